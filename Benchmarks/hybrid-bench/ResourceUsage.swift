@@ -11,15 +11,28 @@ enum ResourceUsage {
 
     /// Peak resident set size in bytes (VmHWM from /proc, else ru_maxrss).
     static func peakRSSBytes() -> Int {
-        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-        {
-            return kilobytes * 1024
-        }
+        if let kilobytes = procStatusKilobytes("VmHWM:") { return kilobytes * 1024 }
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return usage.ru_maxrss * 1024
+    }
+
+    /// Resident set size now, in bytes (VmRSS from /proc; 0 where there is none). Unlike the peak, this tells
+    /// two measurements in one process apart.
+    static func currentRSSBytes() -> Int { (procStatusKilobytes("VmRSS:") ?? 0) * 1024 }
+
+    /// The 1-, 5- and 15-minute load averages as `uptime` prints them, to print beside every figure.
+    static func loadAverage() -> String {
+        var loads = [Double](repeating: 0, count: 3)
+        guard getloadavg(&loads, 3) == 3 else { return "unknown" }
+        return loads.map { String(format: "%.2f", $0) }.joined(separator: ", ")
+    }
+
+    private static func procStatusKilobytes(_ field: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field) })
+        else { return nil }
+        return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
 
     private static func seconds(who: __rusage_who) -> Double {

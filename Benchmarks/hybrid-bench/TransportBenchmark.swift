@@ -3,10 +3,10 @@ import Glibc
 import HybridTransport
 import Synchronization
 
-/// `hybrid-bench transport [--requests N] [--concurrency C]`: requests/s, CPU per request and peak RSS of
-/// CurlTransport against a loopback server in a child process, then the same load from reference clients
-/// (`curl --parallel`, a threaded Python http.client) against the same server. Target: Swift >= 50% of the
-/// fastest reference.
+/// `hybrid-bench transport [--requests N] [--concurrency C]`: requests/s, CPU per request and RSS of
+/// CurlTransport and URLSessionTransport against a loopback server in a child process, then the same load from
+/// reference clients (`curl --parallel`, a threaded Python http.client) against the same server. Target:
+/// CurlTransport >= 50% of the fastest reference; URLSessionTransport is printed beside it, with no target.
 enum TransportBenchmark {
     static let target = 0.5
 
@@ -16,11 +16,16 @@ enum TransportBenchmark {
         let server = try ChildServer.start()
         defer { server.kill() }
         let url = "http://127.0.0.1:\(server.port)/v1/chat/completions"
-        print("transport: \(requests) GET requests, concurrency \(concurrency), server pid \(server.pid) on port \(server.port)")
+        print("transport: \(requests) GET requests, concurrency \(concurrency), server pid \(server.pid) on port \(server.port), "
+              + "load average \(ResourceUsage.loadAverage())")
 
-        let swift = try await measureSwift(url: url, requests: requests, concurrency: concurrency)
-        print(String(format: "  swift CurlTransport: %.0f req/s, %.3f CPU ms/req, peak RSS %.1f MB, %d failed",
-                     swift.rate, swift.cpuMillisPerRequest, Double(swift.peakRSS) / 1_048_576, swift.failures))
+        let swift = try await measureSwift(
+            CurlTransport(maxConnections: max(64, concurrency * 2)), url: url, requests: requests, concurrency: concurrency)
+        print(swift.line("swift CurlTransport"))
+        // After curl's run, so its RSS figure includes what the curl transport left behind: compare the deltas.
+        let urlSession = try await measureSwift(
+            URLSessionTransport(maxConnectionsPerHost: max(64, concurrency * 2)), url: url, requests: requests, concurrency: concurrency)
+        print(urlSession.line("swift URLSessionTransport"))
 
         var references: [(name: String, rate: Double)] = []
         if let curl = measureCurl(url: url, requests: requests, concurrency: concurrency) {
@@ -36,21 +41,32 @@ enum TransportBenchmark {
             print("  python3: not available or failed")
         }
 
-        var line = String(format: "transport: swift %.0f req/s, %.2f CPU ms/req, peak RSS %.0f MB",
-                          swift.rate, swift.cpuMillisPerRequest, Double(swift.peakRSS) / 1_048_576)
+        var line = String(format: "transport: swift %.0f req/s, %.2f CPU ms/req, peak RSS %.0f MB | urlsession %.0f req/s, %.2f CPU ms/req",
+                          swift.rate, swift.cpuMillisPerRequest, Double(swift.peakRSS) / 1_048_576,
+                          urlSession.rate, urlSession.cpuMillisPerRequest)
         for reference in references { line += String(format: " | %@ %.0f req/s", reference.name, reference.rate) }
         if let fastest = references.map(\.rate).max(), fastest > 0 {
             let ratio = swift.rate / fastest
             line += String(format: " | ratio %.2f (target >= %.2f) %@", ratio, target, ratio >= target ? "OK" : "BELOW TARGET")
         }
-        print(line)
+        print(line + " (load average \(ResourceUsage.loadAverage()))")
     }
 
     struct Measurement {
         var rate: Double
         var cpuMillisPerRequest: Double
         var peakRSS: Int = 0
+        /// Resident set size right after the run, before and after it (the peak is process-wide).
+        var rssBefore: Int = 0
+        var rssAfter: Int = 0
         var failures: Int = 0
+
+        /// One report line for a Swift transport.
+        func line(_ name: String) -> String {
+            String(format: "  %@: %.0f req/s, %.3f CPU ms/req, RSS %.1f -> %.1f MB, peak RSS %.1f MB, %d failed",
+                   name, rate, cpuMillisPerRequest, Double(rssBefore) / 1_048_576, Double(rssAfter) / 1_048_576,
+                   Double(peakRSS) / 1_048_576, failures)
+        }
     }
 
     // MARK: Swift
@@ -60,8 +76,10 @@ enum TransportBenchmark {
         let failures = Atomic<Int>(0)
     }
 
-    private static func measureSwift(url: String, requests: Int, concurrency: Int) async throws -> Measurement {
-        let transport = CurlTransport(maxConnections: max(64, concurrency * 2))
+    private static func measureSwift(
+        _ transport: any HTTPTransport, url: String, requests: Int, concurrency: Int
+    ) async throws -> Measurement {
+        let rssBefore = ResourceUsage.currentRSSBytes()
         let request = HTTPRequest(url: url, headers: ["Accept": "application/json"])
         // Warm-up: open the connections and fault in the code paths; not measured.
         _ = try await load(transport, request, requests: min(1000, requests), concurrency: concurrency)
@@ -75,12 +93,14 @@ enum TransportBenchmark {
             rate: Double(requests) / elapsed,
             cpuMillisPerRequest: cpu * 1000 / Double(requests),
             peakRSS: ResourceUsage.peakRSSBytes(),
+            rssBefore: rssBefore,
+            rssAfter: ResourceUsage.currentRSSBytes(),
             failures: failures
         )
     }
 
     /// Runs `requests` requests with `concurrency` workers; returns how many failed or had a wrong body.
-    private static func load(_ transport: CurlTransport, _ request: HTTPRequest, requests: Int, concurrency: Int) async throws -> Int {
+    private static func load(_ transport: any HTTPTransport, _ request: HTTPRequest, requests: Int, concurrency: Int) async throws -> Int {
         let counter = Counter()
         let expectedLength = LoopbackServeCommand.body.utf8.count
         try await withThrowingTaskGroup(of: Void.self) { group in

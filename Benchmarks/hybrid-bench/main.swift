@@ -3,7 +3,7 @@
 import Foundation
 
 let benchmarks: [(name: String, summary: String, run: @Sendable (BenchmarkArguments) async throws -> Void)] = [
-    ("transport", "CurlTransport against a loopback server, compared with curl --parallel and a Python client",
+    ("transport", "CurlTransport and URLSessionTransport against a loopback server, compared with curl --parallel and a Python client",
      TransportBenchmark.run),
     ("config", "Config start-up from the last-known-good cache (200 features, target < 5 ms) and a 304 refresh on loopback",
      ConfigBenchmark.run),

@@ -54,6 +54,8 @@ extension ConfigValidator {
             switch (model.kind, model.tier) {
             case (.appleFoundationModels, let tier) where tier != .onDevice:
                 error(path.key("tier"), "apple-foundation-models runs on-device; found \(tier.rawValue)")
+            case (.applePrivateCloudCompute, let tier) where tier != .privateCloud:
+                error(path.key("tier"), "apple-private-cloud-compute runs in Apple's private cloud; found \(tier.rawValue)")
             case (.anthropic, let tier) where tier != .thirdParty, (.gemini, let tier) where tier != .thirdParty:
                 error(path.key("tier"), "\(model.kind.rawValue) is a third-party API; found \(tier.rawValue)")
             case (.llamaCpp, .thirdParty):

@@ -9,6 +9,8 @@ public enum ProviderKind: String, Sendable, Hashable, Codable, CaseIterable {
     case ollama
     /// Apple's on-device system model (FoundationModels framework; Apple platforms only).
     case appleFoundationModels = "apple-foundation-models"
+    /// Apple's server model on Private Cloud Compute (FoundationModels, 27 SDK; Apple platforms only).
+    case applePrivateCloudCompute = "apple-private-cloud-compute"
 
     public init(from decoder: any Decoder) throws {
         let raw = try decoder.singleValueContainer().decode(String.self)

@@ -64,7 +64,15 @@ public struct ModelFactory: Sendable {
         case .appleFoundationModels:
             #if canImport(FoundationModels)
             if #available(macOS 26, iOS 26, *) {
-                return FoundationModelsModel(id: id, displayName: displayName, contextWindow: config.contextWindow)
+                return FoundationModelsModel(id: id, displayName: displayName, fallbackContextWindow: config.contextWindow)
+            }
+            #endif
+            return UnsupportedModel(id: id, displayName: displayName, tier: config.tier,
+                                    capabilities: config.modelCapabilities, kind: config.kind.rawValue)
+        case .applePrivateCloudCompute:
+            #if canImport(FoundationModels) && compiler(>=6.4)
+            if #available(macOS 27, iOS 27, visionOS 27, *) {
+                return PrivateCloudComputeModel(id: id, displayName: displayName, contextWindow: config.contextWindow)
             }
             #endif
             return UnsupportedModel(id: id, displayName: displayName, tier: config.tier,

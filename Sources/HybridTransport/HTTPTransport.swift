@@ -3,7 +3,8 @@ public import Foundation
 /// Sends HTTP requests and streams response bodies: the seam between providers and the network.
 ///
 /// Providers and the config fetcher depend on this protocol only, so every layer above is testable with a
-/// scripted transport. `CurlTransport` is the production implementation.
+/// scripted transport. `CurlTransport` (libcurl) is the harness's implementation, `URLSessionTransport` the one
+/// apps use; both pass `TransportConformance` (HybridTestSupport), which states what an implementation must do.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns once the status line and headers have arrived.
     ///

@@ -29,4 +29,16 @@ import Testing
         await #expect(throws: GenerationError.self) { _ = try await model.generate(GenerationRequest(prompt: "hi")) }
         #endif
     }
+
+    @Test func privateCloudComputeIsUnavailableWithoutTheAppleSDK() async {
+        var config = document.models["local-smollm2"]!
+        config.kind = .applePrivateCloudCompute
+        config.tier = .privateCloud
+        let model = ModelFactory(environment: { _ in nil }).model(id: "apple-pcc", config: config)
+        #expect(model.tier == .privateCloud)
+        #if !canImport(FoundationModels)
+        let expected = ModelAvailability.unavailable(.other("provider kind apple-private-cloud-compute is not supported on this platform"))
+        #expect(await model.availability() == expected)
+        #endif
+    }
 }

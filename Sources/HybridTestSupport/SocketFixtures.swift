@@ -1,9 +1,9 @@
 import Glibc
 
 /// Raw-socket fixtures for failure modes the loopback server cannot script. 127.0.0.1 only.
-enum SocketFixtures {
+public enum SocketFixtures {
     /// A port on 127.0.0.1 with nothing listening: bound, never listened on, closed.
-    static func closedPort() -> Int {
+    public static func closedPort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = loopbackAddress(port: 0)
@@ -33,12 +33,14 @@ enum SocketFixtures {
 
 /// A listener that never accepts, with its accept queue already full: Linux drops further SYNs, so a new
 /// connection attempt hangs in the connect phase (a loopback stand-in for an unreachable host).
-final class FullBacklogListener {
-    let port: Int
+public final class FullBacklogListener: Sendable {
+    /// The port whose connection attempts hang.
+    public let port: Int
     private let listenFD: Int32
-    private var fillers: [Int32] = []
+    private let fillers: [Int32]
 
-    init() {
+    /// Listens, fills the accept queue and waits 200 ms for the fillers' handshakes to settle.
+    public init() {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = SocketFixtures.loopbackAddress(port: 0)
         _ = withUnsafePointer(to: &address) {
@@ -48,6 +50,7 @@ final class FullBacklogListener {
         listenFD = fd
         port = SocketFixtures.port(of: fd)
         var target = SocketFixtures.loopbackAddress(port: port)
+        var fillers: [Int32] = []
         for _ in 0..<4 {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -56,6 +59,7 @@ final class FullBacklogListener {
             }
             fillers.append(fd)
         }
+        self.fillers = fillers
         // Let the handshakes of the fillers settle so the queue is full before the test connects.
         usleep(200_000)
     }
