@@ -2,41 +2,37 @@
 //
 //   swift run hybrid-example-app ["text to summarize"]      (from the package root)
 //
-// With `make setup` done (.hybrid/local-model.env present), the bundled config's first choice for `summarize`,
-// the on-device SmolLM2, answers. Without it, the router skips that model with the reason and tries the cloud
-// models whose API keys are set; with none, it prints why each model was passed over.
+// The feature code (`Features/SummaryFeature.swift`) uses only the app products. This target is the app shell: like
+// a Mac app that ships llama.cpp, it registers the local model (HybridLocalModel) with the factory. With `make setup`
+// done (.hybrid/local-model.env present), the bundled config's first choice for `summarize`, the on-device SmolLM2,
+// answers. Without it, the router skips that model with the reason and tries the cloud models whose API keys are
+// set; with none, it prints why each model was passed over.
+import AppIntegrationFeatures
 import Foundation
-import HybridConfig
-import HybridCore
+import HybridLocalModel
 import HybridProviders
-import HybridRouter
+import HybridTransport
 
 // Ctrl-C must not leave the local llama-server running.
 ChildProcessReaper.installSignalHandlers()
 
-// 1. The config: bundled defaults now, a remote config later. An app calls `start()` at launch (last-known-good
-//    copy) and `refresh()` when online; the router reads `loader.current` on every request.
-let loader = try ConfigLoader.withBundledDefaults(sourceURL: nil, fetcher: nil)
-await loader.start()
-
-// 2. The models: the package's factory (llama.cpp on device, OpenAI-compatible clouds; keys from the environment).
+// 1. The models: the platform's default transport, cloud keys from the environment, and the local llama.cpp runtime.
 let installation = LocalModelInstallation.discover()
 if case .failure(let reason) = installation {
     print("Local model not set up: \(reason.message). Cloud models will be tried if their API keys are set.")
 }
+let models = ModelFactory(transport: DefaultHTTPTransport.shared).withLocalLlama(installation)
 
-// 3. The router. The install id must be stable per install (an app stores a UUID on first launch); it picks the
-//    rollout arm, so this install always sees the same prompt variant.
+// 2. The feature: config (bundled defaults, last-known-good in a file), router, spend ledger in a file. An app uses
+//    Application Support and a UUID stored on first launch as the install id (it picks the rollout arm).
+let storage = URL(fileURLWithPath: ".hybrid/example-app", isDirectory: true)
 let installId = ProcessInfo.processInfo.environment["HYBRID_INSTALL_ID"] ?? "example-install-0001"
-let router = Router(
-    config: .loader(loader),
-    models: .modelFactory(ModelFactory(localInstallation: installation)),
-    installId: installId,
-    cache: InMemoryRouterCache(capacity: 64, ttl: .seconds(300)),
-    policy: RouterPolicy(minimumInputCharacters: ["summarize": 40])
-)
+let summary = try await SummaryFeature.start(models: models, storage: storage, installId: installId)
 
-// 4. A feature call: the app names the feature and supplies the template variables; nothing model-specific.
+// 3. Prewarm when the screen appears: the local server starts and warms before the user asks.
+if let warmed = await summary.prewarm() { print("prewarmed: \(warmed)") }
+
+// 4. A feature call.
 let text = CommandLine.arguments.dropFirst().first ?? """
     The city council approved a plan on Tuesday to convert two downtown parking garages into housing. \
     The project will add about 300 apartments, a third of them priced for low-income residents. \
@@ -44,7 +40,7 @@ let text = CommandLine.arguments.dropFirst().first ?? """
     """
 
 do {
-    let result = try await router.generate(feature: "summarize", input: ["input": text])
+    let result = try await summary.summarize(text)
     print("Summary: \(result.response.text.trimmingCharacters(in: .whitespacesAndNewlines))")
     print("servedBy: \(result.servedBy)  variant: \(result.variant)  rollout arm: \(result.rolloutArm ?? "none")")
     print("attempts:")
