@@ -79,9 +79,8 @@ public struct ModelFactory: Sendable {
                 return FoundationModelsModel(id: id, displayName: displayName, contextWindow: config.contextWindow)
             }
             #endif
-            return UnsupportedModel(
-                id: id, displayName: displayName, tier: config.tier, capabilities: config.modelCapabilities,
-                kind: config.kind.rawValue, reason: "provider kind \(config.kind.rawValue) is not supported on this platform")
+            return UnsupportedModel(id: id, displayName: displayName, tier: config.tier,
+                                    capabilities: config.modelCapabilities, kind: config.kind.rawValue)
         }
     }
 
@@ -104,14 +103,16 @@ public struct UnsupportedModel: LanguageModel {
     /// Why no adapter serves it, with the fix when there is one.
     public let reason: String
 
-    /// A model that is always unavailable for `reason`.
-    public init(id: String, displayName: String, tier: ModelTier, capabilities: ModelCapabilities, kind: String, reason: String) {
+    /// A model that is always unavailable for `reason` (by default: the kind is not supported on this platform).
+    public init(
+        id: String, displayName: String, tier: ModelTier, capabilities: ModelCapabilities, kind: String, reason: String? = nil
+    ) {
         self.id = id
         self.displayName = displayName
         self.tier = tier
         self.capabilities = capabilities
         self.kind = kind
-        self.reason = reason
+        self.reason = reason ?? "provider kind \(kind) is not supported on this platform"
     }
 
     public func availability() async -> ModelAvailability {
