@@ -58,26 +58,17 @@ public actor FileConfigSnapshotCache: ConfigSnapshotCache {
 
     private func loaded() throws(ConfigError) -> [ConfigSnapshot] {
         if let snapshots { return snapshots }
-        AtomicFile.removeStaleTemporaryFiles(of: url)
-        let data: Data?
+        let contents: FileContents?
         do {
-            data = try AtomicFile.read(url)
+            contents = try AtomicFile.readJSON(FileContents.self, from: url)
         } catch {
             throw .cache(reason: error.description)
         }
-        let loaded = try data.map(decode) ?? []
+        let loaded = contents?.snapshots.map {
+            ConfigSnapshot(source: $0.source, body: $0.body, etag: $0.etag, version: $0.version, fetchedAt: $0.fetchedAt, signature: $0.signature)
+        } ?? []
         snapshots = loaded
         return loaded
-    }
-
-    private func decode(_ data: Data) throws(ConfigError) -> [ConfigSnapshot] {
-        do {
-            return try JSONDecoder().decode(FileContents.self, from: data).snapshots.map {
-                ConfigSnapshot(source: $0.source, body: $0.body, etag: $0.etag, version: $0.version, fetchedAt: $0.fetchedAt, signature: $0.signature)
-            }
-        } catch {
-            throw .cache(reason: "\(url.path) is not a config snapshot cache file (\(error))")
-        }
     }
 
     private func persist(_ snapshots: [ConfigSnapshot]) throws(ConfigError) {
@@ -87,11 +78,9 @@ public actor FileConfigSnapshotCache: ConfigSnapshotCache {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         do {
-            try AtomicFile.write(try encoder.encode(FileContents(snapshots: entries)), to: url)
-        } catch let error as AtomicFileError {
-            throw .cache(reason: error.description)
+            try AtomicFile.writeJSON(FileContents(snapshots: entries), to: url, encoder: encoder)
         } catch {
-            throw .cache(reason: "cannot encode \(url.path): \(error)")
+            throw .cache(reason: error.description)
         }
     }
 }

@@ -41,6 +41,29 @@ package enum AtomicFile {
         }
     }
 
+    /// The JSON file decoded, after deleting temporary files a crashed writer left; nil when it does not exist.
+    /// Call it once, when a file-backed store opens, before any write.
+    package static func readJSON<T: Decodable>(_ type: T.Type, from url: URL, decoder: JSONDecoder = JSONDecoder()) throws(AtomicFileError) -> T? {
+        removeStaleTemporaryFiles(of: url)
+        guard let data = try read(url) else { return nil }
+        do {
+            return try decoder.decode(type, from: data)
+        } catch {
+            throw AtomicFileError(path: url.path, operation: "decode", reason: String(describing: error))
+        }
+    }
+
+    /// `value` as JSON, replacing the file atomically and durably (see `write(_:to:)`).
+    package static func writeJSON<T: Encodable>(_ value: T, to url: URL, encoder: JSONEncoder) throws(AtomicFileError) {
+        let data: Data
+        do {
+            data = try encoder.encode(value)
+        } catch {
+            throw AtomicFileError(path: url.path, operation: "encode", reason: String(describing: error))
+        }
+        try write(data, to: url)
+    }
+
     /// Deletes temporary files a crashed writer of `url` left behind. Call once when opening, before any write.
     package static func removeStaleTemporaryFiles(of url: URL) {
         let directory = url.deletingLastPathComponent()

@@ -52,28 +52,21 @@ public actor FileSpendLedger: SpendLedger {
 
     private func loaded() throws(StoreError) -> [SpendKey: SpendRecord] {
         if let records { return records }
-        AtomicFile.removeStaleTemporaryFiles(of: url)
-        let data: Data?
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let contents: FileContents?
         do {
-            data = try AtomicFile.read(url)
+            contents = try AtomicFile.readJSON(FileContents.self, from: url, decoder: decoder)
         } catch {
+            // Never start again from zero: that would silently lift every budget cap.
             throw .fileFailed(path: url.path, operation: "read the spend ledger", reason: error.reason)
         }
-        let loaded = try data.map(decode) ?? [:]
+        let loaded = try contents.map(records(from:)) ?? [:]
         records = loaded
         return loaded
     }
 
-    private func decode(_ data: Data) throws(StoreError) -> [SpendKey: SpendRecord] {
-        let contents: FileContents
-        do {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            contents = try decoder.decode(FileContents.self, from: data)
-        } catch {
-            // Never start again from zero: that would silently lift every budget cap.
-            throw .fileFailed(path: url.path, operation: "read the spend ledger", reason: "not a spend ledger file (\(error))")
-        }
+    private func records(from contents: FileContents) throws(StoreError) -> [SpendKey: SpendRecord] {
         var records: [SpendKey: SpendRecord] = [:]
         for row in contents.spend {
             guard let month = BillingMonth(row.month) else {
@@ -93,11 +86,9 @@ public actor FileSpendLedger: SpendLedger {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         do {
-            try AtomicFile.write(try encoder.encode(FileContents(spend: rows)), to: url)
-        } catch let error as AtomicFileError {
-            throw .fileFailed(path: url.path, operation: "write the spend ledger", reason: error.reason)
+            try AtomicFile.writeJSON(FileContents(spend: rows), to: url, encoder: encoder)
         } catch {
-            throw .fileFailed(path: url.path, operation: "encode the spend ledger", reason: String(describing: error))
+            throw .fileFailed(path: url.path, operation: "write the spend ledger", reason: error.reason)
         }
     }
 }
