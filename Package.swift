@@ -164,9 +164,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Adds spend through FileSpendLedger from a separate process so the router tests can SIGKILL a writer mid-write.
+        .executableTarget(name: "hybrid-ledger-stress", dependencies: ["HybridRouter", "HybridCore"], swiftSettings: strict),
         .testTarget(
             name: "HybridRouterTests",
-            dependencies: ["HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig"],
+            dependencies: ["HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "hybrid-ledger-stress"],
             swiftSettings: strict
         ),
         // Fails when an app product's dependency closure reaches libcurl, SQLite or the local-model processes.

@@ -54,9 +54,14 @@ struct PortableSpendLedgerTests {
             let full = try Data(contentsOf: url)
             try full.prefix(full.count / 2).write(to: torn)
 
+            // A live writer's temporary file (this process's id) is not stale: another process opening must keep it.
+            let live = directory.url.appendingPathComponent(AtomicFile.temporaryPrefix(for: url) + "\(ProcessInfo.processInfo.processIdentifier)-live")
+            try Data().write(to: live)
+
             let relaunched = FileSpendLedger(url: url)
             #expect(try await relaunched.spend(model: "m", month: june) == 1.5)
             #expect(!FileManager.default.fileExists(atPath: torn.path), "the stale temporary file is cleaned up")
+            #expect(FileManager.default.fileExists(atPath: live.path), "a running writer's temporary file is left alone")
             #expect(try await relaunched.addSpend(model: "m", month: june, usd: 1) == 2.5)
             #expect(try await FileSpendLedger(url: url).spendRecords(month: june).first?.requestCount == 2)
         }

@@ -30,7 +30,7 @@ package enum AtomicFile {
         } catch {
             throw AtomicFileError(path: directory.path, operation: "create directory", reason: String(describing: error))
         }
-        let temporary = directory.appendingPathComponent(temporaryPrefix(for: url) + UUID().uuidString)
+        let temporary = directory.appendingPathComponent(temporaryPrefix(for: url) + "\(getpid())-" + UUID().uuidString)
         do throws(Failure) {
             try writeAndSync(data, to: temporary.path)
             try check(rename(temporary.path, url.path), "rename into place")
@@ -64,17 +64,26 @@ package enum AtomicFile {
         try write(data, to: url)
     }
 
-    /// Deletes temporary files a crashed writer of `url` left behind. Call once when opening, before any write.
+    /// Deletes temporary files a crashed writer of `url` left behind: those whose writer process (named in the file
+    /// name) no longer runs, so a reader in another process never deletes a live writer's file mid-write.
     package static func removeStaleTemporaryFiles(of url: URL) {
         let directory = url.deletingLastPathComponent()
         let prefix = temporaryPrefix(for: url)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(prefix) {
+            let writer = name.dropFirst(prefix.count).prefix { $0 != "-" }
+            if let pid = pid_t(writer), isRunning(pid) { continue }
             unlink(directory.appendingPathComponent(name).path)
         }
     }
 
-    /// Hidden and named after the target, so stale ones are easy to find and never mistaken for the file.
+    /// Whether process `pid` exists (signal 0 checks without sending anything; EPERM means it exists as another user).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
+    }
+
+    /// Hidden and named after the target, so stale ones are easy to find and never mistaken for the file; the writer's
+    /// process id and a UUID follow.
     package static func temporaryPrefix(for url: URL) -> String { "." + url.lastPathComponent + ".tmp-" }
 
     private struct Failure: Error {
