@@ -1,6 +1,8 @@
 // swift-tools-version: 6.1
 // Layers, in data-flow order: config → providers → router → runner → store → report → recommend.
-// HybridCore holds the provider-independent types an app embeds; HybridTransport is HTTP over libcurl.
+// App products (HybridCore, HybridTransport, HybridConfig, HybridProviders, HybridRouter; umbrella HybridAI) need only
+// Foundation, swift-crypto and swift-log. The harness adds HybridCurl (libcurl), HybridLocalModel (llama-server child
+// processes) and HybridStore (SQLite); `PackageLayoutTests` fails if an app product reaches any of them.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -18,6 +20,10 @@ let package = Package(
         .library(name: "HybridProviders", targets: ["HybridProviders"]),
         .library(name: "HybridStore", targets: ["HybridStore"]),
         .library(name: "HybridRouter", targets: ["HybridRouter"]),
+        .library(name: "HybridAI", targets: ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter"]),
+        .library(name: "HybridCurl", targets: ["HybridCurl"]),
+        .library(name: "HybridLocalModel", targets: ["HybridLocalModel"]),
+        .library(name: "HybridTesting", targets: ["HybridTesting"]),
         .executable(name: "hybrid", targets: ["hybrid"]),
     ],
     dependencies: [
@@ -33,11 +39,9 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
-        .target(
-            name: "HybridTransport",
-            dependencies: ["CCurl", "HybridCore"],
-            swiftSettings: strict
-        ),
+        .target(name: "HybridTransport", swiftSettings: strict),
+        // libcurl's multi interface: the harness's transport on Linux; not for apps (the iOS SDK has no libcurl).
+        .target(name: "HybridCurl", dependencies: ["CCurl", "HybridTransport"], swiftSettings: strict),
         .target(
             name: "HybridProviders",
             dependencies: ["HybridCore", "HybridTransport", "HybridConfig", .product(name: "Logging", package: "swift-log")],
@@ -46,6 +50,12 @@ let package = Package(
         .target(
             name: "HybridConfig",
             dependencies: ["HybridCore", "HybridTransport", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        // The llama-server child-process manager and `LocalLlamaModel` (Linux and macOS): harness, CLI, Mac apps.
+        .target(
+            name: "HybridLocalModel",
+            dependencies: ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders"],
             swiftSettings: strict
         ),
         .target(
@@ -66,20 +76,31 @@ let package = Package(
         ),
         .target(
             name: "HybridRouter",
-            dependencies: ["HybridCore", "HybridConfig", "HybridProviders", "HybridStore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["HybridCore", "HybridConfig", "HybridProviders", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
+        // The example app: feature code on the app products only; the app shell registers the local model.
+        .target(
+            name: "AppIntegrationFeatures",
+            dependencies: ["HybridRouter", "HybridConfig", "HybridProviders", "HybridCore"],
+            path: "Examples/AppIntegration/Features",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "hybrid-example-app",
-            dependencies: ["HybridRouter", "HybridConfig", "HybridProviders", "HybridCore"],
-            path: "Examples/AppIntegration",
+            dependencies: [
+                "AppIntegrationFeatures", "HybridProviders", "HybridTransport", "HybridLocalModel",
+                // SEAM(h11b): until URLSessionTransport is the default transport on Linux, the app shell uses curl there.
+                .target(name: "HybridCurl", condition: .when(platforms: [.linux])),
+            ],
+            path: "Examples/AppIntegration/App",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "hybrid",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridProviders", "HybridStore", "HybridRunner", "HybridConfig",
-                "HybridReport", "HybridRecommend",
+                "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -89,24 +110,31 @@ let package = Package(
             name: "hybrid-bench",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridProviders",
-                "HybridRunner", "HybridRouter", "HybridReport",
+                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl",
             ],
             path: "Benchmarks/hybrid-bench",
             swiftSettings: strict
         ),
         // Loopback HTTP servers and fixtures shared by the tests and the benchmarks; never shipped to apps.
         .target(name: "HybridTestSupport", dependencies: ["HybridCore", "HybridTransport"], swiftSettings: strict),
+        // The public test kit (product HybridTesting): re-exports HybridTestSupport and adds the provider conformance
+        // suite, so a third-party `LanguageModel` proves itself in a few lines. Imports Swift Testing.
+        .target(
+            name: "HybridTesting",
+            dependencies: ["HybridTestSupport", "HybridCore", "HybridTransport", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "HybridCoreTests", dependencies: ["HybridCore"], swiftSettings: strict),
         .testTarget(
             name: "HybridTransportTests",
-            dependencies: ["HybridTransport", "HybridTestSupport"],
+            dependencies: ["HybridTransport", "HybridCurl", "HybridTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HybridProvidersTests",
             dependencies: [
-                "HybridProviders", "HybridTransport", "HybridTestSupport",
-                .product(name: "Logging", package: "swift-log"),
+                "HybridProviders", "HybridTransport", "HybridTestSupport", "HybridTesting", "HybridCurl", "HybridLocalModel",
+                "HybridConfig", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -114,12 +142,12 @@ let package = Package(
         .executableTarget(name: "hybrid-store-stress", dependencies: ["HybridStore"], swiftSettings: strict),
         .testTarget(
             name: "HybridStoreTests",
-            dependencies: ["HybridStore", "hybrid-store-stress", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["HybridStore", "hybrid-store-stress", "HybridTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HybridConfigTests",
-            dependencies: ["HybridConfig", "HybridTestSupport"],
+            dependencies: ["HybridConfig", "HybridTestSupport", "HybridCurl"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -132,18 +160,22 @@ let package = Package(
             name: "HybridRecommendTests",
             dependencies: [
                 "HybridRecommend", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridCore", "HybridTransport",
-                "HybridRunner", "HybridProviders", "HybridRouter",
+                "HybridRunner", "HybridProviders", "HybridRouter", "HybridCurl", "HybridLocalModel",
             ],
             swiftSettings: strict
         ),
+        // Adds spend through FileSpendLedger from a separate process so the router tests can SIGKILL a writer mid-write.
+        .executableTarget(name: "hybrid-ledger-stress", dependencies: ["HybridRouter", "HybridCore"], swiftSettings: strict),
         .testTarget(
             name: "HybridRouterTests",
-            dependencies: ["HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig"],
+            dependencies: ["HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "hybrid-ledger-stress"],
             swiftSettings: strict
         ),
+        // Fails when an app product's dependency closure reaches libcurl, SQLite or the local-model processes.
+        .testTarget(name: "HybridPackageTests", dependencies: ["HybridTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HybridRunnerTests",
-            dependencies: ["HybridRunner", "HybridCore", "HybridTestSupport"],
+            dependencies: ["HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders"],
             swiftSettings: strict
         ),
     ],

@@ -3,6 +3,7 @@ import HybridConfig
 import HybridCore
 import HybridStore
 import HybridTestSupport
+import HybridCurl
 import HybridTransport
 
 /// `hybrid-bench config [--features N] [--iterations N]`: start-up time of the effective config from the

@@ -4,6 +4,7 @@ import HybridCore
 import HybridProviders
 import HybridRunner
 import HybridStore
+import HybridCurl
 import HybridTransport
 
 /// `hybrid-bench runner [--cases 2000] [--concurrency 32]`: the whole eval path (render, send over libcurl,

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HybridCurl
 import HybridTransport
 import Synchronization
 

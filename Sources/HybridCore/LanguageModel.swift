@@ -14,6 +14,11 @@ public protocol LanguageModel: Sendable {
     var capabilities: ModelCapabilities { get }
     /// Whether the model can serve now. May probe (a health check, an environment variable), so it is async.
     func availability() async -> ModelAvailability
+    /// Gets ready to serve so the first request does not pay for it: the local llama.cpp model starts and warms its
+    /// server, Foundation Models prewarms its session (Apple's `prewarm`). Cloud models have nothing to do; the
+    /// default implementation returns at once. Apps call it (through `Router.prewarm(feature:)`) when a screen that
+    /// will need the model appears.
+    func prepare() async throws(GenerationError)
     /// One complete response.
     func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse
     /// Text deltas as they arrive, then exactly one `.completed` event with the full response.
@@ -21,6 +26,9 @@ public protocol LanguageModel: Sendable {
 }
 
 extension LanguageModel {
+    /// Nothing to prepare: the model is ready whenever it is available.
+    public func prepare() async throws(GenerationError) {}
+
     /// The identity a response carries in `servedBy`.
     public var identity: ModelIdentity { ModelIdentity(id: id, tier: tier) }
 }

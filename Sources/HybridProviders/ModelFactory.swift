@@ -6,34 +6,46 @@ public import HybridTransport
 /// Builds the `LanguageModel` for each model a config declares, by provider kind.
 ///
 /// The one place that knows which adapter serves which `kind`; the router, the runner and the CLI ask it for
-/// models by id, so a new provider is wired in here and nowhere else.
+/// models by id, so a new provider is wired in here and nowhere else. Kinds whose adapter lives in a module an app
+/// may not link (the llama.cpp server manager in HybridLocalModel) are registered by whoever links it.
 public struct ModelFactory: Sendable {
+    /// Builds the model for one configured id; gets the factory's shared transport.
+    public typealias Builder = @Sendable (_ id: String, _ config: ModelConfig, _ transport: any HTTPTransport) -> any LanguageModel
+
     /// The HTTP client every adapter it builds shares.
     public var transport: any HTTPTransport
     /// Reads API keys by variable name; injected so tests and apps control where keys come from.
     public var environment: @Sendable (String) -> String?
-    /// Where the local llama.cpp runtime is; discovered from `.hybrid/local-model.env` or the environment.
-    public var localInstallation: Result<LocalModelInstallation, UnavailabilityReason>
+    /// Builders registered for provider kinds, consulted before the built-in adapters.
+    public private(set) var registered: [ProviderKind: Builder] = [:]
 
-    /// Creates a factory; by default keys come from the process environment and the local runtime is discovered.
+    /// Creates a factory; by default keys come from the process environment and requests go through the platform's
+    /// default transport. llama.cpp models are unavailable until registered (HybridLocalModel's `withLocalLlama()`).
     public init(
-        transport: any HTTPTransport = CurlTransport.shared,
-        environment: (@Sendable (String) -> String?)? = nil,
-        localInstallation: Result<LocalModelInstallation, UnavailabilityReason>? = nil
+        transport: any HTTPTransport = DefaultHTTPTransport.shared,
+        environment: (@Sendable (String) -> String?)? = nil
     ) {
         self.transport = transport
         self.environment = environment ?? { ProcessInfo.processInfo.environment[$0] }
-        self.localInstallation = localInstallation ?? LocalModelInstallation.discover()
+    }
+
+    /// This factory with `build` serving every model of `kind` (replacing the built-in adapter, if any).
+    public func registering(_ kind: ProviderKind, _ build: @escaping Builder) -> ModelFactory {
+        var copy = self
+        copy.registered[kind] = build
+        return copy
     }
 
     /// The model with id `id` as configured.
     public func model(id: String, config: ModelConfig) -> any LanguageModel {
+        if let build = registered[config.kind] { return build(id, config, transport) }
         let displayName = config.displayName ?? id
         switch config.kind {
         case .llamaCpp:
-            return LocalLlamaModel(
-                id: id, displayName: displayName, tier: config.tier, installation: localInstallation,
-                contextSize: config.contextWindow, maxOutputTokens: config.maxOutputTokens, transport: transport)
+            return UnsupportedModel(
+                id: id, displayName: displayName, tier: config.tier, capabilities: config.modelCapabilities,
+                kind: config.kind.rawValue,
+                reason: "no llama.cpp runtime registered: link HybridLocalModel and use ModelFactory.withLocalLlama()")
         case .openAICompatible:
             return OpenAICompatibleModel(
                 configuration: .init(
@@ -96,17 +108,30 @@ public struct UnsupportedModel: LanguageModel {
     public let capabilities: ModelCapabilities
     /// The provider kind from the config, named in the unavailability reason.
     public let kind: String
+    /// Why no adapter serves it, with the fix when there is one.
+    public let reason: String
+
+    /// A model that is always unavailable for `reason` (by default: the kind is not supported on this platform).
+    public init(
+        id: String, displayName: String, tier: ModelTier, capabilities: ModelCapabilities, kind: String, reason: String? = nil
+    ) {
+        self.id = id
+        self.displayName = displayName
+        self.tier = tier
+        self.capabilities = capabilities
+        self.kind = kind
+        self.reason = reason ?? "provider kind \(kind) is not supported on this platform"
+    }
 
     public func availability() async -> ModelAvailability {
-        .unavailable(.other("provider kind \(kind) is not supported on this platform"))
+        .unavailable(.other(reason))
     }
 
     public func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
-        throw .unavailable(model: id, reason: .other("provider kind \(kind) is not supported on this platform"))
+        throw .unavailable(model: id, reason: .other(reason))
     }
 
     public func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
-        AsyncThrowingStream { $0.finish(throwing: GenerationError.unavailable(
-            model: id, reason: .other("provider kind \(kind) is not supported on this platform"))) }
+        AsyncThrowingStream { $0.finish(throwing: GenerationError.unavailable(model: id, reason: .other(reason))) }
     }
 }

@@ -1,6 +1,5 @@
 import HybridConfig
 import HybridCore
-import HybridStore
 
 /// A model from the priority order with its configuration (nil when only the provider knows it).
 struct Candidate: Sendable {

@@ -2,7 +2,6 @@ import Foundation
 public import HybridConfig
 public import HybridCore
 import HybridProviders
-public import HybridStore
 import Synchronization
 
 /// The runtime router an app embeds: one call per feature, served by the best model the config, privacy class,

@@ -13,9 +13,7 @@ public final class SQLiteSpendLedger: SpendLedger {
 
     @discardableResult
     public func addSpend(model: String, month: BillingMonth, usd: Double) async throws(StoreError) -> Double {
-        guard usd.isFinite, usd >= 0 else {
-            throw StoreError.invalidValue(field: "spend for \(model) in \(month)", reason: "\(usd) USD is not a finite, non-negative amount")
-        }
+        try Self.checkAmount(usd, model: model, month: month)
         let now = Date()
         return try await database.write("add spend for \(model) in \(month)") { db in
             // One statement, so concurrent adders (other processes included) never lose an increment.

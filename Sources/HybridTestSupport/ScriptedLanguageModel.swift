@@ -27,6 +27,8 @@ public final class ScriptedLanguageModel: LanguageModel {
         var requests: [GenerationRequest] = []
         var callCount = 0
         var cancellations = 0
+        var preparations = 0
+        var prepareFailure: GenerationError?
     }
 
     public let id: String
@@ -68,6 +70,23 @@ public final class ScriptedLanguageModel: LanguageModel {
     public var callCount: Int { state.withLock { $0.callCount } }
     /// Calls that ended because the caller cancelled them while they waited.
     public var cancellations: Int { state.withLock { $0.cancellations } }
+
+    /// How many times `prepare()` was called.
+    public var preparations: Int { state.withLock { $0.preparations } }
+
+    /// Makes every further `prepare()` throw `error` (nil: succeed again).
+    public func setPrepareFailure(_ error: GenerationError?) {
+        state.withLock { $0.prepareFailure = error }
+    }
+
+    /// Counts the call; throws the failure set by `setPrepareFailure`, if any.
+    public func prepare() async throws(GenerationError) {
+        let failure = state.withLock { s in
+            s.preparations += 1
+            return s.prepareFailure
+        }
+        if let failure { throw failure }
+    }
 
     /// Changes what `availability()` reports from now on.
     public func setAvailability(_ availability: ModelAvailability) {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Synchronization
 
 /// Hands response body chunks from the curl loop thread to the task iterating `HTTPResponse.body`.
@@ -6,7 +6,7 @@ import Synchronization
 /// A hand-written channel rather than `AsyncThrowingStream.Continuation`: the stock stream ends silently (returns
 /// nil) when the consumer's task is cancelled, which would look like a complete body. Here a cancelled consumer
 /// gets `TransportError.cancelled`, and the transfer is aborted through `cancelTransfer`.
-final class BodyChannel: Sendable {
+package final class BodyChannel: Sendable {
     private struct State {
         var chunks: [Data] = []
         var head = 0
@@ -21,13 +21,13 @@ final class BodyChannel: Sendable {
     private let url: String
     private let cancelTransfer: @Sendable () -> Void
 
-    init(url: String, cancelTransfer: @escaping @Sendable () -> Void) {
+    package init(url: String, cancelTransfer: @escaping @Sendable () -> Void) {
         self.url = url
         self.cancelTransfer = cancelTransfer
     }
 
     /// Producer side (loop thread): one chunk, in wire order.
-    func yield(_ chunk: Data) {
+    package func yield(_ chunk: Data) {
         let waiter: CheckedContinuation<Result<Data?, TransportError>, Never>? = state.withLock { s in
             guard !s.cancelled, s.end == nil else { return nil }
             if let waiter = s.waiter {
@@ -41,7 +41,7 @@ final class BodyChannel: Sendable {
     }
 
     /// Producer side (loop thread): the body is complete (`error == nil`) or failed.
-    func finish(_ error: TransportError?) {
+    package func finish(_ error: TransportError?) {
         let waiter: CheckedContinuation<Result<Data?, TransportError>, Never>? = state.withLock { s in
             guard s.end == nil else { return nil }
             s.end = error.map { .failure($0) } ?? .success(())
@@ -54,7 +54,7 @@ final class BodyChannel: Sendable {
     }
 
     /// Consumer side: the task iterating was cancelled or the stream was dropped. Aborts a running transfer.
-    func cancel() {
+    package func cancel() {
         let (waiter, abort): (CheckedContinuation<Result<Data?, TransportError>, Never>?, Bool) = state.withLock { s in
             let abort = !s.cancelled && s.end == nil
             s.cancelled = true
@@ -69,7 +69,7 @@ final class BodyChannel: Sendable {
     }
 
     /// Consumer side: the next chunk, nil at the end of the body.
-    func next() async throws(TransportError) -> Data? {
+    package func next() async throws(TransportError) -> Data? {
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data?, TransportError>, Never>) in
                 let taskCancelled = Task.isCancelled

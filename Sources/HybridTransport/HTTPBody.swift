@@ -17,7 +17,7 @@ public struct HTTPBody: AsyncSequence, Sendable {
     private let source: Source
 
     /// A body fed by `CurlTransport`'s loop thread.
-    init(channel: BodyChannel) {
+    package init(channel: BodyChannel) {
         source = .channel(BodyReader(channel: channel))
     }
 

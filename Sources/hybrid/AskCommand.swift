@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HybridCore
+import HybridLocalModel
 import HybridProviders
 
 /// `hybrid ask`: one call to one model, with tokens and latency.
@@ -36,7 +37,7 @@ struct AskCommand: AsyncParsableCommand {
             guard let config = document.models[model] else {
                 throw CLIError("unknown model \"\(model)\" (configured: \(document.models.keys.sorted().joined(separator: ", ")))")
             }
-            let languageModel = ModelFactory().model(id: model, config: config)
+            let languageModel = ModelFactory.harness().model(id: model, config: config)
             if case .unavailable(let reason) = await languageModel.availability() {
                 throw CLIError("\(model) is unavailable: \(reason.message)")
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HybridConfig
+import HybridCurl
 import HybridTransport
 
 /// `hybrid config …`: inspect, validate, fetch, diff, sign and convert remote configs.

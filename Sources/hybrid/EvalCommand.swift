@@ -109,17 +109,16 @@ struct EvalCommand: AsyncParsableCommand {
                 runID: runID, feature: settings.feature, config: document, configHash: configHash, dataset: data,
                 models: settings.models, variants: settings.variants, repeats: settings.repeats, limit: settings.limit,
                 seed: settings.seed)
-            let factory = ModelFactory()
+            let factory = ModelFactory.harness()
             var languageModels: [String: any LanguageModel] = [:]
             for arm in plan.arms where languageModels[arm.modelID] == nil {
                 languageModels[arm.modelID] = factory.model(id: arm.modelID, config: document.models[arm.modelID]!)
             }
-            // Start local servers before timing anything, so start-up is not charged to the first request.
-            for model in languageModels.values {
-                if let local = model as? LocalLlamaModel, await local.availability().isAvailable {
-                    FileHandle.standardError.write(Data("starting \(local.id)…\n".utf8))
-                    try? await local.prepare()
-                }
+            // Prepare models before timing anything (a local server starts and warms), so start-up is not charged
+            // to the first request. Cloud models have nothing to prepare.
+            for model in languageModels.values where await model.availability().isAvailable {
+                if model.tier == .onDevice { FileHandle.standardError.write(Data("preparing \(model.id)…\n".utf8)) }
+                try? await model.prepare()
             }
 
             print("run \(runID): feature \(plan.feature), \(plan.dataset.cases.count) cases × \(plan.arms.count) arms × \(plan.repeats) = \(plan.plannedCount) results (config: \(source), v\(document.version))")

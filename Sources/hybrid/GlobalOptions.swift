@@ -5,6 +5,7 @@ import HybridCore
 import HybridProviders
 import HybridRunner
 import HybridStore
+import HybridCurl
 import HybridTransport
 import Logging
 import Synchronization

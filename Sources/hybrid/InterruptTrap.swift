@@ -1,5 +1,5 @@
 import Foundation
-import HybridProviders
+import HybridLocalModel
 import Synchronization
 
 /// Turns the first Ctrl-C (or SIGTERM) into a graceful stop and the second into an immediate exit.

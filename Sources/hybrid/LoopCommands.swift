@@ -3,6 +3,7 @@ import Foundation
 import HybridConfig
 import HybridRecommend
 import HybridStore
+import HybridCurl
 import HybridTransport
 
 /// `hybrid simulate RUN`: replays a routing policy over a stored run; no model is called.

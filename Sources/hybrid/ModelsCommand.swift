@@ -13,7 +13,7 @@ struct ModelsCommand: AsyncParsableCommand {
     func run() async throws {
         try await CLIOutput.run {
             let (document, _, source) = try await global.loadConfig()
-            let factory = ModelFactory()
+            let factory = ModelFactory.harness()
             print("config: \(source), version \(document.version)")
             var rows: [[String]] = [["ID", "KIND", "TIER", "$/M IN", "$/M OUT", "CONTEXT", "AVAILABILITY"]]
             for id in document.models.keys.sorted() {

@@ -1,5 +1,6 @@
 import Foundation
 import HybridConfig
+import HybridCurl
 import HybridTransport
 import Testing
 

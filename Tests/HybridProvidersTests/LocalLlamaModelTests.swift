@@ -1,5 +1,7 @@
 import Foundation
 import HybridCore
+import HybridCurl
+import HybridLocalModel
 import HybridProviders
 import HybridTransport
 import Testing

@@ -1,5 +1,7 @@
 import HybridConfig
 import HybridCore
+import HybridCurl
+import HybridLocalModel
 import HybridProviders
 import HybridTransport
 import Testing
@@ -8,7 +10,7 @@ import Testing
     let document = try! HybridConfigDocument.bundledDefaults().document
 
     @Test func everyBundledKindGetsItsAdapterAndKeysComeOnlyFromTheEnvironment() async {
-        let factory = ModelFactory(transport: CurlTransport.shared, environment: { _ in nil })
+        let factory = ModelFactory(transport: CurlTransport.shared, environment: { _ in nil }).withLocalLlama()
         #expect(factory.model(id: "openai-gpt-4o-mini", config: document.models["openai-gpt-4o-mini"]!) is OpenAICompatibleModel)
         #expect(factory.model(id: "anthropic-claude-haiku", config: document.models["anthropic-claude-haiku"]!) is AnthropicModel)
         #expect(factory.model(id: "gemini-flash", config: document.models["gemini-flash"]!) is GeminiModel)
@@ -18,6 +20,18 @@ import Testing
         #expect(await anthropic.availability().description == "unavailable: ANTHROPIC_API_KEY not set")
         let gemini = factory.model(id: "gemini-flash", config: document.models["gemini-flash"]!)
         #expect(await gemini.availability().description == "unavailable: GEMINI_API_KEY not set")
+    }
+
+    @Test func llamaCppIsUnavailableWithTheFixUntilTheLocalRuntimeIsRegistered() async {
+        let config = document.models["local-smollm2"]!
+        let unregistered = ModelFactory(transport: CurlTransport.shared, environment: { _ in nil }).model(id: "local", config: config)
+        #expect(unregistered is UnsupportedModel)
+        #expect(await unregistered.availability().description.contains("ModelFactory.withLocalLlama()"))
+        let registered = ModelFactory(transport: CurlTransport.shared).registering(.llamaCpp) { id, config, _ in
+            UnsupportedModel(id: id, displayName: id, tier: config.tier, capabilities: config.modelCapabilities,
+                             kind: "custom", reason: "registered builder")
+        }
+        #expect(await registered.model(id: "local", config: config).availability() == .unavailable(.other("registered builder")))
     }
 
     @Test func aKindWithNoAdapterOnThisPlatformIsListedAsUnavailable() async {

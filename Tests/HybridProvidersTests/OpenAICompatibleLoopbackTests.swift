@@ -1,6 +1,8 @@
 import Foundation
 import HybridCore
+import HybridCurl
 import HybridProviders
+import HybridTesting
 import HybridTestSupport
 import HybridTransport
 import Testing
@@ -12,21 +14,9 @@ import Testing
 struct OpenAICompatibleLoopbackTests {
     static let transport = CurlTransport()
 
-    /// Serves `fixture` byte for byte: its status and headers, the body written in `chunkSize` pieces
-    /// (each its own HTTP chunk for event streams), with an optional pause between pieces.
+    /// Serves `fixture` byte for byte (see `WireFixture.scripted`).
     static func scripted(_ fixture: WireFixture, chunkSize: Int = 17, delay: Duration? = nil) -> ScriptedResponse {
-        var parts: [ScriptedResponse.Part] = []
-        for (index, piece) in ScriptedHTTPResponse.split(fixture.body, every: chunkSize).enumerated() {
-            if index > 0, let delay { parts.append(.delay(delay)) }
-            parts.append(.bytes(piece))
-        }
-        let isStream = fixture.headers["Content-Type"]?.hasPrefix("text/event-stream") ?? false
-        return ScriptedResponse(
-            status: fixture.status,
-            headers: fixture.headerFields.map { (name: $0.name, value: $0.value) },
-            parts: parts,
-            framing: isStream ? .chunked : .contentLength
-        )
+        fixture.scripted(chunkSize: chunkSize, delay: delay)
     }
 
     static func model(_ server: LoopbackHTTPServer) -> OpenAICompatibleModel {

@@ -1,6 +1,7 @@
 import Foundation
 import HybridCore
 import HybridTestSupport
+import HybridTesting
 import HybridTransport
 import Testing
 

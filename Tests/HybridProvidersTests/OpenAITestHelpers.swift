@@ -2,6 +2,7 @@ import Foundation
 import HybridCore
 import HybridProviders
 import HybridTestSupport
+import HybridTesting
 import HybridTransport
 
 enum TestModels {

@@ -1,26 +1,7 @@
 import Foundation
+import HybridTesting
 import HybridTransport
 import Testing
-
-/// One recorded-shape HTTP answer: status, headers and the exact body bytes.
-///
-/// Shared by the scripted-transport tests and the loopback tests, so both exercise byte-for-byte the same wire data.
-struct WireFixture: Sendable, CustomTestStringConvertible {
-    var name: String
-    var status: Int
-    var headerFields: [HTTPHeaders.Field]
-    var body: Data
-
-    init(_ name: String, status: Int = 200, headers: [(String, String)] = [], body: String) {
-        self.name = name
-        self.status = status
-        self.headerFields = headers.map { HTTPHeaders.Field(name: $0.0, value: $0.1) }
-        self.body = Data(body.utf8)
-    }
-
-    var headers: HTTPHeaders { HTTPHeaders(headerFields.map { ($0.name, $0.value) }) }
-    var testDescription: String { name }
-}
 
 /// Wire fixtures for the OpenAI-compatible Chat Completions adapter.
 ///

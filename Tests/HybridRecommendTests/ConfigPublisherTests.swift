@@ -1,6 +1,7 @@
 import Foundation
 import HybridConfig
 import HybridCore
+import HybridCurl
 import HybridRecommend
 import HybridStore
 import HybridTransport

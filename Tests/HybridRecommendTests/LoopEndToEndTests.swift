@@ -1,6 +1,8 @@
 import Foundation
 import HybridConfig
 import HybridCore
+import HybridCurl
+import HybridLocalModel
 import HybridProviders
 import HybridRecommend
 import HybridRouter
@@ -55,8 +57,8 @@ import Testing
 
         let base = try Self.baseConfig(cloudBaseURL: cloud.baseURL)
         let factory = ModelFactory(
-            transport: CurlTransport.shared, environment: { $0 == "FAKE_CLOUD_KEY" ? "test-key" : nil },
-            localInstallation: installation)
+            transport: CurlTransport.shared, environment: { $0 == "FAKE_CLOUD_KEY" ? "test-key" : nil }
+        ).withLocalLlama(installation)
         let models = Dictionary(uniqueKeysWithValues: base.models.map { ($0.key, factory.model(id: $0.key, config: $0.value)) })
         let local = try #require(models["local-smollm2"] as? LocalLlamaModel)
         do {

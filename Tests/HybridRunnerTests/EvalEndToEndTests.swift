@@ -1,6 +1,8 @@
 import Foundation
 import HybridConfig
 import HybridCore
+import HybridCurl
+import HybridLocalModel
 import HybridProviders
 import HybridRunner
 import HybridStore
@@ -91,7 +93,7 @@ import Testing
             Issue.record("the local model is not installed: run `make setup`")
             return
         }
-        let factory = ModelFactory(transport: CurlTransport.shared, localInstallation: installation)
+        let factory = ModelFactory(transport: CurlTransport.shared).withLocalLlama(installation)
         let model = factory.model(id: "local-smollm2", config: document.models["local-smollm2"]!)
         let dataset = try Dataset.load(path: "datasets/summarize.jsonl")
         let plan = try EvalPlan(

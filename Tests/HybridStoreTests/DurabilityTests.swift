@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HybridCore
+import HybridTestSupport
 import Testing
 @testable import HybridStore
 
@@ -15,22 +16,9 @@ import Darwin
 struct DurabilityTests {
     /// The `hybrid-store-stress` executable SwiftPM built next to the test bundle (the test target depends on it).
     static func stressExecutable() throws -> URL {
-        if let override = ProcessInfo.processInfo.environment["HYBRID_STORE_STRESS"] {
-            return URL(fileURLWithPath: override)
-        }
-        var candidates: [URL] = []
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            candidates.append(directory.appendingPathComponent("hybrid-store-stress"))
-            directory = directory.deletingLastPathComponent()
-        }
-        // <package>/Tests/HybridStoreTests/DurabilityTests.swift → <package>/.build/debug
+        // <package>/Tests/HybridStoreTests/DurabilityTests.swift → <package>
         let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/hybrid-store-stress"))
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw StressError("hybrid-store-stress not found (looked in \(candidates.map(\.path))); build with `swift build --build-tests` or set HYBRID_STORE_STRESS")
-        }
-        return found
+        return try BuiltExecutable.find("hybrid-store-stress", override: "HYBRID_STORE_STRESS", packageRoot: packageRoot)
     }
 
     struct StressError: Error, CustomStringConvertible {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HybridTestSupport
 import Testing
 @testable import HybridStore
 

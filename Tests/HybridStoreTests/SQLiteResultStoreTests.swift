@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HybridCore
+import HybridTestSupport
 import Testing
 @testable import HybridStore
 

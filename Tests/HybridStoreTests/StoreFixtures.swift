@@ -1,28 +1,10 @@
 import Foundation
 import HybridCore
 @testable import HybridStore
+import HybridTestSupport
 
-/// A fresh directory under the system temp directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-store-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
+extension TemporaryDirectory {
     var databasePath: String { url.appendingPathComponent("hybrid.sqlite").path }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
-/// Runs `body` with a temporary directory that is removed afterwards, whatever happens.
-func withTemporaryDirectory<T>(_ body: (TemporaryDirectory) async throws -> T) async throws -> T {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    return try await body(directory)
 }
 
 enum Fixtures {

@@ -1,4 +1,5 @@
 import Foundation
+import HybridTesting
 
 /// Wire fixtures for the Anthropic Messages API adapter.
 ///

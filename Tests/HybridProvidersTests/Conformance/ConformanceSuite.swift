@@ -1,7 +1,8 @@
 import Foundation
 import HybridCore
+import HybridCurl
 import HybridProviders
-import HybridTestSupport
+import HybridTesting
 import HybridTransport
 import Testing
 
@@ -21,207 +22,45 @@ enum ConformanceFixtures {
     }
 }
 
+/// The package's own adapters under `ProviderConformance` (HybridTesting), each check its own test per provider.
 @Suite("Provider conformance")
 struct ConformanceSuite {
+    /// The transport every fixture's model sends through.
     static let transport = CurlTransport()
-
-    static let plainRequest = GenerationRequest(
-        instructions: "Answer in one short sentence.",
-        messages: [.user("What is the capital of France?")],
-        options: GenerationOptions(temperature: 0.2, maxOutputTokens: 64)
-    )
-
-    static let personSchema: JSONValue = [
-        "type": "object",
-        "properties": ["name": ["type": "string"], "company": ["type": "string"]],
-        "required": ["name", "company"],
-    ]
-    static let personExpected: JSONValue = ["name": "Ada Lovelace", "company": "Analytical Engines Ltd"]
-    static let structuredRequest = GenerationRequest(
-        instructions: "Extract the person.",
-        messages: [.user("Ada Lovelace works at Analytical Engines Ltd.")],
-        options: GenerationOptions(maxOutputTokens: 64),
-        responseSchema: personSchema,
-        responseSchemaName: "person"
-    )
-
-    /// A loopback server answering every request with one fixture, and the model pointed at it.
-    struct Harness {
-        var server: LoopbackHTTPServer
-        var model: any LanguageModel
-        var logs: LogCapture
-        var fixture: any ProviderFixture
-
-        /// Neither `texts` nor any captured log line contains the fixture's key.
-        func expectNoKey(in texts: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) {
-            for text in texts + logs.lines {
-                #expect(!text.contains(fixture.apiKey), "the API key leaked: \(text)", sourceLocation: sourceLocation)
-            }
-        }
-    }
-
-    static func harness(
-        _ fixture: any ProviderFixture, environment: [String: String]? = nil,
-        respond: @escaping @Sendable () -> ScriptedResponse
-    ) throws -> Harness {
-        let server = try LoopbackHTTPServer { _ in respond() }
-        let logs = LogCapture()
-        let model = fixture.makeModel(
-            baseURL: server.baseURL, environment: environment ?? [fixture.apiKeyVariable: fixture.apiKey], logger: logs.logger)
-        return Harness(server: server, model: model, logs: logs, fixture: fixture)
-    }
-
-    /// Serves a fixture byte for byte; event streams go out in small chunks with a pause between them, so lines
-    /// and events are split across reads and the first delta arrives measurably before the end.
-    static func served(_ fixture: WireFixture) -> ScriptedResponse {
-        let contentType = fixture.headers["Content-Type"] ?? ""
-        let isStream = contentType.hasPrefix("text/event-stream") || contentType.hasPrefix("application/x-ndjson")
-        return isStream
-            ? OpenAICompatibleLoopbackTests.scripted(fixture, chunkSize: 29, delay: .milliseconds(2))
-            : OpenAICompatibleLoopbackTests.scripted(fixture, chunkSize: 1 << 20)
-    }
-
-    // MARK: - Success paths
+    static let personSchema = ProviderConformance.personSchema
 
     @Test("plain text: text, usage, identity and request shape", arguments: ConformanceFixtures.arguments)
     func plainText(_ argument: FixtureArgument) async throws {
-        let fixture = argument.fixture
-        let harness = try Self.harness(fixture) { Self.served(fixture.plainText) }
-        defer { harness.server.stop() }
-        let response = try await harness.model.generate(Self.plainRequest)
-        ConformanceChecks.checkPlainText(response, model: harness.model, expected: fixture.plainTextExpected)
-        #expect(response.timing.timeToFirstToken == nil)
-        let request = try #require(harness.server.requests.first)
-        try fixture.verifyRequest(request, stream: false, structured: false)
-        harness.expectNoKey()
+        try await ProviderConformance.plainText(argument.fixture)
     }
 
     @Test("streaming: deltas in order, one final completed, TTFT < total, usage", arguments: ConformanceFixtures.arguments)
     func streaming(_ argument: FixtureArgument) async throws {
-        let fixture = argument.fixture
-        let harness = try Self.harness(fixture) { Self.served(fixture.stream) }
-        defer { harness.server.stop() }
-        let run = await ConformanceChecks.run(harness.model.stream(Self.plainRequest))
-        try ConformanceChecks.checkStream(run, model: harness.model, expected: fixture.streamExpected)
-        let request = try #require(harness.server.requests.first)
-        try fixture.verifyRequest(request, stream: true, structured: false)
-        harness.expectNoKey()
+        try await ProviderConformance.streaming(argument.fixture)
     }
 
     @Test("a stream written one byte at a time decodes to the same text and usage", arguments: ConformanceFixtures.arguments)
     func byteByByteStream(_ argument: FixtureArgument) async throws {
-        let fixture = argument.fixture
-        let harness = try Self.harness(fixture) { OpenAICompatibleLoopbackTests.scripted(fixture.stream, chunkSize: 1) }
-        defer { harness.server.stop() }
-        let run = await ConformanceChecks.run(harness.model.stream(Self.plainRequest))
-        #expect(run.error == nil, "\(String(describing: run.error))")
-        #expect(run.deltas.joined() == fixture.streamExpected.deltas.joined())
-        #expect(run.completed.first?.usage == fixture.streamExpected.usage)
+        try await ProviderConformance.byteByByteStream(argument.fixture)
     }
 
     @Test("structured output parses against the schema (generate and stream)", arguments: ConformanceFixtures.arguments)
     func structuredOutput(_ argument: FixtureArgument) async throws {
-        let fixture = argument.fixture
-        let once = try Self.harness(fixture) { Self.served(fixture.structured) }
-        defer { once.server.stop() }
-        let response = try await once.model.generate(Self.structuredRequest)
-        try ConformanceChecks.checkStructured(response, schema: Self.personSchema, expected: Self.personExpected)
-        try fixture.verifyRequest(try #require(once.server.requests.first), stream: false, structured: true)
-
-        let streamed = try Self.harness(fixture) { Self.served(fixture.structuredStream) }
-        defer { streamed.server.stop() }
-        let run = await ConformanceChecks.run(streamed.model.stream(Self.structuredRequest))
-        #expect(run.error == nil, "\(String(describing: run.error))")
-        let final = try #require(run.completed.first)
-        #expect(final.text == run.deltas.joined())
-        try ConformanceChecks.checkStructured(final, schema: Self.personSchema, expected: Self.personExpected)
-        try fixture.verifyRequest(try #require(streamed.server.requests.first), stream: true, structured: true)
+        try await ProviderConformance.structuredOutput(argument.fixture)
     }
-
-    // MARK: - Errors
 
     @Test("each documented error maps to its typed error; the key never leaks", arguments: ConformanceFixtures.errorCases)
     func documentedError(_ argument: FixtureErrorCase) async throws {
-        let errorCase = argument.errorCase
-        let harness = try Self.harness(argument.fixture) { Self.served(errorCase.response) }
-        defer { harness.server.stop() }
-        let request = errorCase.request ?? Self.plainRequest
-        let error: GenerationError?
-        if errorCase.streaming {
-            let run = await ConformanceChecks.run(harness.model.stream(request))
-            #expect(run.completed.isEmpty)
-            error = run.error as? GenerationError
-            #expect(run.error == nil || error != nil, "stream failed with a non-GenerationError: \(String(describing: run.error))")
-        } else {
-            do {
-                _ = try await harness.model.generate(request)
-                error = nil
-            } catch let thrown {
-                error = thrown
-            }
-        }
-        let mapped = try #require(error, "no error was thrown")
-        #expect(mapped.kind == errorCase.expected, "got \(mapped)")
-        #expect(errorCase.check(mapped), "details wrong: \(mapped)")
-        #expect(mapped.model == harness.model.id)
-        harness.expectNoKey(in: [mapped.description, String(describing: mapped)])
+        try await ProviderConformance.documentedError(argument.fixture, argument.errorCase)
     }
 
     @Test("a missing key makes the model unavailable and nothing is sent", arguments: ConformanceFixtures.arguments)
     func missingKey(_ argument: FixtureArgument) async throws {
-        let fixture = argument.fixture
-        let harness = try Self.harness(fixture, environment: [:]) { Self.served(fixture.plainText) }
-        defer { harness.server.stop() }
-        let expected = UnavailabilityReason.missingAPIKey(variable: fixture.apiKeyVariable)
-        #expect(await harness.model.availability() == .unavailable(expected))
-        #expect(await harness.model.availability().description == "unavailable: \(fixture.apiKeyVariable) not set")
-        await #expect(throws: GenerationError.unavailable(model: harness.model.id, reason: expected)) {
-            _ = try await harness.model.generate(Self.plainRequest)
-        }
-        #expect(harness.server.requestCount == 0)
+        try await ProviderConformance.missingKey(argument.fixture)
     }
-
-    // MARK: - Cancellation
 
     @Test("cancelling the consumer stops the stream and closes the connection", arguments: ConformanceFixtures.arguments)
     func cancellation(_ argument: FixtureArgument) async throws {
-        let fixture = argument.fixture
-        let signal = ServerSignal()
-        defer { signal.fire() }
-        let head = fixture.streamHead
-        let harness = try Self.harness(fixture) {
-            ScriptedResponse(
-                status: head.status, headers: head.headerFields.map { (name: $0.name, value: $0.value) },
-                parts: [.bytes(head.body), .waitFor(signal), .text("\n")], framing: .chunked)
-        }
-        defer { harness.server.stop() }
-        let stream = harness.model.stream(Self.plainRequest)
-        let (firstDelta, deltaSeen) = AsyncStream<Void>.makeStream()
-        let consumer = Task {
-            var completed = false
-            var deltas = 0
-            do {
-                for try await event in stream {
-                    switch event {
-                    case .delta:
-                        deltas += 1
-                        deltaSeen.yield()
-                    case .completed: completed = true
-                    }
-                }
-            } catch {}
-            return (deltas, completed)
-        }
-        for await _ in firstDelta { break }
-        let started = ContinuousClock.now
-        consumer.cancel()
-        let (deltas, completed) = await consumer.value
-        #expect(deltas == 1)
-        #expect(!completed)
-        // Causal check: the server only sees a hang-up if the client closed the connection. The generous bound
-        // only rules out "ended by the 60 s transfer timeout instead".
-        #expect(await harness.server.waitUntil { $0.abortedResponses >= 1 })
-        #expect(ContinuousClock.now - started < .seconds(30))
-        harness.expectNoKey()
+        try await ProviderConformance.cancellation(argument.fixture)
     }
 }

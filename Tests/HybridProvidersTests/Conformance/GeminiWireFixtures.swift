@@ -1,4 +1,5 @@
 import Foundation
+import HybridTesting
 
 /// Wire fixtures for the Gemini API adapter.
 ///

@@ -1,6 +1,9 @@
 import Foundation
 import HybridCore
+import HybridCurl
+import HybridLocalModel
 import HybridProviders
+import HybridTesting
 import HybridTransport
 import Testing
 

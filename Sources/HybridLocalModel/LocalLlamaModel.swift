@@ -1,5 +1,6 @@
 public import HybridCore
 public import HybridTransport
+import HybridProviders
 
 /// The embedded local model: a llama.cpp `llama-server` child process on 127.0.0.1 behind the OpenAI-compatible
 /// adapter.
@@ -53,10 +54,16 @@ public struct LocalLlamaModel: LanguageModel {
         }
     }
 
-    /// Starts the server now (instead of on the first request) so start-up time is not charged to a request.
+    /// Starts the server and warms it with a one-token request, so neither start-up nor the first (cold) request's
+    /// cost is charged to a caller's request. Only the first `prepare` after a start sends the warm-up.
     public func prepare() async throws(GenerationError) {
-        _ = try await adapter()
+        let model = try await adapter()
+        guard await server?.takeColdFlag() == true else { return }
+        _ = try await model.generate(Self.warmUpRequest)
     }
+
+    /// The smallest request that makes llama.cpp load the weights into memory and build its compute graph.
+    static let warmUpRequest = GenerationRequest(messages: [.user("Hi")], options: GenerationOptions(maxOutputTokens: 1))
 
     /// The running server, for callers that must stop it early (tests, `hybrid` on exit).
     public var process: LlamaServerProcess? { server }

@@ -1,15 +1,18 @@
-import Logging
+public import Logging
 import Synchronization
 
 /// Collects every log line a model emits (at trace level, metadata included) so tests can search them for keys.
-final class LogCapture: Sendable {
+public final class LogCapture: Sendable {
     private let storage = Mutex<[String]>([])
 
+    /// An empty capture.
+    public init() {}
+
     /// Every line so far, rendered as `level message metadata`.
-    var lines: [String] { storage.withLock { $0 } }
+    public var lines: [String] { storage.withLock { $0 } }
 
     /// A logger whose lines land here.
-    var logger: Logger {
+    public var logger: Logger {
         Logger(label: "hybrid.tests.capture") { _ in CapturingLogHandler(capture: self) }
     }
 

@@ -1,12 +1,12 @@
 import Foundation
-import HybridCore
+public import HybridCore
 import Testing
 
 /// The checks every provider must pass, written once. Loopback fixtures pass exact expectations; the real local
 /// model passes nil where its text cannot be known in advance, and the checks fall back to invariants.
-enum ConformanceChecks {
+public enum ConformanceChecks {
     /// The answer to a plain-text `generate`.
-    static func checkPlainText(_ response: GenerationResponse, model: any LanguageModel, expected: ExpectedOutput?) {
+    public static func checkPlainText(_ response: GenerationResponse, model: any LanguageModel, expected: ExpectedOutput?) {
         #expect(response.servedBy == model.identity)
         #expect(!response.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
         #expect(response.timing.total > .zero)
@@ -20,23 +20,28 @@ enum ConformanceChecks {
     }
 
     /// Usage came from the provider, not the estimator.
-    static func checkUsage(_ usage: TokenUsage) {
+    public static func checkUsage(_ usage: TokenUsage) {
         #expect(!usage.isEstimated)
         #expect(usage.promptTokens > 0)
         #expect(usage.completionTokens > 0)
     }
 
     /// Everything a stream produced, in order, and its error if it failed.
-    struct StreamRun {
-        var deltas: [String] = []
-        var completed: [GenerationResponse] = []
+    public struct StreamRun {
+        /// Text deltas, in order.
+        public var deltas: [String] = []
+        /// Every `.completed` event (exactly one on success).
+        public var completed: [GenerationResponse] = []
         /// Index of each `.completed` among all events, to check it came last.
-        var completedPositions: [Int] = []
-        var eventCount = 0
-        var error: (any Error)?
+        public var completedPositions: [Int] = []
+        /// How many events arrived.
+        public var eventCount = 0
+        /// The error the stream ended with, if any.
+        public var error: (any Error)?
     }
 
-    static func run(_ stream: AsyncThrowingStream<GenerationEvent, any Error>) async -> StreamRun {
+    /// Consumes `stream` to its end, recording every event and the error it ended with.
+    public static func run(_ stream: AsyncThrowingStream<GenerationEvent, any Error>) async -> StreamRun {
         var run = StreamRun()
         do {
             for try await event in stream {
@@ -56,7 +61,7 @@ enum ConformanceChecks {
 
     /// A successful stream: deltas in order, then exactly one `.completed` as the last event, whose text is the
     /// deltas joined; TTFT measured and earlier than the end.
-    static func checkStream(_ run: StreamRun, model: any LanguageModel, expected: ExpectedStream?) throws {
+    public static func checkStream(_ run: StreamRun, model: any LanguageModel, expected: ExpectedStream?) throws {
         #expect(run.error == nil, "the stream failed: \(String(describing: run.error))")
         #expect(!run.deltas.isEmpty)
         #expect(run.completed.count == 1)
@@ -74,7 +79,7 @@ enum ConformanceChecks {
     }
 
     /// Structured output parsed and valid against `schema`; equal to `expected` when given.
-    static func checkStructured(_ response: GenerationResponse, schema: JSONValue, expected: JSONValue?) throws {
+    public static func checkStructured(_ response: GenerationResponse, schema: JSONValue, expected: JSONValue?) throws {
         let structured = try #require(response.structured)
         #expect(try JSONSchema(schema).validate(structured).isEmpty)
         if let expected { #expect(structured == expected) }

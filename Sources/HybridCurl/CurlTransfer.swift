@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import HybridTransport
 import Synchronization
 
 /// One request in flight: the curl easy handle, the response head being parsed, and the body channel.

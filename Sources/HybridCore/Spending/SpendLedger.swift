@@ -9,3 +9,12 @@ public protocol SpendLedger: Sendable {
     /// Every model's counter for `month`, by model id.
     func spendRecords(month: BillingMonth) async throws(StoreError) -> [SpendRecord]
 }
+
+extension SpendLedger {
+    /// Every ledger refuses the same amounts: throws `StoreError.invalidValue` unless `usd` is finite and non-negative.
+    public static func checkAmount(_ usd: Double, model: String, month: BillingMonth) throws(StoreError) {
+        guard usd.isFinite, usd >= 0 else {
+            throw StoreError.invalidValue(field: "spend for \(model) in \(month)", reason: "\(usd) USD is not a finite, non-negative amount")
+        }
+    }
+}

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import HybridTransport
 import Synchronization
 
 /// The one thread that drives every transfer of a `CurlTransport` through a curl multi handle.

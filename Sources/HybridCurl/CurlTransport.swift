@@ -1,3 +1,5 @@
+public import HybridTransport
+
 // Design: CurlTransport drives libcurl's MULTI interface from ONE dedicated thread per transport (not Swift's
 // cooperative pool, which has only a few threads and must never block). The multi handle keeps a connection
 // cache, so sequential and concurrent requests to the same host reuse keep-alive connections, and one thread

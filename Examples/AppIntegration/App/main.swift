@@ -1,0 +1,63 @@
+// hybrid-example-app: the router used the way an app embeds it.
+//
+//   swift run hybrid-example-app ["text to summarize"]      (from the package root)
+//
+// The feature code (`Features/SummaryFeature.swift`) uses only the app products. This target is the app shell: like
+// a Mac app that ships llama.cpp, it registers the local model (HybridLocalModel) with the factory. With `make setup`
+// done (.hybrid/local-model.env present), the bundled config's first choice for `summarize`, the on-device SmolLM2,
+// answers. Without it, the router skips that model with the reason and tries the cloud models whose API keys are
+// set; with none, it prints why each model was passed over.
+import AppIntegrationFeatures
+import Foundation
+#if canImport(HybridCurl)
+import HybridCurl
+#endif
+import HybridLocalModel
+import HybridProviders
+import HybridTransport
+
+// Ctrl-C must not leave the local llama-server running.
+ChildProcessReaper.installSignalHandlers()
+
+// 1. The models: the platform's default transport, cloud keys from the environment, and the local llama.cpp runtime.
+let installation = LocalModelInstallation.discover()
+if case .failure(let reason) = installation {
+    print("Local model not set up: \(reason.message). Cloud models will be tried if their API keys are set.")
+}
+#if canImport(HybridCurl)
+// SEAM(h11b): on Linux, until URLSessionTransport is DefaultHTTPTransport there.
+let transport: any HTTPTransport = CurlTransport.shared
+#else
+let transport: any HTTPTransport = DefaultHTTPTransport.shared
+#endif
+let models = ModelFactory(transport: transport).withLocalLlama(installation)
+
+// 2. The feature: config (bundled defaults, last-known-good in a file), router, spend ledger in a file. An app uses
+//    Application Support and a UUID stored on first launch as the install id (it picks the rollout arm).
+let storage = URL(fileURLWithPath: ".hybrid/example-app", isDirectory: true)
+let installId = ProcessInfo.processInfo.environment["HYBRID_INSTALL_ID"] ?? "example-install-0001"
+let summary = try await SummaryFeature.start(models: models, storage: storage, installId: installId)
+
+// 3. Prewarm when the screen appears: the local server starts and warms before the user asks.
+if let warmed = await summary.prewarm() { print("prewarmed: \(warmed)") }
+
+// 4. A feature call.
+let text = CommandLine.arguments.dropFirst().first ?? """
+    The city council approved a plan on Tuesday to convert two downtown parking garages into housing. \
+    The project will add about 300 apartments, a third of them priced for low-income residents. \
+    Construction starts next spring and should take two years.
+    """
+
+do {
+    let result = try await summary.summarize(text)
+    print("Summary: \(result.response.text.trimmingCharacters(in: .whitespacesAndNewlines))")
+    print("servedBy: \(result.servedBy)  variant: \(result.variant)  rollout arm: \(result.rolloutArm ?? "none")")
+    print("attempts:")
+    for attempt in result.attempts { print("  - \(attempt)") }
+} catch .inputTooShort(_, let minimum, let actual) {
+    // A graceful decline: the app shows its non-AI fallback instead of an error.
+    print("Text too short to summarize (\(actual) characters, needs \(minimum)).")
+} catch {
+    print("summarize failed: \(error)")
+    exit(1)
+}

@@ -1,0 +1,46 @@
+// The example app's feature code. It imports only the products an iPhone, iPad or Mac app links (HybridConfig,
+// HybridProviders, HybridRouter): no libcurl, no SQLite, no child processes. Which models exist, and over which
+// transport, is decided by the app target (`App/main.swift`), the way a Mac app would register its own runtime.
+public import Foundation
+public import HybridConfig
+public import HybridProviders
+public import HybridRouter
+
+/// The "summarize" feature as an app embeds it: config with a file-backed last-known-good cache, a router with a
+/// file-backed spend ledger, one call per feature, and a prewarm when the screen appears.
+public struct SummaryFeature: Sendable {
+    /// The config in force (bundled defaults, then the cached or fetched remote copy).
+    public let loader: ConfigLoader
+    /// The router every call goes through.
+    public let router: Router
+
+    /// Loads the config (last-known-good from `storage`) and builds the router.
+    ///
+    /// - Parameters:
+    ///   - models: the app's model factory (its transport; the local model kind if the app ships one).
+    ///   - storage: a directory the app owns, such as Application Support; holds the config cache and spend ledger.
+    ///   - installId: stable per install; picks the rollout arm.
+    ///   - configURL: the remote config, nil for the bundled defaults only.
+    public static func start(models: ModelFactory, storage: URL, installId: String, configURL: String? = nil) async throws -> SummaryFeature {
+        let loader = try ConfigLoader.withBundledDefaults(
+            sourceURL: configURL, fetcher: configURL.map { _ in ConfigFetcher(transport: models.transport) },
+            cache: FileConfigSnapshotCache(url: storage.appendingPathComponent("config-cache.json")))
+        await loader.start()
+        let router = Router(
+            config: .loader(loader), models: .modelFactory(models), installId: installId,
+            spendLedger: FileSpendLedger(url: storage.appendingPathComponent("spend.json")),
+            cache: InMemoryRouterCache(capacity: 64, ttl: .seconds(300)),
+            policy: RouterPolicy(minimumInputCharacters: ["summarize": 40]))
+        return SummaryFeature(loader: loader, router: router)
+    }
+
+    /// Starts the model that would serve, so the first summary does not pay for it; returns its id.
+    public func prewarm() async -> String? {
+        try? await router.prewarm(feature: "summarize")
+    }
+
+    /// The summary of `text`: the app names the feature and supplies the template variables, nothing model-specific.
+    public func summarize(_ text: String) async throws(RouterError) -> RoutedResponse {
+        try await router.generate(feature: "summarize", input: ["input": text])
+    }
+}

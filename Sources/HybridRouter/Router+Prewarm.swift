@@ -1,0 +1,30 @@
+import HybridConfig
+import HybridCore
+
+extension Router {
+    /// Gets `feature`'s first-choice model ready before the user asks, so the first request does not pay for
+    /// start-up: a local llama.cpp server starts and warms, Foundation Models prewarms (`LanguageModel.prepare()`).
+    ///
+    /// Walks this install's priority order for the feature and prepares the first model the feature's privacy class
+    /// allows that is available and prepares without error. Call it when a screen that offers the feature appears.
+    /// - Returns: the id of the model prepared, or nil when none could be.
+    @discardableResult
+    public func prewarm(feature name: String) async throws(RouterError) -> String? {
+        let document = await configSource.document()
+        guard let feature = document.features[name], let assignment = document.assignment(feature: name, installId: installId) else {
+            throw .unknownFeature(name, known: Array(document.features.keys))
+        }
+        for id in assignment.priority {
+            guard let candidate = candidate(id, document: document), feature.privacy.allows(tier: candidate.model.tier),
+                await candidate.model.availability().isAvailable
+            else { continue }
+            do {
+                try await candidate.model.prepare()
+                return id
+            } catch {
+                continue  // As a request would: the next model in the order is the one that would serve.
+            }
+        }
+        return nil
+    }
+}
