@@ -88,11 +88,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "hybrid-example-app",
-            dependencies: [
-                "AppIntegrationFeatures", "HybridProviders", "HybridTransport", "HybridLocalModel",
-                // SEAM(h11b): until URLSessionTransport is the default transport on Linux, the app shell uses curl there.
-                .target(name: "HybridCurl", condition: .when(platforms: [.linux])),
-            ],
+            dependencies: ["AppIntegrationFeatures", "HybridProviders", "HybridTransport", "HybridLocalModel"],
             path: "Examples/AppIntegration/App",
             swiftSettings: strict
         ),
