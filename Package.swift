@@ -90,8 +90,6 @@ let package = Package(
             name: "hybrid-example-app",
             dependencies: [
                 "AppIntegrationFeatures", "HybridProviders", "HybridTransport", "HybridLocalModel",
-                // SEAM(h11b): until URLSessionTransport is the default transport on Linux, the app shell uses curl there.
-                .target(name: "HybridCurl", condition: .when(platforms: [.linux])),
             ],
             path: "Examples/AppIntegration/App",
             swiftSettings: strict

@@ -9,9 +9,6 @@
 // set; with none, it prints why each model was passed over.
 import AppIntegrationFeatures
 import Foundation
-#if canImport(HybridCurl)
-import HybridCurl
-#endif
 import HybridLocalModel
 import HybridProviders
 import HybridTransport
@@ -24,13 +21,7 @@ let installation = LocalModelInstallation.discover()
 if case .failure(let reason) = installation {
     print("Local model not set up: \(reason.message). Cloud models will be tried if their API keys are set.")
 }
-#if canImport(HybridCurl)
-// SEAM(h11b): on Linux, until URLSessionTransport is DefaultHTTPTransport there.
-let transport: any HTTPTransport = CurlTransport.shared
-#else
-let transport: any HTTPTransport = DefaultHTTPTransport.shared
-#endif
-let models = ModelFactory(transport: transport).withLocalLlama(installation)
+let models = ModelFactory(transport: DefaultHTTPTransport.shared).withLocalLlama(installation)
 
 // 2. The feature: config (bundled defaults, last-known-good in a file), router, spend ledger in a file. An app uses
 //    Application Support and a UUID stored on first launch as the install id (it picks the rollout arm).
