@@ -10,8 +10,8 @@ import Foundation
 /// adherence failures. Without named pairs, the best arm (highest adherence, then primary quality, then lower
 /// median latency) is compared with each other arm. All p-values of the report are Holm-adjusted together.
 ///
-/// The per-case side by side of each compared pair is chosen from the numbers; a second pass then reads the texts of
-/// only the listed cases (skipped when nothing is listed).
+/// The per-case side by side of each compared pair is chosen from the numbers; then only the listed cases are read
+/// again, by key, for their texts.
 public struct ReportBuilder: Sendable {
     /// The options every report of this builder uses.
     public let options: ReportOptions
@@ -32,7 +32,7 @@ public struct ReportBuilder: Sendable {
         guard run != nil || accumulator.resultCount > 0 else { throw ReportError.runNotFound(runID) }
         var filler = CaseDetailFiller(report: accumulator.finish(runID: runID, run: run), textLimit: options.textLimit)
         if !filler.isEmpty {
-            try await store.forEachResult(run: runID, batchSize: 2_000) { filler.add($0) }
+            for record in try await store.results(keys: filler.keys) { filler.add(record) }
         }
         return filler.filled
     }

@@ -1,12 +1,13 @@
 import HybridStore
 
-/// The second pass of a report: fills the outcomes (texts, checks, scores) of the cases each ``SideBySide``
-/// listed, reading only those results' text; the first pass kept numbers only.
+/// After the streaming pass, fills the outcomes (texts, checks, scores) of the cases each ``SideBySide`` listed,
+/// from only those results (looked up by key); the streaming pass kept numbers only.
 struct CaseDetailFiller {
     private struct Key: Hashable {
         var feature: String
         var armID: String
-        var caseKey: String
+        var caseID: String
+        var repeatIndex: Int
     }
 
     private struct Slot {
@@ -26,22 +27,26 @@ struct CaseDetailFiller {
         for (f, feature) in report.features.enumerated() {
             for (p, pair) in (feature.sideBySide ?? []).enumerated() {
                 for (i, listed) in pair.cases.enumerated() {
-                    let caseKey = FeatureAccumulator.caseKey(caseID: listed.caseID, repeatIndex: listed.repeatIndex)
-                    slots[Key(feature: feature.feature, armID: pair.first, caseKey: caseKey), default: []]
-                        .append(Slot(feature: f, pair: p, index: i, isFirst: true))
-                    slots[Key(feature: feature.feature, armID: pair.second, caseKey: caseKey), default: []]
-                        .append(Slot(feature: f, pair: p, index: i, isFirst: false))
+                    for (armID, isFirst) in [(pair.first, true), (pair.second, false)] {
+                        let key = Key(feature: feature.feature, armID: armID, caseID: listed.caseID, repeatIndex: listed.repeatIndex)
+                        slots[key, default: []].append(Slot(feature: f, pair: p, index: i, isFirst: isFirst))
+                    }
                 }
             }
         }
     }
 
-    /// True when no case is listed, so the second pass can be skipped.
+    /// True when no case is listed, so there is nothing to read.
     var isEmpty: Bool { slots.isEmpty }
 
+    /// The keys of the results to read.
+    var keys: [ResultKey] {
+        slots.keys.map { ResultKey(runID: report.runID, caseID: $0.caseID, armID: $0.armID, repeatIndex: $0.repeatIndex) }
+    }
+
     mutating func add(_ record: ResultRecord) {
-        let caseKey = FeatureAccumulator.caseKey(caseID: record.key.caseID, repeatIndex: record.key.repeatIndex)
-        guard let targets = slots[Key(feature: record.feature, armID: record.key.armID, caseKey: caseKey)] else { return }
+        let key = Key(feature: record.feature, armID: record.key.armID, caseID: record.key.caseID, repeatIndex: record.key.repeatIndex)
+        guard let targets = slots[key] else { return }
         let outcome = CaseOutcome(record, textLimit: textLimit)
         for slot in targets {
             if slot.isFirst {

@@ -4,9 +4,9 @@ extension CaseFlips {
     /// Flipped cases listed per arm and direction unless the caller says otherwise.
     public static let defaultLimit = 10
 
-    /// The flips from `baselineRunID` to `candidateRunID`, streamed from `store` in three passes (baseline
-    /// outcomes, candidate flips, then the baseline outputs of the listed cases), so memory holds one bit per
-    /// baseline result plus the listed cases, never whole runs.
+    /// The flips from `baselineRunID` to `candidateRunID`, streamed from `store` in two passes (baseline
+    /// outcomes, then candidate flips) and a lookup by key of the listed cases' baseline results, so memory holds
+    /// one bit per baseline result plus the listed cases, never whole runs.
     ///
     /// - Parameters:
     ///   - limit: cases listed per arm and direction (the counts still cover every flip); nil lists all.
@@ -26,7 +26,7 @@ extension CaseFlips {
         try await store.forEachResult(run: baselineRunID, batchSize: 2_000) { finder.addBaseline($0) }
         try await store.forEachResult(run: candidateRunID, batchSize: 2_000) { finder.considerCandidate($0) }
         if finder.needsBaselineDetails {
-            try await store.forEachResult(run: baselineRunID, batchSize: 2_000) { finder.fillBaseline($0) }
+            for record in try await store.results(keys: finder.listedKeys(runID: baselineRunID)) { finder.fillBaseline(record) }
         }
         return finder.finish(baselineRunID: baselineRunID, candidateRunID: candidateRunID)
     }
@@ -45,7 +45,7 @@ extension CaseFlips {
     }
 }
 
-/// The three passes of ``CaseFlips/find(store:baselineRunID:candidateRunID:limit:textLimit:)``.
+/// The passes of ``CaseFlips/find(store:baselineRunID:candidateRunID:limit:textLimit:)``.
 struct CaseFlipFinder {
     struct ArmKey: Hashable {
         var feature: String
@@ -138,6 +138,15 @@ struct CaseFlipFinder {
 
     var needsBaselineDetails: Bool {
         arms.values.contains { !$0.passToFail.isEmpty || !$0.failToPass.isEmpty }
+    }
+
+    /// The keys of the listed cases in `runID`.
+    func listedKeys(runID: String) -> [ResultKey] {
+        arms.flatMap { arm, state in
+            (state.passToFail + state.failToPass).map {
+                ResultKey(runID: runID, caseID: $0.caseID, armID: arm.armID, repeatIndex: $0.repeatIndex)
+            }
+        }
     }
 
     mutating func fillBaseline(_ record: ResultRecord) {
