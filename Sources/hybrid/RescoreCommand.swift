@@ -61,7 +61,7 @@ struct RescoreCommand: AsyncParsableCommand {
             let checks = try self.checks(feature: settings.feature, document: document, configSource: source, changes: &changes)
             let scorerNames = scorers.map(EvalCommand.list) ?? settings.scorers
             if let scorers { changes.append("scorers: \(scorers)") }
-            let judgeModel = try EvalCommand.makeJudge(judge, rubric: rubric, document: document, factory: ModelFactory())
+            let judgeModel = try EvalCommand.makeJudge(judge, rubric: rubric, document: document, factory: ModelFactory.harness())
             if let judge { changes.append("judge: \(judge)") }
             let rescorer = Rescorer(
                 store: store,
