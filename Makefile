@@ -52,6 +52,7 @@ run: setup
 test: setup
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build --no-parallel $(SWIFT_BUILD_FLAGS)
+	bash scripts/typecheck-apple-adapters.sh
 
 BENCHMARKS ?= transport config runner router report
 bench: setup
