@@ -15,112 +15,193 @@ extension JSONSchema {
     }
 
     private func check(_ node: SchemaNode, _ value: JSONValue, at path: JSONPath, into out: inout [SchemaViolation]) {
-        func fail(_ keyword: String, _ message: String, at where_: JSONPath? = nil) {
-            out.append(SchemaViolation(path: (where_ ?? path).description, keyword: keyword, message: message))
-        }
         let k: SchemaKeywords
         switch node {
         case .always(true):
             return
         case .always(false):
-            fail("false", "no value is allowed here (the schema is false)")
+            out.append(SchemaViolation(path: path.description, keyword: "false", message: "no value is allowed here (the schema is false)"))
             return
         case .keywords(let keywords):
             k = keywords
         }
-
-        if let reference = k.reference, let target = resolve(reference) {
+        if let reference = k.reference, let target = targets[reference] {
             check(target, value, at: path, into: &out)
         }
-        if let types = k.types, !types.contains(where: { $0.matches(value) }) {
-            let expected = types.map(\.rawValue).joined(separator: " or ")
+        checkAnyType(k, value, at: path, into: &out)
+        switch value {
+        case .int, .double:
+            if let number = SchemaNumber(value) { checkNumber(k, number, at: path, into: &out) }
+        case .string(let text):
+            checkString(k, text, at: path, into: &out)
+        case .array(let elements):
+            checkArray(k, elements, at: path, into: &out)
+        case .object(let members):
+            checkObject(k, members, at: path, into: &out)
+        default:
+            break
+        }
+        checkApplicators(k, value, at: path, into: &out)
+    }
+
+    private func checkAnyType(_ k: SchemaKeywords, _ value: JSONValue, at path: JSONPath, into out: inout [SchemaViolation]) {
+        func fail(_ keyword: String, _ message: String) {
+            out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
+        }
+        if let types = k.types, !types.contains(where: { $0.matches(value) }), !(k.nullable && value == .null) {
+            let expected = (types.map(\.rawValue) + (k.nullable ? ["null"] : [])).joined(separator: " or ")
             fail("type", "expected \(expected), got \(Self.describe(value))")
         }
-        if let options = k.enumValues, !options.contains(where: { $0.isEquivalent(to: value) }) {
+        if let options = k.enumValues, !options.contains(where: { $0.isSchemaEqual(to: value) }) {
             let list = options.map { $0.compactJSON(limit: 40) }.joined(separator: ", ")
             fail("enum", "expected one of \(list), got \(value.compactJSON())")
         }
-        if let expected = k.constValue, !expected.isEquivalent(to: value) {
+        if let expected = k.constValue, !expected.isSchemaEqual(to: value) {
             fail("const", "expected \(expected.compactJSON()), got \(value.compactJSON())")
         }
+    }
 
-        if let number = Self.number(value) {
-            let shown = JSONValue.formatNumber(number)
-            if let limit = k.minimum, number < limit {
-                fail("minimum", "must be >= \(JSONValue.formatNumber(limit)), got \(shown)")
-            }
-            if let limit = k.maximum, number > limit {
-                fail("maximum", "must be <= \(JSONValue.formatNumber(limit)), got \(shown)")
-            }
-            if let limit = k.exclusiveMinimum, number <= limit {
-                fail("exclusiveMinimum", "must be > \(JSONValue.formatNumber(limit)), got \(shown)")
-            }
-            if let limit = k.exclusiveMaximum, number >= limit {
-                fail("exclusiveMaximum", "must be < \(JSONValue.formatNumber(limit)), got \(shown)")
+    private func checkNumber(_ k: SchemaKeywords, _ number: SchemaNumber, at path: JSONPath, into out: inout [SchemaViolation]) {
+        func fail(_ keyword: String, _ message: String) {
+            out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
+        }
+        if let limit = k.minimum, number < limit { fail("minimum", "must be >= \(limit), got \(number)") }
+        if let limit = k.maximum, limit < number { fail("maximum", "must be <= \(limit), got \(number)") }
+        if let limit = k.exclusiveMinimum, !(limit < number) { fail("exclusiveMinimum", "must be > \(limit), got \(number)") }
+        if let limit = k.exclusiveMaximum, !(number < limit) { fail("exclusiveMaximum", "must be < \(limit), got \(number)") }
+        if let step = k.multipleOf, !number.isMultiple(of: step) {
+            fail("multipleOf", "must be a multiple of \(step), got \(number)")
+        }
+    }
+
+    private func checkString(_ k: SchemaKeywords, _ text: String, at path: JSONPath, into out: inout [SchemaViolation]) {
+        func fail(_ keyword: String, _ message: String) {
+            out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
+        }
+        // JSON Schema counts length in code points, not grapheme clusters or UTF-16 units.
+        let length = text.unicodeScalars.count
+        if let limit = k.minLength, length < limit {
+            fail("minLength", "expected at least \(Self.count(limit, "character")), got \(length)")
+        }
+        if let limit = k.maxLength, length > limit {
+            fail("maxLength", "expected at most \(Self.count(limit, "character")), got \(length)")
+        }
+        if let pattern = k.pattern, !Self.matches(text, pattern) {
+            fail("pattern", "\(JSONValue.string(text).compactJSON()) does not match pattern '\(pattern)'")
+        }
+        if let format = k.format, !format.matches(text) {
+            fail("format", "\(JSONValue.string(text).compactJSON()) is not a valid \(format.rawValue)")
+        }
+    }
+
+    private func checkArray(_ k: SchemaKeywords, _ elements: [JSONValue], at path: JSONPath, into out: inout [SchemaViolation]) {
+        func fail(_ keyword: String, _ message: String) {
+            out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
+        }
+        if let limit = k.minItems, elements.count < limit {
+            fail("minItems", "expected at least \(Self.count(limit, "item")), got \(elements.count)")
+        }
+        if let limit = k.maxItems, elements.count > limit {
+            fail("maxItems", "expected at most \(Self.count(limit, "item")), got \(elements.count)")
+        }
+        let prefix = k.prefixItems ?? []
+        for (i, element) in elements.enumerated() {
+            if i < prefix.count {
+                check(prefix[i], element, at: path.appending(index: i), into: &out)
+            } else if let items = k.items {
+                check(items, element, at: path.appending(index: i), into: &out)
             }
         }
-
-        if case .string(let text) = value {
-            // JSON Schema counts length in code points, not grapheme clusters or UTF-16 units.
-            let length = text.unicodeScalars.count
-            if let limit = k.minLength, length < limit {
-                fail("minLength", "expected at least \(Self.count(limit, "character")), got \(length)")
-            }
-            if let limit = k.maxLength, length > limit {
-                fail("maxLength", "expected at most \(Self.count(limit, "character")), got \(length)")
-            }
-            // The pattern compiled at init, so a failure here cannot happen; treat it as a mismatch if it does.
-            if let pattern = k.pattern {
-                let matched = (try? PatternCompiler.compile(pattern)).map { text.contains($0) } ?? false
-                if !matched {
-                    fail("pattern", "\(JSONValue.string(text).compactJSON()) does not match pattern '\(pattern)'")
-                }
-            }
+        if k.uniqueItems, let (first, second) = Self.firstDuplicate(elements) {
+            fail("uniqueItems", "items [\(first)] and [\(second)] are equal (\(elements[first].compactJSON(limit: 40))); items must be unique")
         }
+        if let contains = k.contains { checkContains(k, contains, elements, at: path, into: &out) }
+    }
 
-        if case .array(let elements) = value {
-            if let limit = k.minItems, elements.count < limit {
-                fail("minItems", "expected at least \(Self.count(limit, "item")), got \(elements.count)")
-            }
-            if let limit = k.maxItems, elements.count > limit {
-                fail("maxItems", "expected at most \(Self.count(limit, "item")), got \(elements.count)")
-            }
-            if let items = k.items {
-                for (i, element) in elements.enumerated() {
-                    check(items, element, at: path.appending(index: i), into: &out)
-                }
-            }
+    private func checkContains(
+        _ k: SchemaKeywords, _ contains: SchemaNode, _ elements: [JSONValue], at path: JSONPath,
+        into out: inout [SchemaViolation]
+    ) {
+        let matching = elements.indices.filter { isValid(contains, elements[$0], at: path.appending(index: $0)) }.count
+        let low = k.minContains ?? 1
+        if matching < low {
+            let message = low == 1 ? "no item matches the 'contains' schema"
+                : "expected at least \(Self.count(low, "item")) matching 'contains', got \(matching)"
+            out.append(SchemaViolation(path: path.description, keyword: k.minContains == nil ? "contains" : "minContains", message: message))
         }
+        if let high = k.maxContains, matching > high {
+            out.append(SchemaViolation(
+                path: path.description, keyword: "maxContains",
+                message: "expected at most \(Self.count(high, "item")) matching 'contains', got \(matching)"))
+        }
+    }
 
-        if case .object(let members) = value {
-            for key in k.required where members[key] == nil {
-                fail("required", "missing required key '\(key)'")
-            }
+    private func checkObject(
+        _ k: SchemaKeywords, _ members: [String: JSONValue], at path: JSONPath, into out: inout [SchemaViolation]
+    ) {
+        func fail(_ keyword: String, _ message: String, at where_: JSONPath? = nil) {
+            out.append(SchemaViolation(path: (where_ ?? path).description, keyword: keyword, message: message))
+        }
+        for key in k.required where members.exactMember(key) == nil {
+            fail("required", "missing required key '\(key)'")
+        }
+        for key in members.keys.sorted() {
+            guard let member = members[key] else { continue }
+            checkMember(k, key, member, at: path.appending(key: key), into: &out)
+        }
+        if let names = k.propertyNames {
             for key in members.keys.sorted() {
-                guard let member = members[key] else { continue }
-                let memberPath = path.appending(key: key)
-                if let schema = k.properties[key] {
-                    check(schema, member, at: memberPath, into: &out)
-                } else if let additional = k.additionalProperties {
-                    if case .always(false) = additional {
-                        let allowed = k.properties.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
-                        fail(
-                            "additionalProperties",
-                            "unexpected key '\(key)' (additionalProperties is false"
-                                + (allowed.isEmpty ? ")" : "; allowed: \(allowed))"),
-                            at: memberPath)
-                    } else {
-                        check(additional, member, at: memberPath, into: &out)
-                    }
-                }
+                var nameViolations: [SchemaViolation] = []
+                check(names, .string(key), at: path, into: &nameViolations)
+                for v in nameViolations { fail("propertyNames", "property name '\(key)': \(v.message)") }
             }
         }
+        if let limit = k.minProperties, members.count < limit {
+            fail("minProperties", "expected at least \(Self.count(limit, "key")), got \(members.count)")
+        }
+        if let limit = k.maxProperties, members.count > limit {
+            fail("maxProperties", "expected at most \(Self.count(limit, "key")), got \(members.count)")
+        }
+        for trigger in k.dependentRequired.keys.sorted() where members.exactMember(trigger) != nil {
+            for key in k.dependentRequired[trigger] ?? [] where members.exactMember(key) == nil {
+                fail("dependentRequired", "missing key '\(key)', required when '\(trigger)' is present")
+            }
+        }
+    }
 
+    /// One member against `properties`, every matching `patternProperties`, or else `additionalProperties`.
+    private func checkMember(
+        _ k: SchemaKeywords, _ key: String, _ member: JSONValue, at memberPath: JSONPath, into out: inout [SchemaViolation]
+    ) {
+        var evaluated = false
+        if let schema = k.properties.exactMember(key) {
+            evaluated = true
+            check(schema, member, at: memberPath, into: &out)
+        }
+        for entry in k.patternProperties where Self.matches(key, entry.pattern) {
+            evaluated = true
+            check(entry.schema, member, at: memberPath, into: &out)
+        }
+        guard !evaluated, let additional = k.additionalProperties else { return }
+        if case .always(false) = additional {
+            let allowed = k.properties.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            out.append(SchemaViolation(
+                path: memberPath.description, keyword: "additionalProperties",
+                message: "unexpected key '\(key)' (additionalProperties is false" + (allowed.isEmpty ? ")" : "; allowed: \(allowed))")))
+        } else {
+            check(additional, member, at: memberPath, into: &out)
+        }
+    }
+
+    private func checkApplicators(_ k: SchemaKeywords, _ value: JSONValue, at path: JSONPath, into out: inout [SchemaViolation]) {
+        func fail(_ keyword: String, _ message: String) {
+            out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
+        }
+        for branch in k.allOf ?? [] { check(branch, value, at: path, into: &out) }
         if let branches = k.anyOf {
             var failures: [[SchemaViolation]] = []
             for branch in branches {
-                var branchViolations: [SchemaViolation] = []
-                check(branch, value, at: path, into: &branchViolations)
+                let branchViolations = violations(branch, value, at: path)
                 if branchViolations.isEmpty { failures = []; break }
                 failures.append(branchViolations)
             }
@@ -128,13 +209,11 @@ extension JSONSchema {
                 fail("anyOf", "does not match any alternative of anyOf: " + Self.summarize(failures, at: path))
             }
         }
-
         if let branches = k.oneOf {
             var failures: [[SchemaViolation]] = []
             var matched: [Int] = []
             for (i, branch) in branches.enumerated() {
-                var branchViolations: [SchemaViolation] = []
-                check(branch, value, at: path, into: &branchViolations)
+                let branchViolations = violations(branch, value, at: path)
                 if branchViolations.isEmpty { matched.append(i) } else { failures.append(branchViolations) }
             }
             if matched.isEmpty {
@@ -144,21 +223,41 @@ extension JSONSchema {
                 fail("oneOf", "matches \(matched.count) alternatives of oneOf (\(which)); exactly one must match")
             }
         }
-    }
-
-    private func resolve(_ reference: SchemaReference) -> SchemaNode? {
-        switch reference {
-        case .root: root
-        case .definition(let name): definitions[name]
+        if let negated = k.not, isValid(negated, value, at: path) {
+            fail("not", "must not match the schema under 'not'")
+        }
+        if let condition = k.ifSchema {
+            let branch = isValid(condition, value, at: path) ? k.thenSchema : k.elseSchema
+            if let branch { check(branch, value, at: path, into: &out) }
+        }
+        if case .object(let members) = value {
+            for trigger in k.dependentSchemas.keys.sorted() where members.exactMember(trigger) != nil {
+                if let schema = k.dependentSchemas[trigger] { check(schema, value, at: path, into: &out) }
+            }
         }
     }
 
-    /// Numeric value of a JSON number, or nil for every other type (numeric keywords ignore non-numbers).
-    private static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .int, .double: value.doubleValue
-        default: nil
+    private func violations(_ node: SchemaNode, _ value: JSONValue, at path: JSONPath) -> [SchemaViolation] {
+        var out: [SchemaViolation] = []
+        check(node, value, at: path, into: &out)
+        return out
+    }
+
+    private func isValid(_ node: SchemaNode, _ value: JSONValue, at path: JSONPath) -> Bool {
+        violations(node, value, at: path).isEmpty
+    }
+
+    /// The pattern compiled at init, so a failure here cannot happen; treat it as a mismatch if it does.
+    private static func matches(_ text: String, _ pattern: String) -> Bool {
+        (try? PatternCompiler.compile(pattern)).map { text.contains($0) } ?? false
+    }
+
+    /// The first pair of equal elements by JSON Schema equality (`1` equals `1.0`, `true` does not equal `1`).
+    private static func firstDuplicate(_ elements: [JSONValue]) -> (Int, Int)? {
+        for j in elements.indices {
+            for i in 0..<j where elements[i].isSchemaEqual(to: elements[j]) { return (i, j) }
         }
+        return nil
     }
 
     /// `string "12"`, `integer 5`, `array (3 items)`: the type name first so type errors read naturally.
