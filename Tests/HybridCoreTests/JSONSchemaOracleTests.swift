@@ -81,27 +81,35 @@ struct SchemaCaseGenerator {
         return .object(members)
     }
 
-    /// A root schema, sometimes with `$defs` that nested schemas refer to.
+    /// A root schema, sometimes with `$defs` (or draft-07 `definitions`) that nested schemas refer to by JSON
+    /// Pointer or by `$anchor`.
     mutating func rootSchema() -> JSONValue {
-        let hasDefinitions = chance(0.3)
-        var root = schema(depth: 0, definitions: hasDefinitions ? ["d0", "d1"] : [], allowRootReference: true)
-        if hasDefinitions, case .object(var members) = root {
-            members["$defs"] = [
-                "d0": schema(depth: 2, definitions: [], allowRootReference: false),
-                "d1": schema(depth: 1, definitions: [], allowRootReference: false),
-            ]
-            root = .object(members)
+        guard chance(0.3) else { return schema(depth: 0, definitions: [], allowRootReference: true) }
+        let container = chance(0.7) ? "$defs" : "definitions"
+        let anchored = chance(0.5)
+        var references = ["#/\(container)/d0", "#/\(container)/d1"]
+        if anchored { references.append("#d1-anchor") }
+        guard case .object(var members) = schema(depth: 0, definitions: references, allowRootReference: true) else {
+            return schema(depth: 0, definitions: [], allowRootReference: true)
         }
-        return root
+        var d1 = schema(depth: 1, definitions: [], allowRootReference: false)
+        if anchored {
+            var d1Members = d1.objectValue ?? ["allOf": [d1]]
+            d1Members["$anchor"] = "d1-anchor"
+            d1 = .object(d1Members)
+        }
+        members[container] = ["d0": schema(depth: 2, definitions: [], allowRootReference: false), "d1": d1]
+        return .object(members)
     }
 
     /// A schema of a few keyword groups; `#` references appear only where they descend into the instance.
     mutating func schema(depth: Int, definitions: [String], allowRootReference: Bool) -> JSONValue {
         if chance(0.08) { return .bool(chance(0.7)) }
         var m: [String: JSONValue] = [:]
+        var used = Set<Int>()
         let groups = depth >= 3 ? 1 : int(1...3)
         for _ in 0..<groups {
-            addGroup(to: &m, depth: depth, definitions: definitions, allowRootReference: allowRootReference)
+            addGroup(to: &m, used: &used, depth: depth, definitions: definitions, allowRootReference: allowRootReference)
         }
         return .object(m)
     }
@@ -112,9 +120,14 @@ struct SchemaCaseGenerator {
         return schema(depth: depth + 1, definitions: definitions, allowRootReference: allowRootReference)
     }
 
-    mutating func addGroup(to m: inout [String: JSONValue], depth: Int, definitions: [String], allowRootReference: Bool) {
+    /// Adds one keyword group not `used` yet, so paired limits (`minLength` ≤ `maxLength`) stay consistent.
+    mutating func addGroup(
+        to m: inout [String: JSONValue], used: inout Set<Int>, depth: Int, definitions: [String], allowRootReference: Bool
+    ) {
         let sub = { (g: inout SchemaCaseGenerator) in g.child(depth, definitions, allowRootReference) }
-        switch int(0...9) {
+        let group = int(0...9)
+        guard used.insert(group == 6 ? 5 : group).inserted else { return }
+        switch group {
         case 0:
             m["type"] = chance(0.7) ? .string(pick(Self.types)) : .array(subset(Self.types, max: 3).map { .string($0) })
         case 1:
@@ -147,7 +160,7 @@ struct SchemaCaseGenerator {
                 if chance(0.6) { m["else"] = inner(&self) }
             }
         case 9 where !definitions.isEmpty:
-            m["$ref"] = .string("#/$defs/" + pick(definitions))
+            m["$ref"] = .string(pick(definitions))
         default:
             m["type"] = .string(pick(Self.types))
         }
@@ -207,9 +220,8 @@ struct SchemaCaseGenerator {
         guard depth < 4, !chance(0.15), case .object(let m) = schema else { return value(depth: max(depth, 1)) }
         if let c = m["const"], chance(0.8) { return c }
         if case .array(let options)? = m["enum"], chance(0.8) { return pick(options) }
-        if case .string(let ref)? = m["$ref"], chance(0.7) {
-            let target = ref == "#" ? root : root["$defs"]?[String(ref.dropFirst("#/$defs/".count))]
-            if let target { return instance(for: target, root: root, depth: depth + 1) }
+        if case .string(let ref)? = m["$ref"], chance(0.7), let target = Self.resolve(ref, in: root) {
+            return instance(for: target, root: root, depth: depth + 1)
         }
         for key in ["allOf", "anyOf", "oneOf"] {
             if case .array(let branches)? = m[key], chance(0.5) {
@@ -228,6 +240,15 @@ struct SchemaCaseGenerator {
         case "null": return .null
         default: return value(depth: depth)
         }
+    }
+
+    /// The subschema a generated `$ref` names: `#`, `#/<container>/<name>` or the one anchor.
+    static func resolve(_ ref: String, in root: JSONValue) -> JSONValue? {
+        if ref == "#" { return root }
+        if ref == "#d1-anchor" { return root["$defs"]?["d1"] ?? root["definitions"]?["d1"] }
+        let tokens = ref.dropFirst(2).split(separator: "/").map(String.init)
+        guard tokens.count == 2 else { return nil }
+        return root[tokens[0]]?[tokens[1]]
     }
 
     mutating func typeToGenerate(_ m: [String: JSONValue]) -> String? {
