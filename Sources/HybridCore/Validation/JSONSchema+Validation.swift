@@ -5,7 +5,8 @@ extension JSONSchema {
     /// and not in `enum`). Object members are visited in sorted key order, so the result is deterministic.
     public func validate(_ value: JSONValue) -> [SchemaViolation] {
         var violations: [SchemaViolation] = []
-        check(root, value, at: .root, into: &violations)
+        var path = JSONPath.root
+        check(root, value, at: &path, into: &violations)
         return violations
     }
 
@@ -14,122 +15,129 @@ extension JSONSchema {
         validate(value).isEmpty
     }
 
-    private func check(_ node: SchemaNode, _ value: JSONValue, at path: JSONPath, into out: inout [SchemaViolation]) {
-        let k: SchemaKeywords
+    private func check(_ node: SchemaNode, _ value: JSONValue, at path: inout JSONPath, into out: inout [SchemaViolation]) {
         switch node {
         case .always(true):
             return
         case .always(false):
             out.append(SchemaViolation(path: path.description, keyword: "false", message: "no value is allowed here (the schema is false)"))
-            return
-        case .keywords(let keywords):
-            k = keywords
+        case .keywords(let rules):
+            check(rules, value, at: &path, into: &out)
         }
-        if let reference = k.reference, let target = targets[reference] {
-            check(target, value, at: path, into: &out)
+    }
+
+    private func check(_ r: SchemaRules, _ value: JSONValue, at path: inout JSONPath, into out: inout [SchemaViolation]) {
+        if let reference = r.k.reference, let target = targets[reference] {
+            check(target, value, at: &path, into: &out)
         }
-        checkAnyType(k, value, at: path, into: &out)
+        checkAnyType(r, value, at: &path, into: &out)
         switch value {
         case .int, .double:
-            if let number = SchemaNumber(value) { checkNumber(k, number, at: path, into: &out) }
+            if let number = SchemaNumber(value) { checkNumber(r, number, at: &path, into: &out) }
         case .string(let text):
-            checkString(k, text, at: path, into: &out)
+            checkString(r, text, at: &path, into: &out)
         case .array(let elements):
-            checkArray(k, elements, at: path, into: &out)
+            checkArray(r, elements, at: &path, into: &out)
         case .object(let members):
-            checkObject(k, members, at: path, into: &out)
+            checkObject(r, members, at: &path, into: &out)
         default:
             break
         }
-        checkApplicators(k, value, at: path, into: &out)
+        checkApplicators(r, value, at: &path, into: &out)
     }
 
-    private func checkAnyType(_ k: SchemaKeywords, _ value: JSONValue, at path: JSONPath, into out: inout [SchemaViolation]) {
+    private func checkAnyType(_ r: SchemaRules, _ value: JSONValue, at path: inout JSONPath, into out: inout [SchemaViolation]) {
         func fail(_ keyword: String, _ message: String) {
             out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
         }
-        if let types = k.types, !types.contains(where: { $0.matches(value) }), !(k.nullable && value == .null) {
-            let expected = (types.map(\.rawValue) + (k.nullable ? ["null"] : [])).joined(separator: " or ")
+        if let types = r.k.types, !types.contains(where: { $0.matches(value) }), !(r.k.nullable && value == .null) {
+            let expected = (types.map(\.rawValue) + (r.k.nullable ? ["null"] : [])).joined(separator: " or ")
             fail("type", "expected \(expected), got \(Self.describe(value))")
         }
-        if let options = k.enumValues, !options.contains(where: { $0.isSchemaEqual(to: value) }) {
+        if let options = r.k.enumValues, !options.contains(where: { $0.isSchemaEqual(to: value) }) {
             let list = options.map { $0.compactJSON(limit: 40) }.joined(separator: ", ")
             fail("enum", "expected one of \(list), got \(value.compactJSON())")
         }
-        if let expected = k.constValue, !expected.isSchemaEqual(to: value) {
+        if let expected = r.k.constValue, !expected.isSchemaEqual(to: value) {
             fail("const", "expected \(expected.compactJSON()), got \(value.compactJSON())")
         }
     }
 
-    private func checkNumber(_ k: SchemaKeywords, _ number: SchemaNumber, at path: JSONPath, into out: inout [SchemaViolation]) {
+    private func checkNumber(_ r: SchemaRules, _ number: SchemaNumber, at path: inout JSONPath, into out: inout [SchemaViolation]) {
         func fail(_ keyword: String, _ message: String) {
             out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
         }
-        if let limit = k.minimum, number < limit { fail("minimum", "must be >= \(limit), got \(number)") }
-        if let limit = k.maximum, limit < number { fail("maximum", "must be <= \(limit), got \(number)") }
-        if let limit = k.exclusiveMinimum, !(limit < number) { fail("exclusiveMinimum", "must be > \(limit), got \(number)") }
-        if let limit = k.exclusiveMaximum, !(number < limit) { fail("exclusiveMaximum", "must be < \(limit), got \(number)") }
-        if let step = k.multipleOf, !number.isMultiple(of: step) {
+        if let limit = r.k.minimum, number < limit { fail("minimum", "must be >= \(limit), got \(number)") }
+        if let limit = r.k.maximum, limit < number { fail("maximum", "must be <= \(limit), got \(number)") }
+        if let limit = r.k.exclusiveMinimum, !(limit < number) { fail("exclusiveMinimum", "must be > \(limit), got \(number)") }
+        if let limit = r.k.exclusiveMaximum, !(number < limit) { fail("exclusiveMaximum", "must be < \(limit), got \(number)") }
+        if let step = r.k.multipleOf, !number.isMultiple(of: step) {
             fail("multipleOf", "must be a multiple of \(step), got \(number)")
         }
     }
 
-    private func checkString(_ k: SchemaKeywords, _ text: String, at path: JSONPath, into out: inout [SchemaViolation]) {
+    private func checkString(_ r: SchemaRules, _ text: String, at path: inout JSONPath, into out: inout [SchemaViolation]) {
         func fail(_ keyword: String, _ message: String) {
             out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
         }
-        // JSON Schema counts length in code points, not grapheme clusters or UTF-16 units.
-        let length = text.unicodeScalars.count
-        if let limit = k.minLength, length < limit {
-            fail("minLength", "expected at least \(Self.count(limit, "character")), got \(length)")
+        if r.k.minLength != nil || r.k.maxLength != nil {
+            // JSON Schema counts length in code points, not grapheme clusters or UTF-16 units.
+            let length = text.unicodeScalars.count
+            if let limit = r.k.minLength, length < limit {
+                fail("minLength", "expected at least \(Self.count(limit, "character")), got \(length)")
+            }
+            if let limit = r.k.maxLength, length > limit {
+                fail("maxLength", "expected at most \(Self.count(limit, "character")), got \(length)")
+            }
         }
-        if let limit = k.maxLength, length > limit {
-            fail("maxLength", "expected at most \(Self.count(limit, "character")), got \(length)")
-        }
-        if let pattern = k.pattern, !Self.matches(text, pattern) {
+        if let pattern = r.k.pattern, !Self.matches(text, pattern) {
             fail("pattern", "\(JSONValue.string(text).compactJSON()) does not match pattern '\(pattern)'")
         }
-        if let format = k.format, !format.matches(text) {
+        if let format = r.k.format, !format.matches(text) {
             fail("format", "\(JSONValue.string(text).compactJSON()) is not a valid \(format.rawValue)")
         }
     }
 
-    private func checkArray(_ k: SchemaKeywords, _ elements: [JSONValue], at path: JSONPath, into out: inout [SchemaViolation]) {
+    private func checkArray(_ r: SchemaRules, _ elements: [JSONValue], at path: inout JSONPath, into out: inout [SchemaViolation]) {
         func fail(_ keyword: String, _ message: String) {
             out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
         }
-        if let limit = k.minItems, elements.count < limit {
+        if let limit = r.k.minItems, elements.count < limit {
             fail("minItems", "expected at least \(Self.count(limit, "item")), got \(elements.count)")
         }
-        if let limit = k.maxItems, elements.count > limit {
+        if let limit = r.k.maxItems, elements.count > limit {
             fail("maxItems", "expected at most \(Self.count(limit, "item")), got \(elements.count)")
         }
-        let prefix = k.prefixItems ?? []
+        let prefix = r.k.prefixItems ?? []
         for (i, element) in elements.enumerated() {
-            if i < prefix.count {
-                check(prefix[i], element, at: path.appending(index: i), into: &out)
-            } else if let items = k.items {
-                check(items, element, at: path.appending(index: i), into: &out)
-            }
+            guard let schema = i < prefix.count ? prefix[i] : r.k.items else { continue }
+            path.components.append(.index(i))
+            check(schema, element, at: &path, into: &out)
+            path.components.removeLast()
         }
-        if k.uniqueItems, let (first, second) = Self.firstDuplicate(elements) {
+        if r.k.uniqueItems, let (first, second) = Self.firstDuplicate(elements) {
             fail("uniqueItems", "items [\(first)] and [\(second)] are equal (\(elements[first].compactJSON(limit: 40))); items must be unique")
         }
-        if let contains = k.contains { checkContains(k, contains, elements, at: path, into: &out) }
+        if let contains = r.k.contains { checkContains(r, contains, elements, at: &path, into: &out) }
     }
 
     private func checkContains(
-        _ k: SchemaKeywords, _ contains: SchemaNode, _ elements: [JSONValue], at path: JSONPath,
+        _ r: SchemaRules, _ contains: SchemaNode, _ elements: [JSONValue], at path: inout JSONPath,
         into out: inout [SchemaViolation]
     ) {
-        let matching = elements.indices.filter { isValid(contains, elements[$0], at: path.appending(index: $0)) }.count
-        let low = k.minContains ?? 1
+        var matching = 0
+        for (i, element) in elements.enumerated() {
+            path.components.append(.index(i))
+            if isValid(contains, element, at: &path) { matching += 1 }
+            path.components.removeLast()
+        }
+        let low = r.k.minContains ?? 1
         if matching < low {
             let message = low == 1 ? "no item matches the 'contains' schema"
                 : "expected at least \(Self.count(low, "item")) matching 'contains', got \(matching)"
-            out.append(SchemaViolation(path: path.description, keyword: k.minContains == nil ? "contains" : "minContains", message: message))
+            out.append(SchemaViolation(path: path.description, keyword: r.k.minContains == nil ? "contains" : "minContains", message: message))
         }
-        if let high = k.maxContains, matching > high {
+        if let high = r.k.maxContains, matching > high {
             out.append(SchemaViolation(
                 path: path.description, keyword: "maxContains",
                 message: "expected at most \(Self.count(high, "item")) matching 'contains', got \(matching)"))
@@ -137,33 +145,35 @@ extension JSONSchema {
     }
 
     private func checkObject(
-        _ k: SchemaKeywords, _ members: [String: JSONValue], at path: JSONPath, into out: inout [SchemaViolation]
+        _ r: SchemaRules, _ members: [String: JSONValue], at path: inout JSONPath, into out: inout [SchemaViolation]
     ) {
         func fail(_ keyword: String, _ message: String, at where_: JSONPath? = nil) {
             out.append(SchemaViolation(path: (where_ ?? path).description, keyword: keyword, message: message))
         }
-        for key in k.required where members.exactMember(key) == nil {
+        for key in r.k.required where members.exactMember(key) == nil {
             fail("required", "missing required key '\(key)'")
         }
         for key in members.keys.sorted() {
             guard let member = members[key] else { continue }
-            checkMember(k, key, member, at: path.appending(key: key), into: &out)
+            path.components.append(.key(key))
+            checkMember(r, key, member, at: &path, into: &out)
+            path.components.removeLast()
         }
-        if let names = k.propertyNames {
+        if let names = r.k.propertyNames {
             for key in members.keys.sorted() {
                 var nameViolations: [SchemaViolation] = []
-                check(names, .string(key), at: path, into: &nameViolations)
+                check(names, .string(key), at: &path, into: &nameViolations)
                 for v in nameViolations { fail("propertyNames", "property name '\(key)': \(v.message)") }
             }
         }
-        if let limit = k.minProperties, members.count < limit {
+        if let limit = r.k.minProperties, members.count < limit {
             fail("minProperties", "expected at least \(Self.count(limit, "key")), got \(members.count)")
         }
-        if let limit = k.maxProperties, members.count > limit {
+        if let limit = r.k.maxProperties, members.count > limit {
             fail("maxProperties", "expected at most \(Self.count(limit, "key")), got \(members.count)")
         }
-        for trigger in k.dependentRequired.keys.sorted() where members.exactMember(trigger) != nil {
-            for key in k.dependentRequired[trigger] ?? [] where members.exactMember(key) == nil {
+        for trigger in r.k.dependentRequired.keys.sorted() where members.exactMember(trigger) != nil {
+            for key in r.k.dependentRequired[trigger] ?? [] where members.exactMember(key) == nil {
                 fail("dependentRequired", "missing key '\(key)', required when '\(trigger)' is present")
             }
         }
@@ -171,37 +181,37 @@ extension JSONSchema {
 
     /// One member against `properties`, every matching `patternProperties`, or else `additionalProperties`.
     private func checkMember(
-        _ k: SchemaKeywords, _ key: String, _ member: JSONValue, at memberPath: JSONPath, into out: inout [SchemaViolation]
+        _ r: SchemaRules, _ key: String, _ member: JSONValue, at memberPath: inout JSONPath, into out: inout [SchemaViolation]
     ) {
         var evaluated = false
-        if let schema = k.properties.exactMember(key) {
+        if let schema = r.k.properties.exactMember(key) {
             evaluated = true
-            check(schema, member, at: memberPath, into: &out)
+            check(schema, member, at: &memberPath, into: &out)
         }
-        for entry in k.patternProperties where Self.matches(key, entry.pattern) {
+        for entry in r.k.patternProperties where Self.matches(key, entry.pattern) {
             evaluated = true
-            check(entry.schema, member, at: memberPath, into: &out)
+            check(entry.schema, member, at: &memberPath, into: &out)
         }
-        guard !evaluated, let additional = k.additionalProperties else { return }
+        guard !evaluated, let additional = r.k.additionalProperties else { return }
         if case .always(false) = additional {
-            let allowed = k.properties.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            let allowed = r.k.properties.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
             out.append(SchemaViolation(
                 path: memberPath.description, keyword: "additionalProperties",
                 message: "unexpected key '\(key)' (additionalProperties is false" + (allowed.isEmpty ? ")" : "; allowed: \(allowed))")))
         } else {
-            check(additional, member, at: memberPath, into: &out)
+            check(additional, member, at: &memberPath, into: &out)
         }
     }
 
-    private func checkApplicators(_ k: SchemaKeywords, _ value: JSONValue, at path: JSONPath, into out: inout [SchemaViolation]) {
+    private func checkApplicators(_ r: SchemaRules, _ value: JSONValue, at path: inout JSONPath, into out: inout [SchemaViolation]) {
         func fail(_ keyword: String, _ message: String) {
             out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
         }
-        for branch in k.allOf ?? [] { check(branch, value, at: path, into: &out) }
-        if let branches = k.anyOf {
+        for branch in r.k.allOf ?? [] { check(branch, value, at: &path, into: &out) }
+        if let branches = r.k.anyOf {
             var failures: [[SchemaViolation]] = []
             for branch in branches {
-                let branchViolations = violations(branch, value, at: path)
+                let branchViolations = violations(branch, value, at: &path)
                 if branchViolations.isEmpty { failures = []; break }
                 failures.append(branchViolations)
             }
@@ -209,11 +219,11 @@ extension JSONSchema {
                 fail("anyOf", "does not match any alternative of anyOf: " + Self.summarize(failures, at: path))
             }
         }
-        if let branches = k.oneOf {
+        if let branches = r.k.oneOf {
             var failures: [[SchemaViolation]] = []
             var matched: [Int] = []
             for (i, branch) in branches.enumerated() {
-                let branchViolations = violations(branch, value, at: path)
+                let branchViolations = violations(branch, value, at: &path)
                 if branchViolations.isEmpty { matched.append(i) } else { failures.append(branchViolations) }
             }
             if matched.isEmpty {
@@ -223,28 +233,28 @@ extension JSONSchema {
                 fail("oneOf", "matches \(matched.count) alternatives of oneOf (\(which)); exactly one must match")
             }
         }
-        if let negated = k.not, isValid(negated, value, at: path) {
+        if let negated = r.k.not, isValid(negated, value, at: &path) {
             fail("not", "must not match the schema under 'not'")
         }
-        if let condition = k.ifSchema {
-            let branch = isValid(condition, value, at: path) ? k.thenSchema : k.elseSchema
-            if let branch { check(branch, value, at: path, into: &out) }
+        if let condition = r.k.ifSchema {
+            let branch = isValid(condition, value, at: &path) ? r.k.thenSchema : r.k.elseSchema
+            if let branch { check(branch, value, at: &path, into: &out) }
         }
         if case .object(let members) = value {
-            for trigger in k.dependentSchemas.keys.sorted() where members.exactMember(trigger) != nil {
-                if let schema = k.dependentSchemas[trigger] { check(schema, value, at: path, into: &out) }
+            for trigger in r.k.dependentSchemas.keys.sorted() where members.exactMember(trigger) != nil {
+                if let schema = r.k.dependentSchemas[trigger] { check(schema, value, at: &path, into: &out) }
             }
         }
     }
 
-    private func violations(_ node: SchemaNode, _ value: JSONValue, at path: JSONPath) -> [SchemaViolation] {
+    private func violations(_ node: SchemaNode, _ value: JSONValue, at path: inout JSONPath) -> [SchemaViolation] {
         var out: [SchemaViolation] = []
-        check(node, value, at: path, into: &out)
+        check(node, value, at: &path, into: &out)
         return out
     }
 
-    private func isValid(_ node: SchemaNode, _ value: JSONValue, at path: JSONPath) -> Bool {
-        violations(node, value, at: path).isEmpty
+    private func isValid(_ node: SchemaNode, _ value: JSONValue, at path: inout JSONPath) -> Bool {
+        violations(node, value, at: &path).isEmpty
     }
 
     /// The pattern compiled at init, so a failure here cannot happen; treat it as a mismatch if it does.

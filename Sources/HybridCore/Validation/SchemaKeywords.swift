@@ -22,9 +22,20 @@ struct SchemaReference: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A parsed schema position: `true`/`false`, or a set of keywords.
-indirect enum SchemaNode: Sendable {
+enum SchemaNode: Sendable {
     case always(Bool)
-    case keywords(SchemaKeywords)
+    case keywords(SchemaRules)
+}
+
+/// The keywords of one schema object behind one reference. Validation reads single fields through it
+/// (`rules.k.items`), which the compiler turns into one load; binding the struct itself would copy (and retain)
+/// each of its many fields on every visit, which measured as most of the validation time.
+final class SchemaRules: Sendable {
+    let k: SchemaKeywords
+
+    init(_ keywords: SchemaKeywords) {
+        k = keywords
+    }
 }
 
 /// A `patternProperties` entry: members whose name matches `pattern` must satisfy `schema`.

@@ -104,7 +104,8 @@ extension SchemaParser {
     /// `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else` or `dependentSchemas`): validation would never end.
     static func checkReferenceCycles(targets: [SchemaReference: SchemaNode]) throws(SchemaError) {
         func inPlaceReferences(_ node: SchemaNode) -> [SchemaReference] {
-            guard case .keywords(let k) = node else { return [] }
+            guard case .keywords(let rules) = node else { return [] }
+            let k = rules.k
             var refs = k.reference.map { [$0] } ?? []
             for branch in k.inPlaceSubschemas { refs += inPlaceReferences(branch) }
             return refs

@@ -38,7 +38,7 @@ struct SchemaParser {
         case .bool(let b):
             return .always(b)
         case .object(let members):
-            return .keywords(try parseKeywords(members, at: path))
+            return .keywords(SchemaRules(try parseKeywords(members, at: path)))
         default:
             throw .notASchema(path: path.keywordPath, found: value.typeName)
         }
