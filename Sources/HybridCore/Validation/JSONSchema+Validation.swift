@@ -90,8 +90,8 @@ extension JSONSchema {
                 fail("maxLength", "expected at most \(Self.count(limit, "character")), got \(length)")
             }
         }
-        if let pattern = r.k.pattern, !Self.matches(text, pattern) {
-            fail("pattern", "\(JSONValue.string(text).compactJSON()) does not match pattern '\(pattern)'")
+        if let pattern = r.k.pattern, !pattern.matches(text) {
+            fail("pattern", "\(JSONValue.string(text).compactJSON()) does not match pattern '\(pattern.source)'")
         }
         if let format = r.k.format, !format.matches(text) {
             fail("format", "\(JSONValue.string(text).compactJSON()) is not a valid \(format.rawValue)")
@@ -188,7 +188,7 @@ extension JSONSchema {
             evaluated = true
             check(schema, member, at: &memberPath, into: &out)
         }
-        for entry in r.k.patternProperties where Self.matches(key, entry.pattern) {
+        for entry in r.k.patternProperties where entry.pattern.matches(key) {
             evaluated = true
             check(entry.schema, member, at: &memberPath, into: &out)
         }
@@ -255,11 +255,6 @@ extension JSONSchema {
 
     private func isValid(_ node: SchemaNode, _ value: JSONValue, at path: inout JSONPath) -> Bool {
         violations(node, value, at: &path).isEmpty
-    }
-
-    /// The pattern compiled at init, so a failure here cannot happen; treat it as a mismatch if it does.
-    private static func matches(_ text: String, _ pattern: String) -> Bool {
-        (try? PatternCompiler.compile(pattern)).map { text.contains($0) } ?? false
     }
 
     /// The first pair of equal elements by JSON Schema equality (`1` equals `1.0`, `true` does not equal `1`).

@@ -40,8 +40,7 @@ final class SchemaRules: Sendable {
 
 /// A `patternProperties` entry: members whose name matches `pattern` must satisfy `schema`.
 struct PatternSchema: Sendable {
-    /// Kept as source text and compiled per use, because `Regex` is not `Sendable`.
-    var pattern: String
+    var pattern: CompiledPattern
     var schema: SchemaNode
 }
 
@@ -72,8 +71,7 @@ struct SchemaKeywords: Sendable {
     // Strings.
     var minLength: Int?
     var maxLength: Int?
-    /// Kept as source text and compiled per use, because `Regex` is not `Sendable`.
-    var pattern: String?
+    var pattern: CompiledPattern?
     var format: StringFormat?
     // Arrays.
     var prefixItems: [SchemaNode]?

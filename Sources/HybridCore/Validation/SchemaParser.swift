@@ -173,8 +173,8 @@ struct SchemaParser {
             case "properties": k.properties[name] = node
             case "dependentSchemas": k.dependentSchemas[name] = node
             case "patternProperties":
-                _ = try Self.pattern(.string(name), at: here.appending(key: name), bad: bad)
-                k.patternProperties.append(PatternSchema(pattern: name, schema: node))
+                let pattern = try Self.pattern(.string(name), at: here.appending(key: name), bad: bad)
+                k.patternProperties.append(PatternSchema(pattern: pattern, schema: node))
             default: break  // $defs / definitions: reachable only through $ref, parsed here so errors show early.
             }
         }
@@ -241,16 +241,17 @@ extension SchemaParser {
         return out
     }
 
-    static func pattern(_ value: JSONValue, at here: JSONPath, bad: (String) -> SchemaError) throws(SchemaError) -> String {
+    static func pattern(
+        _ value: JSONValue, at here: JSONPath, bad: (String) -> SchemaError
+    ) throws(SchemaError) -> CompiledPattern {
         guard case .string(let pattern) = value else {
             throw bad("expected a regular expression string, got \(value.typeName)")
         }
         do {
-            _ = try PatternCompiler.compile(pattern)
+            return try CompiledPattern(pattern)
         } catch {
             throw .invalidPattern(path: here.keywordPath, pattern: pattern, reason: "\(error)")
         }
-        return pattern
     }
 
     static func parseNumberLimit(
