@@ -25,7 +25,7 @@ struct CheckCommand: AsyncParsableCommand {
             Constraint keys: \(OutputConstraints.supportedKeys.joined(separator: ", ")).
             """)
 
-    @Option(help: "JSON Schema file (the supported subset).")
+    @Option(help: "JSON Schema file (2020-12; OpenAI, Gemini and Foundation Models schemas as written).")
     var schema: String?
 
     @Option(help: "Constraints JSON file, e.g. {\"maxSentences\": 3, \"mustNotContain\": [\"fish\"]}.")

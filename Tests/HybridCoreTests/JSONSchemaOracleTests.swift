@@ -1,3 +1,4 @@
+import Foundation
 import HybridCore
 import HybridReport
 import HybridTestSupport
@@ -289,5 +290,31 @@ struct SchemaCaseGenerator {
             if let items = m["items"] { return instance(for: items, root: root, depth: depth + 1) }
             return value(depth: depth + 1)
         })
+    }
+}
+
+/// The project's own config schema uses `propertyNames`, `minProperties`, `uniqueItems`, `oneOf` and `format`; the
+/// bundled config must pass it here exactly as it passes Python's `jsonschema` (with formats asserted there too).
+@Suite("JSON Schema on the project's config schema")
+struct ConfigSchemaSelfCheckTests {
+    @Test func bundledConfigConformsToItsSchema() async throws {
+        let prompts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("prompts")
+        let schemaText = try String(contentsOf: prompts.appendingPathComponent("hybrid-config.schema.json"), encoding: .utf8)
+        let configText = try String(contentsOf: prompts.appendingPathComponent("hybrid.config.json"), encoding: .utf8)
+        let schema = try JSONSchema(JSONValue(parsing: schemaText))
+        let config = try JSONValue(parsing: configText)
+        #expect(schema.validate(config) == [])
+        let oracle = try await JSONSchemaOracle.verdicts([(schema.source, config)])
+        #expect(oracle == [.valid])
+        // A model key outside propertyNames' pattern and a date that does not exist are both caught.
+        guard case .object(var members) = config, case .object(var models)? = members["models"] else {
+            Issue.record("the bundled config has no models object")
+            return
+        }
+        models["bad key"] = models["local-smollm2"]
+        members["models"] = .object(models)
+        members["provenance"] = ["createdAt": "2025-02-30T00:00:00Z"]
+        #expect(schema.validate(.object(members)).map(\.keyword) == ["propertyNames", "format"])
     }
 }
