@@ -10,8 +10,11 @@ struct CheckCommandTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(schema.utf8).write(to: directory.appendingPathComponent("schema.json"))
+        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         return try await ChildProcess.run(
-            ReportCommandTests.executable(), ["check", "--schema", "schema.json"], in: directory, input: Data(output.utf8))
+            HybridCLI.executable(packageRoot: packageRoot), ["check", "--schema", "schema.json"], in: directory,
+            input: Data(output.utf8))
     }
 
     static let schema = #"""
