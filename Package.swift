@@ -120,7 +120,10 @@ let package = Package(
             dependencies: ["HybridTestSupport", "HybridCore", "HybridTransport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .testTarget(name: "HybridCoreTests", dependencies: ["HybridCore"], swiftSettings: strict),
+        // HybridTestSupport runs the Python jsonschema oracle; HybridReport provides the seeded SplitMix64.
+        .testTarget(
+            name: "HybridCoreTests", dependencies: ["HybridCore", "HybridTestSupport", "HybridReport"],
+            swiftSettings: strict),
         .testTarget(
             name: "HybridTransportTests",
             dependencies: ["HybridTransport", "HybridCurl", "HybridTestSupport"],

@@ -3,7 +3,7 @@
 # (scripts/apple-sdk-stubs/FoundationModels.swift, transcribed from Apple's documentation pages). This catches
 # mistakes in our code (labels, types, typed throws, Sendable, name clashes with Apple's own `LanguageModel`); it
 # cannot prove that Apple's SDK matches the stub. The `compiler(>=6.4)` guard of the 27 SDK code is lifted for the
-# check so the Private Cloud Compute adapter is type-checked too. Needs a debug build (for HybridCore's module).
+# check so the Private Cloud Compute adapter is type-checked too. Run by `make test` after the build (it needs the debug HybridCore module).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 modules=$(swift build --show-bin-path)/Modules
