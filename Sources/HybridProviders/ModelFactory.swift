@@ -22,7 +22,7 @@ public struct ModelFactory: Sendable {
         localInstallation: Result<LocalModelInstallation, UnavailabilityReason>? = nil
     ) {
         self.transport = transport
-        self.environment = environment ?? { ProcessInfo.processInfo.environment[$0] }
+        self.environment = environment ?? ProcessEnvironment.value
         self.localInstallation = localInstallation ?? LocalModelInstallation.discover()
     }
 

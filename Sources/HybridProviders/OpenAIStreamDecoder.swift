@@ -9,6 +9,8 @@ import HybridCore
 /// `error` event fails the stream with the mapped error.
 struct OpenAIStreamDecoder: WireStreamDecoder {
     private var parser = ServerSentEventParser()
+    /// One decoder for the whole stream rather than one per event (a stream has one event per token).
+    private let decoder = JSONDecoder()
     private var refusal = ""
     /// An error that arrived in the same chunk as text: the text is delivered first, then `finish` throws it.
     private var pendingError: GenerationError?
@@ -59,7 +61,7 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
         }
         let chunk: OpenAIChatCompletionChunk
         do {
-            chunk = try JSONDecoder().decode(OpenAIChatCompletionChunk.self, from: data)
+            chunk = try decoder.decode(OpenAIChatCompletionChunk.self, from: data)
         } catch {
             throw .decodingFailure(model: context.modelID, detail: context.clean("a stream event is not a chat completion chunk: \(payload.prefix(120))"))
         }
@@ -68,7 +70,7 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
         }
         if let model = chunk.model, !model.isEmpty { result.providerModel = model }
         if let usage = chunk.usage { result.usage = usage.tokenUsage }
-        if let timings = chunk.timings { result.decodeTokensPerSecond = timings.decodeTokensPerSecond }
+        chunk.timings?.record(into: &result)
         guard let choice = chunk.choices?.first else { return }
         if let content = choice.delta?.content, !content.isEmpty {
             result.text += content

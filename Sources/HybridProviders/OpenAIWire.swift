@@ -39,7 +39,7 @@ struct OpenAIWire: WireFormat {
         result.text = choice.message?.content ?? ""
         result.providerModel = completion.model
         result.usage = completion.usage?.tokenUsage
-        result.decodeTokensPerSecond = completion.timings?.decodeTokensPerSecond
+        completion.timings?.record(into: &result)
         result.finishReason = choice.finishReason.map(Self.finishReason)
         result.complete = true
     }

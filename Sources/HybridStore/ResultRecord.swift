@@ -138,6 +138,8 @@ extension ResultRecord: StoredRecord {
         static let retries = Column("retries")
         static let cacheHit = Column("cache_hit")
         static let completedAt = Column("completed_at")
+        static let serverPromptMs = Column("server_prompt_ms")
+        static let serverGenerationMs = Column("server_generation_ms")
     }
 
     init(row: Row) throws {
@@ -183,7 +185,9 @@ extension ResultRecord: StoredRecord {
                 totalMs: try row.decode(forColumn: Columns.totalMs),
                 decodeTokensPerSecond: try row.decode(forColumn: Columns.decodeTokensPerSecond),
                 retryBackoffMs: try row.decode(forColumn: Columns.retryBackoffMs),
-                coldStart: try row.decode(forColumn: Columns.coldStart)
+                coldStart: try row.decode(forColumn: Columns.coldStart),
+                serverPromptMs: try row.decode(forColumn: Columns.serverPromptMs),
+                serverGenerationMs: try row.decode(forColumn: Columns.serverGenerationMs)
             ),
             costUSD: try row.decode(forColumn: Columns.costUSD),
             constraints: try StoreJSON.constraints(from: row.decode(forColumn: Columns.constraints), column: "constraints_json"),
@@ -230,6 +234,8 @@ extension ResultRecord: StoredRecord {
         container[Columns.retries] = retries
         container[Columns.cacheHit] = cacheHit
         container[Columns.completedAt] = completedAt
+        container[Columns.serverPromptMs] = timings.serverPromptMs
+        container[Columns.serverGenerationMs] = timings.serverGenerationMs
     }
 
     /// SQLite stores NaN as NULL, which would then fail to decode; refuse non-finite numbers up front.
@@ -237,7 +243,8 @@ extension ResultRecord: StoredRecord {
         let numbers: [(String, Double?)] = [
             ("ttft_ms", timings.ttftMs), ("total_ms", timings.totalMs),
             ("decode_tokens_per_s", timings.decodeTokensPerSecond), ("retry_backoff_ms", timings.retryBackoffMs),
-            ("cost_usd", costUSD),
+            ("cost_usd", costUSD), ("server_prompt_ms", timings.serverPromptMs),
+            ("server_generation_ms", timings.serverGenerationMs),
         ]
         for (field, value) in numbers {
             if let value, !value.isFinite {
