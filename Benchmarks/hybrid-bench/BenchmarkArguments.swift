@@ -38,4 +38,7 @@ struct BenchmarkArguments: Sendable {
     func strings(_ name: String, default defaultValue: [String]) -> [String] {
         options[name].map { $0.split(separator: ",").map(String.init) } ?? defaultValue
     }
+
+    /// The text given as `--name value`, or nil when absent.
+    func string(_ name: String) -> String? { options[name] }
 }

@@ -20,6 +20,8 @@ enum CLIBenchmark {
         var cpuMsPerSample: Double
         var rssMB: Double
         var failed: Bool
+        /// From spawning the CLI to its first request reaching the stub (start-up, config, dataset, plan).
+        var firstRequestSeconds: Double?
     }
 
     static func run(_ arguments: BenchmarkArguments) async throws {
@@ -41,15 +43,20 @@ enum CLIBenchmark {
             return
         }
         print("cli: release `hybrid eval` (scoring + SQLite) vs raw `curl --parallel` on one stub, concurrency \(concurrency)")
+        let firstRequestFile = directory.appendingPathComponent("first-request").path
         for delay in delays {
-            let server = try ChildServer.start(["--delay-ms", "\(delay)"])
+            let server = try ChildServer.start(["--delay-ms", "\(delay)", "--first-request-file", firstRequestFile])
             defer { server.kill() }
             for mode in modes {
                 let streaming = mode == "stream"
                 for samples in sampleCounts {
                     let setup = try Setup(directory: directory, port: server.port, samples: samples, streaming: streaming, concurrency: concurrency)
                     let raw = try await measureRaw(curl: curl, setup: setup, samples: samples, concurrency: concurrency)
-                    let cli = try await measureCLI(hybrid: hybrid, setup: setup, samples: samples, concurrency: concurrency)
+                    try? FileManager.default.removeItem(atPath: firstRequestFile)
+                    let spawned = Date().timeIntervalSince1970
+                    var cli = try await measureCLI(hybrid: hybrid, setup: setup, samples: samples, concurrency: concurrency)
+                    cli.firstRequestSeconds = (try? String(contentsOfFile: firstRequestFile, encoding: .utf8))
+                        .flatMap(Double.init).map { $0 - spawned }
                     report(delay: delay, streaming: streaming, samples: samples, cli: cli, raw: raw)
                 }
             }
@@ -62,6 +69,9 @@ enum CLIBenchmark {
         var verdicts: [String] = [ratio >= target ? "ratio OK" : "ratio BELOW \(target)"]
         verdicts.append(cli.cpuMsPerSample <= cpuTargetMs ? "cpu OK" : "cpu ABOVE \(cpuTargetMs)")
         if samples >= 20_000 { verdicts.append(cli.rssMB < rssTargetMB ? "rss OK" : "rss ABOVE \(Int(rssTargetMB)) MB") }
+        if let first = cli.firstRequestSeconds {
+            verdicts.append(String(format: "first request after %.0f ms%@", first * 1000, first <= 0.2 ? "" : " (target 200)"))
+        }
         if cli.failed || raw.failed { verdicts.append("A RUN FAILED") }
         print(String(
             format: "  %2d ms %@ %6d samples | hybrid %6.0f/s %.3f CPU ms %3.0f MB | curl %6.0f/s %.3f CPU ms %3.0f MB | ratio %.2f | %@",

@@ -1,7 +1,7 @@
 import Foundation
 import HybridTestSupport
 
-/// `hybrid-bench serve-loopback [--delay-ms N]`: runs the loopback server in its own process, so the benchmarked
+/// `hybrid-bench serve-loopback [--delay-ms N] [--first-request-file PATH]`: runs the loopback server in its own process, so the benchmarked
 /// client's CPU and memory figures do not include the server's. Prints the port on the first line of stdout, then
 /// serves until stdin closes (the parent exited) or the process is killed.
 ///
@@ -25,8 +25,13 @@ enum LoopbackServeCommand {
 
     static func run(_ arguments: BenchmarkArguments) async throws {
         let delayMs = arguments.int("delay-ms", default: 0)
+        let firstRequestFile = arguments.string("first-request-file")
         let streamMarker = Array(#""stream":true"#.utf8)
         let server = try LoopbackHTTPServer.synchronous(recordRequests: false) { request in
+            // The time the first request of a client run arrived (the client deletes the file before each run).
+            if let firstRequestFile, access(firstRequestFile, F_OK) != 0 {
+                try? String(Date().timeIntervalSince1970).write(toFile: firstRequestFile, atomically: true, encoding: .utf8)
+            }
             let streaming = request.body.withUnsafeBytes { bytes in
                 bytes.firstRange(of: streamMarker) != nil
             }

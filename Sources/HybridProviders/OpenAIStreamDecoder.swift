@@ -9,8 +9,6 @@ import HybridCore
 /// `error` event fails the stream with the mapped error.
 struct OpenAIStreamDecoder: WireStreamDecoder {
     private var parser = ServerSentEventParser()
-    /// One decoder for the whole stream rather than one per event (a stream has one event per token).
-    private let decoder = JSONDecoder()
     private var refusal = ""
     /// An error that arrived in the same chunk as text: the text is delivered first, then `finish` throws it.
     private var pendingError: GenerationError?
@@ -61,7 +59,7 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
         }
         let chunk: OpenAIChatCompletionChunk
         do {
-            chunk = try decoder.decode(OpenAIChatCompletionChunk.self, from: data)
+            chunk = try WireJSON.decoder.decode(OpenAIChatCompletionChunk.self, from: data)
         } catch {
             throw .decodingFailure(model: context.modelID, detail: context.clean("a stream event is not a chat completion chunk: \(payload.prefix(120))"))
         }

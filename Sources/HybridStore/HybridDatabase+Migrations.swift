@@ -108,7 +108,7 @@ extension HybridDatabase {
             )
         }
         // llama.cpp's own prompt and generation times beside the client's total, so queueing in the server shows.
-        migrator.registerMigration("v2-server-timings") { db in
+        migrator.registerMigration("v2") { db in
             try db.execute(
                 sql: """
                     ALTER TABLE results ADD COLUMN server_prompt_ms REAL;

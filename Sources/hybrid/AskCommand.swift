@@ -47,6 +47,8 @@ struct AskCommand: AsyncParsableCommand {
             if case .unavailable(let reason) = await languageModel.availability() {
                 throw CLIError("\(model) is unavailable: \(reason.message)")
             }
+            // Start a local server first, so loading weights is not charged to the deadline.
+            if let local = languageModel as? LocalLlamaModel { try? await local.prepare() }
             var request = GenerationRequest(
                 prompt: prompt, instructions: instructions,
                 options: GenerationOptions(temperature: temperature, maxOutputTokens: maxTokens))

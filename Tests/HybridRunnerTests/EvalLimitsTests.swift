@@ -63,12 +63,13 @@ import Testing
 
         let run = try await MeasuredProcess(EvalEndToEndTests.hybridBinary, arguments, timeout: .seconds(30)).run()
         #expect(run.status == 0, "\(run.output)")
-        #expect(run.wallSeconds < 3, "the case took \(run.wallSeconds) s")
         let result = try #require(try await SQLiteResultStore(path: dir.appendingPathComponent("runs.sqlite").path).results(run: "limits").first)
         #expect(result.error?.kind == "timeout")
-        // The cut attempt's time is stored, and no retry fitted in what was left of the deadline.
-        #expect(result.timings.totalMs >= 1_900 && result.timings.totalMs < 2_500)
+        // The cut attempt's time is stored, and no retry fitted in what was left of the deadline: the case took
+        // under 3 s (before: three attempts until the server gave up). The process adds only its start-up.
+        #expect(result.timings.totalMs >= 1_900 && result.timings.totalMs + result.timings.retryBackoffMs < 3_000)
         #expect(result.retries == 0)
+        #expect(run.wallSeconds < 10, "the CLI took \(run.wallSeconds) s")
         #expect(server.requestCount == 1)
     }
 
@@ -86,7 +87,8 @@ import Testing
             timeout: .seconds(30)
         ).run()
         #expect(run.status == 1)
-        #expect(run.wallSeconds < 2.5, "ask took \(run.wallSeconds) s")
+        // 1 s of deadline plus the CLI's start-up (before: 60 s, curl's own limit).
+        #expect(run.wallSeconds < 6, "ask took \(run.wallSeconds) s")
         #expect(run.output.contains("timeout") || run.output.contains("timed out"), "\(run.output)")
     }
 
@@ -111,8 +113,9 @@ import Testing
 
         let run = try await MeasuredProcess(EvalEndToEndTests.hybridBinary, arguments, timeout: .seconds(60)).run()
         #expect(run.status == 0, "\(run.output)")
-        #expect(run.wallSeconds < 2, "took \(run.wallSeconds) s")
         #expect(run.peakRSSBytes < 150 << 20, "peak RSS \(run.peakRSSBytes >> 20) MB")
+        // Before: ~100 s of processing after the body arrived. Now the whole run is start-up plus a moment.
+        #expect(run.wallSeconds < 10, "the CLI took \(run.wallSeconds) s")
         let results = try await SQLiteResultStore(path: dir.appendingPathComponent("runs.sqlite").path).results(run: "limits")
         #expect(results.count == 2)
         for result in results {
@@ -120,6 +123,8 @@ import Testing
             #expect(result.error?.message.contains("response too large") == true, "\(String(describing: result.error))")
             #expect(result.error?.message.contains("512-token") == true)
             #expect(result.retries == 0)
+            // Stopped within well under 2 s of the first byte, whatever the machine's load did to start-up.
+            #expect(result.timings.totalMs < 2_000)
         }
     }
 

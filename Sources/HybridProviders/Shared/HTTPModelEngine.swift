@@ -265,10 +265,8 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
 
     /// JSON bytes of a request body with sorted keys, so identical requests produce identical bytes.
     static func encodeBody(_ body: some Encodable, context: WireContext) throws(GenerationError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return try encoder.encode(body)
+            return try WireJSON.encoder.encode(body)
         } catch {
             throw .invalidRequest(model: context.modelID, detail: context.clean("the request could not be encoded as JSON: \(error)"))
         }
