@@ -86,7 +86,7 @@ public struct EvalRunner: Sendable {
                     guard let (record, cache) = outcome else { return }
                     do {
                         if try await writer.write(record, cache: cache) {
-                            progress(counter.record(error: record.error != nil, cacheHit: record.cacheHit))
+                            progress(counter.record(record))
                         }
                     } catch {
                         storeFailure.set(error)
@@ -106,7 +106,7 @@ public struct EvalRunner: Sendable {
         let final = counter.snapshot()
         return EvalSummary(
             runID: plan.runID, stored: final.done, planned: plan.plannedCount, errors: final.errors,
-            cacheHits: final.cacheHits,
+            unavailable: final.unavailable, cacheHits: final.cacheHits,
             unavailableArms: plan.arms.compactMap { arm in unavailable[arm.modelID].map { (arm, $0) } },
             interrupted: interrupted)
     }
@@ -172,13 +172,19 @@ private final class ProgressCounter: Sendable {
         progress = Mutex(EvalProgress(done: alreadyDone, total: total, errors: 0, cacheHits: 0, doneThisSession: 0, elapsedSeconds: 0))
     }
 
-    func record(error: Bool, cacheHit: Bool) -> EvalProgress {
+    func record(_ result: ResultRecord) -> EvalProgress {
         let elapsed = (ContinuousClock.now - started).seconds
         return progress.withLock { progress in
             progress.done += 1
             progress.doneThisSession += 1
-            if error { progress.errors += 1 }
-            if cacheHit { progress.cacheHits += 1 }
+            if let error = result.error {
+                if error.kind == GenerationError.Kind.unavailable.rawValue {
+                    progress.unavailable += 1
+                } else {
+                    progress.errors += 1
+                }
+            }
+            if result.cacheHit { progress.cacheHits += 1 }
             progress.elapsedSeconds = elapsed
             return progress
         }
