@@ -56,9 +56,10 @@ test: setup
 	swift test --skip-build --no-parallel $(SWIFT_BUILD_FLAGS)
 	bash scripts/typecheck-apple-adapters.sh
 
-BENCHMARKS ?= transport config runner router report
+BENCHMARKS ?= transport config runner router report cli
 bench: setup
 	swift build -c release --product hybrid-bench
+	swift build -c release --product hybrid
 	@uptime
 	@for b in $(BENCHMARKS); do .build/release/hybrid-bench $$b || exit 1; done
 

@@ -9,11 +9,11 @@ struct ChildServer {
 
     var pid: Int32 { process.processIdentifier }
 
-    /// Starts the child and waits for the port it prints.
-    static func start() throws -> ChildServer {
+    /// Starts the child (with `serve-loopback` options such as `--delay-ms 20`) and waits for the port it prints.
+    static func start(_ options: [String] = []) throws -> ChildServer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["serve-loopback"]
+        process.arguments = ["serve-loopback"] + options
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

@@ -208,7 +208,8 @@ enum TransportBenchmark {
         )
     }
 
-    private static func which(_ tool: String) -> String? {
+    /// The first executable named `tool` on PATH.
+    static func which(_ tool: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }

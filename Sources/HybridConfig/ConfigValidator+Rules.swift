@@ -87,6 +87,9 @@ extension ConfigValidator {
                 warning(pricing.key("cachedInputPerMillion"), "cached input (\(cached)) costs more than uncached input (\(model.pricing.inputPerMillion))")
             }
             if model.contextWindow <= 0 { error(path.key("contextWindow"), "must be more than 0, found \(model.contextWindow)") }
+            if let limit = model.maxConcurrency, limit < 1 {
+                error(path.key("maxConcurrency"), "must be at least 1, found \(limit)")
+            }
             if let maxOut = model.maxOutputTokens {
                 if maxOut <= 0 {
                     error(path.key("maxOutputTokens"), "must be more than 0, found \(maxOut)")

@@ -224,7 +224,7 @@ public enum ConfigValidator {
         check(tree["provenance"], ["producedBy", "evalRun", "createdAt"], root.key("provenance"))
         each(tree["models"]) { id, model in
             let p = root.key("models").key(id)
-            check(model, ["kind", "baseURL", "model", "tier", "apiKeyEnv", "pricing", "contextWindow", "maxOutputTokens", "capabilities", "displayName"], p)
+            check(model, ["kind", "baseURL", "model", "tier", "apiKeyEnv", "pricing", "contextWindow", "maxOutputTokens", "capabilities", "displayName", "maxConcurrency"], p)
             check(model["pricing"], ["inputPerMillion", "outputPerMillion", "cachedInputPerMillion"], p.key("pricing"))
             check(model["capabilities"], ["structuredOutput", "streaming"], p.key("capabilities"))
         }

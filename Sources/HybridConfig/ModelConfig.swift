@@ -35,6 +35,9 @@ public struct ModelConfig: Sendable, Hashable, Codable {
     public var contextWindow: Int
     /// The most tokens one response may have, when below the context window.
     public var maxOutputTokens: Int?
+    /// Requests an eval keeps in flight to this model at once; nil means the kind's default
+    /// (`defaultMaxConcurrency`). The CLI's `--per-model-concurrency` overrides it.
+    public var maxConcurrency: Int?
     /// What it can do.
     public var capabilities: Capabilities
     /// Name for listings; the id is used when absent.
@@ -51,7 +54,8 @@ public struct ModelConfig: Sendable, Hashable, Codable {
         contextWindow: Int,
         maxOutputTokens: Int? = nil,
         capabilities: Capabilities,
-        displayName: String? = nil
+        displayName: String? = nil,
+        maxConcurrency: Int? = nil
     ) {
         self.kind = kind
         self.baseURL = baseURL
@@ -63,6 +67,22 @@ public struct ModelConfig: Sendable, Hashable, Codable {
         self.maxOutputTokens = maxOutputTokens
         self.capabilities = capabilities
         self.displayName = displayName
+        self.maxConcurrency = maxConcurrency
+    }
+
+    /// `maxConcurrency`, or the kind's default when it is not set.
+    public var effectiveMaxConcurrency: Int { maxConcurrency ?? Self.defaultMaxConcurrency(for: kind) }
+
+    /// Requests in flight per model when the config does not say: the slot count of the local servers the
+    /// harness runs (`llama-server` starts with one slot; a second request would only wait in its queue and be
+    /// measured as latency), one for on-device runtimes, 16 for hosted APIs, whose per-request latency, not
+    /// their capacity, limits an eval.
+    public static func defaultMaxConcurrency(for kind: ProviderKind) -> Int {
+        switch kind {
+        case .llamaCpp: 1
+        case .appleFoundationModels, .ollama: 1
+        case .openAICompatible, .anthropic, .gemini: 16
+        }
     }
 
     /// The capabilities in the core type adapters and the router use.

@@ -7,12 +7,22 @@ public struct GenerationTiming: Sendable, Hashable, Codable {
     /// Completion tokens per second of decoding, from the provider's own timings when it reports them
     /// (llama.cpp `timings.predicted_per_second`), else completion tokens over (total − TTFT).
     public var decodeTokensPerSecond: Double?
+    /// The server's own time for processing the prompt (llama.cpp `timings.prompt_ms`), when it reports one.
+    /// Next to `total` it shows queueing: what the client waited beyond prompt plus generation was spent in line.
+    public var serverPromptTime: Duration?
+    /// The server's own time for generating the answer (llama.cpp `timings.predicted_ms`), when it reports one.
+    public var serverGenerationTime: Duration?
 
     /// Creates a timing; pass nil `timeToFirstToken` when no content token was streamed.
-    public init(timeToFirstToken: Duration?, total: Duration, decodeTokensPerSecond: Double? = nil) {
+    public init(
+        timeToFirstToken: Duration?, total: Duration, decodeTokensPerSecond: Double? = nil,
+        serverPromptTime: Duration? = nil, serverGenerationTime: Duration? = nil
+    ) {
         self.timeToFirstToken = timeToFirstToken
         self.total = total
         self.decodeTokensPerSecond = decodeTokensPerSecond
+        self.serverPromptTime = serverPromptTime
+        self.serverGenerationTime = serverGenerationTime
     }
 }
 

@@ -21,6 +21,10 @@ final class CurlTransfer: @unchecked Sendable {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private let isHead: Bool
+    /// GET and HEAD may be re-sent by curl on a fresh connection; anything else is sent at most once.
+    private let isIdempotent: Bool
+    /// How many times curl started sending this request.
+    private var sendCount = 0
     private weak var loop: CurlMultiLoop?
 
     /// Resumed exactly once: with the response head, or with the error that came first.
@@ -42,6 +46,7 @@ final class CurlTransfer: @unchecked Sendable {
         timeouts = request.timeouts
         maxBodyBytes = request.maxBodyBytes
         isHead = request.method.uppercased() == "HEAD"
+        isIdempotent = isHead || request.method.uppercased() == "GET"
         self.loop = loop
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
@@ -94,8 +99,7 @@ final class CurlTransfer: @unchecked Sendable {
         check(hy_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, me))
         check(hy_easy_setopt_prereq_cb(easy) { userdata, _, _, _, _ in
             guard let userdata else { return 0 }
-            Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().requestSentAt = .now
-            return 0  // CURL_PREREQFUNC_OK
+            return Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue().aboutToSend()
         })
         check(hy_easy_setopt_pointer(easy, CURLOPT_PREREQDATA, me))
 
@@ -149,6 +153,24 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     // MARK: Callbacks (loop thread)
+
+    /// curl has a connection and is about to send the request. Returns `CURL_PREREQFUNC_OK` (0) or `…_ABORT` (1).
+    ///
+    /// A second call means curl is re-sending on its own: the reused keep-alive connection died after the
+    /// request went out and before any answer came. For a non-idempotent request (a generation is a billed
+    /// POST) that re-send would be invisible to the caller, so it is refused and the transfer fails instead;
+    /// the caller's retry policy decides, and counts it.
+    private func aboutToSend() -> Int32 {
+        sendCount += 1
+        if sendCount > 1 && !isIdempotent {
+            failure = .failed(
+                url: url,
+                detail: "the server closed a reused connection without answering; the request was not sent again")
+            return 1
+        }
+        requestSentAt = .now
+        return 0
+    }
 
     private func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         firstByteArrived = true

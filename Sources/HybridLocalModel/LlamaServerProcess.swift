@@ -135,6 +135,11 @@ public actor LlamaServerProcess {
             "-m", installation.modelPath, "--host", "127.0.0.1", "--port", String(port),
             "-c", String(configuration.contextSize), "--no-webui",
         ]
+        // One slot, stated rather than left to the build's default: `ModelConfig.defaultMaxConcurrency` for
+        // llama-cpp is this count, so an eval never queues requests inside the server where it would look like latency.
+        if !configuration.extraArguments.contains(where: { $0 == "-np" || $0 == "--parallel" }) {
+            arguments += ["--parallel", "1"]
+        }
         if let threads = configuration.threads { arguments += ["-t", String(threads)] }
         arguments += configuration.extraArguments
 

@@ -23,4 +23,13 @@ struct LlamaCppTimings: Decodable, Equatable {
         if let predictedN, let predictedMs, predictedMs > 0 { return Double(predictedN) / (predictedMs / 1000) }
         return nil
     }
+
+    /// Records the server-side times in `result`.
+    func record(into result: inout WireResult) {
+        result.decodeTokensPerSecond = decodeTokensPerSecond
+        if let promptMs, promptMs.isFinite, promptMs >= 0 { result.serverPromptTime = .microseconds(Int64(promptMs * 1000)) }
+        if let predictedMs, predictedMs.isFinite, predictedMs >= 0 {
+            result.serverGenerationTime = .microseconds(Int64(predictedMs * 1000))
+        }
+    }
 }

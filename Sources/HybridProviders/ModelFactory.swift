@@ -26,7 +26,7 @@ public struct ModelFactory: Sendable {
         environment: (@Sendable (String) -> String?)? = nil
     ) {
         self.transport = transport
-        self.environment = environment ?? { ProcessInfo.processInfo.environment[$0] }
+        self.environment = environment ?? ProcessEnvironment.value
     }
 
     /// This factory with `build` serving every model of `kind` (replacing the built-in adapter, if any).

@@ -59,7 +59,7 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
         }
         let chunk: OpenAIChatCompletionChunk
         do {
-            chunk = try JSONDecoder().decode(OpenAIChatCompletionChunk.self, from: data)
+            chunk = try WireJSON.decoder.decode(OpenAIChatCompletionChunk.self, from: data)
         } catch {
             throw .decodingFailure(model: context.modelID, detail: context.clean("a stream event is not a chat completion chunk: \(payload.prefix(120))"))
         }
@@ -68,7 +68,7 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
         }
         if let model = chunk.model, !model.isEmpty { result.providerModel = model }
         if let usage = chunk.usage { result.usage = usage.tokenUsage }
-        if let timings = chunk.timings { result.decodeTokensPerSecond = timings.decodeTokensPerSecond }
+        chunk.timings?.record(into: &result)
         guard let choice = chunk.choices?.first else { return }
         if let content = choice.delta?.content, !content.isEmpty {
             result.text += content

@@ -23,7 +23,7 @@ struct OpenAIWire: WireFormat {
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
         let completion: OpenAIChatCompletion
         do {
-            completion = try JSONDecoder().decode(OpenAIChatCompletion.self, from: body)
+            completion = try WireJSON.decoder.decode(OpenAIChatCompletion.self, from: body)
         } catch {
             if let errorBody = OpenAIErrorBody(data: body) { throw OpenAIErrorMapper.map(streamError: errorBody, context: context) }
             throw .decodingFailure(
@@ -39,7 +39,7 @@ struct OpenAIWire: WireFormat {
         result.text = choice.message?.content ?? ""
         result.providerModel = completion.model
         result.usage = completion.usage?.tokenUsage
-        result.decodeTokensPerSecond = completion.timings?.decodeTokensPerSecond
+        completion.timings?.record(into: &result)
         result.finishReason = choice.finishReason.map(Self.finishReason)
         result.complete = true
     }

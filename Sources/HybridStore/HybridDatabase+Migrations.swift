@@ -107,6 +107,15 @@ extension HybridDatabase {
                     """
             )
         }
+        // llama.cpp's own prompt and generation times beside the client's total, so queueing in the server shows.
+        migrator.registerMigration("v2") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE results ADD COLUMN server_prompt_ms REAL;
+                    ALTER TABLE results ADD COLUMN server_generation_ms REAL;
+                    """
+            )
+        }
         return migrator
     }()
 }

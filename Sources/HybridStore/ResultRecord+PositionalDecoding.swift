@@ -12,7 +12,8 @@ extension ResultRecord {
         id, run_id, case_id, arm_id, repeat_index, feature, prompt_variant, model_id, tier, rendered_prompt_hash, \
         rendered_prompt, config_version, config_hash, raw_output, parsed_output_json, prompt_tokens, completion_tokens, \
         cached_tokens, reasoning_tokens, usage_estimated, ttft_ms, total_ms, decode_tokens_per_s, retry_backoff_ms, \
-        cold_start, cost_usd, constraints_json, scores_json, error_kind, error_message, retries, cache_hit, completed_at
+        cold_start, cost_usd, constraints_json, scores_json, error_kind, error_message, retries, cache_hit, completed_at, \
+        server_prompt_ms, server_generation_ms
         """
 
     /// Decodes a row selected with ``positionalColumns`` (index 0 is the rowid, which the caller reads).
@@ -59,7 +60,9 @@ extension ResultRecord {
                 totalMs: try row.decode(atIndex: 21),
                 decodeTokensPerSecond: try row.decode(atIndex: 22),
                 retryBackoffMs: try row.decode(atIndex: 23),
-                coldStart: try row.decode(atIndex: 24)
+                coldStart: try row.decode(atIndex: 24),
+                serverPromptMs: try row.decode(atIndex: 33),
+                serverGenerationMs: try row.decode(atIndex: 34)
             ),
             costUSD: try row.decode(atIndex: 25),
             constraints: try StoreJSON.constraints(from: row.decode(atIndex: 26), column: "constraints_json"),

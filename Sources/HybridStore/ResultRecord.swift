@@ -138,6 +138,8 @@ extension ResultRecord: StoredRecord {
         static let retries = Column("retries")
         static let cacheHit = Column("cache_hit")
         static let completedAt = Column("completed_at")
+        static let serverPromptMs = Column("server_prompt_ms")
+        static let serverGenerationMs = Column("server_generation_ms")
     }
 
     init(row: Row) throws {
@@ -183,7 +185,9 @@ extension ResultRecord: StoredRecord {
                 totalMs: try row.decode(forColumn: Columns.totalMs),
                 decodeTokensPerSecond: try row.decode(forColumn: Columns.decodeTokensPerSecond),
                 retryBackoffMs: try row.decode(forColumn: Columns.retryBackoffMs),
-                coldStart: try row.decode(forColumn: Columns.coldStart)
+                coldStart: try row.decode(forColumn: Columns.coldStart),
+                serverPromptMs: try row.decode(forColumn: Columns.serverPromptMs),
+                serverGenerationMs: try row.decode(forColumn: Columns.serverGenerationMs)
             ),
             costUSD: try row.decode(forColumn: Columns.costUSD),
             constraints: try StoreJSON.constraints(from: row.decode(forColumn: Columns.constraints), column: "constraints_json"),
@@ -195,41 +199,95 @@ extension ResultRecord: StoredRecord {
         )
     }
 
-    func encode(to container: inout PersistenceContainer) throws {
+    /// Every column an insert writes, in the order `insertValues()` gives them: one mapping for the GRDB record
+    /// path and for the cached INSERT statement the result store runs per result.
+    static let insertColumns: [Column] = [
+        Columns.runID,
+        Columns.caseID,
+        Columns.armID,
+        Columns.repeatIndex,
+        Columns.feature,
+        Columns.promptVariant,
+        Columns.modelID,
+        Columns.tier,
+        Columns.renderedPromptHash,
+        Columns.renderedPrompt,
+        Columns.configVersion,
+        Columns.configHash,
+        Columns.rawOutput,
+        Columns.parsedOutput,
+        Columns.promptTokens,
+        Columns.completionTokens,
+        Columns.cachedTokens,
+        Columns.reasoningTokens,
+        Columns.usageEstimated,
+        Columns.ttftMs,
+        Columns.totalMs,
+        Columns.decodeTokensPerSecond,
+        Columns.retryBackoffMs,
+        Columns.coldStart,
+        Columns.costUSD,
+        Columns.constraints,
+        Columns.constraintsPassed,
+        Columns.scores,
+        Columns.errorKind,
+        Columns.errorMessage,
+        Columns.retries,
+        Columns.cacheHit,
+        Columns.completedAt,
+        Columns.serverPromptMs,
+        Columns.serverGenerationMs,
+    ]
+
+    /// `INSERT INTO results (…) VALUES (?, …)` over `insertColumns`.
+    static let insertSQL =
+        "INSERT INTO results (\(insertColumns.map(\.name).joined(separator: ", "))) VALUES ("
+        + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
+
+    /// The values of `insertColumns`, validated (non-finite numbers refused).
+    func insertValues() throws -> [(any DatabaseValueConvertible)?] {
         try validate()
-        container[Columns.runID] = key.runID
-        container[Columns.caseID] = key.caseID
-        container[Columns.armID] = key.armID
-        container[Columns.repeatIndex] = key.repeatIndex
-        container[Columns.feature] = feature
-        container[Columns.promptVariant] = promptVariant
-        container[Columns.modelID] = modelID
-        container[Columns.tier] = tier.rawValue
-        container[Columns.renderedPromptHash] = renderedPromptHash
-        container[Columns.renderedPrompt] = renderedPrompt
-        container[Columns.configVersion] = configVersion
-        container[Columns.configHash] = configHash
-        container[Columns.rawOutput] = rawOutput
-        container[Columns.parsedOutput] = try parsedOutput.map { try StoreJSON.encode($0, field: "parsed output") }
-        container[Columns.promptTokens] = usage?.promptTokens
-        container[Columns.completionTokens] = usage?.completionTokens
-        container[Columns.cachedTokens] = usage?.cachedTokens
-        container[Columns.reasoningTokens] = usage?.reasoningTokens
-        container[Columns.usageEstimated] = usage?.isEstimated
-        container[Columns.ttftMs] = timings.ttftMs
-        container[Columns.totalMs] = timings.totalMs
-        container[Columns.decodeTokensPerSecond] = timings.decodeTokensPerSecond
-        container[Columns.retryBackoffMs] = timings.retryBackoffMs
-        container[Columns.coldStart] = timings.coldStart
-        container[Columns.costUSD] = costUSD
-        container[Columns.constraints] = try StoreJSON.encode(constraints, field: "constraint outcomes")
-        container[Columns.constraintsPassed] = allConstraintsPassed
-        container[Columns.scores] = try StoreJSON.encode(scores, field: "quality scores")
-        container[Columns.errorKind] = error?.kind
-        container[Columns.errorMessage] = error?.message
-        container[Columns.retries] = retries
-        container[Columns.cacheHit] = cacheHit
-        container[Columns.completedAt] = completedAt
+        return [
+            key.runID,
+            key.caseID,
+            key.armID,
+            key.repeatIndex,
+            feature,
+            promptVariant,
+            modelID,
+            tier.rawValue,
+            renderedPromptHash,
+            renderedPrompt,
+            configVersion,
+            configHash,
+            rawOutput,
+            try parsedOutput.map { try StoreJSON.encode($0, field: "parsed output") },
+            usage?.promptTokens,
+            usage?.completionTokens,
+            usage?.cachedTokens,
+            usage?.reasoningTokens,
+            usage?.isEstimated,
+            timings.ttftMs,
+            timings.totalMs,
+            timings.decodeTokensPerSecond,
+            timings.retryBackoffMs,
+            timings.coldStart,
+            costUSD,
+            try StoreJSON.encode(constraints, field: "constraint outcomes"),
+            allConstraintsPassed,
+            try StoreJSON.encode(scores, field: "quality scores"),
+            error?.kind,
+            error?.message,
+            retries,
+            cacheHit,
+            completedAt,
+            timings.serverPromptMs,
+            timings.serverGenerationMs,
+        ]
+    }
+
+    func encode(to container: inout PersistenceContainer) throws {
+        for (column, value) in zip(Self.insertColumns, try insertValues()) { container[column] = value }
     }
 
     /// SQLite stores NaN as NULL, which would then fail to decode; refuse non-finite numbers up front.
@@ -237,7 +295,8 @@ extension ResultRecord: StoredRecord {
         let numbers: [(String, Double?)] = [
             ("ttft_ms", timings.ttftMs), ("total_ms", timings.totalMs),
             ("decode_tokens_per_s", timings.decodeTokensPerSecond), ("retry_backoff_ms", timings.retryBackoffMs),
-            ("cost_usd", costUSD),
+            ("cost_usd", costUSD), ("server_prompt_ms", timings.serverPromptMs),
+            ("server_generation_ms", timings.serverGenerationMs),
         ]
         for (field, value) in numbers {
             if let value, !value.isFinite {

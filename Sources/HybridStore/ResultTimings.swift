@@ -14,14 +14,30 @@ public struct ResultTimings: Sendable, Hashable, Codable {
     public var retryBackoffMs: Double
     /// True when the model had to load (first request to a local server), so reports can set it apart.
     public var coldStart: Bool
+    /// The server's own prompt-processing time (llama.cpp `timings.prompt_ms`); nil when it reports none.
+    public var serverPromptMs: Double?
+    /// The server's own generation time (llama.cpp `timings.predicted_ms`); nil when it reports none.
+    public var serverGenerationMs: Double?
+
+    /// Time the request waited in the server's queue or on the network: `totalMs` minus the server's prompt and
+    /// generation times, when the server reported both.
+    public var queueingMs: Double? {
+        guard let serverPromptMs, let serverGenerationMs else { return nil }
+        return max(0, totalMs - serverPromptMs - serverGenerationMs)
+    }
 
     /// Creates timings; all durations are milliseconds.
-    public init(ttftMs: Double? = nil, totalMs: Double, decodeTokensPerSecond: Double? = nil, retryBackoffMs: Double = 0, coldStart: Bool = false) {
+    public init(
+        ttftMs: Double? = nil, totalMs: Double, decodeTokensPerSecond: Double? = nil, retryBackoffMs: Double = 0,
+        coldStart: Bool = false, serverPromptMs: Double? = nil, serverGenerationMs: Double? = nil
+    ) {
         self.ttftMs = ttftMs
         self.totalMs = totalMs
         self.decodeTokensPerSecond = decodeTokensPerSecond
         self.retryBackoffMs = retryBackoffMs
         self.coldStart = coldStart
+        self.serverPromptMs = serverPromptMs
+        self.serverGenerationMs = serverGenerationMs
     }
 
     /// Timings from a generation's own timing, plus what the runner measured around it.
@@ -31,7 +47,9 @@ public struct ResultTimings: Sendable, Hashable, Codable {
             totalMs: timing.total.milliseconds,
             decodeTokensPerSecond: timing.decodeTokensPerSecond,
             retryBackoffMs: retryBackoff.milliseconds,
-            coldStart: coldStart
+            coldStart: coldStart,
+            serverPromptMs: timing.serverPromptTime?.milliseconds,
+            serverGenerationMs: timing.serverGenerationTime?.milliseconds
         )
     }
 }

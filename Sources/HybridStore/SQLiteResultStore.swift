@@ -102,7 +102,8 @@ public final class SQLiteResultStore: ResultStore {
     /// also silently drop rows that break NOT NULL or CHECK constraints and report them as duplicates.
     private static func insertIfAbsent(_ result: ResultRecord, db: Database, path: String) throws -> Bool {
         do {
-            try Stored(result).insert(db)
+            // A cached statement with positional arguments: the record path builds a column dictionary per row.
+            try db.cachedStatement(sql: ResultRecord.insertSQL).execute(arguments: StatementArguments(result.insertValues()))
             return true
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return false

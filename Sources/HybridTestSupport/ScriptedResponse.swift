@@ -42,6 +42,16 @@ public struct ScriptedResponse: Sendable {
     public var framing: Framing
     /// A pause before the status line: the client sees no byte at all (a slow first token, a hung upstream).
     public var headDelay: Duration?
+    /// Close the connection after reading the request, without a byte of answer (a server dropping a
+    /// keep-alive connection, a crashed upstream).
+    public var hangsUp = false
+
+    /// Reads the request, then closes the connection without answering.
+    public static var hangUp: ScriptedResponse {
+        var response = ScriptedResponse()
+        response.hangsUp = true
+        return response
+    }
 
     /// A response; `reason` defaults to the standard phrase for `status`.
     public init(

@@ -164,6 +164,7 @@ final class ServerConnection: @unchecked Sendable {
 
     /// Plays `response`; true if the connection may serve another request.
     private func play(_ response: ScriptedResponse, for request: RecordedRequest) -> Bool {
+        if response.hangsUp { return false }
         let isHead = request.method.uppercased() == "HEAD"
         let connectionHeader = request.header("Connection")?.lowercased() ?? ""
         var keepAlive = !connectionHeader.contains("close")

@@ -24,11 +24,18 @@ struct AskCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Sampling temperature.")
     var temperature: Double?
 
+    @Option(name: .long, help: "Give up after this many milliseconds (connect, first byte and the whole answer).")
+    var deadlineMs: Int = 60_000
+
     @Flag(name: .long, help: "Print only the text, no figures.")
     var quiet = false
 
     @Argument(help: "The prompt.")
     var prompt: String
+
+    func validate() throws {
+        if deadlineMs < 1 { throw ValidationError("--deadline-ms must be at least 1") }
+    }
 
     func run() async throws {
         ChildProcessReaper.installSignalHandlers()
@@ -41,9 +48,12 @@ struct AskCommand: AsyncParsableCommand {
             if case .unavailable(let reason) = await languageModel.availability() {
                 throw CLIError("\(model) is unavailable: \(reason.message)")
             }
-            let request = GenerationRequest(
+            // Start a local server first, so loading weights is not charged to the deadline.
+            if let local = languageModel as? LocalLlamaModel { try? await local.prepare() }
+            var request = GenerationRequest(
                 prompt: prompt, instructions: instructions,
                 options: GenerationOptions(temperature: temperature, maxOutputTokens: maxTokens))
+            request.deadline = .now + .milliseconds(deadlineMs)
             var response: GenerationResponse?
             do {
                 for try await event in languageModel.stream(request) {

@@ -39,10 +39,13 @@ struct EvalCommand: AsyncParsableCommand {
     var limit: Int?
 
     @Option(help: "Requests in flight across all arms.")
-    var concurrency: Int = 4
+    var concurrency: Int = 32
 
-    @Option(help: "Requests in flight per model.")
-    var perModelConcurrency: Int = 2
+    @Option(help: "Requests in flight per model, for every model (default: each model's maxConcurrency from the config: 1 for local servers, 16 for hosted APIs).")
+    var perModelConcurrency: Int?
+
+    @Flag(help: "Send prompts that look larger than the model's declared context window instead of storing them as context_window_exceeded without a call.")
+    var sendOversizedPrompts = false
 
     @Option(help: "Seed for the dispatch order and retry jitter.")
     var seed: UInt64 = 42
@@ -125,9 +128,11 @@ struct EvalCommand: AsyncParsableCommand {
             let runner = EvalRunner(
                 store: store, models: languageModels,
                 options: EvalOptions(
-                    concurrency: concurrency, perModelConcurrency: perModelConcurrency, useCache: settings.cache,
+                    concurrency: concurrency, perModelConcurrencyOverrides: perModelLimits(plan, document),
+                    useCache: settings.cache,
                     scorers: try Self.scorers(settings.scorers, hasSchema: plan.featureConfig.outputSchema != nil),
-                    judge: try Self.makeJudge(judge, rubric: rubric, document: document, factory: factory, existing: languageModels)))
+                    judge: try Self.makeJudge(judge, rubric: rubric, document: document, factory: factory, existing: languageModels),
+                    sendOversizedPrompts: sendOversizedPrompts))
             let reporter = ProgressReporter(label: runID)
             let trap = InterruptTrap()
             let task = Task {
@@ -157,6 +162,15 @@ struct EvalCommand: AsyncParsableCommand {
                 print("next: hybrid report \(runID)")
             }
         }
+    }
+
+    /// Each arm's model limit: `--per-model-concurrency` for all when given, else the model's `maxConcurrency`.
+    func perModelLimits(_ plan: EvalPlan, _ document: HybridConfigDocument) -> [String: Int] {
+        var limits: [String: Int] = [:]
+        for arm in plan.arms {
+            limits[arm.modelID] = perModelConcurrency ?? document.models[arm.modelID]?.effectiveMaxConcurrency ?? 1
+        }
+        return limits
     }
 
     /// The judge for `--judge MODEL [--rubric TEXT|@FILE]`; nil without `--judge`. Shared with `rescore`.

@@ -143,7 +143,9 @@ struct OpenAIErrorMappingTests {
         TransportCase(name: "cancelled", error: .cancelled(url: url), expected: .cancelled(model: "test-model")),
         TransportCase(
             name: "body too large", error: .bodyTooLarge(url: url, limit: 10),
-            expected: .decodingFailure(model: "test-model", detail: "\(url): response body larger than the limit of 10 bytes")
+            expected: .decodingFailure(
+                model: "test-model",
+                detail: "response too large: it passed 10 bytes (the configured maxResponseBytes); stopped reading it")
         ),
         TransportCase(
             name: "failed", error: .failed(url: url, detail: "Connection reset by peer"),

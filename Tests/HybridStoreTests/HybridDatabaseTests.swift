@@ -31,8 +31,8 @@ struct HybridDatabaseTests {
             let applied = try await reopened.writer.read { db in
                 try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
             }
-            #expect(applied == ["v1"])
-            #expect(HybridDatabase.knownSchemaVersion == 1)
+            #expect(applied == ["v1", "v2"])
+            #expect(HybridDatabase.knownSchemaVersion == 2)
             // Reopening kept the data written before.
             #expect(try await SQLiteResultStore(database: reopened).run(id: "run-1") == Fixtures.run())
         }
@@ -82,14 +82,14 @@ struct HybridDatabaseTests {
             do {
                 let database = try HybridDatabase(path: directory.databasePath)
                 try await database.writer.write { db in
-                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2'), ('v3')")
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3'), ('v4')")
                 }
             }
-            #expect(throws: StoreError.schemaTooNew(path: directory.databasePath, found: 3, known: 1)) {
+            #expect(throws: StoreError.schemaTooNew(path: directory.databasePath, found: 4, known: 2)) {
                 try HybridDatabase(path: directory.databasePath)
             }
-            let message = StoreError.schemaTooNew(path: directory.databasePath, found: 3, known: 1).description
-            #expect(message.contains("database at \(directory.databasePath) has schema version 3 newer than this build knows (1)"))
+            let message = StoreError.schemaTooNew(path: directory.databasePath, found: 4, known: 2).description
+            #expect(message.contains("database at \(directory.databasePath) has schema version 4 newer than this build knows (2)"))
         }
     }
 

@@ -42,7 +42,9 @@ enum Fixtures {
             rawOutput: "{\"summary\": \"Caf\u{e9} \u{1F600}\", \"n\": 3}",
             parsedOutput: ["summary": "Caf\u{e9} \u{1F600}", "n": 3, "ratio": 0.25, "tags": ["a", nil, true], "nested": ["x": -1]],
             usage: TokenUsage(promptTokens: 120, completionTokens: 45, cachedTokens: 64, reasoningTokens: 12, isEstimated: true),
-            timings: ResultTimings(ttftMs: 180.25, totalMs: 912.5, decodeTokensPerSecond: 48.75, retryBackoffMs: 1500.5, coldStart: true),
+            timings: ResultTimings(
+                ttftMs: 180.25, totalMs: 912.5, decodeTokensPerSecond: 48.75, retryBackoffMs: 1500.5, coldStart: true,
+                serverPromptMs: 85.25, serverGenerationMs: 610.5),
             costUSD: 0.000_123_5,
             constraints: [
                 ConstraintOutcome(name: "max_chars", passed: true, observed: 412),

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import HybridCore
 public import HybridTransport
 public import Logging
@@ -36,7 +36,7 @@ public struct AnthropicModel: LanguageModel {
     public init(
         configuration: Configuration,
         transport: any HTTPTransport,
-        environment: @escaping @Sendable (String) -> String? = { ProcessInfo.processInfo.environment[$0] },
+        environment: @escaping @Sendable (String) -> String? = ProcessEnvironment.value,
         logger: Logger = Logger(label: "hybrid.providers.anthropic")
     ) {
         self.configuration = configuration

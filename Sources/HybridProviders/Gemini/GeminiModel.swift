@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import HybridCore
 public import HybridTransport
 public import Logging
@@ -35,7 +35,7 @@ public struct GeminiModel: LanguageModel {
     public init(
         configuration: Configuration,
         transport: any HTTPTransport,
-        environment: @escaping @Sendable (String) -> String? = { ProcessInfo.processInfo.environment[$0] },
+        environment: @escaping @Sendable (String) -> String? = ProcessEnvironment.value,
         logger: Logger = Logger(label: "hybrid.providers.gemini")
     ) {
         self.configuration = configuration

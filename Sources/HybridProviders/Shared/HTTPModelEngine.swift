@@ -90,6 +90,8 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
         var context: WireContext
         /// The request's deadline, not the configured limit, set the total timeout.
         var deadlineCapped: Bool
+        /// The output-token budget the response limit was derived from, for the error message.
+        var maxOutputTokens: Int?
     }
 
     private func prepare(_ request: GenerationRequest, stream: Bool) throws(GenerationError) -> Call {
@@ -108,15 +110,34 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
         var deadlineCapped = false
         if let remaining = request.remainingTime() {
             guard remaining > .zero else { throw .timeout(model: modelID, after: nil, phase: .deadline) }
+            // Every phase is bounded by what is left, so a server that accepts and never answers is cut at the
+            // deadline whichever phase it stalls in.
             if limits.total.map({ remaining < $0 }) ?? true {
                 limits.total = remaining
                 deadlineCapped = true
             }
+            if limits.connect.map({ remaining < $0 }) ?? true { limits.connect = remaining }
+            if limits.firstByte.map({ remaining < $0 }) ?? true { limits.firstByte = remaining }
         }
         var http = try wire.httpRequest(for: request, stream: stream, apiKey: key, context: context)
         http.timeouts = limits
-        http.maxBodyBytes = maxResponseBytes
-        return Call(http: http, context: context, deadlineCapped: deadlineCapped)
+        http.maxBodyBytes = Self.responseLimit(for: request, ceiling: maxResponseBytes)
+        return Call(http: http, context: context, deadlineCapped: deadlineCapped, maxOutputTokens: request.options.maxOutputTokens)
+    }
+
+    /// Response bytes allowed per requested output token: a streamed token arrives as one SSE event of a few
+    /// hundred bytes of JSON framing (Anthropic's are the largest), and escaping can grow the text itself six-fold.
+    static var responseBytesPerToken: Int { 1 << 10 }
+    /// Allowance on top of the per-token budget for headers of the JSON, usage, timings and error bodies.
+    static var responseBytesMargin: Int { 256 << 10 }
+
+    /// The largest body a request can legitimately produce: generous for its output-token budget, never above
+    /// `ceiling` (the configured `maxResponseBytes`). A server sending more is sending something else, and
+    /// reading it all would cost memory and time for nothing.
+    static func responseLimit(for request: GenerationRequest, ceiling: Int) -> Int {
+        guard let tokens = request.options.maxOutputTokens, tokens > 0 else { return ceiling }
+        let (budget, overflow) = tokens.multipliedReportingOverflow(by: responseBytesPerToken)
+        return overflow ? ceiling : min(ceiling, budget + responseBytesMargin)
     }
 
     private func run(
@@ -132,7 +153,7 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
         do {
             response = try await transport.execute(call.http)
         } catch {
-            throw call.context.map(error, deadlineCapped: call.deadlineCapped)
+            throw map(error, call: call)
         }
         if Task.isCancelled { throw .cancelled(model: modelID) }
         guard (200..<300).contains(response.status) else {
@@ -189,11 +210,17 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
 
     private func mapBodyError(_ error: any Error, call: Call) -> GenerationError {
         switch error {
-        case let transportError as TransportError: call.context.map(transportError, deadlineCapped: call.deadlineCapped)
+        case let transportError as TransportError: map(transportError, call: call)
         case let generationError as GenerationError: generationError
         case is CancellationError: .cancelled(model: modelID)
         default: .serverError(model: modelID, status: nil, detail: call.context.clean("reading the response failed: \(error)"))
         }
+    }
+
+    private func map(_ error: TransportError, call: Call) -> GenerationError {
+        guard case .bodyTooLarge(_, let limit) = error else { return call.context.map(error, deadlineCapped: call.deadlineCapped) }
+        let reason = call.maxOutputTokens.map { "more than a \($0)-token answer can need" } ?? "the configured maxResponseBytes"
+        return .decodingFailure(model: modelID, detail: "response too large: it passed \(limit) bytes (\(reason)); stopped reading it")
     }
 
     private func makeResponse(
@@ -219,7 +246,9 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
             servedBy: identity,
             providerModel: result.providerModel,
             usage: usage,
-            timing: GenerationTiming(timeToFirstToken: timeToFirstToken, total: total, decodeTokensPerSecond: decodeRate),
+            timing: GenerationTiming(
+                timeToFirstToken: timeToFirstToken, total: total, decodeTokensPerSecond: decodeRate,
+                serverPromptTime: result.serverPromptTime, serverGenerationTime: result.serverGenerationTime),
             finishReason: result.finishReason ?? .other("none")
         )
     }
@@ -236,10 +265,8 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
 
     /// JSON bytes of a request body with sorted keys, so identical requests produce identical bytes.
     static func encodeBody(_ body: some Encodable, context: WireContext) throws(GenerationError) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return try encoder.encode(body)
+            return try WireJSON.encoder.encode(body)
         } catch {
             throw .invalidRequest(model: context.modelID, detail: context.clean("the request could not be encoded as JSON: \(error)"))
         }

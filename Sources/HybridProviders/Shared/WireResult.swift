@@ -11,6 +11,9 @@ struct WireResult: Sendable {
     var providerModel: String?
     /// Decode speed from the provider's own timings (Ollama `eval_count / eval_duration`).
     var decodeTokensPerSecond: Double?
+    /// The server's prompt-processing and generation times (llama.cpp `timings`), so queueing shows.
+    var serverPromptTime: Duration?
+    var serverGenerationTime: Duration?
     /// The provider's terminal marker arrived (`message_stop`, Ollama `done: true`, a Gemini `finishReason`).
     var complete = false
 }

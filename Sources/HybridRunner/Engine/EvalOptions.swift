@@ -15,6 +15,9 @@ public struct EvalOptions: Sendable {
     public var scorers: [any QualityScorer]
     /// An LLM judge scoring every successful output as the `judge` score; nil for none.
     public var judge: LLMJudge?
+    /// Send prompts whose estimated size exceeds the model's declared context window instead of storing them as
+    /// `context_window_exceeded` without a call.
+    public var sendOversizedPrompts: Bool
 
     /// Creates options; concurrency values below 1 are raised to 1.
     public init(
@@ -24,7 +27,8 @@ public struct EvalOptions: Sendable {
         retryPolicy: RetryPolicy = RetryPolicy(),
         useCache: Bool = false,
         scorers: [any QualityScorer] = StandardScorers.all,
-        judge: LLMJudge? = nil
+        judge: LLMJudge? = nil,
+        sendOversizedPrompts: Bool = false
     ) {
         self.concurrency = max(1, concurrency)
         self.perModelConcurrency = max(1, perModelConcurrency)
@@ -33,5 +37,6 @@ public struct EvalOptions: Sendable {
         self.useCache = useCache
         self.scorers = scorers
         self.judge = judge
+        self.sendOversizedPrompts = sendOversizedPrompts
     }
 }

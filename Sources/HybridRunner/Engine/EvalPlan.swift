@@ -55,7 +55,11 @@ public struct EvalPlan: Sendable {
         var dataset = dataset
         if let limit { dataset.cases = Array(dataset.cases.prefix(max(0, limit))) }
         guard !dataset.cases.isEmpty else { throw .emptyPlan("the dataset has no cases after --limit") }
-        for item in dataset.cases {
+        // Rendering every case up front cost start-up time in proportion to the dataset; checking that each case
+        // supplies the template's variables is enough, and a case that does not is rendered for the exact error.
+        let variables = featureConfig.variants[variantNames[0]]?.template
+            .flatMap { try? PromptTemplate($0) }.map(\.variables)
+        for item in dataset.cases where !(variables?.allSatisfy { item.input[$0] != nil } ?? false) {
             do {
                 _ = try featureConfig.render(name: feature, variant: variantNames[0], input: item.input)
             } catch {

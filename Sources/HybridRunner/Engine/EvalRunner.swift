@@ -49,7 +49,9 @@ public struct EvalRunner: Sendable {
             schema: plan.featureConfig.outputSchema, constraints: plan.featureConfig.constraints, scorers: options.scorers)
         var perModel: [String: ConcurrencyLimiter] = [:]
         for modelID in Set(plan.arms.map(\.modelID)) {
-            perModel[modelID] = ConcurrencyLimiter(limit: options.perModelConcurrencyOverrides[modelID] ?? options.perModelConcurrency)
+            let limit = options.perModelConcurrencyOverrides[modelID] ?? options.perModelConcurrency
+            // A limit the global one already enforces would only cost two actor hops per sample.
+            if limit < options.concurrency { perModel[modelID] = ConcurrencyLimiter(limit: limit) }
         }
         let pending = plan.workItems.filter { item in
             !completed.contains(key(plan, item))
@@ -70,21 +72,21 @@ public struct EvalRunner: Sendable {
                     inFlight -= 1
                 }
                 if Task.isCancelled || storeFailure.error != nil { break }
-                let limiter = perModel[item.arm.modelID]!
+                let limiter = perModel[item.arm.modelID]
                 inFlight += 1
                 group.addTask {
                     do {
-                        try await limiter.acquire()
+                        try await limiter?.acquire()
                     } catch {
                         return
                     }
                     let outcome = await context.execute(item)
-                    await limiter.release()
+                    await limiter?.release()
                     // A cancelled request yields no record: its key stays missing, so a resume sends it again.
                     guard let (record, cache) = outcome else { return }
                     do {
                         if try await writer.write(record, cache: cache) {
-                            progress(await counter.record(record))
+                            progress(counter.record(record))
                         }
                     } catch {
                         storeFailure.set(error)
@@ -95,13 +97,13 @@ public struct EvalRunner: Sendable {
         }
         if let error = storeFailure.error { throw .store(error) }
 
-        let doneSoFar = await counter.snapshot().done
+        let doneSoFar = counter.snapshot().done
         let interrupted = Task.isCancelled || doneSoFar < plan.plannedCount
         // In a fresh task: the caller's task may be cancelled (Ctrl-C), and the status must still be written.
         if let error = await Self.closeOutsideCancellation(run: plan.runID, interrupted: interrupted, in: store) {
             throw .store(error)
         }
-        let final = await counter.snapshot()
+        let final = counter.snapshot()
         return EvalSummary(
             runID: plan.runID, stored: final.done, planned: plan.plannedCount, errors: final.errors,
             unavailable: final.unavailable, cacheHits: final.cacheHits,
@@ -161,31 +163,34 @@ public struct EvalRunner: Sendable {
     }
 }
 
-/// Counts stored results for progress reporting.
-private actor ProgressCounter {
-    private var progress: EvalProgress
+/// Counts stored results for progress reporting; a lock, not an actor, since every sample passes through it.
+private final class ProgressCounter: Sendable {
+    private let progress: Mutex<EvalProgress>
     private let started = ContinuousClock.now
 
     init(total: Int, alreadyDone: Int) {
-        progress = EvalProgress(done: alreadyDone, total: total, errors: 0, cacheHits: 0, doneThisSession: 0, elapsedSeconds: 0)
+        progress = Mutex(EvalProgress(done: alreadyDone, total: total, errors: 0, cacheHits: 0, doneThisSession: 0, elapsedSeconds: 0))
     }
 
     func record(_ result: ResultRecord) -> EvalProgress {
-        progress.done += 1
-        progress.doneThisSession += 1
-        if let error = result.error {
-            if error.kind == GenerationError.Kind.unavailable.rawValue {
-                progress.unavailable += 1
-            } else {
-                progress.errors += 1
+        let elapsed = (ContinuousClock.now - started).seconds
+        return progress.withLock { progress in
+            progress.done += 1
+            progress.doneThisSession += 1
+            if let error = result.error {
+                if error.kind == GenerationError.Kind.unavailable.rawValue {
+                    progress.unavailable += 1
+                } else {
+                    progress.errors += 1
+                }
             }
+            if result.cacheHit { progress.cacheHits += 1 }
+            progress.elapsedSeconds = elapsed
+            return progress
         }
-        if result.cacheHit { progress.cacheHits += 1 }
-        progress.elapsedSeconds = (ContinuousClock.now - started).seconds
-        return progress
     }
 
-    func snapshot() -> EvalProgress { progress }
+    func snapshot() -> EvalProgress { progress.withLock { $0 } }
 }
 
 /// The first store failure; once set, dispatch stops (results already stored stay).

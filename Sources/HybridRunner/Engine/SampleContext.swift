@@ -28,6 +28,9 @@ struct SampleContext: Sendable {
             return (record(item, prompt: rendered.prompt, error: ResultError(kind: GenerationError.Kind.unavailable.rawValue, message: "\(arm.modelID): unavailable: \(reason)")), nil)
         }
         guard let model = models[arm.modelID] else { return nil }
+        if !options.sendOversizedPrompts, let overflow = Self.contextOverflow(rendered.request, model: model) {
+            return (record(item, prompt: rendered.prompt, error: ResultError(kind: overflow.kind.rawValue, message: overflow.description)), nil)
+        }
         let requestHash = RequestFingerprint.hash(modelID: arm.modelID, request: rendered.request)
 
         if options.useCache, let cached = try? await store.cachedResponse(requestHash: requestHash) {
@@ -40,10 +43,10 @@ struct SampleContext: Sendable {
             return (stored, nil)
         }
 
-        var request = rendered.request
-        // The feature's deadline is an app-side budget; in an eval every arm gets the whole transport timeout so
-        // slow arms are measured, not cut off. Latency figures show who would miss the deadline.
-        request.deadline = nil
+        // The feature's deadline (set when the prompt was rendered, i.e. once this sample holds its slots) bounds
+        // the sample as a whole: every attempt, retry and back-off. A server that never answers costs one
+        // deadline, and the cut attempt is stored as `timeout` with the time it took.
+        let request = rendered.request
         let seed = plan.seed ^ UInt64(truncatingIfNeeded: item.caseIndex &* 1_000_003 &+ item.repeatIndex)
         let executor = SampleExecutor(policy: options.retryPolicy)
         let outcome = await executor.execute(request, on: model, jitter: { Double(seed % 1000) / 1000 })
@@ -64,6 +67,21 @@ struct SampleContext: Sendable {
         // What the caller waited to learn of the failure; simulations charge it to a fallback route.
         failed.timings.totalMs = outcome.failedAttemptDuration?.milliseconds ?? 0
         return (failed, nil)
+    }
+
+    /// A prompt whose estimated size alone is above the model's declared context window cannot be answered: it
+    /// is stored as `context_window_exceeded` without a call (the estimate is about 4 characters per token, so
+    /// only prompts that clearly cannot fit are held back; `--send-oversized-prompts` sends them anyway).
+    static func contextOverflow(_ request: GenerationRequest, model: any LanguageModel) -> GenerationError? {
+        let window = model.capabilities.contextWindow
+        guard window > 0 else { return nil }
+        var estimated = TokenEstimator.estimate(request.instructions ?? "")
+        for message in request.messages { estimated += TokenEstimator.estimate(message.content) }
+        guard estimated > window else { return nil }
+        return .contextWindowExceeded(
+            model: model.id,
+            detail: "not sent: the prompt is about \(estimated) tokens, more than the declared context window of "
+                + "\(window) tokens (pass --send-oversized-prompts to send it anyway)")
     }
 
     /// Adds the judge's score (see ``LLMJudge/qualityScore(prompt:output:reference:)``).

@@ -61,7 +61,9 @@ public struct SampleExecutor: Sendable {
                 if Task.isCancelled || error.kind == .cancelled {
                     return SampleOutcome(response: nil, error: .cancelled(model: model.id), retries: retries, retryTime: retryTime, failedAttemptKinds: kinds)
                 }
-                guard let wait = policy.delay(after: error, retry: retries + 1, jitter: jitter()) else {
+                guard let wait = policy.delay(after: error, retry: retries + 1, jitter: jitter()),
+                    Self.fits(wait, before: request.deadline, clock: clock)
+                else {
                     return SampleOutcome(
                         response: nil, error: error, retries: retries, retryTime: retryTime, failedAttemptKinds: kinds,
                         failedAttemptDuration: clock.now - started)
@@ -77,6 +79,13 @@ public struct SampleExecutor: Sendable {
                 retryTime += clock.now - started
             }
         }
+    }
+
+    /// A retry is worth starting only if, after waiting, some of the deadline is left for the attempt itself;
+    /// so attempts, retries and back-off together never outlast the deadline.
+    private static func fits(_ wait: Duration, before deadline: ContinuousClock.Instant?, clock: ContinuousClock) -> Bool {
+        guard let deadline else { return true }
+        return clock.now + wait < deadline
     }
 
     private func attempt(_ request: GenerationRequest, on model: any LanguageModel) async throws(GenerationError) -> GenerationResponse {

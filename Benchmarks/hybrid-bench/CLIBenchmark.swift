@@ -1,0 +1,151 @@
+import Foundation
+import HybridConfig
+import HybridTestSupport
+
+/// `hybrid-bench cli [--samples 2000,20000] [--delays 0,20] [--concurrency 32] [--modes plain,stream]`: the real
+/// release `hybrid eval` (a child process: start-up, config, dataset parsing, scoring, SQLite storage, exit) against
+/// an out-of-process OpenAI-compatible stub, beside a raw client on the same stub in the same run: `curl --parallel`,
+/// libcurl's multi interface in C with nothing on top (no scoring, no storage). Prints samples/s, CPU ms/sample
+/// and peak RSS of each, and the CLI/raw ratio.
+///
+/// Targets (issue #10): ratio >= 1.0 non-streaming and >= 0.8 streaming, CPU <= 0.25 ms/sample, RSS < 60 MB at
+/// 20,000 samples.
+enum CLIBenchmark {
+    static let ratioTarget = (plain: 1.0, stream: 0.8)
+    static let cpuTargetMs = 0.25
+    static let rssTargetMB = 60.0
+
+    struct Figures {
+        var rate: Double
+        var cpuMsPerSample: Double
+        var rssMB: Double
+        var failed: Bool
+        /// From spawning the CLI to its first request reaching the stub (start-up, config, dataset, plan).
+        var firstRequestSeconds: Double?
+    }
+
+    static func run(_ arguments: BenchmarkArguments) async throws {
+        let sampleCounts = arguments.list("samples", default: [2_000, 20_000])
+        let delays = arguments.list("delays", default: [0, 20])
+        let concurrency = arguments.int("concurrency", default: 32)
+        let modes = arguments.strings("modes", default: ["plain", "stream"])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-bench-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let hybrid = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("hybrid").path
+        guard FileManager.default.isExecutableFile(atPath: hybrid) else {
+            print("cli: \(hybrid) is missing; build it: swift build -c release --product hybrid")
+            return
+        }
+        guard let curl = TransportBenchmark.which("curl") else {
+            print("cli: curl is not installed; no raw client to compare with")
+            return
+        }
+        print("cli: release `hybrid eval` (scoring + SQLite) vs raw `curl --parallel` on one stub, concurrency \(concurrency)")
+        let firstRequestFile = directory.appendingPathComponent("first-request").path
+        for delay in delays {
+            let server = try ChildServer.start(["--delay-ms", "\(delay)", "--first-request-file", firstRequestFile])
+            defer { server.kill() }
+            for mode in modes {
+                let streaming = mode == "stream"
+                for samples in sampleCounts {
+                    let setup = try Setup(directory: directory, port: server.port, samples: samples, streaming: streaming, concurrency: concurrency)
+                    let raw = try await measureRaw(curl: curl, setup: setup, samples: samples, concurrency: concurrency)
+                    try? FileManager.default.removeItem(atPath: firstRequestFile)
+                    let spawned = Date().timeIntervalSince1970
+                    var cli = try await measureCLI(hybrid: hybrid, setup: setup, samples: samples, concurrency: concurrency)
+                    cli.firstRequestSeconds = (try? String(contentsOfFile: firstRequestFile, encoding: .utf8))
+                        .flatMap(Double.init).map { $0 - spawned }
+                    report(delay: delay, streaming: streaming, samples: samples, cli: cli, raw: raw)
+                }
+            }
+        }
+    }
+
+    private static func report(delay: Int, streaming: Bool, samples: Int, cli: Figures, raw: Figures) {
+        let ratio = raw.rate > 0 ? cli.rate / raw.rate : 0
+        let target = streaming ? ratioTarget.stream : ratioTarget.plain
+        var verdicts: [String] = [ratio >= target ? "ratio OK" : "ratio BELOW \(target)"]
+        verdicts.append(cli.cpuMsPerSample <= cpuTargetMs ? "cpu OK" : "cpu ABOVE \(cpuTargetMs)")
+        if samples >= 20_000 { verdicts.append(cli.rssMB < rssTargetMB ? "rss OK" : "rss ABOVE \(Int(rssTargetMB)) MB") }
+        if let first = cli.firstRequestSeconds {
+            verdicts.append(String(format: "first request after %.0f ms%@", first * 1000, first <= 0.2 ? "" : " (target 200)"))
+        }
+        if cli.failed || raw.failed { verdicts.append("A RUN FAILED") }
+        print(String(
+            format: "  %2d ms %@ %6d samples | hybrid %6.0f/s %.3f CPU ms %3.0f MB | curl %6.0f/s %.3f CPU ms %3.0f MB | ratio %.2f | %@",
+            delay, streaming ? "stream" : "plain ", samples, cli.rate, cli.cpuMsPerSample, cli.rssMB,
+            raw.rate, raw.cpuMsPerSample, raw.rssMB, ratio, verdicts.joined(separator: ", ")))
+    }
+
+    /// The files one configuration needs: config, dataset, request body and curl's URL list.
+    struct Setup {
+        var config: String
+        var dataset: String
+        var body: String
+        var urls: String
+        var database: String
+
+        init(directory: URL, port: Int, samples: Int, streaming: Bool, concurrency: Int) throws {
+            let name = "\(streaming ? "stream" : "plain")-\(samples)-\(port)"
+            config = directory.appendingPathComponent("\(name).config.json").path
+            dataset = directory.appendingPathComponent("\(name).jsonl").path
+            body = directory.appendingPathComponent("\(name).body.json").path
+            urls = directory.appendingPathComponent("\(name).urls").path
+            database = directory.appendingPathComponent("\(name).sqlite").path
+            let baseURL = "http://127.0.0.1:\(port)/v1"
+
+            var document = try HybridConfigDocument.bundledDefaults().document
+            document.models = [
+                "bench": ModelConfig(
+                    kind: .openAICompatible, baseURL: baseURL, model: "bench", tier: .privateCloud,
+                    pricing: ModelPricing(inputPerMillion: 0.5, outputPerMillion: 1.5), contextWindow: 8192,
+                    capabilities: .init(structuredOutput: false, streaming: streaming), maxConcurrency: concurrency)
+            ]
+            document.features = ["summarize": document.features["summarize"]!]
+            document.features["summarize"]!.priority = ["bench"]
+            document.rollouts = [:]
+            try document.encodedJSON().write(to: URL(fileURLWithPath: config))
+
+            var lines = ""
+            lines.reserveCapacity(samples * 120)
+            for i in 0..<samples {
+                lines += #"{"id":"case-\#(i)","input":{"input":"Synthetic case \#(i): the council closed the bridge for repairs."},"reference":{"expectedText":"The council closed the bridge."}}"# + "\n"
+            }
+            try lines.write(toFile: dataset, atomically: true, encoding: .utf8)
+
+            let request = #"{"messages":[{"content":"You are a helpful assistant.","role":"system"},{"content":"Summarise: Synthetic case 1: the council closed the bridge for repairs.","role":"user"}],"max_tokens":160,"model":"bench","stream":\#(streaming),"temperature":0.2}"#
+            try request.write(toFile: body, atomically: true, encoding: .utf8)
+            let entry = "url = \"\(baseURL)/chat/completions\"\noutput = \"/dev/null\"\n"
+            try String(repeating: entry, count: samples).write(toFile: urls, atomically: true, encoding: .utf8)
+        }
+    }
+
+    private static func measureCLI(hybrid: String, setup: Setup, samples: Int, concurrency: Int) async throws -> Figures {
+        let arguments = [
+            "eval", "--config", setup.config, "--db", setup.database, "--feature", "summarize", "--dataset", setup.dataset,
+            "--variants", "concise", "--concurrency", "\(concurrency)", "--run-id", "bench",
+        ]
+        let usage = try await MeasuredProcess(hybrid, arguments, timeout: .seconds(600)).run()
+        if usage.status != 0 { print("  hybrid eval exited \(usage.status): \(usage.output.suffix(400))") }
+        return figures(usage, samples: samples)
+    }
+
+    private static func measureRaw(curl: String, setup: Setup, samples: Int, concurrency: Int) async throws -> Figures {
+        let arguments = [
+            "--silent", "--parallel", "--parallel-max", "\(concurrency)", "-H", "Content-Type: application/json",
+            "--data-binary", "@\(setup.body)", "-K", setup.urls,
+        ]
+        let usage = try await MeasuredProcess(curl, arguments, timeout: .seconds(600)).run(captureOutput: false)
+        return figures(usage, samples: samples)
+    }
+
+    private static func figures(_ usage: MeasuredProcess.Usage, samples: Int) -> Figures {
+        Figures(
+            rate: Double(samples) / max(usage.wallSeconds, 1e-9),
+            cpuMsPerSample: usage.cpuSeconds * 1000 / Double(samples),
+            rssMB: Double(usage.peakRSSBytes) / 1_048_576,
+            failed: usage.status != 0)
+    }
+}
