@@ -53,7 +53,7 @@ test: setup
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	swift test --skip-build --no-parallel $(SWIFT_BUILD_FLAGS)
 
-BENCHMARKS ?= transport config runner router report
+BENCHMARKS ?= transport config runner router report view
 bench: setup
 	swift build -c release --product hybrid-bench
 	@uptime

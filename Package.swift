@@ -25,6 +25,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The local results viewer (`hybrid view`) only; no library product an app embeds depends on these.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         .target(name: "HybridCore", swiftSettings: strict),
@@ -75,11 +78,22 @@ let package = Package(
             path: "Examples/AppIntegration",
             swiftSettings: strict
         ),
+        // `hybrid view`: a read-only web app over the store. The only target that depends on Hummingbird.
+        .target(
+            name: "HybridView",
+            dependencies: [
+                "HybridCore", "HybridStore", "HybridReport", "HybridRunner",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "hybrid",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridProviders", "HybridStore", "HybridRunner", "HybridConfig",
-                "HybridReport", "HybridRecommend",
+                "HybridReport", "HybridRecommend", "HybridView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -89,7 +103,7 @@ let package = Package(
             name: "hybrid-bench",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridProviders",
-                "HybridRunner", "HybridRouter", "HybridReport",
+                "HybridRunner", "HybridRouter", "HybridReport", "HybridView",
             ],
             path: "Benchmarks/hybrid-bench",
             swiftSettings: strict
@@ -134,6 +148,11 @@ let package = Package(
                 "HybridRecommend", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridCore", "HybridTransport",
                 "HybridRunner", "HybridProviders", "HybridRouter",
             ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HybridViewTests",
+            dependencies: ["HybridView", "HybridStore", "HybridCore", "HybridRunner", "HybridTestSupport", "hybrid"],
             swiftSettings: strict
         ),
         .testTarget(

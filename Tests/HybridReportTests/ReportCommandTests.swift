@@ -11,21 +11,8 @@ struct ReportCommandTests {
 
     /// The `hybrid` executable SwiftPM built next to the test bundle (the test target depends on it).
     static func executable() throws -> URL {
-        var candidates: [URL] = []
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            candidates.append(directory.appendingPathComponent("hybrid"))
-            directory = directory.deletingLastPathComponent()
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug/hybrid"))
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) && !$0.hasDirectoryPath }) else {
-            throw CommandError(description: "hybrid not found in \(candidates.map(\.path)); run `swift build --build-tests`")
-        }
-        return found
+        try BuiltExecutable.find("hybrid")
     }
-
-    struct CommandError: Error, CustomStringConvertible { var description: String }
 
     static func hybrid(_ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
         let executable = try executable()
