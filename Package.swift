@@ -162,7 +162,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HybridRunnerTests",
-            dependencies: ["HybridRunner", "HybridCore", "HybridTestSupport"],
+            dependencies: ["HybridRunner", "HybridCore", "HybridTestSupport", "HybridProviders"],
             swiftSettings: strict
         ),
     ],

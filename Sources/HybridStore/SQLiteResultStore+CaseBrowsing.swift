@@ -66,18 +66,18 @@ extension SQLiteResultStore {
     /// Every result of these cases (all arms and repeats; of one feature when given), sorted by case, repeat, arm.
     public func resultCells(run: String, feature: String?, caseIDs: [String]) async throws(StoreError) -> [ResultCell] {
         guard !caseIDs.isEmpty else { return [] }
-        var arguments: [any DatabaseValueConvertible] = [run]
-        arguments += caseIDs
+        var arguments: [(any DatabaseValueConvertible)?] = [run]
+        arguments += caseIDs.map { $0 }
         var sql = "SELECT \(ResultCell.columns) FROM results WHERE run_id = ? AND case_id IN ("
             + Array(repeating: "?", count: caseIDs.count).joined(separator: ", ") + ")"
         if let feature {
             sql += " AND feature = ?"
             arguments.append(feature)
         }
-        sql += " ORDER BY case_id, repeat_index, arm_id"
+        let statement = sql + " ORDER BY case_id, repeat_index, arm_id"
         let values = StatementArguments(arguments)
         return try await database.read("read results of \(caseIDs.count) cases of run \(run)") { db in
-            try Row.fetchAll(db, sql: sql, arguments: values).map { try ResultCell(row: $0) }
+            try Row.fetchAll(db, sql: statement, arguments: values).map { try ResultCell(row: $0) }
         }
     }
 }

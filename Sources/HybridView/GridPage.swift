@@ -35,11 +35,14 @@ struct GridPage: Sendable {
             throw ViewError.notFound("run \(run.id) has no results" + (parameters.feature.map { " for feature \($0)" } ?? ""))
         }
         let store = catalog.store
-        let filter = parameters.caseFilter(feature: feature.name)
+        // In a one-feature run every row is that feature's: leaving the condition out lets SQLite answer from the
+        // (run_id, case_id, …) index alone instead of visiting each row to read its feature.
+        let scope = layout.features.count > 1 ? feature.name : nil
+        let filter = parameters.caseFilter(feature: scope)
         let ids = try await store.caseIDs(
             run: run.id, matching: filter, offset: (parameters.page - 1) * parameters.pageSize, limit: parameters.pageSize)
-        let cells = try await store.resultCells(run: run.id, feature: feature.name, caseIDs: ids)
-        let total = try await store.caseCount(run: run.id, matching: CaseFilter(feature: feature.name))
+        let cells = try await store.resultCells(run: run.id, feature: scope, caseIDs: ids)
+        let total = try await store.caseCount(run: run.id, matching: CaseFilter(feature: scope))
         let matching = parameters.isFiltered ? try await store.caseCount(run: run.id, matching: filter) : total
         return GridPage(
             run: run, feature: feature, features: layout.features.map(\.name), parameters: parameters,

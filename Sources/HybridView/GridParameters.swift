@@ -31,8 +31,8 @@ struct GridParameters: Sendable {
         diffB = query["b"]
     }
 
-    /// The store filter for `feature` (the one the page shows).
-    func caseFilter(feature: String) -> CaseFilter {
+    /// The store filter over `feature` (nil: every feature of the run).
+    func caseFilter(feature: String?) -> CaseFilter {
         CaseFilter(feature: feature, failingOnly: failingOnly, armsDisagree: armsDisagree, failingConstraint: constraint, text: text)
     }
 

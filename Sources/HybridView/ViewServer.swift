@@ -1,6 +1,6 @@
 public import Foundation
 import Hummingbird
-import HybridStore
+public import HybridStore
 import Logging
 import NIOCore
 
