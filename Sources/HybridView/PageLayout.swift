@@ -41,7 +41,7 @@ enum PageLayout {
         input[type=search]{width:16em}.pager{margin:8px 0}.pager a{margin:0 6px}
         table.grid{table-layout:fixed;border-collapse:collapse}table.grid td,table.grid th{width:22em;max-width:22em}
         table.grid td.case-id{width:9em}table.grid pre{max-height:180px;margin:0 0 4px;font-size:12px}
-        td.passed{background:#f0fff4}td.failed{background:#fff5f5}td.not-measured{background:#f6f8fa;color:#59636e}
+        .is-passed{background:#f0fff4}.is-failed{background:#fff5f5}.is-not-measured{background:#f6f8fa;color:#59636e}
         ul.checks{list-style:none;padding:0;margin:2px 0;font-size:12px}ul.checks li.passed:before{content:"✓ "}
         ul.checks li.failed:before{content:"✗ "}.measure{color:#59636e;font-size:12px}.verdict{font-weight:600}
         tr.disagree td.case-id{border-left:4px solid #bf8700}

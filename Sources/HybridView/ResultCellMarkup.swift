@@ -4,14 +4,15 @@ import HybridStore
 /// How one stored result looks in the grid, the diff and the comparison pages: verdict, output, each check with
 /// its failing reason, scores, then latency, tokens and cost. Numbers use the report's formats.
 enum ResultCellMarkup {
-    /// `passed`, `failed`, `unchecked`, `not-measured` or `missing`: the CSS class of the result's cell.
+    /// `is-passed`, `is-failed`, `is-unchecked`, `is-not-measured` or `is-missing`: the CSS class of the result's
+    /// cell (prefixed, so the report stylesheet's `.passed` text colour does not turn whole outputs green).
     static func statusClass(_ cell: ResultCell?) -> String {
-        guard let cell else { return "missing" }
-        if cell.notMeasured { return "not-measured" }
+        guard let cell else { return "is-missing" }
+        if cell.notMeasured { return "is-not-measured" }
         switch cell.passed {
-        case true?: return "passed"
-        case false?: return "failed"
-        case nil: return "unchecked"
+        case true?: return "is-passed"
+        case false?: return "is-failed"
+        case nil: return "is-unchecked"
         }
     }
 
@@ -36,7 +37,8 @@ enum ResultCellMarkup {
             html.element("div", [("class", "measure")], text: cell.error?.message ?? "")
             return html
         }
-        html.element("div", [("class", "verdict " + statusClass(cell))], text: verdict(cell))
+        let verdictClass = cell.passed.map { $0 ? "verdict passed" : "verdict failed" } ?? "verdict"
+        html.element("div", [("class", verdictClass)], text: verdict(cell))
         if let output = cell.rawOutput {
             html.element("pre", [("class", "output")], text: truncated(output, to: outputLimit))
         }

@@ -28,9 +28,13 @@ struct ViewCommand: AsyncParsableCommand {
         try await CLIOutput.run {
             let database = try HybridDatabase.openReadOnly(path: db)
             let server = ViewServer(store: SQLiteResultStore(database: database))
-            try await server.run(port: port) { url in
-                // Written and flushed at once: scripts and tests read the URL from a pipe.
-                FileHandle.standardOutput.write(Data("hybrid view: serving \(database.path) at \(url.absoluteString) (Ctrl-C stops)\n".utf8))
+            do {
+                try await server.run(port: port) { url in
+                    // Written and flushed at once: scripts and tests read the URL from a pipe.
+                    FileHandle.standardOutput.write(Data("hybrid view: serving \(database.path) at \(url.absoluteString) (Ctrl-C stops)\n".utf8))
+                }
+            } catch where "\(error)".contains("Address already in use") {
+                throw CLIError("port \(port) on 127.0.0.1 is in use (another hybrid view?); pass --port 0 for a free one")
             }
         }
     }
