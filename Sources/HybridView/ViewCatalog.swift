@@ -2,13 +2,14 @@ import HybridReport
 import HybridStore
 
 /// The viewer's read side: the store, plus what is expensive to derive and cheap to keep (a run's layout, its
-/// report, its dataset cases). Each cached value is tied to the run's result count, so a run still being written
+/// report, its dataset cases, the flips between two runs). Each cached value is tied to the run's result count, so a run still being written
 /// is re-read as it grows.
 actor ViewCatalog {
     let store: SQLiteResultStore
     private var layouts: [String: RunLayout] = [:]
     private var reports: [String: (resultCount: Int, report: RunReport)] = [:]
     private var references: [String: CaseReferences] = [:]
+    private var flipLists: [String: (resultCounts: [Int], flips: CaseFlips)] = [:]
 
     init(store: SQLiteResultStore) {
         self.store = store
@@ -53,5 +54,17 @@ actor ViewCatalog {
         let loaded = CaseReferences.load(for: run)
         references[run.id] = loaded
         return loaded
+    }
+
+    /// The cases that flipped from `baseline` to `candidate` (HybridReport's `CaseFlips`, as `hybrid compare`
+    /// reports them), listing `limit` per arm and direction with whole outputs; recomputed when either run grew.
+    func flips(from baseline: String, to candidate: String, limit: Int) async throws -> CaseFlips {
+        let counts = [try await store.resultCount(run: baseline), try await store.resultCount(run: candidate)]
+        let key = "\(baseline)\u{0}\(candidate)"
+        if let cached = flipLists[key], cached.resultCounts == counts { return cached.flips }
+        let flips = try await CaseFlips.find(
+            store: store, baselineRunID: baseline, candidateRunID: candidate, limit: limit, textLimit: nil)
+        flipLists[key] = (counts, flips)
+        return flips
     }
 }

@@ -9,30 +9,12 @@ import Testing
 struct ReportCommandTests {
     typealias F = ReportFixtures
 
-    /// The `hybrid` executable SwiftPM built next to the test bundle (the test target depends on it).
-    static func executable() throws -> URL {
-        try BuiltExecutable.find("hybrid")
-    }
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func hybrid(_ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
-        let executable = try executable()
-        return try await BlockingWork.run { try hybridBlocking(executable, arguments, in: directory) }
-    }
-
-    private static func hybridBlocking(_ executable: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let pid = process.processIdentifier
-        defer { if process.isRunning { kill(pid, SIGKILL) } }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let outcome = try await HybridCLI.run(arguments, in: directory, packageRoot: packageRoot)
+        return (outcome.status, outcome.output)
     }
 
     @Test("report writes the four files under reports/RUN; compare exits 0 when gates hold, 3 when one fails, 1 on errors")

@@ -42,6 +42,20 @@ struct ViewChromiumTests {
             #expect(diff.contains("data-arm=\"\(F.terse)\"") && diff.contains("data-arm=\"\(F.bullets)\""))
             #expect(diff.contains("&lt;b&gt;bold&lt;/b&gt;") && !diff.contains("<b>bold</b>"), "model output is text, never markup")
 
+            // The run page embeds the report's own arm table.
+            let runPage = try await chromium.dumpDOM(server.url("/run?id=\(F.candidateRun)"))
+            #expect(runPage.contains("<table class=\"arms\">") && runPage.contains("<td><code>\(F.terse)</code>"))
+
+            // Baseline → candidate: terse flipped c2 pass→fail and c3 fail→pass; pass→fail is listed first.
+            let compare = try await chromium.dumpDOM(server.url("/compare?baseline=\(F.baselineRun)&candidate=\(F.candidateRun)"))
+            let passToFail = try #require(compare.range(of: "class=\"flip pass-to-fail\" data-case=\"c2\""))
+            let failToPass = try #require(compare.range(of: "class=\"flip fail-to-pass\" data-case=\"c3\""))
+            #expect(passToFail.lowerBound < failToPass.lowerBound)
+            #expect(compare.components(separatedBy: "class=\"flip ").count - 1 == 2, "bullets flipped nothing; the cloud arm is not measured")
+            for run in [F.baselineRun, F.candidateRun] {
+                #expect(compare.contains(F.cases[1].outputs[run]![F.terse]!), "both outputs of c2, \(run)")
+            }
+
             let screenshot = fixture.directory.appendingPathComponent("grid.png")
             let status = try await chromium.screenshot(server.url("/grid?run=\(F.candidateRun)"), to: screenshot, width: 1400, height: 1100)
             #expect(status == 0)

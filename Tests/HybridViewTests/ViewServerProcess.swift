@@ -10,7 +10,7 @@ struct ViewServerProcess {
 
     /// Starts `hybrid view --db PATH --port 0` in `directory` and waits (up to 60 s) for the line with its URL.
     static func start(database: String, in directory: URL) async throws -> ViewServerProcess {
-        let executable = try BuiltExecutable.find("hybrid")
+        let executable = try HybridCLI.executable()
         return try await BlockingWork.run {
             let process = Process()
             process.executableURL = executable
