@@ -35,18 +35,24 @@ struct GridPage: Sendable {
             throw ViewError.notFound("run \(run.id) has no results" + (parameters.feature.map { " for feature \($0)" } ?? ""))
         }
         let store = catalog.store
-        // In a one-feature run every row is that feature's: leaving the condition out lets SQLite answer from the
-        // (run_id, case_id, …) index alone instead of visiting each row to read its feature.
-        let scope = layout.features.count > 1 ? feature.name : nil
+        let scope = RunLayout.scope(feature.name, of: layout.features.map(\.name))
         let filter = parameters.caseFilter(feature: scope)
-        let ids = try await store.caseIDs(
-            run: run.id, matching: filter, offset: (parameters.page - 1) * parameters.pageSize, limit: parameters.pageSize)
+        let offset = (parameters.page - 1) * parameters.pageSize
+        let ids: [String]
+        var matching = feature.caseCount
+        if parameters.isFiltered {
+            // A filter has to look at every result anyway: one pass yields both the count and the page.
+            let all = try await store.caseIDs(run: run.id, matching: filter, offset: 0, limit: Int.max)
+            matching = all.count
+            ids = Array(all.dropFirst(offset).prefix(parameters.pageSize))
+        } else {
+            ids = try await store.caseIDs(run: run.id, matching: filter, offset: offset, limit: parameters.pageSize)
+        }
         let cells = try await store.resultCells(run: run.id, feature: scope, caseIDs: ids)
-        let total = try await store.caseCount(run: run.id, matching: CaseFilter(feature: scope))
-        let matching = parameters.isFiltered ? try await store.caseCount(run: run.id, matching: filter) : total
         return GridPage(
             run: run, feature: feature, features: layout.features.map(\.name), parameters: parameters,
-            totalCases: total, matchingCases: matching, rows: Self.rows(cells), references: await catalog.references(of: run))
+            totalCases: feature.caseCount, matchingCases: matching, rows: Self.rows(cells),
+            references: await catalog.references(of: run))
     }
 
     /// Groups cells (sorted by case, repeat, arm) into rows.

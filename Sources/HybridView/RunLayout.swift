@@ -8,12 +8,20 @@ struct RunLayout: Sendable {
         var name: String
         var arms: [ArmResultCount]
         var constraintNames: [String]
+        /// Distinct case ids of the feature.
+        var caseCount: Int
     }
 
     /// Stored results when the layout was read.
     var resultCount: Int
     /// Features sorted by name.
     var features: [Feature]
+
+    /// The feature condition for store queries: none in a one-feature run, where every row is that feature's, so
+    /// SQLite answers from the `(run_id, case_id, …)` index alone instead of visiting each row to read its feature.
+    static func scope(_ feature: String, of features: [String]) -> String? {
+        features.count > 1 ? feature : nil
+    }
 
     func feature(_ name: String?) -> Feature? {
         guard let name else { return features.first }

@@ -30,9 +30,12 @@ actor ViewCatalog {
         if let cached = layouts[runID], cached.resultCount == count { return cached }
         let arms = try await store.armCounts(run: runID)
         var features: [RunLayout.Feature] = []
-        for name in Array(Set(arms.map(\.feature))).sorted() {
+        let names = Array(Set(arms.map(\.feature))).sorted()
+        for name in names {
             let constraints = try await store.constraintNames(run: runID, feature: name)
-            features.append(RunLayout.Feature(name: name, arms: arms.filter { $0.feature == name }, constraintNames: constraints))
+            let cases = try await store.caseCount(run: runID, matching: CaseFilter(feature: RunLayout.scope(name, of: names)))
+            features.append(RunLayout.Feature(
+                name: name, arms: arms.filter { $0.feature == name }, constraintNames: constraints, caseCount: cases))
         }
         let layout = RunLayout(resultCount: count, features: features)
         layouts[runID] = layout
