@@ -85,10 +85,10 @@ struct CompareCommand: AsyncParsableCommand {
                 source = "store"
             }
             report.baseline = BaselineComparator.compare(current: report, baseline: base, source: source, options: options)
-            if baseline == nil {
-                // Both runs' outputs are stored, so the cases that flipped can be listed with both outputs.
-                report.baseline?.flips = try await CaseFlips.find(store: store, baselineRunID: runs[0], candidateRunID: currentID)
-            }
+            // With both runs stored the flipped cases carry both outputs; a baseline file gives only its pass/fail.
+            report.baseline?.flips = baseline == nil
+                ? try await CaseFlips.find(store: store, baselineRunID: runs[0], candidateRunID: currentID)
+                : try await CaseFlips.find(store: store, baseline: base, candidateRunID: currentID)
             let gates = try gate.map { path throws(ReportError) in try GateSpec.load(path: path) }
                 ?? GateSpec(regression: RegressionRule(mode: .significant))
             report.gates = GateEvaluator.evaluate(report: report, gates: gates, baseline: base)

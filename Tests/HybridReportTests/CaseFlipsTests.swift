@@ -69,4 +69,19 @@ struct CaseFlipsTests {
             }
         }
     }
+
+    @Test("against a baseline report.json: the same flips from its per-case pass/fail, without baseline texts")
+    func fromBaselineReport() async throws {
+        let (baseline, candidate) = Self.runs()
+        let report = ReportBuilder().build(runID: "base", run: nil, results: baseline)
+        try await F.withTemporaryDirectory { directory in
+            let store = try await F.store(in: directory, runs: [(F.run("cand"), candidate)])
+            let flips = try await CaseFlips.find(store: store, baseline: report, candidateRunID: "cand")
+            let arm = try #require(flips.arms.first)
+            #expect(flips.arms.map(\.armID) == ["v@m"] && flips.baselineRunID == "base")
+            #expect(arm.passToFail.map(\.caseID) == ["c1", "c2", "c10"] && arm.failToPass.map(\.caseID) == ["c3", "c9"])
+            #expect(arm.passToFail[0].baseline.passed == true && arm.passToFail[0].baseline.output == nil)
+            #expect(arm.passToFail[0].candidate.output == "out c1")
+        }
+    }
 }

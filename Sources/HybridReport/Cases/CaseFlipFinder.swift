@@ -31,6 +31,22 @@ extension CaseFlips {
         return finder.finish(baselineRunID: baselineRunID, candidateRunID: candidateRunID)
     }
 
+    /// The flips from a baseline `report.json` (a committed baseline) to a stored run. The baseline side has only
+    /// its per-case pass/fail (``FeatureReport/caseKeys`` and ``ArmSummary/cases``), no texts; a baseline written
+    /// without per-case data yields no flips.
+    public static func find(
+        store: any ResultStore, baseline: RunReport, candidateRunID: String, limit: Int? = defaultLimit,
+        textLimit: Int? = 1_000
+    ) async throws -> CaseFlips {
+        if try await store.run(id: candidateRunID) == nil, try await store.resultCount(run: candidateRunID) == 0 {
+            throw ReportError.runNotFound(candidateRunID)
+        }
+        var finder = CaseFlipFinder(limit: limit, textLimit: textLimit)
+        finder.addBaseline(baseline)
+        try await store.forEachResult(run: candidateRunID, batchSize: 2_000) { finder.considerCandidate($0) }
+        return finder.finish(baselineRunID: baseline.runID, candidateRunID: candidateRunID)
+    }
+
     /// The flips between two runs whose results are in memory (tests, small runs); see
     /// ``find(store:baselineRunID:candidateRunID:limit:textLimit:)``.
     public static func find(
@@ -103,6 +119,23 @@ struct CaseFlipFinder {
         if let verdict = CaseOutcome.verdict(record) { baselineVerdicts[key] = verdict }
     }
 
+    /// The per-case pass/fail of a report's measured arms.
+    mutating func addBaseline(_ report: RunReport) {
+        for feature in report.features {
+            guard let keys = feature.caseKeys else { continue }
+            for arm in feature.arms where arm.notMeasured == nil && arm.errorsByKind[NotMeasured.errorKind] != arm.count {
+                guard let adherence = arm.cases?.adherence else { continue }
+                let armKey = ArmKey(feature: feature.feature, armID: arm.armID)
+                baselineArms.insert(armKey)
+                for (index, value) in adherence.enumerated() where index < keys.count {
+                    guard let value else { continue }
+                    let (caseID, repeatIndex) = SideBySideSelector.split(keys[index])
+                    baselineVerdicts[CaseKey(arm: armKey, caseID: caseID, repeatIndex: repeatIndex)] = value == 1
+                }
+            }
+        }
+    }
+
     mutating func considerCandidate(_ record: ResultRecord) {
         let key = CaseKey(record)
         guard baselineArms.contains(key.arm) else { return }
@@ -111,7 +144,8 @@ struct CaseFlipFinder {
         state.paired += 1
         if before != now {
             let flipped = FlippedCase(
-                caseID: key.caseID, repeatIndex: key.repeatIndex, baseline: .missing, candidate: CaseOutcome(record, textLimit: textLimit))
+                caseID: key.caseID, repeatIndex: key.repeatIndex,
+                baseline: CaseOutcome(input: nil, passed: before, output: nil, error: nil, failedChecks: [], scores: [:]), candidate: CaseOutcome(record, textLimit: textLimit))
             if before {
                 state.passToFailCount += 1
                 insert(flipped, into: &state.passToFail)

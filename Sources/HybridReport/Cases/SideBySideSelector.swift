@@ -1,5 +1,6 @@
 /// Chooses the cases of one ``SideBySide`` from two arms' compact per-case arrays, before any text is read:
-/// pass/fail disagreements first, then cases both fail, then the largest primary-score gap, then case-id order.
+/// pass/fail disagreements first, then cases both fail, then the largest primary-score gap; among equals, the first
+/// stored (an integer comparison: this runs once per case of a million-result run), shown in case-id order.
 struct SideBySideSelector {
     let first: ArmAccumulator
     let second: ArmAccumulator
@@ -10,13 +11,12 @@ struct SideBySideSelector {
     private struct Candidate {
         var severity: Int
         var scoreGap: Double
-        var caseID: String
-        var repeatIndex: Int
+        var index: Int
 
         func precedes(_ other: Candidate) -> Bool {
             if severity != other.severity { return severity < other.severity }
             if scoreGap != other.scoreGap { return scoreGap > other.scoreGap }
-            return CaseText.precedes((caseID, repeatIndex), (other.caseID, other.repeatIndex))
+            return index < other.index
         }
     }
 
@@ -36,13 +36,21 @@ struct SideBySideSelector {
             } else {
                 severity = x == false && y == false ? 1 : 2
             }
-            let (caseID, repeatIndex) = Self.split(caseKeys[index])
-            insert(Candidate(severity: severity, scoreGap: scoreGap(index), caseID: caseID, repeatIndex: repeatIndex), into: &chosen)
+            insert(Candidate(severity: severity, scoreGap: scoreGap(index), index: index), into: &chosen)
+        }
+        let listed = chosen.map { candidate in
+            let (caseID, repeatIndex) = Self.split(caseKeys[candidate.index])
+            return (candidate, PairedCase(caseID: caseID, repeatIndex: repeatIndex, first: .missing, second: .missing))
+        }
+        let shown = listed.sorted { a, b in
+            if (a.0.severity, -a.0.scoreGap) != (b.0.severity, -b.0.scoreGap) {
+                return (a.0.severity, -a.0.scoreGap) < (b.0.severity, -b.0.scoreGap)
+            }
+            return CaseText.precedes((a.1.caseID, a.1.repeatIndex), (b.1.caseID, b.1.repeatIndex))
         }
         return SideBySide(
             first: first.armID, second: second.armID, pairedCount: paired, disagreeCount: disagree,
-            cases: chosen.map { PairedCase(caseID: $0.caseID, repeatIndex: $0.repeatIndex, first: .missing, second: .missing) },
-            omittedCount: paired - chosen.count)
+            cases: shown.map(\.1), omittedCount: paired - chosen.count)
     }
 
     private func insert(_ candidate: Candidate, into list: inout [Candidate]) {

@@ -4,7 +4,9 @@
 /// "Pass" is the report's adherence: every constraint passed. An error is a failure, except `unavailable`
 /// (the arm was never sent), which is not measured and never flips. Results without constraints neither pass nor
 /// fail. Lists are sorted by case id (numeric-aware) and repeat, and cut at the finder's limit; the counts say how
-/// many flipped in all. Built by ``CaseFlips/find(store:baselineRunID:candidateRunID:limit:textLimit:)``.
+/// many flipped in all. Built by ``CaseFlips/find(store:baselineRunID:candidateRunID:limit:textLimit:)``, or from a
+/// baseline `report.json` by ``CaseFlips/find(store:baseline:candidateRunID:limit:textLimit:)`` (then the baseline
+/// side carries only pass/fail).
 public struct CaseFlips: Sendable, Hashable, Codable {
     /// The run compared against.
     public var baselineRunID: String

@@ -2,8 +2,8 @@
 ///
 /// One per paired comparison of the feature (the best arm against each other arm, or the `--pair` list). Cases
 /// where the arms disagree on pass/fail come first, then cases both fail, then the rest by the largest difference
-/// of the primary score; ties in case-id order. Only the first ``ReportOptions/sideBySideCasesPerPair`` cases are
-/// listed; ``omittedCount`` says how many more there were.
+/// of the primary score; among equals the first stored, shown in case-id order. Only the first
+/// ``ReportOptions/sideBySideCasesPerPair`` cases are listed; ``omittedCount`` says how many more there were.
 public struct SideBySide: Sendable, Hashable, Codable {
     /// The first arm (the best arm, or the first of a `--pair`).
     public var first: String
