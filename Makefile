@@ -56,7 +56,7 @@ test: setup
 	swift test --skip-build --no-parallel $(SWIFT_BUILD_FLAGS)
 	bash scripts/typecheck-apple-adapters.sh
 
-BENCHMARKS ?= transport config runner router report cli
+BENCHMARKS ?= transport config runner router report cli view
 bench: setup
 	swift build -c release --product hybrid-bench
 	swift build -c release --product hybrid

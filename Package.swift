@@ -31,6 +31,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // The local results viewer (`hybrid view`) only; no library product an app embeds depends on these.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         .target(name: "HybridCore", swiftSettings: strict),
@@ -92,11 +95,22 @@ let package = Package(
             path: "Examples/AppIntegration/App",
             swiftSettings: strict
         ),
+        // `hybrid view`: a read-only web app over the store. The only target that depends on Hummingbird.
+        .target(
+            name: "HybridView",
+            dependencies: [
+                "HybridCore", "HybridStore", "HybridReport", "HybridRunner",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "hybrid",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridProviders", "HybridStore", "HybridRunner", "HybridConfig",
-                "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel",
+                "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -106,7 +120,7 @@ let package = Package(
             name: "hybrid-bench",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridProviders",
-                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl",
+                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView",
             ],
             path: "Benchmarks/hybrid-bench",
             swiftSettings: strict
@@ -165,6 +179,11 @@ let package = Package(
         ),
         // Adds spend through FileSpendLedger from a separate process so the router tests can SIGKILL a writer mid-write.
         .executableTarget(name: "hybrid-ledger-stress", dependencies: ["HybridRouter", "HybridCore"], swiftSettings: strict),
+        .testTarget(
+            name: "HybridViewTests",
+            dependencies: ["HybridView", "HybridStore", "HybridCore", "HybridRunner", "HybridTestSupport", "hybrid"],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "HybridRouterTests",
             dependencies: ["HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "hybrid-ledger-stress"],

@@ -15,6 +15,8 @@ let benchmarks: [(name: String, summary: String, run: @Sendable (BenchmarkArgume
      RouterBenchmark.run),
     ("report", "Report generation over 1,000,000 stored results, 5 arms (target < 5 s, < 300 MB peak RSS)",
      ReportBenchmark.run),
+    ("view", "hybrid view: cases × arms grid pages of a 100,000-result run over loopback HTTP (target < 200 ms)",
+     ViewBenchmark.run),
     // Internal: the loopback server the transport benchmark starts as a child process.
     ("serve-loopback", "", LoopbackServeCommand.run),
 ]

@@ -81,7 +81,7 @@ public struct ModelConfig: Sendable, Hashable, Codable {
         switch kind {
         case .llamaCpp: 1
         case .appleFoundationModels, .ollama: 1
-        case .openAICompatible, .anthropic, .gemini: 16
+        case .openAICompatible, .anthropic, .gemini, .applePrivateCloudCompute: 16
         }
     }
 

@@ -42,6 +42,12 @@ public final class HybridDatabase: Sendable {
         self.writer = writer
     }
 
+    /// A database over a connection opened elsewhere (the read-only opening in `HybridDatabase+ReadOnly.swift`).
+    init(path: String, openedWriter writer: any DatabaseWriter) {
+        self.path = path
+        self.writer = writer
+    }
+
     /// A fresh, migrated in-memory database that disappears with the last reference to it.
     public static func inMemory() throws(StoreError) -> HybridDatabase {
         let queue: DatabaseQueue
@@ -54,7 +60,7 @@ public final class HybridDatabase: Sendable {
         return HybridDatabase(inMemoryWriter: queue)
     }
 
-    private static func configuration() -> Configuration {
+    static func configuration() -> Configuration {
         var configuration = Configuration()
         configuration.label = "HybridStore"
         configuration.foreignKeysEnabled = true

@@ -7,58 +7,16 @@ import Testing
 /// takes a screenshot and checks the DOM Chromium built has the expected tables, cells and SVG charts.
 @Suite("HTML report in Chromium")
 struct HTMLChromiumTests {
-    static func chromium() throws -> String {
-        let candidates = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-        guard let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw ChromiumMissing()
-        }
-        return path
-    }
-
-    struct ChromiumMissing: Error, CustomStringConvertible {
-        var description: String { "chromium is not installed; `make setup` installs it (Debian package `chromium`)" }
-    }
-
-    /// Runs chromium with `arguments`, returning stdout; killed with SIGKILL if it outlives 120 s.
-    static func run(_ executable: String, _ arguments: [String], home: URL) async throws -> (status: Int32, stdout: String) {
-        try await BlockingWork.run { try runBlocking(executable, arguments, home: home) }
-    }
-
-    private static func runBlocking(_ executable: String, _ arguments: [String], home: URL) throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home.path  // chromium writes its profile and crash dumps under HOME
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
-        defer {
-            watchdog.cancel()
-            if process.isRunning { kill(pid, SIGKILL) }
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     @Test("the HTML report renders in headless Chromium with its tables and SVG charts")
     func rendersInChromium() async throws {
-        let executable = try Self.chromium()
         try await ReportFixtures.withTemporaryDirectory { directory in
+            let chromium = try HeadlessChromium(workDirectory: directory)
             let report = try GoldenFileTests.fullReport()
             let html = directory.appendingPathComponent("report.html")
             try Data(HTMLReportRenderer().render(report).utf8).write(to: html)
             let screenshot = directory.appendingPathComponent("report.png")
-            let common = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                          "--user-data-dir=\(directory.appendingPathComponent("profile").path)"]
-            let shot = try await Self.run(executable, common + ["--screenshot=\(screenshot.path)", "--window-size=1280,2000", html.absoluteString], home: directory)
-            #expect(shot.status == 0)
+            let status = try await chromium.screenshot(html.absoluteString, to: screenshot)
+            #expect(status == 0)
             let png = try Data(contentsOf: screenshot)
             #expect(png.count > 20_000, "a blank page compresses to a few kilobytes")
             #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -67,7 +25,7 @@ struct HTMLChromiumTests {
                 try FileManager.default.copyItem(at: screenshot, to: URL(fileURLWithPath: keep))
             }
 
-            let dom = try await Self.run(executable, common + ["--dump-dom", html.absoluteString], home: directory).stdout
+            let dom = try await chromium.dumpDOM(html.absoluteString)
             #expect(dom.contains("<table class=\"arms\">"))
             #expect(dom.components(separatedBy: "<table class=\"arms\">").count - 1 == report.features.count)
             for feature in report.features {

@@ -155,7 +155,9 @@ public struct HTMLReportRenderer: Sendable {
         outcome.error != nil || outcome.passed == false ? "failed" : outcome.passed == true ? "passed" : ""
     }
 
-    private func featureSection(_ feature: FeatureReport) -> String {
+    /// One feature's section (arm table, charts, comparisons, constraints, worst cases) without the page around
+    /// it, for pages that embed it (`hybrid view`); style it with ``css``.
+    public func featureSection(_ feature: FeatureReport) -> String {
         var out = "<section class=\"feature\"><h2>\(escape(feature.feature))</h2>\n"
         var header = ["arm", "tier", "n", "errors", "cache hits", "adherence [95% CI]"]
         header += feature.scorers.map { "\($0) [95% CI]" }
@@ -260,7 +262,8 @@ public struct HTMLReportRenderer: Sendable {
 
     private func escape(_ text: String) -> String { HTMLCharts.escape(text) }
 
-    static let css = """
+    /// The stylesheet the report's markup expects.
+    public static let css = """
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px;color:#1f2328;background:#fff}
         h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #d0d7de;padding-bottom:4px;margin-top:32px}h3{font-size:15px}
         table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Number formats shared by the renderers, so Markdown, HTML and JUnit print the same figure the same way.
-enum ReportFormatting {
+/// Number formats shared by the renderers, so Markdown, HTML and JUnit (and `hybrid view`) print the same figure the
+/// same way.
+public enum ReportFormatting {
     static func percent(_ rate: Double) -> String { String(format: "%.1f%%", rate * 100) }
 
     static func percentInterval(_ lower: Double, _ upper: Double) -> String {
@@ -13,7 +14,8 @@ enum ReportFormatting {
         return "\(percent(p.rate)) \(percentInterval(p.lower, p.upper)) (\(p.passed)/\(p.total))"
     }
 
-    static func score(_ value: Double) -> String { String(format: "%.3f", value) }
+    /// A quality score with three decimals.
+    public static func score(_ value: Double) -> String { String(format: "%.3f", value) }
 
     static func scoreSummary(_ s: ScoreSummary?) -> String {
         guard let s else { return "—" }
@@ -21,7 +23,8 @@ enum ReportFormatting {
         return "\(score(s.mean)) [\(score(lower)), \(score(upper))]"
     }
 
-    static func ms(_ value: Double?) -> String {
+    /// Milliseconds: one decimal below 100, none above; "—" for nil.
+    public static func ms(_ value: Double?) -> String {
         guard let value else { return "—" }
         return value >= 100 ? String(format: "%.0f", value) : String(format: "%.1f", value)
     }
@@ -36,7 +39,8 @@ enum ReportFormatting {
         return "\(ms(d.p50)) / \(ms(d.p95)) / \(ms(d.p99))"
     }
 
-    static func usd(_ value: Double?) -> String {
+    /// US dollars: cents from $1, four decimals below; "—" for nil.
+    public static func usd(_ value: Double?) -> String {
         guard let value else { return "—" }
         if value == 0 { return "$0" }
         return value >= 1 ? String(format: "$%.2f", value) : String(format: "$%.4f", value)
