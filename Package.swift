@@ -146,6 +146,12 @@ let package = Package(
             dependencies: ["HybridRunner", "HybridCore", "HybridTestSupport"],
             swiftSettings: strict
         ),
+        // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
+        .testTarget(
+            name: "HybridCLITests",
+            dependencies: ["hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore"],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,6 +29,11 @@ struct AskCommand: AsyncParsableCommand {
     @Argument(help: "The prompt.")
     var prompt: String
 
+    func validate() throws {
+        try OptionChecks.atLeast(1, maxTokens, option: "--max-tokens")
+        try OptionChecks.within(0...2, temperature, option: "--temperature")
+    }
+
     func run() async throws {
         ChildProcessReaper.installSignalHandlers()
         try await CLIOutput.run {

@@ -19,4 +19,7 @@ struct HybridCommand: AsyncParsableCommand {
             CompareCommand.self, ConfigCommand.self, SimulateCommand.self, RecommendCommand.self,
         ]
     )
+
+    /// Parsed here as well as in the subcommands, so `--config`, `--db` and `--verbose` may come first.
+    @OptionGroup(title: "Global Options") var global: GlobalOptions
 }
