@@ -5,7 +5,7 @@ import HybridTestSupport
 import Testing
 
 /// A constraint with several patterns is one trial per output in every consumer: stored results, the report's
-/// constraint rows and adherence, and the gates built on them.
+/// constraint rows and adherence, the gates built on them, and the route simulator.
 @Suite("constraint rows count outputs")
 struct ConstraintRowTests {
     @Test func twoMustNotContainPatternsReportOneTrialPerOutput() async throws {
@@ -51,5 +51,10 @@ struct ConstraintRowTests {
         }
         let gate = try #require(written.gates?.results.first { $0.gate == "minAdherenceLower" })
         #expect(gate.message.contains("(\(clean)/\(cases) passed"), "\(gate.message)")
+
+        // The simulator (and the recommender built on it) judges each output once as well.
+        let simulated = try await fixture.hybrid(["simulate", "news", "--order", "fake-a", "--variant", "concise", "--db", fixture.database])
+        #expect(simulated.status == 0, "\(simulated.output)")
+        #expect(simulated.output.contains("adherence: 50.0% (\(clean)/\(cases))"), "\(simulated.output)")
     }
 }
