@@ -92,6 +92,7 @@ struct EvalCommand: AsyncParsableCommand {
                 feature: feature ?? "", dataset: dataset ?? "", models: models.map(Self.list), variants: variants.map(Self.list),
                 repeats: repeats ?? 1, limit: limit, seed: seed ?? 42, cache: cache, skipInvalid: skipInvalid,
                 scorers: scorers.map(Self.list))
+            settings.config = source
             let runID: String
             if let resume {
                 guard let existing = try await store.run(id: resume) else {
@@ -112,7 +113,12 @@ struct EvalCommand: AsyncParsableCommand {
                 models: settings.models, variants: settings.variants, repeats: settings.repeats, limit: settings.limit,
                 seed: settings.seed)
             if resume != nil {
-                let check = try await ResumeCheck.check(plan, store: store)
+                let check: ResumeCheck
+                do {
+                    check = try await ResumeCheck.check(plan, store: store)
+                } catch {
+                    throw CLIError("\(error)" + (settings.config.map { " (run \(runID) started with config: \($0))" } ?? ""))
+                }
                 if check.alreadyCompleted {
                     print("run \(runID) is already completed (\(check.completedKeys.count)/\(plan.plannedCount) results); nothing was sent or changed")
                     print("next: hybrid report \(runID)")
@@ -223,6 +229,9 @@ struct EvalCommand: AsyncParsableCommand {
         var cache: Bool
         var skipInvalid: Bool
         var scorers: [String]?
+        /// Where the config the run started with came from (a path, a URL, "bundled defaults"), to say so when a
+        /// resume is refused; nil for runs stored before it was recorded.
+        var config: String?
 
         init(
             feature: String, dataset: String, models: [String]?, variants: [String]?, repeats: Int, limit: Int?,

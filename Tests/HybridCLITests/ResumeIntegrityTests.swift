@@ -45,6 +45,7 @@ struct ResumeIntegrityTests {
         #expect(otherConfig.status == 1, "\(otherConfig.output)")
         #expect(otherConfig.output.contains("config hash"), "\(otherConfig.output)")
         #expect(otherConfig.output.contains("arms added: bullet@fake-c, concise@fake-c"), "\(otherConfig.output)")
+        #expect(otherConfig.output.contains("(run r1 started with config: \(original))"), "\(otherConfig.output)")
         #expect(try await Self.state(db, run: "r1") == before)
 
         let moreRepeats = try await fixture.hybrid(["eval", "--resume", "r1", "--config", original, "--db", db, "--repeat", "2"])
