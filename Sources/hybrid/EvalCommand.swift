@@ -121,7 +121,7 @@ struct EvalCommand: AsyncParsableCommand {
                 }
                 if check.alreadyCompleted {
                     print("run \(runID) is already completed (\(check.completedKeys.count)/\(plan.plannedCount) results); nothing was sent or changed")
-                    print("next: hybrid report \(runID)")
+                    try await gateOrSuggestReport(runID: runID)
                     return
                 }
             }
@@ -162,17 +162,22 @@ struct EvalCommand: AsyncParsableCommand {
                 print("interrupted: finish it with `hybrid eval --resume \(runID)`")
                 throw ExitCode(130)
             }
-            if let gate {
-                let store = try global.openStore()
-                var report = try await ReportBuilder(options: ReportOptions()).build(store: store, runID: runID)
-                let base = try baseline.map { path throws(ReportError) in try RunReport.load(path: path) }
-                report.gates = GateEvaluator.evaluate(report: report, gates: try GateSpec.load(path: gate), baseline: base)
-                try ReportCLI.write(report, out: nil)
-                if let code = report.gates?.exitCode, code != 0 { throw ExitCode(code) }
-            } else {
-                print("next: hybrid report \(runID)")
-            }
+            try await gateOrSuggestReport(runID: runID)
         }
+    }
+
+    /// With `--gate`, writes the run's report and exits 3 when a gate fails; otherwise says how to see the report.
+    func gateOrSuggestReport(runID: String) async throws {
+        guard let gate else {
+            print("next: hybrid report \(runID)")
+            return
+        }
+        let store = try global.openStore()
+        var report = try await ReportBuilder(options: ReportOptions()).build(store: store, runID: runID)
+        let base = try baseline.map { path throws(ReportError) in try RunReport.load(path: path) }
+        report.gates = GateEvaluator.evaluate(report: report, gates: try GateSpec.load(path: gate), baseline: base)
+        try ReportCLI.write(report, out: nil)
+        if let code = report.gates?.exitCode, code != 0 { throw ExitCode(code) }
     }
 
     func makeJudge(document: HybridConfigDocument, factory: ModelFactory, existing: [String: any LanguageModel]) throws -> LLMJudge? {
