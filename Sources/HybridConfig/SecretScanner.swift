@@ -36,11 +36,12 @@ public enum SecretScanner {
         public var range: Range<Int>
     }
 
-    /// Every credential-looking string in `value`, keys and values, at its JSON path under `path`.
+    /// Every credential-looking string in `value`, keys and values, at its JSON path under `path`, sorted by path.
     public static func findings(in value: JSONValue, at path: ConfigPath = .root) -> [Finding] {
         var found: [Finding] = []
-        collect(value, path, credentialKey: false, into: &found)
-        return found
+        var components = path.components
+        collect(value, &components, credentialKey: false, into: &found)
+        return found.sorted { $0.path < $1.path }
     }
 
     /// Findings in one string (a template file's text, say) reported at `path`.
@@ -50,8 +51,14 @@ public enum SecretScanner {
 
     /// Every credential-looking span of `text`, in order, not overlapping.
     public static func matches(in text: String) -> [Match] {
-        var scanner = ByteScanner(Array(text.utf8))
-        return scanner.scan()
+        guard text.utf8.count >= ByteScanner.shortestCandidate else { return [] }
+        var text = text
+        // Native strings are contiguous UTF-8; `makeContiguousUTF8` only copies bridged or foreign ones.
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            var scanner = ByteScanner(bytes)
+            return scanner.scan()
+        } ?? []
     }
 
     /// `text` with every credential-looking span replaced by `[redacted]`, e.g. for printing a config.
@@ -73,24 +80,35 @@ public enum SecretScanner {
 
     // MARK: - Tree walk
 
-    private static func collect(_ value: JSONValue, _ path: ConfigPath, credentialKey: Bool, into found: inout [Finding]) {
+    /// Walks the tree with one path stack: a `ConfigPath` is built only for a finding, since a config is scanned on
+    /// every load and almost never has one.
+    private static func collect(
+        _ value: JSONValue, _ path: inout [ConfigPath.Component], credentialKey: Bool, into found: inout [Finding]
+    ) {
         switch value {
         case .string(let text):
             let kinds = matches(in: text).map(\.kind)
             if !kinds.isEmpty {
-                found += kinds.map { Finding(path: path.description, kind: $0) }
+                found += kinds.map { Finding(path: ConfigPath(path).description, kind: $0) }
             } else if credentialKey && looksLikeCredentialValue(text) {
-                found.append(Finding(path: path.description, kind: "a credential (the key's name says so)"))
+                found.append(Finding(path: ConfigPath(path).description, kind: "a credential (the key's name says so)"))
             }
         case .array(let elements):
             for (index, element) in elements.enumerated() {
-                collect(element, path.index(index), credentialKey: credentialKey, into: &found)
+                path.append(.index(index))
+                collect(element, &path, credentialKey: credentialKey, into: &found)
+                path.removeLast()
             }
         case .object(let members):
-            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
-                let memberPath = path.key(key)
-                found += matches(in: key).map { Finding(path: memberPath.description, kind: "a key name that is " + $0.kind) }
-                collect(member, memberPath, credentialKey: isCredentialName(key), into: &found)
+            for (key, member) in members {
+                path.append(.key(key))
+                found += matches(in: key).map { Finding(path: ConfigPath(path).description, kind: "a key name that is " + $0.kind) }
+                let credential: Bool = switch member {
+                case .string, .array: isCredentialName(key)
+                default: false
+                }
+                collect(member, &path, credentialKey: credential, into: &found)
+                path.removeLast()
             }
         default:
             break

@@ -59,6 +59,21 @@ struct SecretScannerTests {
         }
     }
 
+    @Test(arguments: [
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7bq\n-----END RSA PRIVATE KEY-----", "a PEM private key"),
+        ("token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "a JSON Web Token"),
+        ("slack xoxb-" + "1234567890-abcdefghij", "a Slack token"),
+        ("hf_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "a Hugging Face token"),
+        ("sk_live_" + "51H8abcdefGHIJKLmnopQRST", "a Stripe secret key"),
+        ("glpat-" + "xxYYzz00112233445566", "a GitLab token"),
+        ("ASIA" + "ZZZZ1234567890AB", "an AWS temporary access key id"),
+        ("Authorization: Basic " + "dXNlcjpwYXNzd29yZDEyMw==", "basic-auth credentials"),
+    ])
+    func otherCredentialShapesAreFound(text: String, kind: String) {
+        let found = SecretScanner.matches(in: "see: " + text)
+        #expect(found.count == 1 && found.first?.kind.hasPrefix(kind) == true, "\(found)")
+    }
+
     @Test func credentialNamedHeadersAreFoundWhateverTheFormat() {
         let issues = Fixtures.errors(Fixtures.config {
             $0.set(["models", "openai-gpt-4o-mini", "headers"], .object(["x-api-key": "custom-format-7f3a91c2"]))
