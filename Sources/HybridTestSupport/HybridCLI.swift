@@ -1,32 +1,32 @@
 import Dispatch
 public import Foundation
 
-/// Runs the `hybrid` executable that `swift build --build-tests` put beside the test bundle, as a user would: a
-/// child process with its exit status and its stdout and stderr interleaved in one string.
+/// Runs the `hybrid` executable that `swift build --build-tests` put in `.build/debug`, as users and CI do, and
+/// captures what it prints (stdout and stderr together).
 public enum HybridCLI {
-    /// How one invocation ended.
+    /// What one command did.
     public struct Outcome: Sendable {
-        /// The exit status (or the signal number when killed).
+        /// The exit status.
         public var status: Int32
-        /// Standard output and standard error, interleaved as written.
+        /// Standard output and standard error, interleaved.
         public var output: String
     }
 
-    /// Why the executable was not found.
+    /// Why the executable could not be found.
     public struct NotFound: Error, CustomStringConvertible {
-        /// Where it was looked for.
+        /// The paths tried.
         public var description: String
     }
 
-    /// The `hybrid` executable next to the test bundle, else in the package's `.build/debug`.
-    public static func executable() throws -> URL {
+    /// The executable: beside the running test bundle (a few levels up) or under the package's `.build/debug`.
+    public static func executable(packageRoot: URL? = nil) throws -> URL {
         var candidates: [URL] = []
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
             candidates.append(directory.appendingPathComponent("hybrid"))
             directory = directory.deletingLastPathComponent()
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = packageRoot ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         candidates.append(root.appendingPathComponent(".build/debug/hybrid"))
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) && !$0.hasDirectoryPath }) else {
             throw NotFound(description: "hybrid not found in \(candidates.map(\.path)); run `swift build --build-tests`")
@@ -34,18 +34,20 @@ public enum HybridCLI {
         return found
     }
 
-    /// Runs `hybrid ARGUMENTS` in `directory` (the current one when nil) and waits for it off the cooperative pool.
-    /// With `killAfter` the process gets SIGKILL after that long, as `kill -9` would.
-    public static func run(_ arguments: [String], in directory: URL? = nil, killAfter: Duration? = nil) async throws -> Outcome {
-        let executable = try executable()
+    /// Runs `hybrid ARGUMENTS` in `directory` to its end, off the cooperative pool; the child is SIGKILLed if
+    /// reading its output fails, and after `killAfter` when given (as `kill -9` would).
+    public static func run(
+        _ arguments: [String], in directory: URL, packageRoot: URL? = nil, killAfter: Duration? = nil
+    ) async throws -> Outcome {
+        let executable = try executable(packageRoot: packageRoot)
         return try await BlockingWork.run { try runBlocking(executable, arguments, in: directory, killAfter: killAfter) }
     }
 
-    private static func runBlocking(_ executable: URL, _ arguments: [String], in directory: URL?, killAfter: Duration?) throws -> Outcome {
+    private static func runBlocking(_ executable: URL, _ arguments: [String], in directory: URL, killAfter: Duration?) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
+        process.currentDirectoryURL = directory
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -9,8 +9,11 @@ import Testing
 struct ReportCommandTests {
     typealias F = ReportFixtures
 
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
     static func hybrid(_ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
-        let outcome = try await HybridCLI.run(arguments, in: directory)
+        let outcome = try await HybridCLI.run(arguments, in: directory, packageRoot: packageRoot)
         return (outcome.status, outcome.output)
     }
 
@@ -44,6 +47,8 @@ struct ReportCommandTests {
             let regressed = try await Self.hybrid(["compare", "--baseline", baseline, "worse-run", "--out", "out-worse"], in: directory)
             #expect(regressed.status == 3, "\(regressed.output)")
             #expect(regressed.output.contains("FAIL summarize terse@gpt-4o-mini regression:quality:rouge_l"))
+            // Pass/fail did not move (only scores did): the flipped-case list says so, from the file's per-case data.
+            #expect(regressed.output.contains("flipped cases (golden-run → worse-run): 0 pass→fail, 0 fail→pass"))
             let markdown = try String(contentsOf: directory.appendingPathComponent("out-worse/report.md"), encoding: .utf8)
             #expect(markdown.contains("regression:quality:rouge_l"))
 

@@ -16,7 +16,7 @@ import Testing
     }
 
     private func runHybrid(_ arguments: [String], killAfter: Duration? = nil) async throws -> Int32 {
-        try await HybridCLI.run(arguments, killAfter: killAfter).status
+        try await HybridCLI.run(arguments, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), killAfter: killAfter).status
     }
 
     @Test func killingTheCLIAtRandomPointsAndResumingStoresExactlyTheFullSet() async throws {
