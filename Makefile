@@ -27,6 +27,8 @@ deps:
 
 setup: deps
 	@bash scripts/setup-local-model.sh
+	@# The second opinion the JSON Schema property tests compare the validator with (HybridCoreTests).
+	@.venv/bin/python -c 'import jsonschema' 2>/dev/null || .venv/bin/pip install --quiet 'jsonschema==4.26.0'
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)

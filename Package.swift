@@ -96,7 +96,10 @@ let package = Package(
         ),
         // Loopback HTTP servers and fixtures shared by the tests and the benchmarks; never shipped to apps.
         .target(name: "HybridTestSupport", dependencies: ["HybridCore", "HybridTransport"], swiftSettings: strict),
-        .testTarget(name: "HybridCoreTests", dependencies: ["HybridCore"], swiftSettings: strict),
+        // HybridTestSupport runs the Python jsonschema oracle; HybridReport provides the seeded SplitMix64.
+        .testTarget(
+            name: "HybridCoreTests", dependencies: ["HybridCore", "HybridTestSupport", "HybridReport"],
+            swiftSettings: strict),
         .testTarget(
             name: "HybridTransportTests",
             dependencies: ["HybridTransport", "HybridTestSupport"],

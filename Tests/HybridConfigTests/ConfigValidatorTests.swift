@@ -101,10 +101,10 @@ struct ConfigValidatorTests {
     }
 
     @Test func unsupportedSchemaKeyword() throws {
-        let issues = Fixtures.errors(Fixtures.config { $0.set(["features", "extract", "outputSchema", "properties", "email", "format"], "email") })
+        let issues = Fixtures.errors(Fixtures.config { $0.set(["features", "extract", "outputSchema", "properties", "email", "unevaluatedItems"], false) })
         let issue = try #require(issues.first)
-        #expect(issue.path == "features.extract.outputSchema.properties.email.format")
-        #expect(issue.message.contains("'format' is not supported"))
+        #expect(issue.path == "features.extract.outputSchema.properties.email.unevaluatedItems")
+        #expect(issue.message.contains("'unevaluatedItems' is not supported"))
     }
 
     @Test func constraintDefinitionErrorsCarryTheirPath() throws {

@@ -5,7 +5,8 @@ extension JSONSchema {
     /// and not in `enum`). Object members are visited in sorted key order, so the result is deterministic.
     public func validate(_ value: JSONValue) -> [SchemaViolation] {
         var violations: [SchemaViolation] = []
-        check(root, value, at: .root, into: &violations)
+        var path = JSONPath.root
+        check(root, value, at: &path, into: &violations)
         return violations
     }
 
@@ -14,113 +15,203 @@ extension JSONSchema {
         validate(value).isEmpty
     }
 
-    private func check(_ node: SchemaNode, _ value: JSONValue, at path: JSONPath, into out: inout [SchemaViolation]) {
-        func fail(_ keyword: String, _ message: String, at where_: JSONPath? = nil) {
-            out.append(SchemaViolation(path: (where_ ?? path).description, keyword: keyword, message: message))
-        }
-        let k: SchemaKeywords
+    private func check(_ node: SchemaNode, _ value: JSONValue, at path: inout JSONPath, into out: inout [SchemaViolation]) {
         switch node {
         case .always(true):
             return
         case .always(false):
-            fail("false", "no value is allowed here (the schema is false)")
-            return
-        case .keywords(let keywords):
-            k = keywords
+            out.append(SchemaViolation(path: path.description, keyword: "false", message: "no value is allowed here (the schema is false)"))
+        case .keywords(let rules):
+            check(rules, value, at: &path, into: &out)
         }
+    }
 
-        if let reference = k.reference, let target = resolve(reference) {
-            check(target, value, at: path, into: &out)
+    private func check(_ r: SchemaRules, _ value: JSONValue, at path: inout JSONPath, into out: inout [SchemaViolation]) {
+        if let reference = r.k.reference, let target = targets[reference] {
+            check(target, value, at: &path, into: &out)
         }
-        if let types = k.types, !types.contains(where: { $0.matches(value) }) {
-            let expected = types.map(\.rawValue).joined(separator: " or ")
+        checkAnyType(r, value, at: &path, into: &out)
+        switch value {
+        case .int, .double:
+            if let number = SchemaNumber(value) { checkNumber(r, number, at: &path, into: &out) }
+        case .string(let text):
+            checkString(r, text, at: &path, into: &out)
+        case .array(let elements):
+            checkArray(r, elements, at: &path, into: &out)
+        case .object(let members):
+            checkObject(r, members, at: &path, into: &out)
+        default:
+            break
+        }
+        checkApplicators(r, value, at: &path, into: &out)
+    }
+
+    private func checkAnyType(_ r: SchemaRules, _ value: JSONValue, at path: inout JSONPath, into out: inout [SchemaViolation]) {
+        func fail(_ keyword: String, _ message: String) {
+            out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
+        }
+        if let types = r.k.types, !types.contains(where: { $0.matches(value) }), !(r.k.nullable && value == .null) {
+            let expected = (types.map(\.rawValue) + (r.k.nullable ? ["null"] : [])).joined(separator: " or ")
             fail("type", "expected \(expected), got \(Self.describe(value))")
         }
-        if let options = k.enumValues, !options.contains(where: { $0.isEquivalent(to: value) }) {
+        if let options = r.k.enumValues, !options.contains(where: { $0.isSchemaEqual(to: value) }) {
             let list = options.map { $0.compactJSON(limit: 40) }.joined(separator: ", ")
             fail("enum", "expected one of \(list), got \(value.compactJSON())")
         }
-        if let expected = k.constValue, !expected.isEquivalent(to: value) {
+        if let expected = r.k.constValue, !expected.isSchemaEqual(to: value) {
             fail("const", "expected \(expected.compactJSON()), got \(value.compactJSON())")
         }
+    }
 
-        if let number = Self.number(value) {
-            let shown = JSONValue.formatNumber(number)
-            if let limit = k.minimum, number < limit {
-                fail("minimum", "must be >= \(JSONValue.formatNumber(limit)), got \(shown)")
-            }
-            if let limit = k.maximum, number > limit {
-                fail("maximum", "must be <= \(JSONValue.formatNumber(limit)), got \(shown)")
-            }
-            if let limit = k.exclusiveMinimum, number <= limit {
-                fail("exclusiveMinimum", "must be > \(JSONValue.formatNumber(limit)), got \(shown)")
-            }
-            if let limit = k.exclusiveMaximum, number >= limit {
-                fail("exclusiveMaximum", "must be < \(JSONValue.formatNumber(limit)), got \(shown)")
-            }
+    private func checkNumber(_ r: SchemaRules, _ number: SchemaNumber, at path: inout JSONPath, into out: inout [SchemaViolation]) {
+        func fail(_ keyword: String, _ message: String) {
+            out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
         }
+        if let limit = r.k.minimum, number < limit { fail("minimum", "must be >= \(limit), got \(number)") }
+        if let limit = r.k.maximum, limit < number { fail("maximum", "must be <= \(limit), got \(number)") }
+        if let limit = r.k.exclusiveMinimum, !(limit < number) { fail("exclusiveMinimum", "must be > \(limit), got \(number)") }
+        if let limit = r.k.exclusiveMaximum, !(number < limit) { fail("exclusiveMaximum", "must be < \(limit), got \(number)") }
+        if let step = r.k.multipleOf, !number.isMultiple(of: step) {
+            fail("multipleOf", "must be a multiple of \(step), got \(number)")
+        }
+    }
 
-        if case .string(let text) = value {
+    private func checkString(_ r: SchemaRules, _ text: String, at path: inout JSONPath, into out: inout [SchemaViolation]) {
+        func fail(_ keyword: String, _ message: String) {
+            out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
+        }
+        if r.k.minLength != nil || r.k.maxLength != nil {
             // JSON Schema counts length in code points, not grapheme clusters or UTF-16 units.
             let length = text.unicodeScalars.count
-            if let limit = k.minLength, length < limit {
+            if let limit = r.k.minLength, length < limit {
                 fail("minLength", "expected at least \(Self.count(limit, "character")), got \(length)")
             }
-            if let limit = k.maxLength, length > limit {
+            if let limit = r.k.maxLength, length > limit {
                 fail("maxLength", "expected at most \(Self.count(limit, "character")), got \(length)")
             }
-            // The pattern compiled at init, so a failure here cannot happen; treat it as a mismatch if it does.
-            if let pattern = k.pattern {
-                let matched = (try? PatternCompiler.compile(pattern)).map { text.contains($0) } ?? false
-                if !matched {
-                    fail("pattern", "\(JSONValue.string(text).compactJSON()) does not match pattern '\(pattern)'")
-                }
-            }
         }
-
-        if case .array(let elements) = value {
-            if let limit = k.minItems, elements.count < limit {
-                fail("minItems", "expected at least \(Self.count(limit, "item")), got \(elements.count)")
-            }
-            if let limit = k.maxItems, elements.count > limit {
-                fail("maxItems", "expected at most \(Self.count(limit, "item")), got \(elements.count)")
-            }
-            if let items = k.items {
-                for (i, element) in elements.enumerated() {
-                    check(items, element, at: path.appending(index: i), into: &out)
-                }
-            }
+        if let pattern = r.k.pattern, !pattern.matches(text) {
+            fail("pattern", "\(JSONValue.string(text).compactJSON()) does not match pattern '\(pattern.source)'")
         }
+        if let format = r.k.format, !format.matches(text) {
+            fail("format", "\(JSONValue.string(text).compactJSON()) is not a valid \(format.rawValue)")
+        }
+    }
 
-        if case .object(let members) = value {
-            for key in k.required where members[key] == nil {
-                fail("required", "missing required key '\(key)'")
-            }
+    private func checkArray(_ r: SchemaRules, _ elements: [JSONValue], at path: inout JSONPath, into out: inout [SchemaViolation]) {
+        func fail(_ keyword: String, _ message: String) {
+            out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
+        }
+        if let limit = r.k.minItems, elements.count < limit {
+            fail("minItems", "expected at least \(Self.count(limit, "item")), got \(elements.count)")
+        }
+        if let limit = r.k.maxItems, elements.count > limit {
+            fail("maxItems", "expected at most \(Self.count(limit, "item")), got \(elements.count)")
+        }
+        let prefix = r.k.prefixItems ?? []
+        for (i, element) in elements.enumerated() {
+            guard let schema = i < prefix.count ? prefix[i] : r.k.items else { continue }
+            path.components.append(.index(i))
+            check(schema, element, at: &path, into: &out)
+            path.components.removeLast()
+        }
+        if r.k.uniqueItems, let (first, second) = Self.firstDuplicate(elements) {
+            fail("uniqueItems", "items [\(first)] and [\(second)] are equal (\(elements[first].compactJSON(limit: 40))); items must be unique")
+        }
+        if let contains = r.k.contains { checkContains(r, contains, elements, at: &path, into: &out) }
+    }
+
+    private func checkContains(
+        _ r: SchemaRules, _ contains: SchemaNode, _ elements: [JSONValue], at path: inout JSONPath,
+        into out: inout [SchemaViolation]
+    ) {
+        var matching = 0
+        for (i, element) in elements.enumerated() {
+            path.components.append(.index(i))
+            if isValid(contains, element, at: &path) { matching += 1 }
+            path.components.removeLast()
+        }
+        let low = r.k.minContains ?? 1
+        if matching < low {
+            let message = low == 1 ? "no item matches the 'contains' schema"
+                : "expected at least \(Self.count(low, "item")) matching 'contains', got \(matching)"
+            out.append(SchemaViolation(path: path.description, keyword: r.k.minContains == nil ? "contains" : "minContains", message: message))
+        }
+        if let high = r.k.maxContains, matching > high {
+            out.append(SchemaViolation(
+                path: path.description, keyword: "maxContains",
+                message: "expected at most \(Self.count(high, "item")) matching 'contains', got \(matching)"))
+        }
+    }
+
+    private func checkObject(
+        _ r: SchemaRules, _ members: [String: JSONValue], at path: inout JSONPath, into out: inout [SchemaViolation]
+    ) {
+        func fail(_ keyword: String, _ message: String, at where_: JSONPath? = nil) {
+            out.append(SchemaViolation(path: (where_ ?? path).description, keyword: keyword, message: message))
+        }
+        for key in r.k.required where members.exactMember(key) == nil {
+            fail("required", "missing required key '\(key)'")
+        }
+        for key in members.keys.sorted() {
+            guard let member = members[key] else { continue }
+            path.components.append(.key(key))
+            checkMember(r, key, member, at: &path, into: &out)
+            path.components.removeLast()
+        }
+        if let names = r.k.propertyNames {
             for key in members.keys.sorted() {
-                guard let member = members[key] else { continue }
-                let memberPath = path.appending(key: key)
-                if let schema = k.properties[key] {
-                    check(schema, member, at: memberPath, into: &out)
-                } else if let additional = k.additionalProperties {
-                    if case .always(false) = additional {
-                        let allowed = k.properties.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
-                        fail(
-                            "additionalProperties",
-                            "unexpected key '\(key)' (additionalProperties is false"
-                                + (allowed.isEmpty ? ")" : "; allowed: \(allowed))"),
-                            at: memberPath)
-                    } else {
-                        check(additional, member, at: memberPath, into: &out)
-                    }
-                }
+                var nameViolations: [SchemaViolation] = []
+                check(names, .string(key), at: &path, into: &nameViolations)
+                for v in nameViolations { fail("propertyNames", "property name '\(key)': \(v.message)") }
             }
         }
+        if let limit = r.k.minProperties, members.count < limit {
+            fail("minProperties", "expected at least \(Self.count(limit, "key")), got \(members.count)")
+        }
+        if let limit = r.k.maxProperties, members.count > limit {
+            fail("maxProperties", "expected at most \(Self.count(limit, "key")), got \(members.count)")
+        }
+        for trigger in r.k.dependentRequired.keys.sorted() where members.exactMember(trigger) != nil {
+            for key in r.k.dependentRequired[trigger] ?? [] where members.exactMember(key) == nil {
+                fail("dependentRequired", "missing key '\(key)', required when '\(trigger)' is present")
+            }
+        }
+    }
 
-        if let branches = k.anyOf {
+    /// One member against `properties`, every matching `patternProperties`, or else `additionalProperties`.
+    private func checkMember(
+        _ r: SchemaRules, _ key: String, _ member: JSONValue, at memberPath: inout JSONPath, into out: inout [SchemaViolation]
+    ) {
+        var evaluated = false
+        if let schema = r.k.properties.exactMember(key) {
+            evaluated = true
+            check(schema, member, at: &memberPath, into: &out)
+        }
+        for entry in r.k.patternProperties where entry.pattern.matches(key) {
+            evaluated = true
+            check(entry.schema, member, at: &memberPath, into: &out)
+        }
+        guard !evaluated, let additional = r.k.additionalProperties else { return }
+        if case .always(false) = additional {
+            let allowed = r.k.properties.keys.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            out.append(SchemaViolation(
+                path: memberPath.description, keyword: "additionalProperties",
+                message: "unexpected key '\(key)' (additionalProperties is false" + (allowed.isEmpty ? ")" : "; allowed: \(allowed))")))
+        } else {
+            check(additional, member, at: &memberPath, into: &out)
+        }
+    }
+
+    private func checkApplicators(_ r: SchemaRules, _ value: JSONValue, at path: inout JSONPath, into out: inout [SchemaViolation]) {
+        func fail(_ keyword: String, _ message: String) {
+            out.append(SchemaViolation(path: path.description, keyword: keyword, message: message))
+        }
+        for branch in r.k.allOf ?? [] { check(branch, value, at: &path, into: &out) }
+        if let branches = r.k.anyOf {
             var failures: [[SchemaViolation]] = []
             for branch in branches {
-                var branchViolations: [SchemaViolation] = []
-                check(branch, value, at: path, into: &branchViolations)
+                let branchViolations = violations(branch, value, at: &path)
                 if branchViolations.isEmpty { failures = []; break }
                 failures.append(branchViolations)
             }
@@ -128,13 +219,11 @@ extension JSONSchema {
                 fail("anyOf", "does not match any alternative of anyOf: " + Self.summarize(failures, at: path))
             }
         }
-
-        if let branches = k.oneOf {
+        if let branches = r.k.oneOf {
             var failures: [[SchemaViolation]] = []
             var matched: [Int] = []
             for (i, branch) in branches.enumerated() {
-                var branchViolations: [SchemaViolation] = []
-                check(branch, value, at: path, into: &branchViolations)
+                let branchViolations = violations(branch, value, at: &path)
                 if branchViolations.isEmpty { matched.append(i) } else { failures.append(branchViolations) }
             }
             if matched.isEmpty {
@@ -144,21 +233,36 @@ extension JSONSchema {
                 fail("oneOf", "matches \(matched.count) alternatives of oneOf (\(which)); exactly one must match")
             }
         }
-    }
-
-    private func resolve(_ reference: SchemaReference) -> SchemaNode? {
-        switch reference {
-        case .root: root
-        case .definition(let name): definitions[name]
+        if let negated = r.k.not, isValid(negated, value, at: &path) {
+            fail("not", "must not match the schema under 'not'")
+        }
+        if let condition = r.k.ifSchema {
+            let branch = isValid(condition, value, at: &path) ? r.k.thenSchema : r.k.elseSchema
+            if let branch { check(branch, value, at: &path, into: &out) }
+        }
+        if case .object(let members) = value {
+            for trigger in r.k.dependentSchemas.keys.sorted() where members.exactMember(trigger) != nil {
+                if let schema = r.k.dependentSchemas[trigger] { check(schema, value, at: &path, into: &out) }
+            }
         }
     }
 
-    /// Numeric value of a JSON number, or nil for every other type (numeric keywords ignore non-numbers).
-    private static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .int, .double: value.doubleValue
-        default: nil
+    private func violations(_ node: SchemaNode, _ value: JSONValue, at path: inout JSONPath) -> [SchemaViolation] {
+        var out: [SchemaViolation] = []
+        check(node, value, at: &path, into: &out)
+        return out
+    }
+
+    private func isValid(_ node: SchemaNode, _ value: JSONValue, at path: inout JSONPath) -> Bool {
+        violations(node, value, at: &path).isEmpty
+    }
+
+    /// The first pair of equal elements by JSON Schema equality (`1` equals `1.0`, `true` does not equal `1`).
+    private static func firstDuplicate(_ elements: [JSONValue]) -> (Int, Int)? {
+        for j in elements.indices {
+            for i in 0..<j where elements[i].isSchemaEqual(to: elements[j]) { return (i, j) }
         }
+        return nil
     }
 
     /// `string "12"`, `integer 5`, `array (3 items)`: the type name first so type errors read naturally.

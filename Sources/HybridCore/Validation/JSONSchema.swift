@@ -1,41 +1,55 @@
-/// A parsed JSON Schema restricted to the subset in ``supportedKeywords``; validates ``JSONValue``s.
+/// A parsed JSON Schema (2020-12 semantics) that validates ``JSONValue``s; accepts the schemas apps already write
+/// for OpenAI Structured Outputs, Gemini's response schema and Foundation Models' `GenerationSchema`.
 ///
-/// Parsing rejects every other keyword with its path (an unsupported keyword in a config is an error, never
-/// silently ignored). `$ref` is limited to `#` and `#/$defs/<name>`, and `$defs` may only appear at the root.
-/// Semantics follow JSON Schema 2020-12 for the supported keywords: `3.0` is an `integer`, `minLength` counts
-/// Unicode code points, `exclusiveMinimum`/`exclusiveMaximum` are numbers, and `pattern` is unanchored.
+/// Parsing rejects every keyword outside ``supportedKeywords`` with its path (an unsupported keyword in a config is
+/// an error, never silently ignored); names starting with `x-` are extensions and ignored. Semantics follow
+/// JSON Schema 2020-12: `3.0` is an `integer`, `minLength` counts Unicode code points, numbers compare exactly
+/// (`multipleOf: 0.01` accepts `0.07`), `pattern` is unanchored, and `format` asserts the formats in
+/// ``assertedFormats`` (other values are annotations). Dialect additions, none of which changes a standard schema's
+/// meaning: Gemini's `nullable` and upper-case type names (`STRING`), counts written as strings (`"minItems": "1"`),
+/// draft 2019-09 tuple `items` (an array, with `additionalItems`), draft-07 `definitions`.
+/// `$ref` resolves inside the document only: `#`, JSON Pointers (`#/$defs/a`, `#/definitions/a`), `#anchor`.
 public struct JSONSchema: Sendable, Hashable {
-    /// Every keyword this subset understands, in the order error messages list them.
+    /// Every keyword this validator understands, in the order error messages list them.
     public static let supportedKeywords: [String] = [
-        "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "oneOf",
-        "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems",
-        "minLength", "maxLength", "description", "title", "default", "$schema", "$defs", "$ref",
+        "type", "enum", "const", "nullable",
+        "properties", "required", "additionalProperties", "patternProperties", "propertyNames",
+        "minProperties", "maxProperties", "dependentRequired", "dependentSchemas",
+        "items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "minItems", "maxItems",
+        "uniqueItems",
+        "minLength", "maxLength", "pattern", "format",
+        "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+        "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
+        "$ref", "$defs", "definitions", "$id", "$anchor", "$schema", "$comment",
+    ] + annotationKeywords
+
+    /// Keywords accepted and ignored: they describe, never constrain (also any name starting with `x-`).
+    /// `propertyOrdering` (Gemini) and `x-order` (Foundation Models) fix the order a model writes keys in, which
+    /// JSON object equality does not see.
+    public static let annotationKeywords: [String] = [
+        "title", "description", "default", "examples", "example", "deprecated", "readOnly", "writeOnly",
+        "propertyOrdering", "x-order", "contentMediaType", "contentEncoding",
     ]
+
+    /// `format` values that are asserted; any other `format` is an annotation and never fails.
+    public static let assertedFormats: [String] = StringFormat.allCases.map(\.rawValue)
 
     /// The schema exactly as given; equality and encoding use it.
     public let source: JSONValue
     let root: SchemaNode
-    let definitions: [String: SchemaNode]
+    /// Every `$ref` target (and the root), keyed by JSON Pointer.
+    let targets: [SchemaReference: SchemaNode]
 
     /// Parses `schema`, throwing the first problem found (keys are visited in sorted order, so it is stable).
     public init(_ schema: JSONValue) throws(SchemaError) {
-        var parser = SchemaParser()
-        if case .object(let members) = schema, let defs = members["$defs"] {
-            guard case .object(let defMembers) = defs else {
-                throw .invalidKeywordValue(
-                    path: "$defs", keyword: "$defs", reason: "expected an object of schemas, got \(defs.typeName)")
-            }
-            parser.definitionNames = Set(defMembers.keys)
-            for name in defMembers.keys.sorted() {
-                let path = JSONPath.root.appending(key: "$defs").appending(key: name)
-                parser.definitions[name] = try parser.parse(defMembers[name] ?? .null, at: path)
-            }
-        }
-        let root = try parser.parse(schema, at: .root, isRoot: true)
-        try SchemaParser.checkReferenceCycles(root: root, definitions: parser.definitions)
+        var parser = try SchemaParser(document: schema)
+        let root = try parser.parse(schema, at: .root)
+        parser.targets[.root] = root
+        try parser.resolvePendingReferences()
+        try SchemaParser.checkReferenceCycles(targets: parser.targets)
         self.source = schema
         self.root = root
-        self.definitions = parser.definitions
+        self.targets = parser.targets
     }
 
     public static func == (lhs: JSONSchema, rhs: JSONSchema) -> Bool { lhs.source == rhs.source }
@@ -73,48 +87,4 @@ enum SchemaType: String, Sendable, CaseIterable {
         default: false
         }
     }
-}
-
-/// Where a `$ref` points.
-enum SchemaReference: Sendable, Hashable, CustomStringConvertible {
-    case root
-    case definition(String)
-
-    var description: String {
-        switch self {
-        case .root: "#"
-        case .definition(let name):
-            "#/$defs/" + name.replacing("~", with: "~0").replacing("/", with: "~1")
-        }
-    }
-}
-
-/// A parsed schema position: `true`/`false`, or a set of keywords.
-indirect enum SchemaNode: Sendable {
-    case always(Bool)
-    case keywords(SchemaKeywords)
-}
-
-/// The assertions of one schema object; nil/empty means the keyword is absent.
-struct SchemaKeywords: Sendable {
-    var types: [SchemaType]?
-    var properties: [String: SchemaNode] = [:]
-    var required: [String] = []
-    var additionalProperties: SchemaNode?
-    var items: SchemaNode?
-    var enumValues: [JSONValue]?
-    var constValue: JSONValue?
-    var anyOf: [SchemaNode]?
-    var oneOf: [SchemaNode]?
-    /// Kept as source text and compiled per use, because `Regex` is not `Sendable`.
-    var pattern: String?
-    var minimum: Double?
-    var maximum: Double?
-    var exclusiveMinimum: Double?
-    var exclusiveMaximum: Double?
-    var minItems: Int?
-    var maxItems: Int?
-    var minLength: Int?
-    var maxLength: Int?
-    var reference: SchemaReference?
 }

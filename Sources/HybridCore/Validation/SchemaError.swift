@@ -1,6 +1,6 @@
 /// Why a JSON Schema could not be used; thrown by ``JSONSchema/init(_:)``.
 ///
-/// Every case carries the keyword path inside the schema (`properties.items.items.format`, `$` for the root)
+/// Every case carries the keyword path inside the schema (`properties.items.items.maxLength`, `$` for the root)
 /// so a config author can find the line to fix. ``description`` renders `path: message`.
 public enum SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A keyword outside ``JSONSchema/supportedKeywords``; rejected rather than silently ignored.
@@ -11,7 +11,7 @@ public enum SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidKeywordValue(path: String, keyword: String, reason: String)
     /// A `pattern` that does not compile.
     case invalidPattern(path: String, pattern: String, reason: String)
-    /// A `$ref` that is not `#` or `#/$defs/<name>` naming an existing definition.
+    /// A `$ref` that is not `#`, a JSON Pointer to an existing location (`#/$defs/<name>`) or a declared `#anchor`.
     case unresolvedReference(path: String, reference: String, reason: String)
     /// `$ref`s that lead back to themselves without descending into the instance, which would never terminate.
     case referenceCycle(path: String, chain: [String])
@@ -48,8 +48,12 @@ public enum SchemaError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(path): \(message)" }
 
     private static let hints: [String: String] = [
-        "format": "use 'pattern' to constrain string contents",
-        "definitions": "use '$defs' and '#/$defs/<name>' references",
-        "prefixItems": "use a single 'items' schema",
+        "unevaluatedProperties": "list the allowed keys under 'properties' and set 'additionalProperties': false",
+        "unevaluatedItems": "use 'prefixItems' with 'items': false",
+        "dependencies": "use 'dependentRequired' (arrays) or 'dependentSchemas' (schemas)",
+        "additionalItems": "'additionalItems' only applies next to an array-form 'items'; use 'prefixItems' and 'items'",
+        "$dynamicRef": "use '$ref'",
+        "$recursiveRef": "use '$ref'",
+        "id": "use '$id' (only at the root)",
     ]
 }

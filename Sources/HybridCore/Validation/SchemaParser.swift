@@ -1,228 +1,339 @@
 /// Turns schema JSON into ``SchemaNode``s, checking every keyword's shape so validation never meets a bad schema.
+///
+/// `$ref` targets are parsed once into ``targets`` keyed by JSON Pointer, so validation resolves a reference with
+/// one dictionary lookup whatever form (`#/$defs/x`, `#/definitions/x`, `#anchor`, `#`) it was written in.
 struct SchemaParser {
-    /// Names under the root `$defs`, known before any `$ref` is parsed so forward references resolve.
-    var definitionNames: Set<String> = []
-    var definitions: [String: SchemaNode] = [:]
+    /// The whole schema document, for resolving JSON Pointers.
+    let document: JSONValue
+    /// The root `$id`, stripped from references that repeat it (`https://x/s.json#/$defs/a`).
+    var rootID: String?
+    /// `$anchor` names and where they are.
+    var anchors: [String: SchemaReference] = [:]
+    /// Parsed reference targets; `.root` is added by ``JSONSchema/init(_:)`` once the root is parsed.
+    var targets: [SchemaReference: SchemaNode] = [:]
+    /// References seen but not parsed yet, with the path of the `$ref` that named them.
+    var pending: [(reference: SchemaReference, path: JSONPath)] = []
+
+    init(document: JSONValue) throws(SchemaError) {
+        self.document = document
+        if case .object(let members) = document, case .string(let id)? = members["$id"] {
+            rootID = id.split(separator: "#", omittingEmptySubsequences: false).first.map(String.init)
+        }
+        try collectAnchors(document, at: [])
+    }
 
     private static let supported = Set(JSONSchema.supportedKeywords)
+    /// Keywords whose value is one schema.
+    static let schemaValued: Set<String> = [
+        "additionalProperties", "propertyNames", "not", "if", "then", "else", "contains", "additionalItems",
+    ]
+    /// Keywords whose value is a non-empty array of schemas (`items` too, in its draft 2019-09 tuple form).
+    static let schemaArrays: Set<String> = ["allOf", "anyOf", "oneOf", "prefixItems", "items"]
+    /// Keywords whose value maps names to schemas.
+    static let schemaMaps: Set<String> = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]
 
-    func parse(_ value: JSONValue, at path: JSONPath, isRoot: Bool = false) throws(SchemaError) -> SchemaNode {
+    /// Parses everything reachable from `value`, recording `$ref`s for ``resolvePendingReferences()``.
+    mutating func parse(_ value: JSONValue, at path: JSONPath) throws(SchemaError) -> SchemaNode {
         switch value {
         case .bool(let b):
             return .always(b)
         case .object(let members):
-            return .keywords(try parseKeywords(members, at: path, isRoot: isRoot))
+            return .keywords(SchemaRules(try parseKeywords(members, at: path)))
         default:
             throw .notASchema(path: path.keywordPath, found: value.typeName)
         }
     }
 
-    private func parseKeywords(
-        _ members: [String: JSONValue], at path: JSONPath, isRoot: Bool
+    /// Parses every referenced location not parsed yet (targets may reference further locations).
+    mutating func resolvePendingReferences() throws(SchemaError) {
+        while let (reference, path) = pending.popLast() {
+            guard targets[reference] == nil else { continue }
+            guard let value = Self.value(at: reference.tokens, in: document) else {
+                throw .unresolvedReference(path: path.keywordPath, reference: reference.description, reason: "nothing there")
+            }
+            targets[reference] = try parse(value, at: reference.path)
+        }
+    }
+
+    private mutating func parseKeywords(
+        _ members: [String: JSONValue], at path: JSONPath
     ) throws(SchemaError) -> SchemaKeywords {
         let keys = members.keys.sorted()
-        for key in keys where !Self.supported.contains(key) {
+        for key in keys where !Self.supported.contains(key) && !key.hasPrefix("x-") {
             throw .unsupportedKeyword(path: path.appending(key: key).keywordPath, keyword: key)
         }
         var k = SchemaKeywords()
         for key in keys {
             guard let value = members[key] else { continue }
-            let here = path.appending(key: key)
-            func bad(_ reason: String) -> SchemaError {
-                .invalidKeywordValue(path: here.keywordPath, keyword: key, reason: reason)
-            }
-            switch key {
-            case "type":
-                k.types = try parseTypes(value, bad: bad)
-            case "properties":
-                guard case .object(let props) = value else {
-                    throw bad("expected an object mapping property names to schemas, got \(value.typeName)")
-                }
-                for name in props.keys.sorted() {
-                    k.properties[name] = try parse(props[name] ?? .null, at: here.appending(key: name))
-                }
-            case "required":
-                guard case .array(let names) = value else {
-                    throw bad("expected an array of property names, got \(value.typeName)")
-                }
-                var seen = Set<String>()
-                for (i, name) in names.enumerated() {
-                    guard case .string(let s) = name else {
-                        throw bad("element [\(i)] is \(name.typeName), expected a string")
-                    }
-                    guard seen.insert(s).inserted else { throw bad("'\(s)' is listed twice") }
-                    k.required.append(s)
-                }
-            case "additionalProperties":
-                k.additionalProperties = try parse(value, at: here)
-            case "items":
-                if case .array = value {
-                    throw bad("the array (tuple) form is not supported; give a single schema for every element")
-                }
-                k.items = try parse(value, at: here)
-            case "enum":
-                guard case .array(let options) = value, !options.isEmpty else {
-                    throw bad("expected a non-empty array of allowed values")
-                }
-                k.enumValues = options
-            case "const":
-                k.constValue = value
-            case "anyOf", "oneOf":
-                guard case .array(let branches) = value, !branches.isEmpty else {
-                    throw bad("expected a non-empty array of schemas")
-                }
-                var nodes: [SchemaNode] = []
-                for (i, branch) in branches.enumerated() {
-                    nodes.append(try parse(branch, at: here.appending(index: i)))
-                }
-                if key == "anyOf" { k.anyOf = nodes } else { k.oneOf = nodes }
-            case "pattern":
-                guard case .string(let pattern) = value else {
-                    throw bad("expected a regular expression string, got \(value.typeName)")
-                }
-                do {
-                    _ = try PatternCompiler.compile(pattern)
-                } catch {
-                    throw .invalidPattern(path: here.keywordPath, pattern: pattern, reason: "\(error)")
-                }
-                k.pattern = pattern
-            case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-                guard let limit = value.doubleValue, limit.isFinite else {
-                    throw bad("expected a number, got \(value.typeName)")
-                }
-                switch key {
-                case "minimum": k.minimum = limit
-                case "maximum": k.maximum = limit
-                case "exclusiveMinimum": k.exclusiveMinimum = limit
-                default: k.exclusiveMaximum = limit
-                }
-            case "minItems", "maxItems", "minLength", "maxLength":
-                guard let count = value.intValue, count >= 0 else {
-                    throw bad("expected a non-negative integer, got \(value.compactJSON())")
-                }
-                switch key {
-                case "minItems": k.minItems = count
-                case "maxItems": k.maxItems = count
-                case "minLength": k.minLength = count
-                default: k.maxLength = count
-                }
-            case "description", "title", "$schema":
-                guard case .string = value else { throw bad("expected a string, got \(value.typeName)") }
-            case "default":
-                break
-            case "$defs":
-                // Parsed up front by JSONSchema.init; nested $defs would need base-URI resolution.
-                guard isRoot else { throw bad("'$defs' is only supported at the root of the schema") }
-            case "$ref":
-                k.reference = try parseReference(value, at: here)
-            default:
-                throw .unsupportedKeyword(path: here.keywordPath, keyword: key)
-            }
+            try parseKeyword(key, value, at: path.appending(key: key), in: members, into: &k)
         }
         try checkRanges(k, at: path)
         return k
     }
 
-    private func parseTypes(
-        _ value: JSONValue, bad: (String) -> SchemaError
-    ) throws(SchemaError) -> [SchemaType] {
+    private mutating func parseKeyword(
+        _ key: String, _ value: JSONValue, at here: JSONPath, in members: [String: JSONValue],
+        into k: inout SchemaKeywords
+    ) throws(SchemaError) {
+        let bad = { (reason: String) -> SchemaError in
+            .invalidKeywordValue(path: here.keywordPath, keyword: key, reason: reason)
+        }
+        switch key {
+        case "type": k.types = try Self.parseTypes(value, bad: bad)
+        case "nullable": k.nullable = try Self.bool(value, bad: bad)
+        case "enum":
+            guard case .array(let options) = value, !options.isEmpty else {
+                throw bad("expected a non-empty array of allowed values")
+            }
+            k.enumValues = options
+        case "const": k.constValue = value
+        case "$ref": k.reference = try parseReference(value, at: here)
+        case "allOf", "anyOf", "oneOf", "prefixItems":
+            let nodes = try schemaArray(value, at: here, bad: bad)
+            switch key {
+            case "allOf": k.allOf = nodes
+            case "anyOf": k.anyOf = nodes
+            case "oneOf": k.oneOf = nodes
+            default: k.prefixItems = nodes
+            }
+        case "items": try parseItems(value, at: here, in: members, into: &k, bad: bad)
+        case "additionalItems": try parseAdditionalItems(value, at: here, in: members, into: &k)
+        case "not", "if", "then", "else", "contains", "propertyNames", "additionalProperties":
+            let node = try parse(value, at: here)
+            switch key {
+            case "not": k.not = node
+            case "if": k.ifSchema = node
+            case "then": k.thenSchema = node
+            case "else": k.elseSchema = node
+            case "contains": k.contains = node
+            case "propertyNames": k.propertyNames = node
+            default: k.additionalProperties = node
+            }
+        case "properties", "dependentSchemas", "patternProperties", "$defs", "definitions":
+            try parseSchemaMap(key, value, at: here, into: &k, bad: bad)
+        case "required": k.required = try Self.uniqueStrings(value, bad: bad)
+        case "dependentRequired":
+            guard case .object(let map) = value else { throw bad("expected an object of property-name arrays") }
+            for name in map.keys.sorted() {
+                let inner = { (reason: String) -> SchemaError in bad("'\(name)': \(reason)") }
+                k.dependentRequired[name] = try Self.uniqueStrings(map[name] ?? .null, bad: inner)
+            }
+        case "pattern":
+            k.pattern = try Self.pattern(value, at: here, bad: bad)
+        case "format":
+            guard case .string(let name) = value else { throw bad("expected a string, got \(value.typeName)") }
+            k.format = StringFormat(rawValue: name)
+        case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+            try Self.parseNumberLimit(key, value, into: &k, bad: bad)
+        case "minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties", "minContains",
+            "maxContains":
+            try Self.parseCount(key, value, into: &k, bad: bad)
+        case "uniqueItems": k.uniqueItems = try Self.bool(value, bad: bad)
+        default:
+            try checkAnnotation(key, value, at: here, bad: bad)
+        }
+    }
+
+    /// `items` as one schema (2020-12), or as an array of schemas: the draft 2019-09 tuple form, read as
+    /// `prefixItems` so schemas written for older drafts keep their meaning.
+    private mutating func parseItems(
+        _ value: JSONValue, at here: JSONPath, in members: [String: JSONValue], into k: inout SchemaKeywords,
+        bad: (String) -> SchemaError
+    ) throws(SchemaError) {
+        guard case .array = value else {
+            k.items = try parse(value, at: here)
+            return
+        }
+        guard members["prefixItems"] == nil else {
+            throw bad("the array (tuple) form cannot be combined with 'prefixItems'; give 'items' one schema for the elements after them")
+        }
+        k.prefixItems = try schemaArray(value, at: here, bad: bad)
+    }
+
+    /// `additionalItems` only has a meaning next to tuple-form `items` (draft 2019-09); 2020-12 spells it `items`.
+    private mutating func parseAdditionalItems(
+        _ value: JSONValue, at here: JSONPath, in members: [String: JSONValue], into k: inout SchemaKeywords
+    ) throws(SchemaError) {
+        guard case .array? = members["items"] else {
+            throw .unsupportedKeyword(path: here.keywordPath, keyword: "additionalItems")
+        }
+        k.items = try parse(value, at: here)
+    }
+
+    private mutating func parseSchemaMap(
+        _ key: String, _ value: JSONValue, at here: JSONPath, into k: inout SchemaKeywords,
+        bad: (String) -> SchemaError
+    ) throws(SchemaError) {
+        guard case .object(let map) = value else {
+            throw bad("expected an object mapping names to schemas, got \(value.typeName)")
+        }
+        for name in map.keys.sorted() {
+            let node = try parse(map[name] ?? .null, at: here.appending(key: name))
+            switch key {
+            case "properties": k.properties[name] = node
+            case "dependentSchemas": k.dependentSchemas[name] = node
+            case "patternProperties":
+                let pattern = try Self.pattern(.string(name), at: here.appending(key: name), bad: bad)
+                k.patternProperties.append(PatternSchema(pattern: pattern, schema: node))
+            default: break  // $defs / definitions: reachable only through $ref, parsed here so errors show early.
+            }
+        }
+    }
+
+    private mutating func schemaArray(
+        _ value: JSONValue, at here: JSONPath, bad: (String) -> SchemaError
+    ) throws(SchemaError) -> [SchemaNode] {
+        guard case .array(let branches) = value, !branches.isEmpty else {
+            throw bad("expected a non-empty array of schemas")
+        }
+        var nodes: [SchemaNode] = []
+        for (i, branch) in branches.enumerated() {
+            nodes.append(try parse(branch, at: here.appending(index: i)))
+        }
+        return nodes
+    }
+
+    /// Annotations never change a verdict; their shapes are still checked so a typo'd value is caught.
+    private func checkAnnotation(
+        _ key: String, _ value: JSONValue, at here: JSONPath, bad: (String) -> SchemaError
+    ) throws(SchemaError) {
+        switch key {
+        case "title", "description", "$comment", "$schema", "contentMediaType", "contentEncoding":
+            guard case .string = value else { throw bad("expected a string, got \(value.typeName)") }
+        case "deprecated", "readOnly", "writeOnly":
+            _ = try Self.bool(value, bad: bad)
+        case "examples":
+            guard case .array = value else { throw bad("expected an array, got \(value.typeName)") }
+        case "propertyOrdering", "x-order":
+            _ = try Self.uniqueStrings(value, bad: bad)
+        case "$id":
+            guard case .string = value else { throw bad("expected a string, got \(value.typeName)") }
+            guard here.components.count == 1 else {
+                throw bad("'$id' is only supported at the root; a nested '$id' changes the base URI of its references")
+            }
+        case "$anchor":
+            guard case .string(let name) = value, Self.isAnchorName(name) else {
+                throw bad("expected a name matching [A-Za-z_][-A-Za-z0-9._]*")
+            }
+        default:
+            break  // default, example, x-… extensions: any value.
+        }
+    }
+}
+
+extension SchemaParser {
+    static func bool(_ value: JSONValue, bad: (String) -> SchemaError) throws(SchemaError) -> Bool {
+        guard case .bool(let b) = value else { throw bad("expected true or false, got \(value.typeName)") }
+        return b
+    }
+
+    static func uniqueStrings(_ value: JSONValue, bad: (String) -> SchemaError) throws(SchemaError) -> [String] {
+        guard case .array(let names) = value else {
+            throw bad("expected an array of property names, got \(value.typeName)")
+        }
+        var seen = Set<String>()
+        var out: [String] = []
+        for (i, name) in names.enumerated() {
+            guard case .string(let s) = name else { throw bad("element [\(i)] is \(name.typeName), expected a string") }
+            guard seen.insert(s).inserted else { throw bad("'\(s)' is listed twice") }
+            out.append(s)
+        }
+        return out
+    }
+
+    static func pattern(
+        _ value: JSONValue, at here: JSONPath, bad: (String) -> SchemaError
+    ) throws(SchemaError) -> CompiledPattern {
+        guard case .string(let pattern) = value else {
+            throw bad("expected a regular expression string, got \(value.typeName)")
+        }
+        do {
+            return try CompiledPattern(pattern)
+        } catch {
+            throw .invalidPattern(path: here.keywordPath, pattern: pattern, reason: "\(error)")
+        }
+    }
+
+    static func parseNumberLimit(
+        _ key: String, _ value: JSONValue, into k: inout SchemaKeywords, bad: (String) -> SchemaError
+    ) throws(SchemaError) {
+        guard let limit = SchemaNumber(value) else { throw bad("expected a number, got \(value.typeName)") }
+        switch key {
+        case "minimum": k.minimum = limit
+        case "maximum": k.maximum = limit
+        case "exclusiveMinimum": k.exclusiveMinimum = limit
+        case "exclusiveMaximum": k.exclusiveMaximum = limit
+        default:
+            guard limit.compare(to: .int(0)) > 0 else { throw bad("expected a number greater than 0, got \(limit)") }
+            k.multipleOf = limit
+        }
+    }
+
+    /// A non-negative integer; Gemini's REST schema encodes these int64 fields as strings (`"minItems": "1"`).
+    static func parseCount(
+        _ key: String, _ value: JSONValue, into k: inout SchemaKeywords, bad: (String) -> SchemaError
+    ) throws(SchemaError) {
+        var count = value.intValue
+        if case .string(let digits) = value, !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            count = Int(digits)
+        }
+        guard let count, count >= 0 else { throw bad("expected a non-negative integer, got \(value.compactJSON())") }
+        switch key {
+        case "minItems": k.minItems = count
+        case "maxItems": k.maxItems = count
+        case "minLength": k.minLength = count
+        case "maxLength": k.maxLength = count
+        case "minProperties": k.minProperties = count
+        case "maxProperties": k.maxProperties = count
+        case "minContains": k.minContains = count
+        default: k.maxContains = count
+        }
+    }
+
+    /// Type names as JSON Schema spells them, or in Gemini's upper case (`STRING`, `OBJECT`).
+    static func parseTypes(_ value: JSONValue, bad: (String) -> SchemaError) throws(SchemaError) -> [SchemaType] {
         let allowed = SchemaType.allCases.map(\.rawValue).joined(separator: ", ")
         func one(_ v: JSONValue) throws(SchemaError) -> SchemaType {
-            guard case .string(let name) = v, let type = SchemaType(rawValue: name) else {
+            guard case .string(let name) = v,
+                let type = SchemaType(rawValue: name) ?? (name == name.uppercased() ? SchemaType(rawValue: name.lowercased()) : nil)
+            else {
                 throw bad("\(v.compactJSON()) is not a type (expected one of \(allowed))")
             }
             return type
         }
-        switch value {
-        case .array(let names):
-            guard !names.isEmpty else { throw bad("expected at least one type") }
-            var types: [SchemaType] = []
-            for name in names {
-                let type = try one(name)
-                guard !types.contains(type) else { throw bad("'\(type.rawValue)' is listed twice") }
-                types.append(type)
-            }
-            return types
-        default:
-            return [try one(value)]
+        guard case .array(let names) = value else { return [try one(value)] }
+        guard !names.isEmpty else { throw bad("expected at least one type") }
+        var types: [SchemaType] = []
+        for name in names {
+            let type = try one(name)
+            guard !types.contains(type) else { throw bad("'\(type.rawValue)' is listed twice") }
+            types.append(type)
         }
+        return types
     }
 
-    private func parseReference(_ value: JSONValue, at path: JSONPath) throws(SchemaError) -> SchemaReference {
-        guard case .string(let ref) = value else {
-            throw .invalidKeywordValue(
-                path: path.keywordPath, keyword: "$ref", reason: "expected a string, got \(value.typeName)")
-        }
-        if ref == "#" { return .root }
-        let prefix = "#/$defs/"
-        guard ref.hasPrefix(prefix) else {
-            throw .unresolvedReference(
-                path: path.keywordPath, reference: ref,
-                reason: "only local references '#' and '#/$defs/<name>' are supported")
-        }
-        let encoded = String(ref.dropFirst(prefix.count))
-        guard !encoded.contains("/") else {
-            throw .unresolvedReference(
-                path: path.keywordPath, reference: ref, reason: "references into a definition are not supported")
-        }
-        // JSON Pointer escapes; `~1` must be decoded before `~0` so `~01` means `~1` literally.
-        let name = encoded.replacing("~1", with: "/").replacing("~0", with: "~")
-        guard definitionNames.contains(name) else {
-            let known = definitionNames.sorted().joined(separator: ", ")
-            throw .unresolvedReference(
-                path: path.keywordPath, reference: ref,
-                reason: "no definition named '\(name)' under $defs" + (known.isEmpty ? "" : " (have: \(known))"))
-        }
-        return .definition(name)
+    static func isAnchorName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || first == "_",
+            first.isASCII
+        else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-._".unicodeScalars.contains($0)) }
     }
 
     /// Limits that exclude every value are almost always a typo in a config, so they are rejected here.
-    private func checkRanges(_ k: SchemaKeywords, at path: JSONPath) throws(SchemaError) {
-        func check<T: Comparable>(_ low: T?, _ high: T?, _ lowName: String, _ highName: String) throws(SchemaError) {
-            if let low, let high, low > high {
+    func checkRanges(_ k: SchemaKeywords, at path: JSONPath) throws(SchemaError) {
+        func check<T: CustomStringConvertible>(
+            _ low: T?, _ high: T?, _ lowName: String, _ highName: String, _ above: (T, T) -> Bool
+        ) throws(SchemaError) {
+            if let low, let high, above(low, high) {
                 throw .invalidKeywordValue(
                     path: path.appending(key: lowName).keywordPath, keyword: lowName,
                     reason: "\(lowName) (\(low)) is greater than \(highName) (\(high)); no value can satisfy both")
             }
         }
-        try check(k.minimum, k.maximum, "minimum", "maximum")
-        try check(k.minItems, k.maxItems, "minItems", "maxItems")
-        try check(k.minLength, k.maxLength, "minLength", "maxLength")
-    }
-
-    /// Rejects `$ref` chains that return to their start while applying to the same instance
-    /// (through `$ref`, `anyOf` or `oneOf`), because validation would recurse forever.
-    static func checkReferenceCycles(
-        root: SchemaNode, definitions: [String: SchemaNode]
-    ) throws(SchemaError) {
-        func node(_ ref: SchemaReference) -> SchemaNode? {
-            switch ref {
-            case .root: root
-            case .definition(let name): definitions[name]
-            }
-        }
-        func inPlaceReferences(_ node: SchemaNode) -> [SchemaReference] {
-            guard case .keywords(let k) = node else { return [] }
-            var refs = k.reference.map { [$0] } ?? []
-            for branch in (k.anyOf ?? []) + (k.oneOf ?? []) { refs += inPlaceReferences(branch) }
-            return refs
-        }
-        var finished = Set<SchemaReference>()
-        func visit(_ ref: SchemaReference, stack: [SchemaReference]) throws(SchemaError) {
-            if let start = stack.firstIndex(of: ref) {
-                let chain = (stack[start...] + [ref]).map(\.description)
-                let path: String
-                switch stack[start] {
-                case .root: path = "$"
-                case .definition(let name): path = JSONPath.root.appending(key: "$defs").appending(key: name).keywordPath
-                }
-                throw .referenceCycle(path: path, chain: chain)
-            }
-            guard !finished.contains(ref), let target = node(ref) else { return }
-            for next in inPlaceReferences(target) { try visit(next, stack: stack + [ref]) }
-            finished.insert(ref)
-        }
-        try visit(.root, stack: [])
-        for name in definitions.keys.sorted() { try visit(.definition(name), stack: []) }
+        try check(k.minimum, k.maximum, "minimum", "maximum") { $0.compare(to: $1) > 0 }
+        try check(k.minItems, k.maxItems, "minItems", "maxItems", >)
+        try check(k.minLength, k.maxLength, "minLength", "maxLength", >)
+        try check(k.minProperties, k.maxProperties, "minProperties", "maxProperties", >)
+        try check(k.minContains, k.maxContains, "minContains", "maxContains", >)
     }
 }
