@@ -196,6 +196,12 @@ let package = Package(
             dependencies: ["HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders"],
             swiftSettings: strict
         ),
+        // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
+        .testTarget(
+            name: "HybridCLITests",
+            dependencies: ["hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore"],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,6 +28,19 @@ extension ConfigValidator {
             issues.append(ConfigIssue(path: path.description, message: message, severity: .warning))
         }
 
+        /// Every string of the payload, keys included: a credential anywhere would ship to every app. The message
+        /// names the path and what the value looks like, never the value.
+        mutating func scanSecrets(in tree: JSONValue?) {
+            guard let tree else { return }
+            for finding in SecretScanner.findings(in: tree) {
+                issues.append(ConfigIssue(path: finding.path, message: Self.secretMessage(finding.kind)))
+            }
+        }
+
+        static func secretMessage(_ kind: String) -> String {
+            "looks like \(kind); configs are published to every app, so keep secrets in the environment and name the variable in apiKeyEnv (value not shown)"
+        }
+
         mutating func run() {
             let root = ConfigPath.root
             if document.version < 0 { error(root.key("version"), "must be 0 or more, found \(document.version)") }
@@ -101,7 +114,7 @@ extension ConfigValidator {
 
         private mutating func checkBaseURL(_ text: String, tier: ModelTier, _ path: ConfigPath) {
             guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty else {
-                error(path, "not an absolute URL: \"\(text)\"")
+                error(path, "not an absolute URL: \"\(SecretScanner.redact(text))\"")
                 return
             }
             if url.user != nil || url.password != nil {
@@ -149,6 +162,9 @@ extension ConfigValidator {
                     if !PromptFileResolver.isSafeRelativePath(file) {
                         error(vpath.key("templateFile"), "\"\(file)\" must be a relative path under prompts/ without '..'")
                     } else if let text = promptFiles.contents(of: file) {
+                        for finding in SecretScanner.findings(inText: text, at: vpath.key("templateFile")) {
+                            error(vpath.key("templateFile"), "in \(file): " + Self.secretMessage(finding.kind))
+                        }
                         if checkTemplate(text, inputs: seenInputs, vpath.key("templateFile"), file: file) {
                             resolved.features[name]?.variants[variantName] = PromptVariant(instructions: variant.instructions, template: text)
                             templateFiles[vpath.description] = file

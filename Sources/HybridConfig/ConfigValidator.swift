@@ -23,7 +23,7 @@ public enum ConfigValidator {
         if checkUnknownKeys, let tree {
             warnings += unknownKeys(in: tree)
         }
-        return try validate(document, promptFiles: promptFiles, extraWarnings: warnings)
+        return try validate(document, tree: tree, promptFiles: promptFiles, extraWarnings: warnings)
     }
 
     /// Decodes `data` without the semantic checks (for diffs and imports); errors carry JSON paths.
@@ -51,7 +51,19 @@ public enum ConfigValidator {
         promptFiles: PromptFileResolver = .bundled,
         extraWarnings: [ConfigIssue] = []
     ) throws(ConfigError) -> ValidatedConfig {
+        try validate(document, tree: nil, promptFiles: promptFiles, extraWarnings: extraWarnings)
+    }
+
+    /// `tree` is the parsed payload when there is one: the secret scan then also covers keys the document model
+    /// does not know; without it the scan runs over the document's own encoding.
+    private static func validate(
+        _ document: HybridConfigDocument,
+        tree: JSONValue?,
+        promptFiles: PromptFileResolver,
+        extraWarnings: [ConfigIssue]
+    ) throws(ConfigError) -> ValidatedConfig {
         var checker = Checker(document: document, promptFiles: promptFiles)
+        checker.scanSecrets(in: tree ?? (try? JSONValue(parsing: String(decoding: document.encodedJSON(pretty: false), as: UTF8.self))))
         checker.issues += extraWarnings
         checker.run()
         let errors = checker.issues.filter { $0.severity == .error }

@@ -86,7 +86,7 @@ public struct ResultRecord: Sendable, Hashable {
         self.usage = usage
         self.timings = timings
         self.costUSD = costUSD
-        self.constraints = constraints
+        self.constraints = ConstraintOutcome.onePerName(constraints)
         self.scores = scores
         self.error = error
         self.retries = retries

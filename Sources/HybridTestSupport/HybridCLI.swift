@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 
 /// Runs the `hybrid` executable that `swift build --build-tests` put in `.build/debug`, as users and CI do, and
@@ -34,13 +35,15 @@ public enum HybridCLI {
     }
 
     /// Runs `hybrid ARGUMENTS` in `directory` to its end, off the cooperative pool; the child is SIGKILLed if
-    /// reading its output fails.
-    public static func run(_ arguments: [String], in directory: URL, packageRoot: URL? = nil) async throws -> Outcome {
+    /// reading its output fails, and after `killAfter` when given (as `kill -9` would).
+    public static func run(
+        _ arguments: [String], in directory: URL, packageRoot: URL? = nil, killAfter: Duration? = nil
+    ) async throws -> Outcome {
         let executable = try executable(packageRoot: packageRoot)
-        return try await BlockingWork.run { try runBlocking(executable, arguments, in: directory) }
+        return try await BlockingWork.run { try runBlocking(executable, arguments, in: directory, killAfter: killAfter) }
     }
 
-    private static func runBlocking(_ executable: URL, _ arguments: [String], in directory: URL) throws -> Outcome {
+    private static func runBlocking(_ executable: URL, _ arguments: [String], in directory: URL, killAfter: Duration?) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -51,8 +54,16 @@ public enum HybridCLI {
         try process.run()
         let pid = process.processIdentifier
         defer { if process.isRunning { kill(pid, SIGKILL) } }
+        let killer = killAfter.map { delay in
+            let item = DispatchWorkItem { kill(pid, SIGKILL) }
+            let (seconds, attoseconds) = delay.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: item)
+            return item
+        }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        killer?.cancel()
         return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }
 }

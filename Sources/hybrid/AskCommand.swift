@@ -34,7 +34,9 @@ struct AskCommand: AsyncParsableCommand {
     var prompt: String
 
     func validate() throws {
-        if deadlineMs < 1 { throw ValidationError("--deadline-ms must be at least 1") }
+        try OptionChecks.atLeast(1, maxTokens, option: "--max-tokens")
+        try OptionChecks.within(0...2, temperature, option: "--temperature")
+        try OptionChecks.atLeast(1, deadlineMs, option: "--deadline-ms")
     }
 
     func run() async throws {

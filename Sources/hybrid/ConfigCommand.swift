@@ -15,7 +15,7 @@ struct ConfigCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Prints the effective config and where each part came from.
+    /// Prints the effective config and where each part came from, with anything that looks like a secret redacted.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show the effective config and where each part came from.")
 
@@ -33,13 +33,15 @@ struct ConfigCommand: AsyncParsableCommand {
             )
             await loader.start()
             let resolution = await loader.refresh()
+            // Redacted whatever the source: a last-known-good copy or a file validated by an older build may hold
+            // a key the validator now refuses.
             if json {
-                print(String(decoding: resolution.config.encodedJSON(), as: UTF8.self))
+                print(SecretScanner.redact(String(decoding: resolution.config.encodedJSON(), as: UTF8.self)))
             } else {
-                print(ConfigReport.describe(resolution))
+                print(SecretScanner.redact(ConfigReport.describe(resolution)))
             }
             if let reason = resolution.reasonNewOneRejected {
-                printError("the remote config was not used: \(reason)")
+                printError(SecretScanner.redact("the remote config was not used: \(reason)"))
                 throw ExitCode(1)
             }
         }
@@ -80,6 +82,10 @@ struct ConfigCommand: AsyncParsableCommand {
         var publicKey: String?
         @Option(help: "Largest accepted body in bytes.")
         var maxBytes: Int = 2 * 1024 * 1024
+
+        func validate() throws {
+            try OptionChecks.atLeast(1, maxBytes, option: "--max-bytes")
+        }
 
         func run() async throws {
             let fetcher = ConfigFetcher(transport: CurlTransport.shared, options: .init(maxBodyBytes: maxBytes))

@@ -32,8 +32,8 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "Comma-separated prompt variants (default: all).")
     var variants: String?
 
-    @Option(name: .customLong("repeat"), help: "Times to send each case to each arm.")
-    var repeats: Int = 1
+    @Option(name: .customLong("repeat"), help: "Times to send each case to each arm (default: 1).")
+    var repeats: Int?
 
     @Option(help: "Use only the first N cases.")
     var limit: Int?
@@ -47,8 +47,8 @@ struct EvalCommand: AsyncParsableCommand {
     @Flag(help: "Send prompts that look larger than the model's declared context window instead of storing them as context_window_exceeded without a call.")
     var sendOversizedPrompts = false
 
-    @Option(help: "Seed for the dispatch order and retry jitter.")
-    var seed: UInt64 = 42
+    @Option(help: "Seed for the dispatch order and retry jitter (default: 42).")
+    var seed: UInt64?
 
     @Option(help: "Comma-separated quality scorers (default: field_match for features with a schema, else token_f1,rouge_l).")
     var scorers: String?
@@ -74,14 +74,17 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "Id for the new run (default: FEATURE-YYYYMMDD-HHMMSS).")
     var runID: String?
 
-    @Option(help: "Finish the missing results of an interrupted run.")
+    @Option(help: "Finish the missing results of an interrupted run; refused when the config, dataset or plan differs.")
     var resume: String?
 
     func validate() throws {
         if resume == nil && (feature == nil || dataset == nil) {
             throw ValidationError("give --feature and --dataset, or --resume RUN")
         }
-        if repeats < 1 { throw ValidationError("--repeat must be at least 1") }
+        try OptionChecks.atLeast(1, repeats, option: "--repeat")
+        try OptionChecks.atLeast(1, limit, option: "--limit")
+        try OptionChecks.atLeast(1, concurrency, option: "--concurrency")
+        try OptionChecks.atLeast(1, perModelConcurrency, option: "--per-model-concurrency")
     }
 
     func run() async throws {
@@ -90,18 +93,18 @@ struct EvalCommand: AsyncParsableCommand {
             let store = try global.openStore()
             var settings = Settings(
                 feature: feature ?? "", dataset: dataset ?? "", models: models.map(Self.list), variants: variants.map(Self.list),
-                repeats: repeats, limit: limit, seed: seed, cache: cache, skipInvalid: skipInvalid,
+                repeats: repeats ?? 1, limit: limit, seed: seed ?? 42, cache: cache, skipInvalid: skipInvalid,
                 scorers: scorers.map(Self.list))
+            settings.config = source
             let runID: String
             if let resume {
                 guard let existing = try await store.run(id: resume) else {
                     throw CLIError("no run \(resume) in \(global.db); `hybrid report` lists runs")
                 }
-                settings = try Settings(existing.arguments)
+                // What is given again on the command line overrides the stored plan, so a changed plan is refused
+                // by name below instead of being silently ignored.
+                settings = try Settings(existing.arguments).overridden(by: self)
                 runID = resume
-                if existing.configHash != configHash {
-                    CLIOutput.error("note: the config in force differs from the one run \(resume) started with")
-                }
             } else {
                 runID = self.runID ?? "\(settings.feature)-\(Self.timestamp())"
             }
@@ -112,6 +115,19 @@ struct EvalCommand: AsyncParsableCommand {
                 runID: runID, feature: settings.feature, config: document, configHash: configHash, dataset: data,
                 models: settings.models, variants: settings.variants, repeats: settings.repeats, limit: settings.limit,
                 seed: settings.seed)
+            if resume != nil {
+                let check: ResumeCheck
+                do {
+                    check = try await ResumeCheck.check(plan, store: store)
+                } catch {
+                    throw CLIError("\(error)" + (settings.config.map { " (run \(runID) started with config: \($0))" } ?? ""))
+                }
+                if check.alreadyCompleted {
+                    print("run \(runID) is already completed (\(check.completedKeys.count)/\(plan.plannedCount) results); nothing was sent or changed")
+                    try await gateOrSuggestReport(runID: runID)
+                    return
+                }
+            }
             let factory = ModelFactory.harness()
             var languageModels: [String: any LanguageModel] = [:]
             for arm in plan.arms where languageModels[arm.modelID] == nil {
@@ -151,16 +167,7 @@ struct EvalCommand: AsyncParsableCommand {
                 print("interrupted: finish it with `hybrid eval --resume \(runID)`")
                 throw ExitCode(130)
             }
-            if let gate {
-                let store = try global.openStore()
-                var report = try await ReportBuilder(options: ReportOptions()).build(store: store, runID: runID)
-                let base = try baseline.map { path throws(ReportError) in try RunReport.load(path: path) }
-                report.gates = GateEvaluator.evaluate(report: report, gates: try GateSpec.load(path: gate), baseline: base)
-                try ReportCLI.write(report, out: nil)
-                if let code = report.gates?.exitCode, code != 0 { throw ExitCode(code) }
-            } else {
-                print("next: hybrid report \(runID)")
-            }
+            try await gateOrSuggestReport(runID: runID)
         }
     }
 
@@ -171,6 +178,20 @@ struct EvalCommand: AsyncParsableCommand {
             limits[arm.modelID] = perModelConcurrency ?? document.models[arm.modelID]?.effectiveMaxConcurrency ?? 1
         }
         return limits
+    }
+
+    /// With `--gate`, writes the run's report and exits 3 when a gate fails; otherwise says how to see the report.
+    func gateOrSuggestReport(runID: String) async throws {
+        guard let gate else {
+            print("next: hybrid report \(runID)")
+            return
+        }
+        let store = try global.openStore()
+        var report = try await ReportBuilder(options: ReportOptions()).build(store: store, runID: runID)
+        let base = try baseline.map { path throws(ReportError) in try RunReport.load(path: path) }
+        report.gates = GateEvaluator.evaluate(report: report, gates: try GateSpec.load(path: gate), baseline: base)
+        try ReportCLI.write(report, out: nil)
+        if let code = report.gates?.exitCode, code != 0 { throw ExitCode(code) }
     }
 
     /// The judge for `--judge MODEL [--rubric TEXT|@FILE]`; nil without `--judge`. Shared with `rescore`.
@@ -231,6 +252,9 @@ struct EvalCommand: AsyncParsableCommand {
         var cache: Bool
         var skipInvalid: Bool
         var scorers: [String]?
+        /// Where the config the run started with came from (a path, a URL, "bundled defaults"), to say so when a
+        /// resume is refused; nil for runs stored before it was recorded.
+        var config: String?
 
         init(
             feature: String, dataset: String, models: [String]?, variants: [String]?, repeats: Int, limit: Int?,
@@ -246,6 +270,19 @@ struct EvalCommand: AsyncParsableCommand {
             self.cache = cache
             self.skipInvalid = skipInvalid
             self.scorers = scorers
+        }
+
+        /// These settings with whatever `command` sets explicitly, for a resume.
+        func overridden(by command: EvalCommand) -> Settings {
+            var settings = self
+            if let feature = command.feature { settings.feature = feature }
+            if let dataset = command.dataset { settings.dataset = dataset }
+            if let models = command.models { settings.models = EvalCommand.list(models) }
+            if let variants = command.variants { settings.variants = EvalCommand.list(variants) }
+            if let repeats = command.repeats { settings.repeats = repeats }
+            if let limit = command.limit { settings.limit = limit }
+            if let seed = command.seed { settings.seed = seed }
+            return settings
         }
 
         init(_ json: JSONValue) throws {

@@ -11,15 +11,23 @@ import Logging
 import Synchronization
 
 /// Options every command that needs the config or the database shares.
+///
+/// The root command declares them too, so they work before the subcommand (`hybrid --db X report RUN`) as well as
+/// after it: ArgumentParser hands an option group the root decoded down to every subcommand declaring the same type.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "Config file or URL (https://, http://127.0.0.1…, file://); the bundled defaults when omitted.")
     var config: String?
 
-    @Option(name: .long, help: "SQLite database for runs, results, the response cache and config snapshots.")
-    var db: String = ".hybrid/hybrid.sqlite"
+    @OptionGroup var database: DatabaseOption
 
     @Flag(name: .long, help: "Log provider requests and outcomes to stderr (API keys are redacted).")
     var verbose = false
+
+    @Flag(name: .long, help: "With a --config URL that cannot be fetched and has no last-known-good copy, run on the bundled defaults instead of failing.")
+    var allowBundledFallback = false
+
+    /// The database path (`--db`).
+    var db: String { database.db }
 
     /// Routes swift-log output to stderr at debug level with `--verbose`, else warnings only. Once per process.
     func bootstrapLogging() {
@@ -51,7 +59,14 @@ struct GlobalOptions: ParsableArguments {
             await loader.start()
             let resolution = await loader.refresh()
             if let reason = resolution.reasonNewOneRejected {
-                CLIOutput.error("warning: \(config) was not used: \(reason); using \(resolution.source)")
+                // An app falls back to the defaults; a command asked for this config, and running on another one
+                // would store results under a config nobody chose.
+                if resolution.source == .bundled && !allowBundledFallback {
+                    throw CLIError(
+                        "cannot use --config \(URLRedaction.redact(config)): \(reason); there is no last-known-good copy "
+                            + "in \(db). Fix the URL or the server, or pass --allow-bundled-fallback to run on the bundled defaults")
+                }
+                CLIOutput.error("warning: \(URLRedaction.redact(config)) was not used: \(reason); using \(resolution.source)")
             }
             return (resolution.config, Self.hash(resolution.config), resolution.source.description)
         }
@@ -70,6 +85,13 @@ struct GlobalOptions: ParsableArguments {
     static func hash(_ document: HybridConfigDocument) -> String {
         ContentHash.hex(of: document.encodedJSON(pretty: false))
     }
+}
+
+/// `--db`: its own type so commands that need only the database (`report`, `simulate`, `config publish`) share
+/// the root command's value, given before or after the subcommand.
+struct DatabaseOption: ParsableArguments {
+    @Option(name: .long, help: "SQLite database for runs, results, the response cache and config snapshots.")
+    var db: String = ".hybrid/hybrid.sqlite"
 }
 
 /// A failure the CLI reports as one line on stderr with exit code 1.

@@ -20,4 +20,7 @@ struct HybridCommand: AsyncParsableCommand {
             ViewCommand.self,
         ]
     )
+
+    /// Parsed here as well as in the subcommands, so `--config`, `--db` and `--verbose` may come first.
+    @OptionGroup(title: "Global Options") var global: GlobalOptions
 }

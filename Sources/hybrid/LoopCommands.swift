@@ -34,15 +34,14 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Comma-separated fallback conditions: adherence, timeout:2s, quality:SCORER>=X (error is always on).")
     var fallbackOn: String = "error"
 
-    @Option(name: .long, help: "SQLite database holding the run.")
-    var db: String = ".hybrid/hybrid.sqlite"
+    @OptionGroup var database: DatabaseOption
 
     func run() async throws {
         try await CLIOutput.run {
             let policy = RoutePolicy(
                 order: order.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
                 variant: variant, fallback: try FallbackCondition.parseList(fallbackOn))
-            let store = try SQLiteResultStore(path: db)
+            let store = try SQLiteResultStore(path: database.db)
             let simulator = try await RouteSimulator.load(from: store, run: run, feature: feature)
             print(try simulator.simulate(policy).render())
         }
@@ -176,8 +175,7 @@ struct PublishTarget: ParsableArguments {
     @Flag(help: "Validate and show what would be sent; upload nothing.")
     var dryRun = false
 
-    @Option(name: .long, help: "SQLite database with the snapshot history (ETags, published versions).")
-    var db: String = ".hybrid/hybrid.sqlite"
+    @OptionGroup var database: DatabaseOption
 
     /// A bare path becomes an absolute `file://` URL, so the snapshot history is keyed the same way every time.
     var destination: String {
@@ -185,7 +183,7 @@ struct PublishTarget: ParsableArguments {
     }
 
     func publisher() throws -> ConfigPublisher {
-        ConfigPublisher(transport: CurlTransport.shared, snapshots: SQLiteConfigSnapshotStore(database: try HybridDatabase(path: db)))
+        ConfigPublisher(transport: CurlTransport.shared, snapshots: SQLiteConfigSnapshotStore(database: try HybridDatabase(path: database.db)))
     }
 
     func options(promptFiles: PromptFileResolver) throws -> ConfigPublisher.Options {

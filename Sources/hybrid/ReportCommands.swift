@@ -115,14 +115,19 @@ struct CompareCommand: AsyncParsableCommand {
 
 /// Options shared by `report` and `compare`.
 struct ReportOutputOptions: ParsableArguments {
-    @Option(help: "The results database.")
-    var db = ".hybrid/hybrid.sqlite"
+    @OptionGroup var database: DatabaseOption
+    /// The results database (`--db`).
+    var db: String { database.db }
     @Option(help: "Output directory (default: reports/RUN).")
     var out: String?
     @Option(help: "Comma-separated formats: md, html, json, junit.")
     var format = "md,html,json,junit"
     @Option(help: "Worst cases listed per arm.")
     var worst = 5
+
+    func validate() throws {
+        try OptionChecks.atLeast(0, worst, option: "--worst")
+    }
 }
 
 /// The glue both commands share: option parsing, opening the store, writing files, exit codes.

@@ -102,18 +102,38 @@ import Testing
     }
 
     /// The seed app forbids mentioning fish or FOTH ("front of the house") in summaries.
+    /// Several patterns are one trial per output: a row counting one per pattern would claim twice the data.
     @Test(arguments: [
-        ("Production is blocking the feeds.", [true, true]),
-        ("The feeds showed Fish for an hour.", [false, true]),
-        ("Feeds cut to foth again; more FISH.", [false, false]),
-        ("The selfish houseguest went fishing.", [true, true]),
+        ("Production is blocking the feeds.", true, 0),
+        ("The feeds showed Fish for an hour.", false, 1),
+        ("Feeds cut to foth again; more FISH.", false, 2),
+        ("The selfish houseguest went fishing.", true, 0),
     ])
-    func forbidsFishAndFOTH(text: String, passed: [Bool]) {
+    func forbidsFishAndFOTH(text: String, passed: Bool, matches: Int) {
         let constraints = OutputConstraints(mustNotContain: [.phrase("fish"), .phrase("FOTH")])
         let results = constraints.evaluate(text)
-        #expect(results.map(\.name) == ["must_not_contain", "must_not_contain"])
-        #expect(results.map(\.limit) == [#""fish""#, #""FOTH""#])
-        #expect(results.map(\.passed) == passed)
+        #expect(results.map(\.name) == ["must_not_contain"])
+        #expect(results[0].limit == [#""fish""#, #""FOTH""#])
+        #expect(results[0].passed == passed)
+        #expect(results[0].observed == .int(matches))
+    }
+
+    @Test func mustNotContainWithSeveralPatternsNamesEachOneThatMatched() {
+        let constraints = OutputConstraints(mustNotContain: [.phrase("fish"), .phrase("FOTH"), .phrase("cat")])
+        let failed = constraints.evaluate("Feeds cut to foth again; more FISH, fish.")[0]
+        #expect(failed.message == #"contains "fish" 2 times (first: "FISH"); "FOTH" once (first: "foth")"#)
+        let passed = constraints.evaluate("All clear.")[0]
+        #expect(passed.message == #"does not contain any of "fish", "FOTH", "cat""#)
+    }
+
+    @Test func mustContainWithSeveralPatternsPassesOnlyWhenEveryPatternOccurs() {
+        let constraints = OutputConstraints(mustContain: [.phrase("feeds"), .phrase("cameras"), .regex("\\d+ min")])
+        let all = constraints.evaluate("The feeds and cameras were down for 5 min.")
+        #expect(all.map(\.name) == ["must_contain"])
+        #expect(all[0].passed && all[0].observed == .int(3))
+        let some = constraints.evaluate("The feeds were down.")[0]
+        #expect(!some.passed && some.observed == .int(1))
+        #expect(some.message == #"does not contain "cameras", /\d+ min/i (2 of 3 patterns missing)"#)
     }
 
     @Test func mustNotContainMessageNamesTheMatch() {
@@ -146,7 +166,7 @@ import Testing
         #expect(
             results.map(\.name) == [
                 "min_sentences", "max_sentences", "min_words", "max_words", "max_characters", "single_paragraph",
-                "must_contain", "must_not_contain", "must_not_contain",
+                "must_contain", "must_not_contain",
             ])
         #expect(results.allSatisfy { $0.passed })
         #expect(OutputConstraints().evaluate("anything").isEmpty)

@@ -11,9 +11,6 @@ import HybridTransport
 import Testing
 
 @Suite(.serialized) struct EvalEndToEndTests {
-    /// The `hybrid` binary `swift build --build-tests` put beside the test bundle.
-    static var hybridBinary: String { FileManager.default.currentDirectoryPath + "/.build/debug/hybrid" }
-
     private func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -21,22 +18,10 @@ import Testing
     }
 
     private func runHybrid(_ arguments: [String], killAfter: Duration? = nil) async throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.hybridBinary)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        if let killAfter {
-            try await Task.sleep(for: killAfter)
-            kill(process.processIdentifier, SIGKILL)
-        }
-        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-        return process.terminationStatus
+        try await HybridCLI.run(arguments, in: URL(fileURLWithPath: FileManager.default.currentDirectoryPath), killAfter: killAfter).status
     }
 
     @Test func killingTheCLIAtRandomPointsAndResumingStoresExactlyTheFullSet() async throws {
-        #expect(FileManager.default.isExecutableFile(atPath: Self.hybridBinary), "build the CLI first: swift build --build-tests")
         let fake = try FakeChatCompletionsServer { _, _ in .reply("The weather is fine today.", delay: .milliseconds(15)) }
         defer { fake.stop() }
         let dir = try temporaryDirectory()

@@ -178,6 +178,37 @@ import Testing
         changed.dataset.contentHash = "other"
         await #expect(throws: EvalError.self) { try await EvalRunner(store: store, models: Self.models(document)).run(changed, resume: true) }
     }
+
+    @Test func resumeRefusesAnotherConfigOrPlanByNameAndLeavesACompletedRunAlone() async throws {
+        let fake = try FakeChatCompletionsServer { _, _ in .reply("fine") }
+        defer { fake.stop() }
+        let document = try Self.config(models: ["fake": fake.baseURL, "other": fake.baseURL])
+        let store = SQLiteResultStore(database: try HybridDatabase.inMemory())
+        let plan = try EvalPlan(
+            runID: "p", feature: "summarize", config: document, configHash: "hash-a", dataset: Self.dataset(), models: ["fake"], limit: 2)
+        _ = try await EvalRunner(store: store, models: Self.models(document)).run(plan)
+        let before = try #require(try await store.run(id: "p"))
+        let requests = fake.requestCount
+
+        let otherPlan = try EvalPlan(
+            runID: "p", feature: "summarize", config: document, configHash: "hash-b", dataset: Self.dataset(), models: ["fake", "other"],
+            repeats: 2, limit: 2)
+        do {
+            _ = try await EvalRunner(store: store, models: Self.models(document)).run(otherPlan, resume: true)
+            Issue.record("a resume under another config and plan must be refused")
+        } catch {
+            let message = error.description
+            for part in ["config hash hash-a (version 1) vs hash-b (version 1)", "arms added: bullet@other, concise@other", "repeats 1 vs 2"] {
+                #expect(message.contains(part), "\(message)")
+            }
+        }
+
+        let again = try await EvalRunner(store: store, models: Self.models(document)).run(plan, resume: true)
+        #expect(again.alreadyCompleted && again.stored == plan.plannedCount)
+        #expect(try await store.run(id: "p") == before, "status, finish time and plan stay as they were")
+        #expect(try await store.resultCount(run: "p") == plan.plannedCount)
+        #expect(fake.requestCount == requests)
+    }
 }
 
 final class Counter: Sendable {

@@ -66,6 +66,32 @@ struct SQLiteResultStoreTests {
         #expect(stored == ["pass=1", "fail=0", "none=null"])
     }
 
+    @Test("rows of older builds with one outcome per pattern under one name read back as one outcome per name")
+    func repeatedConstraintNamesCollapsePerOutput() async throws {
+        let store = try await makeStore()
+        try await store.insertResults([Fixtures.minimalResult(caseID: "clean"), Fixtures.minimalResult(caseID: "fishy")])
+        // What builds before one-result-per-key wrote for `mustNotContain: ["fish", "FOTH"]`.
+        func old(observed: Int, passed: Bool, message: String) -> String {
+            #"[{"name":"must_not_contain","observed":\#(observed),"passed":\#(passed),"message":"\#(message)"},"#
+                + #"{"name":"must_not_contain","observed":0,"passed":true,"message":"does not contain \"FOTH\""},"#
+                + #"{"name":"max_sentences","observed":1,"passed":true}]"#
+        }
+        let clean = old(observed: 0, passed: true, message: #"does not contain \"fish\""#)
+        let fishy = old(observed: 2, passed: false, message: #"contains \"fish\" 2 times"#)
+        try await store.database.writer.write { db in
+            try db.execute(sql: "UPDATE results SET constraints_json = ? WHERE case_id = 'clean'", arguments: [clean])
+            try db.execute(sql: "UPDATE results SET constraints_json = ? WHERE case_id = 'fishy'", arguments: [fishy])
+        }
+        var streamed: [ResultRecord] = []
+        try await store.forEachResult(run: "run-1") { streamed.append($0) }
+        for results in [try await store.results(run: "run-1"), streamed] {
+            #expect(results.map { $0.constraints.map(\.name) } == [["must_not_contain", "max_sentences"], ["must_not_contain", "max_sentences"]])
+            #expect(results.map { $0.constraints[0].passed } == [true, false])
+            #expect(results[1].constraints[0].observed == .int(2))
+            #expect(results[1].constraints[0].message == #"contains "fish" 2 times"#)
+        }
+    }
+
     @Test("inserting a key that exists is ignored, reported, and leaves the first row untouched")
     func duplicateKeyIsIgnored() async throws {
         let store = try await makeStore()

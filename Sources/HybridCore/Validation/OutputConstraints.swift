@@ -1,7 +1,9 @@
 /// Soft constraints on a text output (length, shape, required and forbidden content), decoded from the config.
 ///
-/// Unset fields are not checked. ``evaluate(_:splitter:)`` returns one ``ConstraintResult`` per configured limit
-/// and one per pattern, so reports show adherence constraint by constraint. Measurements:
+/// Unset fields are not checked. ``evaluate(_:splitter:)`` returns one ``ConstraintResult`` per configured key, so
+/// reports show adherence constraint by constraint and every row counts one trial per output: a key with several
+/// patterns (`mustContain`, `mustNotContain`) is one result that passes only when every pattern holds, and its
+/// message names the patterns that did not. Measurements:
 /// - sentences: ``SentenceSplitter`` (its rules are documented there);
 /// - words: white-space separated tokens containing a letter or digit (`well-known` is one word, `—` none);
 /// - characters: grapheme clusters (what a reader sees as characters) after trimming surrounding white space;
@@ -88,9 +90,9 @@ public struct OutputConstraints: Sendable, Hashable, Codable {
         }
     }
 
-    /// One result per configured constraint, in a fixed order: sentences, words, characters, paragraph,
-    /// then `must_contain` and `must_not_contain` per pattern. An invalid regex (see ``validateDefinition()``)
-    /// matches nothing.
+    /// One result per configured constraint key, in a fixed order: sentences, words, characters, paragraph,
+    /// `must_contain`, `must_not_contain`; never two results under one name. An invalid regex (see
+    /// ``validateDefinition()``) matches nothing.
     public func evaluate(_ text: String, splitter: SentenceSplitter = SentenceSplitter()) -> [ConstraintResult] {
         var results: [ConstraintResult] = []
         func plural(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
@@ -130,26 +132,54 @@ public struct OutputConstraints: Sendable, Hashable, Codable {
                     message: paragraphs <= 1
                         ? "single paragraph" : "\(paragraphs) paragraphs (lines), expected one without line breaks"))
         }
-        for pattern in mustContain {
-            let found = pattern.matches(in: text)
-            results.append(
-                ConstraintResult(
-                    name: "must_contain", passed: !found.isEmpty, observed: .int(found.count),
-                    limit: .string(pattern.description),
-                    message: found.isEmpty ? "does not contain \(pattern)" : "contains \(pattern)"))
-        }
-        for pattern in mustNotContain {
-            let found = pattern.matches(in: text)
-            let first = found.first.map { JSONValue.string($0).compactJSON(limit: 40) } ?? ""
-            results.append(
-                ConstraintResult(
-                    name: "must_not_contain", passed: found.isEmpty, observed: .int(found.count),
-                    limit: .string(pattern.description),
-                    message: found.isEmpty
-                        ? "does not contain \(pattern)"
-                        : "contains \(pattern) \(found.count == 1 ? "once" : "\(found.count) times") (first: \(first))"))
-        }
+        if !mustContain.isEmpty { results.append(Self.mustContainResult(mustContain, in: text)) }
+        if !mustNotContain.isEmpty { results.append(Self.mustNotContainResult(mustNotContain, in: text)) }
         return results
+    }
+
+    /// `must_contain` over every pattern: passes when each occurs; observed is how many patterns occurred.
+    /// The limit is the pattern (one) or the list of patterns (several), as reports show it.
+    static func mustContainResult(_ patterns: [TextPattern], in text: String) -> ConstraintResult {
+        let missing = patterns.filter { $0.matches(in: text).isEmpty }
+        let message: String
+        if missing.isEmpty {
+            message = "contains " + Self.listed(patterns)
+        } else if patterns.count == 1 {
+            message = "does not contain \(patterns[0])"
+        } else {
+            message = "does not contain \(Self.listed(missing)) (\(missing.count) of \(patterns.count) patterns missing)"
+        }
+        return ConstraintResult(
+            name: "must_contain", passed: missing.isEmpty, observed: .int(patterns.count - missing.count),
+            limit: Self.limit(patterns), message: message)
+    }
+
+    /// `must_not_contain` over every pattern: passes when none occurs; observed is the total number of matches,
+    /// and a failure names each pattern that matched with its first match.
+    static func mustNotContainResult(_ patterns: [TextPattern], in text: String) -> ConstraintResult {
+        var matchCount = 0
+        var found: [String] = []
+        for pattern in patterns {
+            let matches = pattern.matches(in: text)
+            guard let firstMatch = matches.first else { continue }
+            matchCount += matches.count
+            let first = JSONValue.string(firstMatch).compactJSON(limit: 40)
+            found.append("\(pattern) \(matches.count == 1 ? "once" : "\(matches.count) times") (first: \(first))")
+        }
+        let message = found.isEmpty
+            ? "does not contain " + (patterns.count == 1 ? patterns[0].description : "any of " + Self.listed(patterns))
+            : "contains " + found.joined(separator: "; ")
+        return ConstraintResult(
+            name: "must_not_contain", passed: found.isEmpty, observed: .int(matchCount), limit: Self.limit(patterns),
+            message: message)
+    }
+
+    private static func limit(_ patterns: [TextPattern]) -> JSONValue {
+        patterns.count == 1 ? .string(patterns[0].description) : .array(patterns.map { .string($0.description) })
+    }
+
+    private static func listed(_ patterns: [TextPattern]) -> String {
+        patterns.map(\.description).joined(separator: ", ")
     }
 
     /// White-space separated tokens that contain at least one letter or digit.

@@ -41,4 +41,7 @@ public struct EvalSummary: Sendable {
     public var unavailableArms: [(arm: EvalArm, reason: String)]
     /// True when the run stopped early (Ctrl-C); `hybrid eval --resume RUN` finishes it.
     public var interrupted: Bool
+    /// True when a resume found the run already completed: nothing was sent or written (errors and cache hits,
+    /// counted per session, are then 0).
+    public var alreadyCompleted: Bool
 }

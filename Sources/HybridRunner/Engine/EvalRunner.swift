@@ -27,14 +27,19 @@ public struct EvalRunner: Sendable {
         self.options = options
     }
 
-    /// Runs `plan`; with `resume` the run must exist and only its missing keys are sent.
+    /// Runs `plan`; with `resume` the run must exist with the same plan (``ResumeCheck``) and only its missing keys
+    /// are sent. Resuming a completed run sends nothing, writes nothing and says so in the summary.
     public func run(
         _ plan: EvalPlan,
         resume: Bool = false,
         arguments: JSONValue = .object([:]),
         progress: @escaping @Sendable (EvalProgress) -> Void = { _ in }
     ) async throws(EvalError) -> EvalSummary {
-        let completed = try await prepareRun(plan, resume: resume, arguments: arguments)
+        guard let completed = try await prepareRun(plan, resume: resume, arguments: arguments) else {
+            return EvalSummary(
+                runID: plan.runID, stored: plan.plannedCount, planned: plan.plannedCount, errors: 0, cacheHits: 0,
+                unavailableArms: [], interrupted: false, alreadyCompleted: true)
+        }
         var unavailable: [String: String] = [:]
         for modelID in Set(plan.arms.map(\.modelID)) {
             guard let model = models[modelID] else {
@@ -108,7 +113,7 @@ public struct EvalRunner: Sendable {
             runID: plan.runID, stored: final.done, planned: plan.plannedCount, errors: final.errors,
             unavailable: final.unavailable, cacheHits: final.cacheHits,
             unavailableArms: plan.arms.compactMap { arm in unavailable[arm.modelID].map { (arm, $0) } },
-            interrupted: interrupted)
+            interrupted: interrupted, alreadyCompleted: false)
     }
 
     private static func closeOutsideCancellation(run: String, interrupted: Bool, in store: any ResultStore) async -> StoreError? {
@@ -133,24 +138,19 @@ public struct EvalRunner: Sendable {
         ResultKey(runID: plan.runID, caseID: plan.dataset.cases[item.caseIndex].id, armID: item.arm.id, repeatIndex: item.repeatIndex)
     }
 
-    private func prepareRun(_ plan: EvalPlan, resume: Bool, arguments: JSONValue) async throws(EvalError) -> Set<ResultKey> {
+    /// The keys already stored (nil: the run is already completed, so nothing is to be sent or changed).
+    private func prepareRun(_ plan: EvalPlan, resume: Bool, arguments: JSONValue) async throws(EvalError) -> Set<ResultKey>? {
         do {
             if resume {
-                guard let existing = try await store.run(id: plan.runID) else {
-                    throw EvalError.cannotResume(run: plan.runID, reason: "no such run in the database")
-                }
-                if existing.datasetHash != plan.dataset.contentHash {
-                    throw EvalError.cannotResume(
-                        run: plan.runID,
-                        reason: "\(plan.dataset.path) changed since the run started (content hash differs); start a new run")
-                }
+                let check = try await ResumeCheck.check(plan, store: store)
+                if check.alreadyCompleted { return nil }
                 try await store.markResumed(id: plan.runID)
-                return try await store.completedKeys(run: plan.runID)
+                return check.completedKeys
             }
             try await store.createRun(RunRecord(
                 id: plan.runID, features: [plan.feature], datasetPath: plan.dataset.path,
                 datasetHash: plan.dataset.contentHash, configVersion: plan.configVersion, configHash: plan.configHash,
-                arguments: arguments, plannedCount: plan.plannedCount,
+                arguments: ResumeCheck.arguments(arguments, recording: plan), plannedCount: plan.plannedCount,
                 skippedInvalidLines: plan.dataset.skipped.count, seed: plan.seed))
             return []
         } catch let error as EvalError {

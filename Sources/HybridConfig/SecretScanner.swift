@@ -1,0 +1,143 @@
+import Foundation
+public import HybridCore
+
+/// Finds strings that look like credentials anywhere in a config, so a key pasted into a description, a URL's query,
+/// a header or a prompt is refused before it is published to every app, and so `hybrid config show` can redact it.
+///
+/// Recognised: OpenAI (`sk-…`, `sk-proj-…`), Anthropic (`sk-ant-…`), Google (`AIza…`), AWS access key ids
+/// (`AKIA…`/`ASIA…`), GitHub, GitLab, Slack, Hugging Face and Stripe tokens, JSON Web Tokens, `Bearer`/`Basic`
+/// credentials, PEM private keys, credential query parameters (`?key=…`, `access_token=…`), passwords in URLs, and
+/// values of credential-named keys (`"x-api-key": "…"`). Each rule wants the provider's prefix *and* a length (and
+/// for `sk-` a mix of letters and digits), and placeholders (`${OPENAI_API_KEY}`, `{{token}}`, `<key>`, an
+/// environment variable's name) never count, which keeps prose like "task-based" or "sk-learn" from matching.
+/// The scan works on UTF-8 bytes without regular expressions: it runs on every config an app loads.
+public enum SecretScanner {
+    /// A credential-looking value at a JSON path; it never carries the value itself.
+    public struct Finding: Sendable, Hashable, CustomStringConvertible {
+        /// Where it is, e.g. `models.gemini.baseURL` or `features.summarize.variants.terse.templateFile`.
+        public var path: String
+        /// What it looks like, e.g. `an OpenAI API key (sk-proj-…)`.
+        public var kind: String
+
+        /// A finding; the value itself is deliberately not part of it.
+        public init(path: String, kind: String) {
+            self.path = path
+            self.kind = kind
+        }
+
+        public var description: String { "\(path): \(kind)" }
+    }
+
+    /// One credential inside a string: what it looks like and where (UTF-8 offsets), for redaction.
+    public struct Match: Sendable, Hashable {
+        /// What it looks like.
+        public var kind: String
+        /// Byte offsets into the string's UTF-8 view.
+        public var range: Range<Int>
+    }
+
+    /// Every credential-looking string in `value`, keys and values, at its JSON path under `path`, sorted by path.
+    public static func findings(in value: JSONValue, at path: ConfigPath = .root) -> [Finding] {
+        var found: [Finding] = []
+        var components = path.components
+        collect(value, &components, credentialKey: false, into: &found)
+        return found.sorted { $0.path < $1.path }
+    }
+
+    /// Findings in one string (a template file's text, say) reported at `path`.
+    public static func findings(inText text: String, at path: ConfigPath) -> [Finding] {
+        matches(in: text).map { Finding(path: path.description, kind: $0.kind) }
+    }
+
+    /// Every credential-looking span of `text`, in order, not overlapping.
+    public static func matches(in text: String) -> [Match] {
+        guard text.utf8.count >= ByteScanner.shortestCandidate else { return [] }
+        var text = text
+        // Native strings are contiguous UTF-8; `makeContiguousUTF8` only copies bridged or foreign ones.
+        text.makeContiguousUTF8()
+        return text.utf8.withContiguousStorageIfAvailable { bytes in
+            var scanner = ByteScanner(bytes)
+            return scanner.scan()
+        } ?? []
+    }
+
+    /// `text` with every credential-looking span replaced by `[redacted]`, e.g. for printing a config.
+    public static func redact(_ text: String) -> String {
+        let found = matches(in: text)
+        guard !found.isEmpty else { return text }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var position = 0
+        for match in found {
+            out += bytes[position..<match.range.lowerBound]
+            out += Array("[redacted]".utf8)
+            position = match.range.upperBound
+        }
+        out += bytes[position...]
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // MARK: - Tree walk
+
+    /// Walks the tree with one path stack: a `ConfigPath` is built only for a finding, since a config is scanned on
+    /// every load and almost never has one.
+    private static func collect(
+        _ value: JSONValue, _ path: inout [ConfigPath.Component], credentialKey: Bool, into found: inout [Finding]
+    ) {
+        switch value {
+        case .string(let text):
+            let kinds = matches(in: text).map(\.kind)
+            if !kinds.isEmpty {
+                found += kinds.map { Finding(path: ConfigPath(path).description, kind: $0) }
+            } else if credentialKey && looksLikeCredentialValue(text) {
+                found.append(Finding(path: ConfigPath(path).description, kind: "a credential (the key's name says so)"))
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                path.append(.index(index))
+                collect(element, &path, credentialKey: credentialKey, into: &found)
+                path.removeLast()
+            }
+        case .object(let members):
+            for (key, member) in members {
+                path.append(.key(key))
+                found += matches(in: key).map { Finding(path: ConfigPath(path).description, kind: "a key name that is " + $0.kind) }
+                let credential: Bool = switch member {
+                case .string, .array: isCredentialName(key)
+                default: false
+                }
+                collect(member, &path, credentialKey: credential, into: &found)
+                path.removeLast()
+            }
+        default:
+            break
+        }
+    }
+
+    /// Header and field names that hold a credential themselves (not the *name* of one, like `apiKeyEnv`). Bare
+    /// `key`, `token` and `secret` are left out: schemas and options use them for ordinary values.
+    static func isCredentialName(_ key: String) -> Bool {
+        let folded = String(key.lowercased().filter { $0 != "-" && $0 != "_" })
+        return credentialNames.contains(folded)
+    }
+
+    private static let credentialNames: Set<String> = [
+        "authorization", "proxyauthorization", "xapikey", "apikey", "xgoogapikey", "accesstoken", "authtoken",
+        "bearertoken", "idtoken", "refreshtoken", "password", "passwd", "clientsecret",
+        "privatekey", "secretkey", "secretaccesskey", "sessiontoken",
+    ]
+
+    /// A value under a credential-named key that is a real value: not empty, not a placeholder, not an
+    /// environment variable's name, at least 8 characters.
+    static func looksLikeCredentialValue(_ text: String) -> Bool {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.utf8.count >= 8, !isPlaceholder(trimmed) else { return false }
+        return !trimmed.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+    }
+
+    static func isPlaceholder(_ text: String) -> Bool {
+        text.hasPrefix("$") || text.hasPrefix("<") || text.contains("{{") || text.contains("${")
+            || text.allSatisfy { $0 == "*" || $0 == "x" || $0 == "X" || $0 == "." || $0 == "…" }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import HybridTestSupport
+import Testing
+
+/// Numeric options out of range are usage errors (exit 64) that name the option, before anything runs.
+@Suite("hybrid option checks")
+struct OptionCheckTests {
+    @Test(arguments: [
+        (["eval", "--feature", "summarize", "--dataset", "d.jsonl", "--concurrency", "0"], "--concurrency must be at least 1, found 0"),
+        (["eval", "--feature", "summarize", "--dataset", "d.jsonl", "--per-model-concurrency=-2"], "--per-model-concurrency must be at least 1, found -2"),
+        (["eval", "--feature", "summarize", "--dataset", "d.jsonl", "--repeat", "0"], "--repeat must be at least 1, found 0"),
+        (["eval", "--resume", "r1", "--limit", "0"], "--limit must be at least 1, found 0"),
+        (["ask", "--max-tokens", "0", "hello"], "--max-tokens must be at least 1, found 0"),
+        (["ask", "--temperature", "3", "hello"], "--temperature must be between 0.0 and 2.0, found 3.0"),
+        (["report", "r1", "--worst=-1"], "--worst must be at least 0, found -1"),
+        (["config", "fetch", "http://127.0.0.1:9/c.json", "--max-bytes", "0"], "--max-bytes must be at least 1, found 0"),
+    ])
+    func outOfRangeNumbersAreUsageErrors(arguments: [String], message: String) async throws {
+        let fixture = try CLIFixture()
+        defer { fixture.remove() }
+        let outcome = try await fixture.hybrid(arguments + ["--db", fixture.database])
+        #expect(outcome.status == 64, "\(outcome.output)")
+        #expect(outcome.output.contains(message), "\(outcome.output)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.database), "nothing may run before the check")
+    }
+}
