@@ -20,7 +20,9 @@ public struct Recommendation: Sendable {
     }
 
     /// True when some feature's priority or default variant changes.
-    public var changesRouting: Bool { features.contains { $0.decision == .change } }
+    public var changesRouting: Bool {
+        features.contains { $0.decision == .change || base.features[$0.feature]?.routing != document.features[$0.feature]?.routing }
+    }
 
     /// What would change, in `ConfigDiff`'s words.
     public var changes: [ConfigChange] { ConfigDiff.changes(from: base, to: document) }
