@@ -214,8 +214,7 @@ extension ConfigValidator {
                 if selection.schema && feature.outputSchema == nil {
                     error(outputPath, "falls back on schema but feature \(name) has no outputSchema")
                 }
-                let produced = Set(OutputChecks(schema: feature.outputSchema, constraints: feature.constraints)
-                    .evaluate("").results.map(\.name))
+                let produced = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints).resultNamesProduced
                 for check in selection.names.sorted() where !produced.contains(check) {
                     error(outputPath, "falls back on \(check) but feature \(name) checks no such thing (its checks: \(Self.list(produced)))")
                 }

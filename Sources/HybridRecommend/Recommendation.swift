@@ -20,9 +20,7 @@ public struct Recommendation: Sendable {
     }
 
     /// True when some feature's priority or default variant changes.
-    public var changesRouting: Bool {
-        features.contains { $0.decision == .change || base.features[$0.feature]?.routing != document.features[$0.feature]?.routing }
-    }
+    public var changesRouting: Bool { features.contains { $0.decision == .change } }
 
     /// What would change, in `ConfigDiff`'s words.
     public var changes: [ConfigChange] { ConfigDiff.changes(from: base, to: document) }

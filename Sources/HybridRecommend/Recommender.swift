@@ -69,8 +69,8 @@ public struct Recommender: Sendable {
         // The routing block every decision was simulated with, so the router does what the figures promise.
         for decision in decisions {
             let simulated = RoutingBlock.simulated(feature: decision.feature, document: base, fallback: decision.floors.fallback)
-            document.features[decision.feature]?.routing = RoutingBlock.block(
-                for: simulated, existing: base.features[decision.feature]?.routing)
+            guard let feature = base.features[decision.feature] else { continue }
+            document.features[decision.feature]?.routing = RoutingBlock.block(for: simulated, feature: feature)
         }
         let runs = simulators.map(\.table.runID)
         var seenRuns: [String] = []

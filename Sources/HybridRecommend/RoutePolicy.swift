@@ -1,5 +1,5 @@
 public import HybridConfig
-import HybridCore
+public import HybridCore
 
 /// A routing policy to replay over stored results: the order of arms to try and when to move to the next one.
 ///

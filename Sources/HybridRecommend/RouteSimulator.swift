@@ -1,3 +1,4 @@
+import HybridCore
 public import HybridReport
 public import HybridStore
 

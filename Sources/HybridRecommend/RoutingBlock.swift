@@ -35,14 +35,20 @@ enum RoutingBlock {
     /// The routing block that makes the router walk as `policy` was simulated, over the feature's existing block
     /// (cooldowns and other fields it does not decide stay). Every error kind is written out, so an app's own
     /// `RouterPolicy` cannot make the router differ from the simulation.
-    static func block(for policy: RoutePolicy, existing: RoutingConfig?) -> RoutingConfig {
-        var block = existing ?? RoutingConfig()
+    /// Output checks the feature does not have are left out: they never fail, so the simulation is the same, and
+    /// the validator refuses a fallback on a check the feature lacks.
+    static func block(for policy: RoutePolicy, feature: FeatureConfig) -> RoutingConfig {
+        var block = feature.routing ?? RoutingConfig()
         var actions: [String: RoutingConfig.ErrorAction] = [:]
         for kind in GenerationError.Kind.allCases {
             actions[kind.rawValue] = policy.stopOn.contains(kind.rawValue) ? .stop : .fallback
         }
         block.onError = actions
-        let selection = policy.outputSelection
+        var selection = policy.outputSelection
+        let produced = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints).resultNamesProduced
+        selection.schema = selection.schema && feature.outputSchema != nil
+        selection.allConstraints = selection.allConstraints && !produced.subtracting(OutputChecks.schemaResultNames).isEmpty
+        selection.names = selection.names.intersection(produced)
         block.fallbackOnOutput = selection.entries
         block.attemptTimeoutMs = policy.timeoutMs.map { Int($0.rounded()) }
         block.whenChecksFail = policy.whenChecksFail

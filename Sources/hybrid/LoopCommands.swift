@@ -135,7 +135,7 @@ struct RecommendCommand: AsyncParsableCommand {
             print("")
             print("diff of the proposed config (version \(recommendation.document.version)):")
             if !recommendation.changesRouting {
-                print("(no routing change: publishing it would only record this evaluation's provenance)")
+                print("(no change of order or variant: publishing it would record this evaluation's provenance and the routing block it was simulated with)")
             }
             print(recommendation.diff)
             if let out {

@@ -18,7 +18,8 @@ import Testing
     func writesTheSimulatedRoutingBlock() async throws {
         let recommendation = try await recommend([.adherence, .timeout(milliseconds: 1000)])
         let routing = try #require(recommendation.document.features["summarize"]?.routing)
-        #expect(routing.fallbackOnOutput == ["schema", "constraints"])
+        // The feature has soft constraints but no output schema, so adherence means its constraints.
+        #expect(routing.fallbackOnOutput == ["constraints"])
         #expect(routing.attemptTimeoutMs == 1000)
         #expect(routing.whenChecksFail == .returnBest)
         #expect(routing.streaming == .buffered)

@@ -10,9 +10,13 @@ import Testing
 
 /// Passes every call through to `base` and keeps the text it answered, so the test can judge the real model's
 /// output itself instead of trusting the router's verdict.
-private struct RecordingModel: LanguageModel {
+private final class RecordingModel: LanguageModel {
     let base: any LanguageModel
     let answers = Mutex<[String]>([])
+
+    init(base: any LanguageModel) {
+        self.base = base
+    }
 
     var id: String { base.id }
     var displayName: String { base.displayName }

@@ -33,6 +33,10 @@ public struct OutputChecks: Sendable, Hashable {
         return OutputCheckResult(results: results, parsed: parsed, schemaViolations: violations)
     }
 
+    /// The result names these checks produce (each configured limit and pattern yields one result per output,
+    /// whatever the text), for refusing a fallback on a check the feature does not have.
+    public var resultNamesProduced: Set<String> { Set(evaluate("").results.map(\.name)) }
+
     /// Result names that come from the schema step rather than from soft constraints.
     public static let schemaResultNames: Set<String> = ["json_parses", "schema_valid"]
 

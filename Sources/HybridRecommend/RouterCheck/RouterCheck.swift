@@ -105,7 +105,7 @@ public struct RouterCheck: Sendable {
         guard variants.count <= 1 else { throw .ambiguousVariant(variants: variants.sorted()) }
         config.priority = policy.order.map { $0.split(separator: "@", maxSplits: 1).last.map(String.init) ?? $0 }
         if let variant = variants.first { config.defaultVariant = variant }
-        config.routing = RoutingBlock.block(for: policy, existing: config.routing)
+        config.routing = RoutingBlock.block(for: policy, feature: config)
         var out = document
         out.features[feature] = config
         return out
