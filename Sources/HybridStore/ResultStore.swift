@@ -43,6 +43,10 @@ public protocol ResultStore: Sendable {
         _ body: (ResultRecord) async throws -> Void
     ) async throws
 
+    /// The stored results with these keys, in no particular order (keys not stored are left out): what a report
+    /// reads to show a few listed cases without streaming whole runs again.
+    func results(keys: [ResultKey]) async throws(StoreError) -> [ResultRecord]
+
     /// The cached response for a request hash, or nil.
     func cachedResponse(requestHash: String) async throws(StoreError) -> CachedResponseRecord?
     /// Stores (or replaces) the cached response for its request hash.
@@ -53,6 +57,22 @@ extension ResultStore {
     /// Streams a run's results in batches of 1,000; see `forEachResult(run:batchSize:_:)`.
     nonisolated(nonsending) public func forEachResult(run: String, _ body: (ResultRecord) async throws -> Void) async throws {
         try await forEachResult(run: run, batchSize: 1000, body)
+    }
+
+    /// Streams each run the keys name and keeps the matching results; stores with indexed lookups do better.
+    public func results(keys: [ResultKey]) async throws(StoreError) -> [ResultRecord] {
+        var found: [ResultRecord] = []
+        let wanted = Set(keys)
+        for run in Set(keys.map(\.runID)) {
+            do {
+                try await forEachResult(run: run) { if wanted.contains($0.key) { found.append($0) } }
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                throw .operationFailed(path: "", operation: "read results by key", reason: String(describing: error))
+            }
+        }
+        return found
     }
 
     /// Every run, most recently started first.

@@ -128,7 +128,7 @@ struct EvalCommand: AsyncParsableCommand {
                 options: EvalOptions(
                     concurrency: concurrency, perModelConcurrency: perModelConcurrency, useCache: settings.cache,
                     scorers: try Self.scorers(settings.scorers, hasSchema: plan.featureConfig.outputSchema != nil),
-                    judge: try makeJudge(document: document, factory: factory, existing: languageModels)))
+                    judge: try Self.makeJudge(judge, rubric: rubric, document: document, factory: factory, existing: languageModels)))
             let reporter = ProgressReporter(label: runID)
             let trap = InterruptTrap()
             let task = Task {
@@ -141,7 +141,8 @@ struct EvalCommand: AsyncParsableCommand {
             for (arm, reason) in summary.unavailableArms {
                 print("unavailable arm \(arm.id): \(reason)")
             }
-            print("stored \(summary.stored)/\(summary.planned) results (\(summary.errors) errors, \(summary.cacheHits) cache hits) in \(global.db), run \(runID)")
+            let skipped = summary.unavailable > 0 ? ", \(summary.unavailable) skipped (unavailable)" : ""
+            print("stored \(summary.stored)/\(summary.planned) results (\(summary.errors) errors\(skipped), \(summary.cacheHits) cache hits) in \(global.db), run \(runID)")
             if summary.interrupted {
                 print("interrupted: finish it with `hybrid eval --resume \(runID)`")
                 throw ExitCode(130)
@@ -159,7 +160,11 @@ struct EvalCommand: AsyncParsableCommand {
         }
     }
 
-    func makeJudge(document: HybridConfigDocument, factory: ModelFactory, existing: [String: any LanguageModel]) throws -> LLMJudge? {
+    /// The judge for `--judge MODEL [--rubric TEXT|@FILE]`; nil without `--judge`. Shared with `rescore`.
+    static func makeJudge(
+        _ judge: String?, rubric: String?, document: HybridConfigDocument, factory: ModelFactory,
+        existing: [String: any LanguageModel] = [:]
+    ) throws -> LLMJudge? {
         guard let judge else { return nil }
         guard let config = document.models[judge] else {
             throw CLIError("unknown judge model \"\(judge)\" (configured: \(document.models.keys.sorted().joined(separator: ", ")))")

@@ -17,7 +17,7 @@ final class ProgressReporter: Sendable {
             let width = 30
             let filled = p.total > 0 ? width * p.done / p.total : width
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-            let line = "\r\(label) [\(bar)] \(p.done)/\(p.total)  errors \(p.errors)  \(Self.rate(p))  ETA \(Self.eta(p))   "
+            let line = "\r\(label) [\(bar)] \(p.done)/\(p.total)  errors \(p.errors)\(Self.skipped(p, separator: "  "))  \(Self.rate(p))  ETA \(Self.eta(p))   "
             FileHandle.standardError.write(Data(line.utf8))
             return
         }
@@ -28,12 +28,17 @@ final class ProgressReporter: Sendable {
             return true
         }
         if due {
-            FileHandle.standardError.write(Data("\(label): \(p.done)/\(p.total) done, \(p.errors) errors, \(Self.rate(p)), ETA \(Self.eta(p))\n".utf8))
+            FileHandle.standardError.write(Data("\(label): \(p.done)/\(p.total) done, \(p.errors) errors\(Self.skipped(p, separator: ", ")), \(Self.rate(p)), ETA \(Self.eta(p))\n".utf8))
         }
     }
 
     func finish() {
         if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
+    }
+
+    /// Results of arms never sent are skipped, not failed: counting them as errors would read as a model failing.
+    static func skipped(_ p: EvalProgress, separator: String) -> String {
+        p.unavailable > 0 ? "\(separator)skipped (unavailable) \(p.unavailable)" : ""
     }
 
     private static func rate(_ p: EvalProgress) -> String { String(format: "%.2f/s", p.rate) }

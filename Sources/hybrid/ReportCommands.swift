@@ -85,11 +85,30 @@ struct CompareCommand: AsyncParsableCommand {
                 source = "store"
             }
             report.baseline = BaselineComparator.compare(current: report, baseline: base, source: source, options: options)
+            // With both runs stored the flipped cases carry both outputs; a baseline file gives only its pass/fail.
+            report.baseline?.flips = baseline == nil
+                ? try await CaseFlips.find(store: store, baselineRunID: runs[0], candidateRunID: currentID)
+                : try await CaseFlips.find(store: store, baseline: base, candidateRunID: currentID)
             let gates = try gate.map { path throws(ReportError) in try GateSpec.load(path: path) }
                 ?? GateSpec(regression: RegressionRule(mode: .significant))
             report.gates = GateEvaluator.evaluate(report: report, gates: gates, baseline: base)
             try ReportCLI.write(report, output: output)
+            if let flips = report.baseline?.flips { Self.printFlips(flips) }
             return report.gates?.exitCode ?? 0
+        }
+    }
+
+    /// The flipped cases in brief, pass→fail first; the reports hold both outputs of each.
+    static func printFlips(_ flips: CaseFlips) {
+        print("flipped cases (\(flips.baselineRunID) → \(flips.candidateRunID)): "
+            + "\(flips.passToFailCount) pass→fail, \(flips.failToPassCount) fail→pass")
+        for arm in flips.arms {
+            for (title, list, omitted) in [
+                ("pass→fail", arm.passToFail, arm.omittedPassToFail), ("fail→pass", arm.failToPass, arm.omittedFailToPass),
+            ] where !list.isEmpty {
+                let more = omitted > 0 ? " and \(omitted) more" : ""
+                print("  \(arm.feature) \(arm.armID) \(title): " + list.map(\.caseID).joined(separator: ", ") + more)
+            }
         }
     }
 }

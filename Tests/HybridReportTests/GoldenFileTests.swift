@@ -8,19 +8,29 @@ import Testing
 struct GoldenFileTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
-    /// The fixed run with gates and a baseline (an earlier run of the same arms), so every section renders.
+    /// The fixed run with gates and a baseline (an earlier run of the same arms), so every section renders; the
+    /// current run also has an arm that was never sent (no API key), which must appear once as not measured.
     static func fullReport() throws -> RunReport {
-        var report = ReportFixtures.report()
+        let neverSent = (1...40).map { index in
+            ReportFixtures.result(
+                run: ReportFixtures.runID, feature: "summarize", caseID: String(format: "s-%02d", index),
+                arm: "terse@claude-haiku", passed: nil, error: "unavailable", message: "claude-haiku: unavailable: ANTHROPIC_API_KEY not set")
+        }
+        var report = ReportBuilder().build(
+            runID: ReportFixtures.runID, run: ReportFixtures.run(), results: ReportFixtures.results() + neverSent)
         let baselineArms = ReportFixtures.arms.map { arm -> ReportFixtures.Arm in
             var arm = arm
             arm.scoreBase += 0.05
             return arm
         }
+        let baselineResults = ReportFixtures.results(runID: "baseline-run", arms: baselineArms, seed: 11)
         let baseline = ReportBuilder().build(
-            runID: "baseline-run", run: ReportFixtures.run("baseline-run"),
-            results: ReportFixtures.results(runID: "baseline-run", arms: baselineArms, seed: 11)
+            runID: "baseline-run", run: ReportFixtures.run("baseline-run"), results: baselineResults
         )
         report.baseline = BaselineComparator.compare(current: report, baseline: baseline, source: "store", options: ReportOptions())
+        report.baseline?.flips = CaseFlips.find(
+            baselineRunID: "baseline-run", baseline: baselineResults, candidateRunID: ReportFixtures.runID,
+            candidate: ReportFixtures.results(), limit: 2)
         let gates = GateSpec(
             features: [
                 "*": ["*": GateThresholds(minAdherenceLower: 0.6)],

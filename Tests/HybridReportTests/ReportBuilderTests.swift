@@ -40,9 +40,46 @@ struct ReportBuilderTests {
         let report = ReportBuilder().build(runID: "r", run: nil, results: results)
         let feature = try #require(report.feature("f"))
         #expect(feature.arms.map(\.armID) == ["v@cloud", "v@local"])
-        #expect(feature.arm("v@cloud")?.errorsByKind == ["unavailable": 12])
+        let cloud = try #require(feature.arm("v@cloud"))
+        #expect(cloud.errorsByKind == ["unavailable": 12])
+        #expect(cloud.notMeasured == "failed")
+        #expect(cloud.adherence == nil && cloud.constraints.isEmpty && cloud.quality.isEmpty && cloud.cases == nil)
         #expect(feature.bestArm == "v@local")
         #expect(feature.comparisons.allSatisfy { $0.first != "v@cloud" && $0.second != "v@cloud" })
+        #expect(feature.worstCases.allSatisfy { $0.armID != "v@cloud" })
+        #expect(feature.sideBySide?.isEmpty == true, "one measured arm: nothing to pair")
+    }
+
+    @Test("the never-sent reason is the stored message without the runner's MODEL: unavailable: prefix")
+    func notMeasuredReason() throws {
+        let results = (0..<3).map {
+            F.result(caseID: "c\($0)", arm: "v@gpt", error: "unavailable", message: "gpt: unavailable: OPENAI_API_KEY not set")
+        }
+        let arm = try #require(ReportBuilder().build(runID: "r", run: nil, results: results).features.first?.arms.first)
+        #expect(arm.notMeasured == "OPENAI_API_KEY not set")
+    }
+
+    @Test("side by side: disagreements first, then both failing, then the largest score gap; capped with a count")
+    func sideBySide() throws {
+        var results: [ResultRecord] = []
+        for i in 0..<12 {
+            // a passes everything and scores 0.9; b fails c2, c5 and c9, errors on c7; both fail c11.
+            results.append(F.result(caseID: "c\(i)", arm: "v@a", passed: i != 11, score: 0.9))
+            results.append(F.result(
+                caseID: "c\(i)", arm: "v@b", passed: ![2, 5, 9, 11].contains(i), score: i == 4 ? 0.1 : 0.8,
+                error: i == 7 ? "timeout" : nil))
+        }
+        let options = ReportOptions(pairs: [ArmPair("v@a", "v@b")], sideBySideCasesPerPair: 6)
+        let feature = try #require(ReportBuilder(options: options).build(runID: "r", run: nil, results: results).features.first)
+        let pair = try #require(feature.sideBySide?.first)
+        #expect(pair.first == "v@a" && pair.second == "v@b")
+        #expect(pair.pairedCount == 12 && pair.disagreeCount == 4)
+        #expect(pair.cases.map(\.caseID) == ["c2", "c5", "c7", "c9", "c11", "c4"])
+        #expect(pair.omittedCount == 6)
+        let c2 = pair.cases[0]
+        #expect(c2.first.passed == true && c2.first.output == "out c2" && c2.first.input == "in c2")
+        #expect(c2.second.passed == false && c2.second.failedChecks.map(\.name) == ["c"])
+        #expect(pair.cases[2].second.error?.kind == "timeout")
     }
 
     @Test("latency excludes cache hits, retries, cold starts and errors; cold starts are summarised apart")

@@ -9,43 +9,12 @@ import Testing
 struct ReportCommandTests {
     typealias F = ReportFixtures
 
-    /// The `hybrid` executable SwiftPM built next to the test bundle (the test target depends on it).
-    static func executable() throws -> URL {
-        var candidates: [URL] = []
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            candidates.append(directory.appendingPathComponent("hybrid"))
-            directory = directory.deletingLastPathComponent()
-        }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(root.appendingPathComponent(".build/debug/hybrid"))
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) && !$0.hasDirectoryPath }) else {
-            throw CommandError(description: "hybrid not found in \(candidates.map(\.path)); run `swift build --build-tests`")
-        }
-        return found
-    }
-
-    struct CommandError: Error, CustomStringConvertible { var description: String }
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func hybrid(_ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
-        let executable = try executable()
-        return try await BlockingWork.run { try hybridBlocking(executable, arguments, in: directory) }
-    }
-
-    private static func hybridBlocking(_ executable: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let pid = process.processIdentifier
-        defer { if process.isRunning { kill(pid, SIGKILL) } }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let outcome = try await HybridCLI.run(arguments, in: directory, packageRoot: packageRoot)
+        return (outcome.status, outcome.output)
     }
 
     @Test("report writes the four files under reports/RUN; compare exits 0 when gates hold, 3 when one fails, 1 on errors")
@@ -78,6 +47,8 @@ struct ReportCommandTests {
             let regressed = try await Self.hybrid(["compare", "--baseline", baseline, "worse-run", "--out", "out-worse"], in: directory)
             #expect(regressed.status == 3, "\(regressed.output)")
             #expect(regressed.output.contains("FAIL summarize terse@gpt-4o-mini regression:quality:rouge_l"))
+            // Pass/fail did not move (only scores did): the flipped-case list says so, from the file's per-case data.
+            #expect(regressed.output.contains("flipped cases (golden-run → worse-run): 0 pass→fail, 0 fail→pass"))
             let markdown = try String(contentsOf: directory.appendingPathComponent("out-worse/report.md"), encoding: .utf8)
             #expect(markdown.contains("regression:quality:rouge_l"))
 

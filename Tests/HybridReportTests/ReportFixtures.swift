@@ -129,8 +129,8 @@ enum ReportFixtures {
     /// A result with only the fields a test cares about.
     static func result(
         run: String = "r", feature: String = "f", caseID: String, arm: String = "v@m", repeatIndex: Int = 0,
-        passed: Bool? = true, score: Double? = nil, totalMs: Double = 100, error: String? = nil, cacheHit: Bool = false,
-        retries: Int = 0, coldStart: Bool = false, cost: Double? = nil
+        passed: Bool? = true, score: Double? = nil, totalMs: Double = 100, error: String? = nil, message: String = "failed",
+        cacheHit: Bool = false, retries: Int = 0, coldStart: Bool = false, cost: Double? = nil
     ) -> ResultRecord {
         let parts = arm.split(separator: "@").map(String.init)
         return ResultRecord(
@@ -142,7 +142,7 @@ enum ReportFixtures {
             costUSD: cost,
             constraints: passed.map { [ConstraintOutcome(name: "c", passed: $0)] } ?? [],
             scores: score.map { [QualityScore(scorer: "q", value: $0)] } ?? [],
-            error: error.map { ResultError(kind: $0, message: "failed") },
+            error: error.map { ResultError(kind: $0, message: message) },
             retries: retries, cacheHit: cacheHit, completedAt: date
         )
     }

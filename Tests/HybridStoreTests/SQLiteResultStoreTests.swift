@@ -33,6 +33,21 @@ struct SQLiteResultStoreTests {
         }
     }
 
+    @Test("results by key: exactly the stored ones asked for, whole, across runs; unknown keys left out")
+    func resultsByKey() async throws {
+        let store = try await makeStore()
+        try await store.createRun(Fixtures.run("run-2"))
+        let full = Fixtures.fullResult()
+        let other = Fixtures.minimalResult(run: "run-2", caseID: "case-9", arm: "arm-b", repeatIndex: 1)
+        try await store.insertResults([full, Fixtures.minimalResult(caseID: "case-2")])
+        try await store.insertResult(other)
+        let missing = ResultKey(runID: "run-1", caseID: "nope", armID: "arm-a", repeatIndex: 0)
+        let found = try await store.results(keys: [other.key, full.key, missing])
+        #expect(Set(found.map(\.key)) == [full.key, other.key])
+        #expect(found.first { $0.key == full.key } == (try await store.results(run: "run-1")).first { $0.key == full.key })
+        #expect(try await store.results(keys: []).isEmpty)
+    }
+
     @Test("the derived constraints_passed column reflects the constraint outcomes")
     func constraintsPassedColumn() async throws {
         let store = try await makeStore()

@@ -2,10 +2,11 @@ extension ArmAccumulator {
     /// The arm's row and its per-case vectors padded to `caseCount`. Errors become adherence failures only when
     /// the feature has constraints; otherwise there is no adherence to fail.
     func summary(caseCount: Int, featureHasConstraints: Bool, constraintNames: [String], options: ReportOptions) -> ArmSummary {
+        if let reason = notMeasuredReason { return notMeasuredSummary(reason: reason) }
         var caseAdherence = [Int?](repeating: nil, count: caseCount)
         for (index, code) in adherence.enumerated() {
             switch code {
-            case .absent: break
+            case .absent, .unchecked: break
             case .failed: caseAdherence[index] = 0
             case .passed: caseAdherence[index] = 1
             case .errored: caseAdherence[index] = featureHasConstraints ? 0 : nil
@@ -56,6 +57,19 @@ extension ArmAccumulator {
                 adherence: caseAdherence, scores: caseScores, totalMs: Self.optionals(totalMs, count: caseCount)
             )
         )
+    }
+
+    /// An arm that was never sent: its counts, and no figure that could read as a measurement.
+    private func notMeasuredSummary(reason: String) -> ArmSummary {
+        ArmSummary(
+            armID: armID, promptVariant: promptVariant, modelID: modelID, tier: tier, count: count,
+            errorCount: errorCount, errorsByKind: errorsByKind, cacheHits: 0, retried: 0, coldStarts: 0,
+            adherence: nil, constraints: [], quality: [],
+            latency: LatencySummary(
+                sampleCount: 0, excludedCacheHits: 0, excludedRetried: 0, excludedColdStarts: 0, excludedErrors: count,
+                ttftMs: nil, totalMs: nil, decodeTokensPerSecond: nil, coldStartTotalMs: nil),
+            tokens: TokenSummary(resultsWithUsage: 0, estimatedCount: 0, promptTokens: 0, completionTokens: 0),
+            cost: nil, paretoOptimal: nil, cases: nil, notMeasured: reason)
     }
 
     static func scoreSummary(scorer: String, values: [Double], options: ReportOptions) -> ScoreSummary? {

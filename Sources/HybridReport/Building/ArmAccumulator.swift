@@ -4,9 +4,9 @@ import HybridStore
 /// so a million-row report stays within a few hundred bytes per result.
 struct ArmAccumulator {
     /// Per-case adherence codes while streaming; errors are resolved at the end, when it is known whether the
-    /// feature has constraints at all.
+    /// feature has constraints at all. `unchecked` is a result checked against no constraint.
     enum AdherenceCode: Int8 {
-        case absent = -1, failed = 0, passed = 1, errored = 2
+        case absent = -1, failed = 0, passed = 1, errored = 2, unchecked = 3
     }
 
     let armID: String
@@ -20,6 +20,9 @@ struct ArmAccumulator {
     var cacheHits = 0
     var retried = 0
     var coldStarts = 0
+    /// Results stored as `unavailable` without a call, and the first one's message (the reason).
+    var unavailableCount = 0
+    var unavailableMessage: String?
 
     var adherence: [AdherenceCode] = []
     var checkedPassed = 0
@@ -60,8 +63,14 @@ struct ArmAccumulator {
         if let error = record.error {
             errorCount += 1
             errorsByKind[error.kind, default: 0] += 1
+            if error.kind == NotMeasured.errorKind {
+                unavailableCount += 1
+                if unavailableMessage == nil { unavailableMessage = error.message }
+            }
             set(&adherence, caseIndex, .errored, filler: .absent)
-        } else if !record.constraints.isEmpty {
+        } else if record.constraints.isEmpty {
+            set(&adherence, caseIndex, .unchecked, filler: .absent)
+        } else {
             var allPassed = true
             for outcome in record.constraints {
                 var counts = constraintCounts[outcome.name] ?? (0, 0)
@@ -109,6 +118,12 @@ struct ArmAccumulator {
             if let ttft = record.timings.ttftMs { ttftMs.append(ttft) }
             if let speed = record.timings.decodeTokensPerSecond, speed.isFinite { decodeTokensPerSecond.append(speed) }
         }
+    }
+
+    /// The reason the arm was never sent, when every result is `unavailable`; nil for a measured arm.
+    var notMeasuredReason: String? {
+        guard count > 0, unavailableCount == count else { return nil }
+        return NotMeasured.reason(fromMessage: unavailableMessage ?? "", modelID: modelID)
     }
 
     private func set<T>(_ array: inout [T], _ index: Int, _ value: T, filler: T) {

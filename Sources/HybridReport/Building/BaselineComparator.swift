@@ -22,6 +22,8 @@ public enum BaselineComparator {
                     unmatched.append(feature.feature + "/" + arm.armID)
                     continue
                 }
+                // An arm never sent in either run has nothing to compare.
+                if arm.notMeasured != nil || oldArm.notMeasured != nil { continue }
                 let first = "\(arm.armID) [\(current.runID)]"
                 let second = "\(arm.armID) [\(baseline.runID)]"
                 if let keys = feature.caseKeys, let oldKeys = old.caseKeys, let cases = arm.cases, let oldCases = oldArm.cases {
@@ -39,6 +41,11 @@ public enum BaselineComparator {
         for old in baseline.features where current.feature(old.feature) == nil {
             unmatched += old.arms.map { old.feature + "/" + $0.armID }
         }
+        // Arms never sent are listed once, as not measured, in their own report; not again as unmatched.
+        let notMeasured = Set((current.features + baseline.features).flatMap { feature in
+            feature.arms.filter { $0.notMeasured != nil }.map { feature.feature + "/" + $0.armID }
+        })
+        unmatched.removeAll { notMeasured.contains($0) }
         return BaselineComparison(
             baselineRunID: baseline.runID, source: source,
             comparisons: ComparisonCalculator.finalize(pending, options: options),

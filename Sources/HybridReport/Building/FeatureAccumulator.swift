@@ -54,17 +54,40 @@ struct FeatureAccumulator {
         }
         let primary = scorerNames.first
         Self.markParetoFront(&summaries, scorer: primary)
-        // An arm whose every result is `unavailable` was never sent (no key, not installed): it is listed with its
-        // errors, but comparing measured arms against it would report "better by 100 pp" over nothing.
-        let attempted = summaries.filter { $0.count == 0 || $0.errorsByKind["unavailable", default: 0] < $0.count }
+        // An arm whose every result is `unavailable` was never sent (no key, not installed): it is listed once as
+        // not measured, but comparing measured arms against it would report "better by 100 pp" over nothing.
+        let attempted = summaries.filter { $0.notMeasured == nil }
         let best = Self.bestArm(attempted, scorer: primary)
-        let pending = comparisons(attempted, best: best, scorers: scorerNames, options: options)
-        let worst = arms.keys.sorted().flatMap { arms[$0]?.worst.cases ?? [] }
+        let pairs = Self.pairs(attempted, best: best, options: options)
+        let pending = comparisons(attempted, pairs: pairs, scorers: scorerNames, options: options)
+        let worst = attempted.flatMap { arms[$0.armID]?.worst.cases ?? [] }
         let report = FeatureReport(
             feature: feature, scorers: scorerNames, constraintNames: names, primaryScorer: primary, bestArm: best,
-            arms: summaries, comparisons: [], worstCases: worst, caseKeys: caseKeys
+            arms: summaries, comparisons: [], worstCases: worst, caseKeys: caseKeys,
+            sideBySide: sideBySide(pairs, primaryScorer: primary, options: options)
         )
         return (report, pending)
+    }
+
+    /// The best arm against each other arm, or the named pairs present in this feature.
+    static func pairs(_ summaries: [ArmSummary], best: String?, options: ReportOptions) -> [ArmPair] {
+        let ids = Set(summaries.map(\.armID))
+        if let named = options.pairs {
+            return named.filter { ids.contains($0.first) && ids.contains($0.second) && $0.first != $0.second }
+        }
+        guard let best else { return [] }
+        return summaries.map(\.armID).filter { $0 != best }.map { ArmPair(best, $0) }
+    }
+
+    /// One side by side per pair, cases chosen from the compact arrays; outcomes are filled by a second pass.
+    private func sideBySide(_ pairs: [ArmPair], primaryScorer: String?, options: ReportOptions) -> [SideBySide] {
+        pairs.compactMap { pair in
+            guard let first = arms[pair.first], let second = arms[pair.second] else { return nil }
+            return SideBySideSelector(
+                first: first, second: second, caseKeys: caseKeys, primaryScorer: primaryScorer,
+                limit: options.sideBySideCasesPerPair
+            ).select()
+        }
     }
 
     /// Ranking for "best": adherence rate, then primary quality mean, then lower median latency, then arm id.
@@ -101,17 +124,8 @@ struct FeatureAccumulator {
     }
 
     private func comparisons(
-        _ summaries: [ArmSummary], best: String?, scorers: [String], options: ReportOptions
+        _ summaries: [ArmSummary], pairs: [ArmPair], scorers: [String], options: ReportOptions
     ) -> [PendingComparison] {
-        let ids = Set(summaries.map(\.armID))
-        let pairs: [ArmPair]
-        if let named = options.pairs {
-            pairs = named.filter { ids.contains($0.first) && ids.contains($0.second) && $0.first != $0.second }
-        } else if let best {
-            pairs = summaries.map(\.armID).filter { $0 != best }.map { ArmPair(best, $0) }
-        } else {
-            pairs = []
-        }
         let identity = (0..<caseKeys.count).map { ($0, $0) }
         var pending: [PendingComparison] = []
         for pair in pairs {

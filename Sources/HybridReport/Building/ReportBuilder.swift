@@ -1,3 +1,4 @@
+import HybridCore
 public import HybridStore
 import Foundation
 
@@ -8,6 +9,9 @@ import Foundation
 /// a pair where either side has no value for the metric is dropped from both sides, and errors count as
 /// adherence failures. Without named pairs, the best arm (highest adherence, then primary quality, then lower
 /// median latency) is compared with each other arm. All p-values of the report are Holm-adjusted together.
+///
+/// The per-case side by side of each compared pair is chosen from the numbers; then only the listed cases are read
+/// again, by key, for their texts.
 public struct ReportBuilder: Sendable {
     /// The options every report of this builder uses.
     public let options: ReportOptions
@@ -26,16 +30,24 @@ public struct ReportBuilder: Sendable {
             accumulator.add(record)
         }
         guard run != nil || accumulator.resultCount > 0 else { throw ReportError.runNotFound(runID) }
-        return accumulator.finish(runID: runID, run: run)
+        var filler = CaseDetailFiller(report: accumulator.finish(runID: runID, run: run), textLimit: options.textLimit)
+        if !filler.isEmpty {
+            for record in try await store.results(keys: filler.keys) { filler.add(record) }
+        }
+        return filler.filled
     }
 
     /// Builds the report from results already in memory (tests, small runs).
-    public func build(runID: String, run: RunRecord?, results: some Sequence<ResultRecord>) -> RunReport {
+    public func build(runID: String, run: RunRecord?, results: some Collection<ResultRecord>) -> RunReport {
         var accumulator = ReportAccumulator(options: options)
         for record in results {
             accumulator.add(record)
         }
-        return accumulator.finish(runID: runID, run: run)
+        var filler = CaseDetailFiller(report: accumulator.finish(runID: runID, run: run), textLimit: options.textLimit)
+        if !filler.isEmpty {
+            for record in results { filler.add(record) }
+        }
+        return filler.filled
     }
 }
 
@@ -85,7 +97,9 @@ extension RunInfo {
             configVersion: run.configVersion,
             configHash: run.configHash,
             plannedCount: run.plannedCount,
-            skippedInvalidLines: run.skippedInvalidLines
+            skippedInvalidLines: run.skippedInvalidLines,
+            rescoredFrom: run.arguments.objectValue?["rescore"]?.objectValue?["sourceRun"]?.stringValue,
+            rescoreChanges: run.arguments.objectValue?["rescore"]?.objectValue?["changes"]?.arrayValue?.compactMap(\.stringValue)
         )
     }
 

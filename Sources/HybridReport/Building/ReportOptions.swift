@@ -14,6 +14,8 @@ public struct ReportOptions: Sendable, Hashable {
     public var pairs: [ArmPair]?
     /// Input and output texts of worst cases are cut to this many characters.
     public var textLimit: Int
+    /// Cases listed per pair of arms in a feature's ``FeatureReport/sideBySide`` (the rest are counted).
+    public var sideBySideCasesPerPair: Int
 
     /// Options; the defaults are what `hybrid report` uses.
     public init(
@@ -22,7 +24,8 @@ public struct ReportOptions: Sendable, Hashable {
         power: Double = 0.80,
         worstCasesPerArm: Int = 5,
         pairs: [ArmPair]? = nil,
-        textLimit: Int = 1_000
+        textLimit: Int = 1_000,
+        sideBySideCasesPerPair: Int = 5
     ) {
         self.bootstrap = bootstrap
         self.alpha = alpha
@@ -30,6 +33,7 @@ public struct ReportOptions: Sendable, Hashable {
         self.worstCasesPerArm = worstCasesPerArm
         self.pairs = pairs
         self.textLimit = textLimit
+        self.sideBySideCasesPerPair = max(0, sideBySideCasesPerPair)
     }
 
     static func hex(_ value: UInt64) -> String {

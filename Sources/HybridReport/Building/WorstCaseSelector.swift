@@ -1,11 +1,9 @@
-import Foundation
-import HybridCore
 import HybridStore
 
 /// Keeps the `limit` worst results of one arm while streaming, building the (text-heavy) ``WorstCase`` only for
 /// results that enter the list.
 ///
-/// Order, worst first: errors, then constraint failures, then the rest by ascending mean score; ties by case id and
+/// Order, worst first: errors (except `unavailable`: never sent, nothing to look at), then constraint failures, then the rest by ascending mean score; ties by case id and
 /// repeat so the list is deterministic whatever the storage order. Results that passed and have no score are
 /// never listed: there is nothing to show about them.
 struct WorstCaseSelector {
@@ -33,7 +31,9 @@ struct WorstCaseSelector {
     mutating func consider(_ record: ResultRecord) {
         guard limit > 0 else { return }
         let severity: Int
-        if record.error != nil {
+        if let error = record.error {
+            // Never sent (no key, not installed): nothing about the model to look at.
+            if error.kind == NotMeasured.errorKind { return }
             severity = 0
         } else if record.constraints.contains(where: { !$0.passed }) {
             severity = 1
@@ -55,9 +55,7 @@ struct WorstCaseSelector {
     var cases: [WorstCase] { entries.map(\.value) }
 
     private func worstCase(_ record: ResultRecord, severity: Int) -> WorstCase {
-        let failed = record.constraints.filter { !$0.passed }.map { outcome in
-            WorstCase.FailedCheck(name: outcome.name, message: outcome.message, observed: outcome.observed.map(Self.compactJSON))
-        }
+        let failed = CaseOutcome.failedChecks(record)
         var scores: [String: Double] = [:]
         for score in record.scores { scores[score.scorer] = score.value }
         return WorstCase(
@@ -74,13 +72,6 @@ struct WorstCaseSelector {
     }
 
     private func truncate(_ text: String) -> String {
-        guard text.count > textLimit else { return text }
-        return String(text.prefix(textLimit)) + "…"
-    }
-
-    private static func compactJSON(_ value: JSONValue) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "\(value)"
+        CaseText.cut(text, limit: textLimit)
     }
 }

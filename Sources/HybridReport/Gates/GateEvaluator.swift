@@ -5,7 +5,7 @@ import Foundation
 /// Every (feature, arm) gets one result per threshold that applies to it. A threshold on data the arm lacks fails
 /// (a misnamed scorer must not pass silently), except latency and cost, which are skipped when there are no
 /// samples (every result cached) or no prices. Regression rules need a baseline; without one they are skipped
-/// with a message saying so.
+/// with a message saying so. Arms that were never sent (``ArmSummary/notMeasured``) get one skipped result.
 public enum GateEvaluator {
     /// Evaluates `gates` on `report`. `baseline` is only needed for regression rules; when `report.baseline` is
     /// already filled (by `hybrid compare`), its comparisons are used, otherwise they are computed here.
@@ -13,7 +13,17 @@ public enum GateEvaluator {
         var results: [GateResult] = []
         for feature in report.features {
             for arm in feature.arms {
-                results += thresholdResults(feature: feature.feature, arm: arm, gates.thresholds(feature: feature.feature, arm: arm))
+                let thresholds = gates.thresholds(feature: feature.feature, arm: arm)
+                if let reason = arm.notMeasured {
+                    // Never sent: no figure to hold against a threshold, and failing would blame the model.
+                    if thresholds != GateThresholds() {
+                        results.append(GateResult(
+                            feature: feature.feature, armID: arm.armID, gate: "thresholds", status: .skipped,
+                            threshold: nil, actual: nil, message: "not measured: " + reason))
+                    }
+                    continue
+                }
+                results += thresholdResults(feature: feature.feature, arm: arm, thresholds)
             }
         }
         if let rule = gates.regression {

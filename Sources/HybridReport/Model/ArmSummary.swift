@@ -38,13 +38,17 @@ public struct ArmSummary: Sendable, Hashable, Codable {
     public var paretoOptimal: Bool?
     /// Per-case values for pairing, aligned with ``FeatureReport/caseKeys``; nil when omitted.
     public var cases: ArmCases?
+    /// Why the arm was never sent, e.g. `OPENAI_API_KEY not set`, when every result is `unavailable`. Such an arm
+    /// has no figures (no adherence, constraints, quality, cost or per-case values) and is left out of worst
+    /// cases, rankings, comparisons and gates; nil for arms that were measured.
+    public var notMeasured: String?
 
     /// An arm row; normally made by ``ReportBuilder``.
     public init(
         armID: String, promptVariant: String, modelID: String, tier: String, count: Int, errorCount: Int,
         errorsByKind: [String: Int], cacheHits: Int, retried: Int, coldStarts: Int, adherence: ProportionSummary?,
         constraints: [NamedProportion], quality: [ScoreSummary], latency: LatencySummary, tokens: TokenSummary,
-        cost: CostSummary?, paretoOptimal: Bool?, cases: ArmCases?
+        cost: CostSummary?, paretoOptimal: Bool?, cases: ArmCases?, notMeasured: String? = nil
     ) {
         self.armID = armID
         self.promptVariant = promptVariant
@@ -64,6 +68,7 @@ public struct ArmSummary: Sendable, Hashable, Codable {
         self.cost = cost
         self.paretoOptimal = paretoOptimal
         self.cases = cases
+        self.notMeasured = notMeasured
     }
 
     /// The quality summary of `scorer`.

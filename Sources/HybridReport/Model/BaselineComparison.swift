@@ -9,12 +9,19 @@ public struct BaselineComparison: Sendable, Hashable, Codable {
     public var comparisons: [PairedComparison]
     /// Arms present in only one of the two reports, as "feature/arm".
     public var unmatchedArms: [String]
+    /// The cases that flipped pass→fail and fail→pass per arm, with both outputs; nil when the baseline's outputs
+    /// are not in the store (a baseline `report.json`).
+    public var flips: CaseFlips?
 
     /// A baseline section; see the properties.
-    public init(baselineRunID: String, source: String, comparisons: [PairedComparison], unmatchedArms: [String]) {
+    public init(
+        baselineRunID: String, source: String, comparisons: [PairedComparison], unmatchedArms: [String],
+        flips: CaseFlips? = nil
+    ) {
         self.baselineRunID = baselineRunID
         self.source = source
         self.comparisons = comparisons
         self.unmatchedArms = unmatchedArms
+        self.flips = flips
     }
 }

@@ -19,11 +19,15 @@ public struct FeatureReport: Sendable, Hashable, Codable {
     /// "caseID#repeat" of each paired unit, the index space of every arm's ``ArmCases``; nil when the report
     /// omits per-case data (large runs).
     public var caseKeys: [String]?
+    /// Per paired comparison, the two arms case by case (capped; see ``SideBySide``); nil in reports written
+    /// before it existed.
+    public var sideBySide: [SideBySide]?
 
     /// A feature section; normally made by ``ReportBuilder``.
     public init(
         feature: String, scorers: [String], constraintNames: [String], primaryScorer: String?, bestArm: String?,
-        arms: [ArmSummary], comparisons: [PairedComparison], worstCases: [WorstCase], caseKeys: [String]?
+        arms: [ArmSummary], comparisons: [PairedComparison], worstCases: [WorstCase], caseKeys: [String]?,
+        sideBySide: [SideBySide]? = nil
     ) {
         self.feature = feature
         self.scorers = scorers
@@ -34,6 +38,7 @@ public struct FeatureReport: Sendable, Hashable, Codable {
         self.comparisons = comparisons
         self.worstCases = worstCases
         self.caseKeys = caseKeys
+        self.sideBySide = sideBySide
     }
 
     /// The arm with this id.

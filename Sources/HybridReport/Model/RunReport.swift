@@ -6,7 +6,7 @@
 /// whenever a field is removed or changes meaning (adding optional fields keeps it).
 public struct RunReport: Sendable, Hashable, Codable {
     /// The schema version this build writes.
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
 
     /// Schema version of this document.
     public var schemaVersion: Int
@@ -72,12 +72,19 @@ public struct RunInfo: Sendable, Hashable, Codable {
     public var plannedCount: Int
     /// Dataset lines skipped as invalid.
     public var skippedInvalidLines: Int
+    /// For a run made by `hybrid rescore`: the run whose outputs were re-scored; nil for a run of model calls.
+    public var rescoredFrom: String?
+    /// For a re-scored run: what differs from the source run (checks, scorers, judge).
+    public var rescoreChanges: [String]?
 
     /// Run information; see the properties.
     public init(
         status: String, startedAt: String, finishedAt: String?, datasetPath: String, datasetHash: String,
-        configVersion: Int?, configHash: String?, plannedCount: Int, skippedInvalidLines: Int
+        configVersion: Int?, configHash: String?, plannedCount: Int, skippedInvalidLines: Int,
+        rescoredFrom: String? = nil, rescoreChanges: [String]? = nil
     ) {
+        self.rescoredFrom = rescoredFrom
+        self.rescoreChanges = rescoreChanges
         self.status = status
         self.startedAt = startedAt
         self.finishedAt = finishedAt

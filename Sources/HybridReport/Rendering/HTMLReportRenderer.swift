@@ -4,8 +4,9 @@ import Foundation
 /// network (it opens from a CI artifact or a file:// URL).
 ///
 /// Per feature: the arm table, charts (latency distribution per arm, quality vs cost with the Pareto front,
-/// adherence bars with Wilson intervals), the comparisons, then details and worst cases. Every figure comes from
-/// the report; the HTML is escaped throughout, so model outputs cannot inject markup.
+/// adherence bars with Wilson intervals), the comparisons, then details, worst cases and the paired arms side by
+/// side; for `compare`, the flipped cases. Arms never sent appear once, as "not measured: REASON". Every figure
+/// comes from the report; the HTML is escaped throughout, so model outputs cannot inject markup.
 public struct HTMLReportRenderer: Sendable {
     /// A renderer.
     public init() {}
@@ -42,6 +43,10 @@ public struct HTMLReportRenderer: Sendable {
             parts.append("dataset \(run.datasetPath)")
             parts.append("started \(run.startedAt)")
             if let version = run.configVersion { parts.append("config v\(version)") }
+            if let source = run.rescoredFrom {
+                parts.append("re-scored from \(source) without model calls"
+                    + (run.rescoreChanges.map { " (" + $0.joined(separator: "; ") + ")" } ?? ""))
+            }
         }
         return parts.joined(separator: " · ")
     }
@@ -81,7 +86,73 @@ public struct HTMLReportRenderer: Sendable {
                 ]
             }
         )
+        if let flips = baseline.flips { out += flipsSection(flips) }
         return out + "</section>\n"
+    }
+
+    private func flipsSection(_ flips: CaseFlips) -> String {
+        var out = "<h3>Flipped cases</h3>\n<p>\(code(flips.baselineRunID)) → \(code(flips.candidateRunID)): "
+            + "<span class=\"failed\">\(flips.passToFailCount) pass→fail</span>, "
+            + "<span class=\"passed\">\(flips.failToPassCount) fail→pass</span></p>\n"
+        for arm in flips.arms where arm.passToFailCount + arm.failToPassCount > 0 {
+            out += "<h4>\(escape(arm.feature)) \(code(arm.armID)): \(arm.passToFailCount) pass→fail, "
+                + "\(arm.failToPassCount) fail→pass of \(arm.pairedCount)</h4>\n"
+            for (title, list, omitted) in [
+                ("pass→fail", arm.passToFail, arm.omittedPassToFail), ("fail→pass", arm.failToPass, arm.omittedFailToPass),
+            ] where !list.isEmpty {
+                for flipped in list {
+                    out += pairedCase(
+                        title: "\(title): case \(code(ReportFormatting.caseLabel(flipped.caseID, flipped.repeatIndex)))",
+                        sides: [("baseline", flipped.baseline), ("now", flipped.candidate)])
+                }
+                if omitted > 0 { out += "<p class=\"meta\">… and \(omitted) more \(title)</p>\n" }
+            }
+        }
+        return out
+    }
+
+    private func sideBySideSection(_ feature: FeatureReport) -> String {
+        var out = ""
+        for pair in feature.sideBySide ?? [] where !pair.cases.isEmpty {
+            out += "<h3>Side by side: \(code(pair.first)) vs \(code(pair.second))</h3>\n"
+                + "<p class=\"meta\">\(pair.disagreeCount) of \(pair.pairedCount) cases disagree on pass/fail; "
+                + "disagreements first, then cases both fail, then the largest score gap.</p>\n"
+            for paired in pair.cases {
+                out += pairedCase(
+                    title: "case \(code(ReportFormatting.caseLabel(paired.caseID, paired.repeatIndex)))",
+                    sides: [(pair.first, paired.first), (pair.second, paired.second)])
+            }
+            if pair.omittedCount > 0 { out += "<p class=\"meta\">… and \(pair.omittedCount) more paired cases</p>\n" }
+        }
+        return out
+    }
+
+    /// One case, two columns: each side's verdict, input (once when the same), output and scores.
+    private func pairedCase(title: String, sides: [(label: String, outcome: CaseOutcome)]) -> String {
+        var out = "<details class=\"case\"><summary>\(title): "
+        out += sides.map { side in
+            "\(code(side.label)) <span class=\"\(verdictClass(side.outcome))\">\(escape(ReportFormatting.outcome(side.outcome)))</span>"
+        }.joined(separator: " · ")
+        out += "</summary>\n<table class=\"side-by-side\"><thead><tr>"
+            + sides.map { "<th>\(escape($0.label))</th>" }.joined() + "</tr></thead><tbody>\n"
+        let inputs = sides.map { $0.outcome.input }
+        if Set(inputs.compactMap { $0 }).count == 1, let input = inputs.compactMap({ $0 }).first {
+            out += "<tr><td colspan=\"\(sides.count)\"><b>input</b><pre>\(escape(input))</pre></td></tr>\n"
+        } else {
+            out += "<tr>" + inputs.map { "<td><b>input</b><pre>\(escape($0 ?? "—"))</pre></td>" }.joined() + "</tr>\n"
+        }
+        out += "<tr>" + sides.map { "<td><b>output</b><pre>\(escape($0.outcome.output ?? "—"))</pre></td>" }.joined() + "</tr>\n"
+        if sides.contains(where: { !$0.outcome.scores.isEmpty }) {
+            out += "<tr>" + sides.map { side in
+                "<td>" + escape(side.outcome.scores.sorted { $0.key < $1.key }
+                    .map { "\($0.key) \(ReportFormatting.score($0.value))" }.joined(separator: ", ")) + "</td>"
+            }.joined() + "</tr>\n"
+        }
+        return out + "</tbody></table></details>\n"
+    }
+
+    private func verdictClass(_ outcome: CaseOutcome) -> String {
+        outcome.error != nil || outcome.passed == false ? "failed" : outcome.passed == true ? "passed" : ""
     }
 
     private func featureSection(_ feature: FeatureReport) -> String {
@@ -89,7 +160,8 @@ public struct HTMLReportRenderer: Sendable {
         var header = ["arm", "tier", "n", "errors", "cache hits", "adherence [95% CI]"]
         header += feature.scorers.map { "\($0) [95% CI]" }
         header += ["TTFT ms p50 / p95 / p99", "total ms p50 / p95 / p99", "decode tok/s", "tokens in / out", "cost total", "cost / 1k"]
-        out += table(header, feature.arms.map { arm in
+        let measured = feature.arms.filter { $0.notMeasured == nil }
+        out += table(header, measured.map { arm in
             let tokens = ReportFormatting.tokens(arm.tokens)
             var cells = [
                 code(arm.armID) + (arm.armID == feature.bestArm ? " ★" : ""), escape(arm.tier), "\(arm.count)",
@@ -104,6 +176,11 @@ public struct HTMLReportRenderer: Sendable {
             ]
             return cells
         }, className: "arms")
+        for arm in feature.arms {
+            if let reason = arm.notMeasured {
+                out += "<p class=\"not-measured\">\(code(arm.armID)): not measured: \(escape(reason))</p>\n"
+            }
+        }
         if feature.arms.contains(where: { $0.tokens.estimatedCount > 0 }) {
             out += "<p class=\"meta\">* token counts include estimates from text length.</p>\n"
         }
@@ -132,7 +209,7 @@ public struct HTMLReportRenderer: Sendable {
         }
         if !feature.constraintNames.isEmpty {
             out += "<h3>Constraints</h3>\n"
-            out += table(["arm"] + feature.constraintNames, feature.arms.map { arm in
+            out += table(["arm"] + feature.constraintNames, measured.map { arm in
                 [code(arm.armID)] + feature.constraintNames.map { name in
                     escape(ReportFormatting.proportion(arm.constraints.first { $0.name == name }?.proportion))
                 }
@@ -144,6 +221,7 @@ public struct HTMLReportRenderer: Sendable {
                 out += worstCase(worst)
             }
         }
+        out += sideBySideSection(feature)
         return out + "</section>\n"
     }
 
@@ -193,5 +271,6 @@ public struct HTMLReportRenderer: Sendable {
         .skipped{color:#9a6700}.charts{display:flex;flex-wrap:wrap;gap:16px}.chart{border:1px solid #d0d7de;border-radius:6px;background:#fff}
         .chart text{font:11px system-ui,sans-serif;fill:#1f2328}.chart .title{font-weight:600;font-size:12px}
         details.case{margin:6px 0;border:1px solid #d0d7de;border-radius:6px;padding:6px 10px}dt{font-weight:600;margin-top:6px}dd{margin-left:12px}
+        table.side-by-side{width:100%;table-layout:fixed}.not-measured{color:#59636e;font-style:italic}
         """
 }

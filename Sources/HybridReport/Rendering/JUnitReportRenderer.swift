@@ -77,7 +77,8 @@ public struct JUnitReportRenderer: Sendable {
     }
 
     private func summary(_ arm: ArmSummary) -> String {
-        "n \(arm.count), errors \(arm.errorCount), adherence \(ReportFormatting.proportion(arm.adherence)), "
+        if let reason = arm.notMeasured { return "not measured: \(reason)" }
+        return "n \(arm.count), errors \(arm.errorCount), adherence \(ReportFormatting.proportion(arm.adherence)), "
             + "total ms p50/p95 \(ReportFormatting.p50p95(arm.latency.totalMs))"
     }
 

@@ -2,10 +2,12 @@ import Foundation
 
 /// Renders a ``RunReport`` as GitHub-flavoured Markdown for a PR comment or `$GITHUB_STEP_SUMMARY`: failed gates
 /// and short per-feature tables first, then collapsible details (constraints, latency, tokens and cost, every
-/// comparison, worst cases).
+/// comparison, worst cases, the paired arms side by side) and, for `compare`, the flipped cases. Arms that were
+/// never sent appear once, as "not measured: REASON".
 ///
 /// Every figure comes from the report. Output stays under ``maximumCharacters`` (GitHub comments hold 65,536):
-/// when the full text is longer, worst-case listings are dropped first, then the details, with a note saying so.
+/// when the full text is longer, case listings (worst cases, side by side, flips) are dropped first, then the
+/// details, with a note saying so.
 public struct MarkdownReportRenderer: Sendable {
     /// The longest output produced.
     public var maximumCharacters: Int
@@ -20,7 +22,7 @@ public struct MarkdownReportRenderer: Sendable {
         let full = document(report, worstCases: true, details: true)
         if full.count <= maximumCharacters { return full }
         let noWorst = document(report, worstCases: false, details: true)
-            + "\n_Worst cases omitted to fit the comment size limit; see report.html._\n"
+            + "\n_Worst cases omitted (with the side by side and flipped cases) to fit the comment size limit; see report.html._\n"
         if noWorst.count <= maximumCharacters { return noWorst }
         let short = document(report, worstCases: false, details: false)
             + "\n_Details omitted to fit the comment size limit; see report.html and report.json._\n"
@@ -35,7 +37,7 @@ public struct MarkdownReportRenderer: Sendable {
         for feature in report.features {
             out += summarySection(feature)
         }
-        if let baseline = report.baseline { out += baselineSection(baseline) }
+        if let baseline = report.baseline { out += baselineSection(baseline, cases: worstCases) }
         if details {
             out += "### Details\n\n"
             for feature in report.features {
@@ -53,6 +55,10 @@ public struct MarkdownReportRenderer: Sendable {
             parts.append("dataset `\(run.datasetPath)`")
             if let version = run.configVersion { parts.append("config v\(version)") }
             if run.skippedInvalidLines > 0 { parts.append("\(run.skippedInvalidLines) invalid dataset lines skipped") }
+            if let source = run.rescoredFrom {
+                parts.append("re-scored from `\(source)` without model calls"
+                    + (run.rescoreChanges.map { " (" + inline($0.joined(separator: "; ")) + ")" } ?? ""))
+            }
         }
         return parts.joined(separator: " · ")
     }
@@ -83,7 +89,7 @@ public struct MarkdownReportRenderer: Sendable {
         header += feature.scorers.map { "\($0) [95% CI]" }
         header += ["total ms p50 / p95", "cost / 1k"]
         out += row(header) + row(header.map { _ in "---" })
-        for arm in feature.arms {
+        for arm in feature.arms where arm.notMeasured == nil {
             var cells = [
                 "`\(arm.armID)`" + (arm.armID == feature.bestArm ? " ★" : ""), arm.tier, "\(arm.count)",
                 ReportFormatting.errors(arm), ReportFormatting.proportion(arm.adherence),
@@ -93,6 +99,10 @@ public struct MarkdownReportRenderer: Sendable {
             out += row(cells)
         }
         out += "\n"
+        for arm in feature.arms {
+            if let reason = arm.notMeasured { out += "- `\(arm.armID)`: not measured: \(inline(reason))\n" }
+        }
+        if feature.arms.contains(where: { $0.notMeasured != nil }) { out += "\n" }
         if !feature.comparisons.isEmpty {
             out += "Paired comparisons (same cases; Holm-adjusted):\n\n"
             for comparison in feature.comparisons {
@@ -108,7 +118,7 @@ public struct MarkdownReportRenderer: Sendable {
         return "; discordant pairs \(b) vs \(c)"
     }
 
-    private func baselineSection(_ baseline: BaselineComparison) -> String {
+    private func baselineSection(_ baseline: BaselineComparison, cases: Bool) -> String {
         var out = "### Against baseline `\(baseline.baselineRunID)`\n\n"
         if baseline.comparisons.isEmpty { out += "No arm appears in both reports.\n\n" }
         if !baseline.comparisons.isEmpty {
@@ -132,7 +142,64 @@ public struct MarkdownReportRenderer: Sendable {
         if !baseline.unmatchedArms.isEmpty {
             out += "\nIn only one of the two: " + baseline.unmatchedArms.map { "`\($0)`" }.joined(separator: ", ") + "\n"
         }
+        if let flips = baseline.flips { out += flipsSection(flips, cases: cases) }
         return out + "\n"
+    }
+
+    /// Per arm, pass→fail first, then fail→pass, each with both outputs; capped lists say how many more flipped.
+    private func flipsSection(_ flips: CaseFlips, cases: Bool) -> String {
+        var out = "\n**Flipped cases** (`\(flips.baselineRunID)` → `\(flips.candidateRunID)`): "
+            + "\(flips.passToFailCount) pass→fail, \(flips.failToPassCount) fail→pass\n\n"
+        guard cases else { return out }
+        for arm in flips.arms where arm.passToFailCount + arm.failToPassCount > 0 {
+            out += "<details><summary>\(arm.feature) <code>\(arm.armID)</code>: \(arm.passToFailCount) pass→fail, "
+                + "\(arm.failToPassCount) fail→pass of \(arm.pairedCount)</summary>\n\n"
+            for (title, list, omitted) in [
+                ("pass→fail", arm.passToFail, arm.omittedPassToFail), ("fail→pass", arm.failToPass, arm.omittedFailToPass),
+            ] where !list.isEmpty {
+                out += "**\(title)**\n\n"
+                for flipped in list {
+                    out += "- case `\(ReportFormatting.caseLabel(flipped.caseID, flipped.repeatIndex))`: baseline "
+                        + inline(ReportFormatting.outcome(flipped.baseline)) + " → now "
+                        + inline(ReportFormatting.outcome(flipped.candidate)) + "\n"
+                    out += outcomeTexts([("baseline", flipped.baseline), ("now", flipped.candidate)])
+                }
+                if omitted > 0 { out += "- … and \(omitted) more \(title)\n" }
+                out += "\n"
+            }
+            out += "</details>\n\n"
+        }
+        return out
+    }
+
+    /// The input (once when every side sent the same text) and each side's output, fenced.
+    private func outcomeTexts(_ sides: [(label: String, outcome: CaseOutcome)]) -> String {
+        var out = ""
+        let inputs = Set(sides.compactMap { $0.outcome.input })
+        if inputs.count == 1, let input = inputs.first {
+            out += fenced("input", input)
+        } else {
+            for side in sides { if let input = side.outcome.input { out += fenced("input (\(side.label))", input) } }
+        }
+        for side in sides { if let output = side.outcome.output { out += fenced("output (\(side.label))", output) } }
+        return out
+    }
+
+    private func sideBySideSection(_ feature: FeatureReport) -> String {
+        var out = ""
+        for pair in feature.sideBySide ?? [] where !pair.cases.isEmpty {
+            out += "<details><summary><b>\(feature.feature)</b> side by side: <code>\(pair.first)</code> vs "
+                + "<code>\(pair.second)</code> (\(pair.disagreeCount) of \(pair.pairedCount) cases disagree on pass/fail)</summary>\n\n"
+            for paired in pair.cases {
+                out += "- case `\(ReportFormatting.caseLabel(paired.caseID, paired.repeatIndex))`: `\(pair.first)` "
+                    + inline(ReportFormatting.outcome(paired.first)) + " · `\(pair.second)` "
+                    + inline(ReportFormatting.outcome(paired.second)) + "\n"
+                out += outcomeTexts([(pair.first, paired.first), (pair.second, paired.second)])
+            }
+            if pair.omittedCount > 0 { out += "- … and \(pair.omittedCount) more paired cases\n" }
+            out += "\n</details>\n\n"
+        }
+        return out
     }
 
     private func detailSection(_ feature: FeatureReport, worstCases: Bool) -> String {
@@ -140,7 +207,7 @@ public struct MarkdownReportRenderer: Sendable {
         if !feature.constraintNames.isEmpty {
             let header = ["arm"] + feature.constraintNames
             out += row(header) + row(header.map { _ in "---" })
-            for arm in feature.arms {
+            for arm in feature.arms where arm.notMeasured == nil {
                 out += row(["`\(arm.armID)`"] + feature.constraintNames.map { name in
                     ReportFormatting.proportion(arm.constraints.first { $0.name == name }?.proportion)
                 })
@@ -150,7 +217,7 @@ public struct MarkdownReportRenderer: Sendable {
         out += row(["arm", "latency n", "TTFT ms p50 / p95 / p99", "total ms p50 / p95 / p99", "decode tok/s p50",
                     "cold starts (total ms p50)", "excluded: cache / retried / errors"])
         out += row(Array(repeating: "---", count: 7))
-        for arm in feature.arms {
+        for arm in feature.arms where arm.notMeasured == nil {
             let latency = arm.latency
             let cold = latency.coldStartTotalMs.map { "\(arm.coldStarts) (\(ReportFormatting.ms($0.p50)))" } ?? "\(arm.coldStarts)"
             out += row([
@@ -163,7 +230,7 @@ public struct MarkdownReportRenderer: Sendable {
         out += row(["arm", "cache hits", "tokens in", "tokens out", "cost total", "cost / 1k"])
         out += row(Array(repeating: "---", count: 6))
         var anyEstimated = false
-        for arm in feature.arms {
+        for arm in feature.arms where arm.notMeasured == nil {
             let tokens = ReportFormatting.tokens(arm.tokens)
             anyEstimated = anyEstimated || arm.tokens.estimatedCount > 0
             out += row([
@@ -191,7 +258,9 @@ public struct MarkdownReportRenderer: Sendable {
                 out += worstCase(worst)
             }
         }
-        return out + "</details>\n\n"
+        out += "</details>\n\n"
+        if worstCases { out += sideBySideSection(feature) }
+        return out
     }
 
     private func worstCase(_ worst: WorstCase) -> String {

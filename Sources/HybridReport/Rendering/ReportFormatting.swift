@@ -74,6 +74,22 @@ enum ReportFormatting {
         return number(value) + (c.metric.hasPrefix("latency") ? " ms" : "")
     }
 
+    /// One arm's result on one case in a few words: `pass`, `fail: max_chars (312 characters, limit 280)`,
+    /// `error timeout: …`, `unchecked`, or `no result`.
+    static func outcome(_ o: CaseOutcome) -> String {
+        if let error = o.error { return "error \(error.kind): \(error.message)" }
+        switch o.passed {
+        case true?: return "pass"
+        case false?:
+            let checks = o.failedChecks.map { check in check.name + (check.message.map { " (\($0))" } ?? "") }
+            return "fail" + (checks.isEmpty ? "" : ": " + checks.joined(separator: "; "))
+        case nil: return o.output == nil ? "no result" : "unchecked"
+        }
+    }
+
+    /// "case `c1` #0"-style label parts shared by the renderers.
+    static func caseLabel(_ caseID: String, _ repeatIndex: Int) -> String { "\(caseID) #\(repeatIndex)" }
+
     static func errors(_ arm: ArmSummary) -> String {
         guard arm.errorCount > 0 else { return "0" }
         let kinds = arm.errorsByKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")

@@ -4,8 +4,11 @@ public struct EvalProgress: Sendable {
     public var done: Int
     /// Results the run will have when complete.
     public var total: Int
-    /// Stored results whose final outcome was an error.
+    /// Stored results whose final outcome was an error, not counting ``unavailable``.
     public var errors: Int
+    /// Results stored as `unavailable` without a call (the arm's model had no key or is not installed): skipped,
+    /// not failed.
+    public var unavailable: Int = 0
     /// Results served from the response cache.
     public var cacheHits: Int
     /// Results stored in this process (for the rate and ETA).
@@ -28,8 +31,10 @@ public struct EvalSummary: Sendable {
     public var stored: Int
     /// Results the plan called for.
     public var planned: Int
-    /// Stored results whose final outcome was an error.
+    /// Stored results whose final outcome was an error, not counting ``unavailable``.
     public var errors: Int
+    /// Results stored as `unavailable` without a call (skipped, not failed).
+    public var unavailable: Int = 0
     /// Results served from the response cache.
     public var cacheHits: Int
     /// Arms whose model was unavailable at start, with the reason; their results are stored as errors.

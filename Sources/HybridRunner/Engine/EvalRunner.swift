@@ -84,7 +84,7 @@ public struct EvalRunner: Sendable {
                     guard let (record, cache) = outcome else { return }
                     do {
                         if try await writer.write(record, cache: cache) {
-                            progress(await counter.record(error: record.error != nil, cacheHit: record.cacheHit))
+                            progress(await counter.record(record))
                         }
                     } catch {
                         storeFailure.set(error)
@@ -104,7 +104,7 @@ public struct EvalRunner: Sendable {
         let final = await counter.snapshot()
         return EvalSummary(
             runID: plan.runID, stored: final.done, planned: plan.plannedCount, errors: final.errors,
-            cacheHits: final.cacheHits,
+            unavailable: final.unavailable, cacheHits: final.cacheHits,
             unavailableArms: plan.arms.compactMap { arm in unavailable[arm.modelID].map { (arm, $0) } },
             interrupted: interrupted)
     }
@@ -170,11 +170,17 @@ private actor ProgressCounter {
         progress = EvalProgress(done: alreadyDone, total: total, errors: 0, cacheHits: 0, doneThisSession: 0, elapsedSeconds: 0)
     }
 
-    func record(error: Bool, cacheHit: Bool) -> EvalProgress {
+    func record(_ result: ResultRecord) -> EvalProgress {
         progress.done += 1
         progress.doneThisSession += 1
-        if error { progress.errors += 1 }
-        if cacheHit { progress.cacheHits += 1 }
+        if let error = result.error {
+            if error.kind == GenerationError.Kind.unavailable.rawValue {
+                progress.unavailable += 1
+            } else {
+                progress.errors += 1
+            }
+        }
+        if result.cacheHit { progress.cacheHits += 1 }
         progress.elapsedSeconds = (ContinuousClock.now - started).seconds
         return progress
     }

@@ -66,26 +66,12 @@ struct SampleContext: Sendable {
         return (failed, nil)
     }
 
-    /// Adds the judge's score, with its own tokens and cost in the score's detail (never in the arm's cost).
-    /// When the judge fails or answers without a digit the score is left out, so it never averages in as 0.
+    /// Adds the judge's score (see ``LLMJudge/qualityScore(prompt:output:reference:)``).
     private func addJudgeScore(to record: inout ResultRecord, prompt: String, output: String, reference: Reference?) async {
-        guard let judge = options.judge else { return }
-        let reference = reference?.expectedText
-        do {
-            let verdict = try await judge.judge(prompt: prompt, output: output, reference: reference)
-            guard let score = verdict.score else { return }
-            let detail: JSONValue = [
-                "judge_model": .string(verdict.judgeModel), "answer": .string(verdict.rawAnswer),
-                "prompt_tokens": .int(verdict.usage.promptTokens), "completion_tokens": .int(verdict.usage.completionTokens),
-                "cost_usd": .double(verdict.costUSD),
-            ]
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let detailText = (try? encoder.encode(detail)).map { String(decoding: $0, as: UTF8.self) }
-            record.scores.append(QualityScore(scorer: "judge", value: score, detail: detailText))
-        } catch {
-            return
-        }
+        guard let judge = options.judge,
+            let score = await judge.qualityScore(prompt: prompt, output: output, reference: reference?.expectedText)
+        else { return }
+        record.scores.append(score)
     }
 
     private func success(
@@ -101,10 +87,7 @@ struct SampleContext: Sendable {
             parsedOutput: metrics.parsed ?? response.structured, usage: response.usage,
             timings: ResultTimings(response.timing, retryBackoff: retryTime, coldStart: response.coldStart && !cacheHit),
             costUSD: cacheHit ? 0 : pricing.cost(of: response.usage),
-            constraints: metrics.constraints.map {
-                ConstraintOutcome(name: $0.name, passed: $0.passed, observed: $0.observed, message: $0.message)
-            },
-            scores: metrics.quality.keys.sorted().map { QualityScore(scorer: $0, value: metrics.quality[$0]!) },
+            constraints: metrics.constraintOutcomes, scores: metrics.qualityScores,
             retries: retries, cacheHit: cacheHit)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 public import HybridCore
+public import HybridStore
 
 /// Scores an output with a language model following a rubric: any configured model can judge.
 ///
@@ -59,4 +60,24 @@ public struct LLMJudge: Sendable {
             + Double(response.usage.completionTokens) * outputPricePerMillion) / 1_000_000
         return Verdict(score: score, rawAnswer: response.text, usage: response.usage, costUSD: cost, judgeModel: model.id)
     }
+
+    /// The `judge` score as stored, with the judge's own tokens and cost in its detail (never in the arm's cost).
+    /// nil when the judge fails or answers without a digit, so a failed judgement never averages in as 0.
+    public func qualityScore(prompt: String, output: String, reference: String?) async -> QualityScore? {
+        guard let verdict = try? await judge(prompt: prompt, output: output, reference: reference),
+            let score = verdict.score
+        else { return nil }
+        let detail: JSONValue = [
+            "judge_model": .string(verdict.judgeModel), "answer": .string(verdict.rawAnswer),
+            "prompt_tokens": .int(verdict.usage.promptTokens), "completion_tokens": .int(verdict.usage.completionTokens),
+            "cost_usd": .double(verdict.costUSD),
+        ]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let detailText = (try? encoder.encode(detail)).map { String(decoding: $0, as: UTF8.self) }
+        return QualityScore(scorer: LLMJudge.scorerName, value: score, detail: detailText)
+    }
+
+    /// The scorer name judge scores are stored under.
+    public static let scorerName = "judge"
 }

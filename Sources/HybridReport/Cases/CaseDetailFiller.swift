@@ -1,0 +1,62 @@
+import HybridStore
+
+/// After the streaming pass, fills the outcomes (texts, checks, scores) of the cases each ``SideBySide`` listed,
+/// from only those results (looked up by key); the streaming pass kept numbers only.
+struct CaseDetailFiller {
+    private struct Key: Hashable {
+        var feature: String
+        var armID: String
+        var caseID: String
+        var repeatIndex: Int
+    }
+
+    private struct Slot {
+        var feature: Int
+        var pair: Int
+        var index: Int
+        var isFirst: Bool
+    }
+
+    private var report: RunReport
+    private let textLimit: Int
+    private var slots: [Key: [Slot]] = [:]
+
+    init(report: RunReport, textLimit: Int) {
+        self.report = report
+        self.textLimit = textLimit
+        for (f, feature) in report.features.enumerated() {
+            for (p, pair) in (feature.sideBySide ?? []).enumerated() {
+                for (i, listed) in pair.cases.enumerated() {
+                    for (armID, isFirst) in [(pair.first, true), (pair.second, false)] {
+                        let key = Key(feature: feature.feature, armID: armID, caseID: listed.caseID, repeatIndex: listed.repeatIndex)
+                        slots[key, default: []].append(Slot(feature: f, pair: p, index: i, isFirst: isFirst))
+                    }
+                }
+            }
+        }
+    }
+
+    /// True when no case is listed, so there is nothing to read.
+    var isEmpty: Bool { slots.isEmpty }
+
+    /// The keys of the results to read.
+    var keys: [ResultKey] {
+        slots.keys.map { ResultKey(runID: report.runID, caseID: $0.caseID, armID: $0.armID, repeatIndex: $0.repeatIndex) }
+    }
+
+    mutating func add(_ record: ResultRecord) {
+        let key = Key(feature: record.feature, armID: record.key.armID, caseID: record.key.caseID, repeatIndex: record.key.repeatIndex)
+        guard let targets = slots[key] else { return }
+        let outcome = CaseOutcome(record, textLimit: textLimit)
+        for slot in targets {
+            if slot.isFirst {
+                report.features[slot.feature].sideBySide?[slot.pair].cases[slot.index].first = outcome
+            } else {
+                report.features[slot.feature].sideBySide?[slot.pair].cases[slot.index].second = outcome
+            }
+        }
+    }
+
+    /// The report with every listed case filled.
+    var filled: RunReport { report }
+}

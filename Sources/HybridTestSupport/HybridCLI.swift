@@ -1,0 +1,58 @@
+public import Foundation
+
+/// Runs the `hybrid` executable that `swift build --build-tests` put in `.build/debug`, as users and CI do, and
+/// captures what it prints (stdout and stderr together).
+public enum HybridCLI {
+    /// What one command did.
+    public struct Outcome: Sendable {
+        /// The exit status.
+        public var status: Int32
+        /// Standard output and standard error, interleaved.
+        public var output: String
+    }
+
+    /// Why the executable could not be found.
+    public struct NotFound: Error, CustomStringConvertible {
+        /// The paths tried.
+        public var description: String
+    }
+
+    /// The executable: beside the running test bundle (a few levels up) or under the package's `.build/debug`.
+    public static func executable(packageRoot: URL? = nil) throws -> URL {
+        var candidates: [URL] = []
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(directory.appendingPathComponent("hybrid"))
+            directory = directory.deletingLastPathComponent()
+        }
+        let root = packageRoot ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        candidates.append(root.appendingPathComponent(".build/debug/hybrid"))
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) && !$0.hasDirectoryPath }) else {
+            throw NotFound(description: "hybrid not found in \(candidates.map(\.path)); run `swift build --build-tests`")
+        }
+        return found
+    }
+
+    /// Runs `hybrid ARGUMENTS` in `directory` to its end, off the cooperative pool; the child is SIGKILLed if
+    /// reading its output fails.
+    public static func run(_ arguments: [String], in directory: URL, packageRoot: URL? = nil) async throws -> Outcome {
+        let executable = try executable(packageRoot: packageRoot)
+        return try await BlockingWork.run { try runBlocking(executable, arguments, in: directory) }
+    }
+
+    private static func runBlocking(_ executable: URL, _ arguments: [String], in directory: URL) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let pid = process.processIdentifier
+        defer { if process.isRunning { kill(pid, SIGKILL) } }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+}
