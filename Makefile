@@ -34,8 +34,9 @@ build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
 # The main job: every bundled dataset through every arm of its feature on the embedded local model (cloud arms
-# without keys are stored as unavailable), the reports, then the routing recommendation and the config diff it
-# would publish (a dry run: nothing is uploaded).
+# without keys are stored as unavailable), the reports, then the routing recommendation, the proof that the real
+# router does what it simulated (each run replayed through the Router), and the config diff it would publish (a dry
+# run: nothing is uploaded).
 RUN_TAG := $(shell date -u +%Y%m%d-%H%M%S)
 run: setup
 	swift build $(SWIFT_BUILD_FLAGS) --product hybrid
@@ -45,6 +46,8 @@ run: setup
 	.build/debug/hybrid report summarize-$(RUN_TAG)
 	.build/debug/hybrid report extract-$(RUN_TAG)
 	.build/debug/hybrid recommend summarize-$(RUN_TAG) extract-$(RUN_TAG) --out .hybrid/recommended.config.json
+	.build/debug/hybrid simulate summarize-$(RUN_TAG) --check-router --config .hybrid/recommended.config.json
+	.build/debug/hybrid simulate extract-$(RUN_TAG) --check-router --config .hybrid/recommended.config.json
 	.build/debug/hybrid config publish .hybrid/recommended.config.json \
 	  --to file://$(CURDIR)/.hybrid/published/hybrid.config.json --dry-run
 

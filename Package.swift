@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "HybridReport", dependencies: ["HybridCore", "HybridStore"], swiftSettings: strict),
         .target(
             name: "HybridRecommend",
-            dependencies: ["HybridCore", "HybridConfig", "HybridStore", "HybridReport", "HybridTransport"],
+            dependencies: ["HybridCore", "HybridConfig", "HybridStore", "HybridReport", "HybridTransport", "HybridRouter"],
             swiftSettings: strict
         ),
         .target(

@@ -40,6 +40,9 @@ enum RouterBenchmark {
             print("  \(label): \(format(routed)) µs/request, overhead \(format(overhead)) µs")
         }
 
+        let checked = try await outputCheckOverhead(requests: requests, input: input, usage: usage)
+        print("  output checks on a \(checked.bytes)-byte JSON answer against the extract schema: overhead \(format(checked.overhead)) µs (without checks \(format(results[0].1)) µs; target < \(Int(checkedOverheadTargetMicroseconds)) µs)")
+
         let hanging = ScriptedLanguageModel(id: "instant", whenExhausted: .hang, recordRequests: false)
         let router = Router(config: document(deadlineMs: 50), models: ["instant": hanging], installId: "bench-install", onIncident: { _ in })
         let clock = ContinuousClock()
@@ -65,9 +68,34 @@ enum RouterBenchmark {
                      deadlineCalls, mean, p95, maxOvershoot))
 
         let worstOverhead = results.map(\.1).max() ?? 0
-        print(String(format: "router: overhead %.2f µs (target < %.0f µs) %@ | deadline overshoot max %.2f ms (target < %.0f ms) %@",
+        print(String(format: "router: overhead %.2f µs (target < %.0f µs) %@ | with output checks %.2f µs (target < %.0f µs) %@ | deadline overshoot max %.2f ms (target < %.0f ms) %@",
                      worstOverhead, overheadTargetMicroseconds, worstOverhead < overheadTargetMicroseconds ? "OK" : "ABOVE TARGET",
+                     checked.overhead, checkedOverheadTargetMicroseconds, checked.overhead < checkedOverheadTargetMicroseconds ? "OK" : "ABOVE TARGET",
                      maxOvershoot, deadlineTargetMilliseconds, maxOvershoot < deadlineTargetMilliseconds ? "OK" : "ABOVE TARGET"))
+    }
+
+    static let checkedOverheadTargetMicroseconds = 50.0
+
+    /// Router overhead when every answer is checked: the bundled extract feature's schema, fallback on schema
+    /// failures, and an instant model answering about 1 KB of conforming JSON.
+    static func outputCheckOverhead(
+        requests: Int, input: [String: String], usage: TokenUsage
+    ) async throws -> (bytes: Int, overhead: Double) {
+        let topics = (1...48).map { "\"topic number \($0)\"" }.joined(separator: ", ")
+        let answer = "{\"name\": \"Dana Whitfield\", \"company\": \"Northwind Logistics\", \"email\": \"dana@northwind.example\", \"topics\": [\(topics)]}"
+        let model = ScriptedLanguageModel(id: "instant", whenExhausted: .reply(answer, usage: usage), recordRequests: false)
+        var document = document(deadlineMs: nil)
+        document.rollouts = [:]
+        let bundled = try HybridConfigDocument.bundledDefaults().document
+        document.features["summarize"]?.outputSchema = bundled.features["extract"]?.outputSchema
+        document.features["summarize"]?.routing = RoutingConfig(fallbackOnOutput: ["schema"])
+        let request = GenerationRequest(prompt: "Extract: " + input["input"]!, instructions: "Reply with JSON.")
+        let direct = try await perRequest(requests) { _ = try await model.generate(request) }
+        let router = Router(config: document, models: ["instant": model], installId: "bench-install", onIncident: { _ in })
+        let first = try await router.generate(feature: "summarize", input: input)
+        guard first.failedChecks.isEmpty, first.attempts.count == 1 else { throw Failure.unexpected("the 1 KB answer failed its checks: \(first.failedChecks)") }
+        let routed = try await perRequest(requests) { _ = try await router.generate(feature: "summarize", input: input) }
+        return (answer.utf8.count, routed - direct)
     }
 
     enum Failure: Error { case unexpected(String) }

@@ -15,6 +15,8 @@ public enum ConfigDiff {
             p.map { [$0.producedBy, $0.evalRun.map { "eval run \($0)" }, $0.createdAt].compactMap { $0 }.joined(separator: ", ") } ?? "none"
         }
 
+        note("routing", old.routing, new.routing) { json($0) }
+
         for id in Set(old.models.keys).union(new.models.keys).sorted() {
             let path = "models.\(id)"
             switch (old.models[id], new.models[id]) {
@@ -61,6 +63,7 @@ public enum ConfigDiff {
                 note(path + ".options", a.options, b.options) { json($0) }
                 note(path + ".outputSchema", a.outputSchema?.source, b.outputSchema?.source) { json($0) }
                 note(path + ".constraints", a.constraints, b.constraints) { json($0) }
+                note(path + ".routing", a.routing, b.routing) { json($0) }
                 text(path + ".instructions", a.instructions, b.instructions, into: &out)
                 for variant in Set(a.variants.keys).union(b.variants.keys).sorted() {
                     let vpath = path + ".variants.\(variant)"

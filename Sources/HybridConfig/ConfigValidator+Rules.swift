@@ -55,6 +55,7 @@ extension ConfigValidator {
             for (name, rollout) in document.rollouts.sorted(by: { $0.key < $1.key }) {
                 checkRollout(name, rollout, root.key("rollouts").key(name))
             }
+            if let routing = document.routing { checkRouting(routing, root.key("routing")) }
         }
 
         // MARK: Models
@@ -198,6 +199,52 @@ extension ConfigValidator {
             if let deadline = feature.deadlineMs, deadline <= 0 { error(path.key("deadlineMs"), "must be more than 0 milliseconds, found \(deadline)") }
             if let budget = feature.monthlyBudgetUSD, !(budget.isFinite && budget >= 0) {
                 error(path.key("monthlyBudgetUSD"), "must be 0 or more dollars, found \(budget)")
+            }
+            if let routing = feature.routing { checkRouting(routing, path.key("routing")) }
+            checkEffectiveRouting(name, feature, path)
+        }
+
+        // MARK: Routing
+
+        /// One routing block on its own: known error kinds and output checks, positive durations.
+        private mutating func checkRouting(_ routing: RoutingConfig, _ path: ConfigPath) {
+            for name in (routing.onError ?? [:]).keys.sorted() where GenerationError.Kind(rawValue: name) == nil {
+                error(path.key("onError").key(name), "\"\(name)\" is not an error kind (kinds: \(GenerationError.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            if let entries = routing.fallbackOnOutput {
+                do {
+                    _ = try OutputCheckSelection(parsing: entries)
+                } catch {
+                    self.error(path.key("fallbackOnOutput").index(error.index), error.description)
+                }
+            }
+            for (key, value) in [("attemptTimeoutMs", routing.attemptTimeoutMs), ("rateLimitCooldownMs", routing.rateLimitCooldownMs),
+                                 ("quotaCooldownMs", routing.quotaCooldownMs)] {
+                if let value, value <= 0 { error(path.key(key), "must be more than 0 milliseconds, found \(value)") }
+            }
+        }
+
+        /// The feature's routing over the document defaults, against the feature: checks it names must exist, a
+        /// per-attempt timeout must fit the deadline, and output checks on streams need buffered delivery.
+        private mutating func checkEffectiveRouting(_ name: String, _ feature: FeatureConfig, _ path: ConfigPath) {
+            guard let routing = document.routing(feature: name) else { return }
+            let rpath = path.key("routing")
+            // Name the block the entry came from: the feature's own, or the document's defaults.
+            let outputPath = feature.routing?.fallbackOnOutput != nil ? rpath.key("fallbackOnOutput") : ConfigPath.root.key("routing").key("fallbackOnOutput")
+            if let selection = routing.outputSelection {
+                if selection.schema && feature.outputSchema == nil {
+                    error(outputPath, "falls back on schema but feature \(name) has no outputSchema")
+                }
+                let produced = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints).resultNamesProduced
+                for check in selection.names.sorted() where !produced.contains(check) {
+                    error(outputPath, "falls back on \(check) but feature \(name) checks no such thing (its checks: \(Self.list(produced)))")
+                }
+                if !selection.isEmpty && routing.streaming != .buffered {
+                    warning(rpath.key("streaming"), "streamed answers cannot fall back on output checks once text was delivered; set \"streaming\": \"buffered\" if this feature streams")
+                }
+            }
+            if let timeout = routing.attemptTimeoutMs, let deadline = feature.deadlineMs, timeout > deadline {
+                warning(rpath.key("attemptTimeoutMs"), "\(timeout) ms is longer than the feature's deadlineMs (\(deadline)); the deadline cuts first")
             }
         }
 

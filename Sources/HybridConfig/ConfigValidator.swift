@@ -132,6 +132,7 @@ public enum ConfigValidator {
         }
         if let description = root["description"] { part(String?.self, description, rootPath.key("description")) }
         if let provenance = root["provenance"] { part(Provenance?.self, provenance, rootPath.key("provenance")) }
+        if let routing = root["routing"] { part(RoutingConfig?.self, routing, rootPath.key("routing")) }
         map("models", ModelConfig.self, required: true)
         map("features", FeatureConfig.self, required: true)
         map("rollouts", RolloutConfig.self, required: false)
@@ -234,6 +235,8 @@ public enum ConfigValidator {
         let root = ConfigPath.root
         check(tree, HybridConfigDocument.CodingKeys.allCases.map(\.rawValue), root)
         check(tree["provenance"], ["producedBy", "evalRun", "createdAt"], root.key("provenance"))
+        let routingKeys = RoutingConfig.CodingKeys.allCases.map(\.rawValue)
+        check(tree["routing"], routingKeys, root.key("routing"))
         each(tree["models"]) { id, model in
             let p = root.key("models").key(id)
             check(model, ["kind", "baseURL", "model", "tier", "apiKeyEnv", "pricing", "contextWindow", "maxOutputTokens", "capabilities", "displayName", "maxConcurrency"], p)
@@ -244,6 +247,7 @@ public enum ConfigValidator {
             let p = root.key("features").key(name)
             check(feature, FeatureConfig.CodingKeys.allCases.map(\.rawValue), p)
             check(feature["options"], ["temperature", "maxOutputTokens", "topP", "seed"], p.key("options"))
+            check(feature["routing"], routingKeys, p.key("routing"))
             each(feature["variants"]) { variant, value in
                 check(value, ["instructions", "template", "templateFile"], p.key("variants").key(variant))
             }

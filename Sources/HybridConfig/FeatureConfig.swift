@@ -29,6 +29,8 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
     public var privacy: PrivacyClass
     /// Monthly spending cap in US dollars across metered (paid) models; nil means no cap.
     public var monthlyBudgetUSD: Double?
+    /// How the router walks `priority` for this feature, over the document's `routing` defaults.
+    public var routing: RoutingConfig?
 
     /// Creates a feature config; nothing is checked here, `ConfigValidator` does that.
     public init(
@@ -43,7 +45,8 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
         priority: [String],
         deadlineMs: Int? = nil,
         privacy: PrivacyClass,
-        monthlyBudgetUSD: Double? = nil
+        monthlyBudgetUSD: Double? = nil,
+        routing: RoutingConfig? = nil
     ) {
         self.description = description
         self.inputs = inputs
@@ -57,11 +60,12 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
         self.deadlineMs = deadlineMs
         self.privacy = privacy
         self.monthlyBudgetUSD = monthlyBudgetUSD
+        self.routing = routing
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case description, inputs, instructions, variants, defaultVariant, outputSchema, constraints, options
-        case priority, deadlineMs, privacy, monthlyBudgetUSD
+        case priority, deadlineMs, privacy, monthlyBudgetUSD, routing
     }
 
     public init(from decoder: any Decoder) throws {
@@ -78,6 +82,7 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
         deadlineMs = try c.decodeIfPresent(Int.self, forKey: .deadlineMs)
         privacy = try c.decode(PrivacyClass.self, forKey: .privacy)
         monthlyBudgetUSD = try c.decodeIfPresent(Double.self, forKey: .monthlyBudgetUSD)
+        routing = try c.decodeIfPresent(RoutingConfig.self, forKey: .routing)
     }
 
     /// The deadline as a duration, when one is set.

@@ -7,7 +7,7 @@ import HybridCore
 /// Mapping (one parameter per section and per feature, so each prompt is a separate, reviewable console entry):
 /// - `hybrid_version` (`valueType: NUMBER`): the document `version` (Firebase's own `version.versionNumber` is
 ///   assigned by Firebase and is only a fallback on import);
-/// - `hybrid_models`, `hybrid_rollouts`, `hybrid_provenance` (`valueType: JSON`): those sections;
+/// - `hybrid_models`, `hybrid_rollouts`, `hybrid_provenance`, `hybrid_routing` (`valueType: JSON`): those sections;
 /// - `hybrid_feature_<name>` (`valueType: JSON`): one feature;
 /// - `version.description`: the document `description`.
 /// JSON values travel as strings in `defaultValue.value`, as the REST format requires. On import, parameters in
@@ -58,6 +58,9 @@ public enum FirebaseRemoteConfig {
         }
         if !document.rollouts.isEmpty {
             try add("hybrid_rollouts", document.rollouts, type: "JSON", description: "HybridAI rollouts: feature → percentage split")
+        }
+        if let routing = document.routing {
+            try add("hybrid_routing", routing, type: "JSON", description: "HybridAI routing defaults for every feature")
         }
         if let provenance = document.provenance {
             try add("hybrid_provenance", provenance, type: "JSON", description: "Who or which eval run produced this config")
@@ -131,6 +134,7 @@ public enum FirebaseRemoteConfig {
             case "hybrid_models": document["models"] = value
             case "hybrid_rollouts": document["rollouts"] = value
             case "hybrid_provenance": document["provenance"] = value
+            case "hybrid_routing": document["routing"] = value
             case let n where n.hasPrefix(featurePrefix): features[String(n.dropFirst(featurePrefix.count))] = value
             default:
                 warnings.append(ConfigIssue(path: path, message: "unknown HybridAI parameter (ignored)", severity: .warning))

@@ -18,6 +18,8 @@ public struct HybridConfigDocument: Sendable, Hashable, Codable {
     public var features: [String: FeatureConfig]
     /// Feature name → rollout.
     public var rollouts: [String: RolloutConfig]
+    /// Routing defaults for every feature; a feature's own `routing` overrides them field by field.
+    public var routing: RoutingConfig?
 
     /// Creates a document; nothing is checked here, `ConfigValidator` does that.
     public init(
@@ -27,7 +29,8 @@ public struct HybridConfigDocument: Sendable, Hashable, Codable {
         provenance: Provenance? = nil,
         models: [String: ModelConfig],
         features: [String: FeatureConfig],
-        rollouts: [String: RolloutConfig] = [:]
+        rollouts: [String: RolloutConfig] = [:],
+        routing: RoutingConfig? = nil
     ) {
         self.schema = schema
         self.version = version
@@ -36,11 +39,12 @@ public struct HybridConfigDocument: Sendable, Hashable, Codable {
         self.models = models
         self.features = features
         self.rollouts = rollouts
+        self.routing = routing
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case schema = "$schema"
-        case version, description, provenance, models, features, rollouts
+        case version, description, provenance, models, features, rollouts, routing
     }
 
     public init(from decoder: any Decoder) throws {
@@ -52,6 +56,7 @@ public struct HybridConfigDocument: Sendable, Hashable, Codable {
         models = try c.decode([String: ModelConfig].self, forKey: .models)
         features = try c.decode([String: FeatureConfig].self, forKey: .features)
         rollouts = try c.decodeIfPresent([String: RolloutConfig].self, forKey: .rollouts) ?? [:]
+        routing = try c.decodeIfPresent(RoutingConfig.self, forKey: .routing)
     }
 
     /// Canonical JSON (sorted keys, pretty printed): what `export` and `show` print.

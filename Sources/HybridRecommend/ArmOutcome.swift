@@ -1,9 +1,14 @@
+import HybridCore
 import HybridStore
 
 /// What the simulator needs of one stored result, without its text: a few numbers per (case, arm).
 struct ArmOutcome: Sendable {
     /// The result is an error (no usable output).
     var failed: Bool
+    /// The error kind (`GenerationError.Kind` raw value or a runner kind) when it failed.
+    var errorKind: String?
+    /// Names of the constraint results that failed (`json_parses`, `max_words`, …), as stored.
+    var failedChecks: [String]
     /// The result has output text.
     var hasOutput: Bool
     /// Every constraint passed; nil when none was checked.
@@ -18,6 +23,9 @@ struct ArmOutcome: Sendable {
 
     init(_ record: ResultRecord, scorerIndex: (String) -> Int) {
         failed = record.error != nil
+        // Kinds only the runner knows reach the router as server errors; name them so, as the replay does.
+        errorKind = record.error.map { GenerationError.Kind(rawValue: $0.kind) == nil ? GenerationError.Kind.serverError.rawValue : $0.kind }
+        failedChecks = record.constraints.filter { !$0.passed }.map(\.name)
         hasOutput = record.error == nil && record.rawOutput != nil
         adherent = record.allConstraintsPassed
         totalMs = record.timings.totalMs

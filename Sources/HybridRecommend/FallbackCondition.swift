@@ -1,14 +1,20 @@
 import Foundation
+import HybridCore
 
 /// When a simulated router moves on from an arm's result to the next arm of the order.
 ///
 /// `error` always applies: a request that failed serves nothing. The others are opt-in, written on the command
-/// line as `adherence`, `timeout:2s` (or `timeout:1500ms`) and `quality:rouge_l>=0.4`.
+/// line as `adherence`, `schema`, `constraints`, `check:max_words`, `timeout:2s` (or `timeout:1500ms`) and
+/// `quality:rouge_l>=0.4`. All but `quality` are conditions the router evaluates at run time (a routing block's
+/// `fallbackOnOutput` and `attemptTimeoutMs`); quality scores need references an app does not have.
 public enum FallbackCondition: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The result failed (any error kind).
     case error
-    /// Some constraint of the feature failed.
+    /// Some constraint of the feature failed (schema or soft constraint).
     case adherence
+    /// An output check failed: `schema` (JSON parse or schema), `constraints` (any soft constraint) or one result
+    /// name (`max_words`); see `OutputCheckSelection`.
+    case check(String)
     /// The result took longer than this many milliseconds in total. A router would have cut the request at the
     /// threshold, so the simulation charges the threshold, not the full latency, and serves nothing from it.
     case timeout(milliseconds: Double)
@@ -21,6 +27,14 @@ public enum FallbackCondition: Sendable, Hashable, Codable, CustomStringConverti
         let lower = trimmed.lowercased()
         if lower == "error" { return .error }
         if lower == "adherence" { return .adherence }
+        if lower == "schema" || lower == "constraints" { return .check(lower) }
+        if lower.hasPrefix("check:") {
+            let name = String(lower.dropFirst("check:".count))
+            guard OutputChecks.resultNames.contains(name) else {
+                throw .invalidCondition(trimmed, reason: "no output check \(name) (checks: \(OutputChecks.resultNames.joined(separator: ", ")))")
+            }
+            return .check(name)
+        }
         if lower.hasPrefix("timeout:") {
             let value = String(lower.dropFirst("timeout:".count))
             guard let ms = Self.milliseconds(value), ms > 0 else {
@@ -70,6 +84,7 @@ public enum FallbackCondition: Sendable, Hashable, Codable, CustomStringConverti
         switch self {
         case .error: "error"
         case .adherence: "adherence"
+        case .check(let name): name == "schema" || name == "constraints" ? name : "check:\(name)"
         case .timeout(let ms): ms.truncatingRemainder(dividingBy: 1000) == 0 ? "timeout:\(Int(ms / 1000))s" : "timeout:\(Int(ms.rounded()))ms"
         case .quality(let scorer, let minimum): "quality:\(scorer)>=\(minimum)"
         }

@@ -24,6 +24,8 @@ public enum RecommendError: Error, Sendable, Equatable, CustomStringConvertible 
     case store(String)
     /// The run's feature is not in the config the recommendation starts from.
     case featureNotInConfig(feature: String)
+    /// A fallback condition the router cannot evaluate at run time (a quality score needs a reference).
+    case conditionNotRoutable(feature: String, condition: String)
 
     public var description: String {
         switch self {
@@ -42,7 +44,7 @@ public enum RecommendError: Error, Sendable, Equatable, CustomStringConvertible 
         case .emptyOrder:
             "the order is empty; give at least one model id"
         case .invalidCondition(let text, let reason):
-            "fallback condition \"\(text)\": \(reason) (use adherence, error, timeout:2s or timeout:1500ms, quality:SCORER>=0.5)"
+            "fallback condition \"\(text)\": \(reason) (use adherence, schema, constraints, check:max_words, error, timeout:2s or timeout:1500ms, quality:SCORER>=0.5)"
         case .noCompleteCases(let runID, let order):
             "run \(runID) has no case with a result on every arm of \(order.joined(separator: ", ")); finish it with `hybrid eval --resume \(runID)`"
         case .invalidPolicy(let path, let reason):
@@ -51,6 +53,8 @@ public enum RecommendError: Error, Sendable, Equatable, CustomStringConvertible 
             "reading results: \(reason)"
         case .featureNotInConfig(let feature):
             "feature \(feature) of the run is not in the config; pass the config the run used with --config"
+        case .conditionNotRoutable(let feature, let condition):
+            "\(feature): cannot recommend fallback on \(condition): quality scores need references an app does not have at run time, so no router can fall back on them; use adherence, schema, constraints, check:NAME or timeout:… (keep quality as a floor with maxQualityDrop)"
         }
     }
 }

@@ -10,7 +10,8 @@ public import HybridReport
 /// allows and that served at least once in the run, with each of the run's variants, plus the current route.
 /// Each is simulated with the policy's fallback conditions. Floors: adherence (Wilson lower bound), quality drop
 /// against the best single arm (paired bootstrap interval's upper bound), p95 latency, cost per 1,000, privacy.
-/// Among the routes meeting all, the cheapest wins; ties go to lower p95, then the current route, then the longer
+/// Only conditions the router evaluates at run time are accepted (quality scores are refused), and the new config
+/// carries the `routing` block the candidates were simulated with. Among the routes meeting all, the cheapest wins; ties go to lower p95, then the current route, then the longer
 /// order (more fallbacks), then the name. When nothing qualifies the current route stays and the candidate failing
 /// the fewest floors is reported with the figures that failed.
 public struct Recommender: Sendable {
@@ -65,6 +66,12 @@ public struct Recommender: Sendable {
             document.features[decision.feature]?.priority = chosen.order + unmeasured
             document.features[decision.feature]?.defaultVariant = chosen.variant
         }
+        // The routing block every decision was simulated with, so the router does what the figures promise.
+        for decision in decisions {
+            let simulated = RoutingBlock.simulated(feature: decision.feature, document: base, fallback: decision.floors.fallback)
+            guard let feature = base.features[decision.feature] else { continue }
+            document.features[decision.feature]?.routing = RoutingBlock.block(for: simulated, feature: feature)
+        }
         let runs = simulators.map(\.table.runID)
         var seenRuns: [String] = []
         for run in runs where !seenRuns.contains(run) { seenRuns.append(run) }
@@ -81,7 +88,8 @@ public struct Recommender: Sendable {
         let name = table.feature
         guard let config = document.features[name] else { throw .featureNotInConfig(feature: name) }
         let floors = policy.floors(for: name, config: config)
-        let routing = RoutePolicy(order: ["-"], fallback: floors.fallback)
+        try RoutingBlock.routable(floors.fallback, feature: name)
+        let routing = RoutingBlock.simulated(feature: name, document: document, fallback: floors.fallback)
         var notes: [String] = []
 
         // Models the run measured that the config knows, the privacy class allows and that served at least once.

@@ -1,6 +1,12 @@
+public import HybridConfig
+public import HybridCore
+
 /// A routing policy to replay over stored results: the order of arms to try and when to move to the next one.
 ///
-/// Order entries are model ids (combined with `variant` into arm ids `variant@model`) or full arm ids.
+/// Order entries are model ids (combined with `variant` into arm ids `variant@model`) or full arm ids. The walk
+/// follows the router's rules: an error kind in `stopOn` ends it, a `timeout` cuts one attempt and moves on,
+/// `deadlineMs` bounds the whole walk, and when every arm answered but failed its checks the request gets the
+/// answer failing the fewest checks (or nothing, with `whenChecksFail: throw`).
 public struct RoutePolicy: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Model ids or `variant@model` arm ids, best first.
     public var order: [String]
@@ -8,12 +14,41 @@ public struct RoutePolicy: Sendable, Hashable, Codable, CustomStringConvertible 
     public var variant: String?
     /// When to fall back; `error` is always included.
     public var fallback: [FallbackCondition]
+    /// Error kinds that end the walk instead of falling back (the router's default: `refusal`).
+    public var stopOn: Set<String>
+    /// The overall deadline of one request in milliseconds (the feature's `deadlineMs`); nil: none.
+    public var deadlineMs: Double?
+    /// What a request gets when every arm failed its checks.
+    public var whenChecksFail: RoutingConfig.WhenChecksFail
 
     /// Creates a policy; `fallback` is normalized so `error` is always included.
-    public init(order: [String], variant: String? = nil, fallback: [FallbackCondition] = []) {
+    public init(
+        order: [String], variant: String? = nil, fallback: [FallbackCondition] = [], stopOn: Set<String> = ["refusal"],
+        deadlineMs: Double? = nil, whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest
+    ) {
         self.order = order
         self.variant = variant
         self.fallback = FallbackCondition.normalized(fallback)
+        self.stopOn = stopOn
+        self.deadlineMs = deadlineMs
+        self.whenChecksFail = whenChecksFail
+    }
+
+    /// The output checks the conditions fall back on (`adherence` selects every check).
+    public var outputSelection: OutputCheckSelection {
+        var selection = OutputCheckSelection.none
+        for condition in fallback {
+            switch condition {
+            case .adherence:
+                selection.schema = true
+                selection.allConstraints = true
+            case .check("schema"): selection.schema = true
+            case .check("constraints"): selection.allConstraints = true
+            case .check(let name): selection.names.insert(name)
+            case .error, .timeout, .quality: break
+            }
+        }
+        return selection
     }
 
     /// The arm ids the order names, given the variant to use for bare model ids.
@@ -27,6 +62,8 @@ public struct RoutePolicy: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     public var description: String {
-        "\(variant.map { "\($0): " } ?? "")\(order.joined(separator: " → ")) (fallback on \(fallback.map(\.description).joined(separator: ", ")))"
+        let stops = stopOn.isEmpty ? "" : "; stop on \(stopOn.sorted().joined(separator: ", "))"
+        let deadline = deadlineMs.map { "; deadline \(Int($0.rounded())) ms" } ?? ""
+        return "\(variant.map { "\($0): " } ?? "")\(order.joined(separator: " → ")) (fallback on \(fallback.map(\.description).joined(separator: ", "))\(stops)\(deadline))"
     }
 }

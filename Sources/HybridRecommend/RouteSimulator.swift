@@ -1,3 +1,4 @@
+import HybridCore
 public import HybridReport
 public import HybridStore
 
@@ -58,63 +59,101 @@ public struct RouteSimulator: Sendable {
 
     /// Walks every case through `arms` under `policy`'s conditions.
     func trace(arms: [Int], policy: RoutePolicy) throws(RecommendError) -> RouteTrace {
-        let timeout = policy.timeoutMs
-        let checksAdherence = policy.fallback.contains(.adherence)
-        let qualityFloors: [(index: Int?, minimum: Double)] = policy.fallback.compactMap {
-            if case .quality(let scorer, let minimum) = $0 { (table.scorers.firstIndex(of: scorer), minimum) } else { nil }
-        }
+        let rules = WalkRules(policy: policy, scorers: table.scorers)
         var trace = RouteTrace(arms: arms, scorerCount: table.scorers.count)
-        cases: for (caseIndex, row) in table.outcomes.enumerated() {
-            var latency = 0.0
-            var cost = 0.0
-            var attempts = 0
-            var served: Int?
-            var delivered: ArmOutcome?
-            var timedOut = 0, unpriced = 0, cacheHits = 0
-            for (position, arm) in arms.enumerated() {
-                guard let outcome = row[arm] else {
-                    trace.incompleteCases += 1
-                    continue cases
-                }
-                attempts += 1
-                if outcome.cacheHit { cacheHits += 1 }
-                let cut = timeout.map { outcome.totalMs > $0 } ?? false
-                latency += cut ? timeout! : outcome.totalMs
-                if let c = outcome.costUSD { cost += c } else { unpriced += 1 }
-                if cut { timedOut += 1 }
-                if !outcome.failed && !cut && outcome.hasOutput { delivered = outcome }
-                var passes = !outcome.failed && !cut
-                if passes && checksAdherence && outcome.adherent == false { passes = false }
-                if passes {
-                    for floor in qualityFloors {
-                        guard let index = floor.index, let score = outcome.score(index), score >= floor.minimum else {
-                            passes = false
-                            break
-                        }
-                    }
-                }
-                if passes {
-                    served = position
-                    delivered = outcome
-                    break
-                }
+        for (caseIndex, row) in table.outcomes.enumerated() {
+            guard let walk = rules.walk(row, arms: arms) else {
+                trace.incompleteCases += 1
+                continue
             }
-            trace.cases.append(caseIndex)
-            trace.served.append(served)
-            trace.attempts.append(attempts)
-            trace.latencyMs.append(latency)
-            trace.costUSD.append(cost)
-            trace.adherent.append(delivered.map { $0.adherent != false } ?? false)
-            for scorer in table.scorers.indices {
-                trace.quality[scorer].append(delivered.map { $0.score(scorer) } ?? 0)
-            }
-            trace.timedOutAttempts += timedOut
-            trace.unpricedAttempts += unpriced
-            trace.cacheHitAttempts += cacheHits
+            trace.append(walk, caseIndex: caseIndex, scorerCount: table.scorers.count)
         }
         guard !trace.cases.isEmpty else {
             throw .noCompleteCases(runID: table.runID, order: arms.map { table.arms[$0].id })
         }
         return trace
     }
+}
+
+/// The router's rules as the simulator applies them to one case's stored outcomes.
+struct WalkRules: Sendable {
+    var timeoutMs: Double?
+    var deadlineMs: Double?
+    var stopOn: Set<String>
+    var checks: OutputCheckSelection
+    var qualityFloors: [(index: Int?, minimum: Double)]
+    var returnBest: Bool
+
+    init(policy: RoutePolicy, scorers: [String]) {
+        timeoutMs = policy.timeoutMs
+        deadlineMs = policy.deadlineMs
+        stopOn = policy.stopOn
+        checks = policy.outputSelection
+        qualityFloors = policy.fallback.compactMap {
+            if case .quality(let scorer, let minimum) = $0 { (scorers.firstIndex(of: scorer), minimum) } else { nil }
+        }
+        returnBest = policy.whenChecksFail == .returnBest
+    }
+
+    /// One request down the order; nil when an arm it reached has no stored result.
+    func walk(_ row: [ArmOutcome?], arms: [Int]) -> CaseWalk? {
+        var walk = CaseWalk()
+        var best: (position: Int, outcome: ArmOutcome, failed: Int)?
+        for (position, arm) in arms.enumerated() {
+            if let deadlineMs, walk.latencyMs >= deadlineMs { return walk }  // the router throws deadlineExceeded
+            guard let outcome = row[arm] else { return nil }
+            walk.attempts += 1
+            if outcome.cacheHit { walk.cacheHits += 1 }
+            if let c = outcome.costUSD { walk.costUSD += c } else { walk.unpriced += 1 }
+            let remaining = deadlineMs.map { $0 - walk.latencyMs }
+            let limit = [timeoutMs, remaining].compactMap { $0 }.min()
+            if let limit, outcome.totalMs > limit {
+                walk.latencyMs += limit
+                walk.timedOut += 1
+                // Cut by the overall deadline (it comes no later than the timeout): the request is out of time.
+                if let remaining, remaining <= (timeoutMs ?? .infinity) { return walk }
+                continue
+            }
+            walk.latencyMs += outcome.totalMs
+            if outcome.failed {
+                if let kind = outcome.errorKind, stopOn.contains(kind) { return walk }
+                continue
+            }
+            if outcome.failedChecks.contains(where: checks.selects) {
+                if outcome.hasOutput, best.map({ outcome.failedChecks.count < $0.failed }) ?? true {
+                    best = (position, outcome, outcome.failedChecks.count)
+                }
+                continue
+            }
+            if !passesQuality(outcome) {
+                // A quality floor is not a router rule: what the user gets is the last answer in time.
+                if outcome.hasOutput { best = (position, outcome, outcome.failedChecks.count) }
+                continue
+            }
+            walk.served = position
+            walk.delivered = (position, outcome)
+            return walk
+        }
+        if returnBest || !qualityFloors.isEmpty, let best { walk.delivered = (best.position, best.outcome) }
+        return walk
+    }
+
+    private func passesQuality(_ outcome: ArmOutcome) -> Bool {
+        qualityFloors.allSatisfy { floor in
+            guard let index = floor.index, let score = outcome.score(index) else { return false }
+            return score >= floor.minimum
+        }
+    }
+}
+
+/// One simulated request.
+struct CaseWalk: Sendable {
+    var served: Int?
+    var delivered: (position: Int, outcome: ArmOutcome)?
+    var attempts = 0
+    var latencyMs = 0.0
+    var costUSD = 0.0
+    var timedOut = 0
+    var unpriced = 0
+    var cacheHits = 0
 }

@@ -7,6 +7,8 @@ struct RouteTrace: Sendable {
     var cases: [Int] = []
     /// Position in `arms` of the arm that served each case; nil when no arm passed the conditions.
     var served: [Int?] = []
+    /// Position in `arms` of the arm whose answer the user got (the server, or the best failing answer).
+    var delivered: [Int?] = []
     var attempts: [Int] = []
     var latencyMs: [Double] = []
     var costUSD: [Double] = []
@@ -25,6 +27,23 @@ struct RouteTrace: Sendable {
     }
 
     var count: Int { cases.count }
+
+    mutating func append(_ walk: CaseWalk, caseIndex: Int, scorerCount: Int) {
+        cases.append(caseIndex)
+        served.append(walk.served)
+        delivered.append(walk.delivered?.position)
+        attempts.append(walk.attempts)
+        latencyMs.append(walk.latencyMs)
+        costUSD.append(walk.costUSD)
+        // Adherent only when what the user got passed every check; a failing best answer never does.
+        adherent.append(walk.delivered.map { $0.outcome.adherent != false } ?? false)
+        for scorer in 0..<scorerCount {
+            quality[scorer].append(walk.delivered.map { $0.outcome.score(scorer) } ?? 0)
+        }
+        timedOutAttempts += walk.timedOut
+        unpricedAttempts += walk.unpriced
+        cacheHitAttempts += walk.cacheHits
+    }
 
     /// Cheap point figures for ranking candidates before any interval is computed.
     var meanCost: Double { costUSD.isEmpty ? .nan : costUSD.reduce(0, +) / Double(costUSD.count) }

@@ -14,11 +14,17 @@ public struct RoutedResponse: Sendable, Equatable {
     public var fromCache: Bool
     /// Input variables cut to make the prompt fit (see `RouterPolicy.Truncation` and `truncateInputTo`).
     public var truncatedInputs: [String]
+    /// Every output check (schema, constraints) the response failed; empty when it passed them all or the
+    /// feature has none. A served response may fail checks the routing policy does not fall back on.
+    public var failedChecks: [FailedOutputCheck]
+    /// True when every model called failed a check the policy falls back on and this is the best of those
+    /// answers (fewest failed checks), returned because the policy says `whenChecksFail: return-best`.
+    public var isFailing: Bool
 
     /// Creates a routed response; `Router` builds these.
     public init(
         response: GenerationResponse, attempts: [RouteAttempt], variant: String, rolloutArm: String?,
-        fromCache: Bool, truncatedInputs: [String] = []
+        fromCache: Bool, truncatedInputs: [String] = [], failedChecks: [FailedOutputCheck] = [], isFailing: Bool = false
     ) {
         self.response = response
         self.attempts = attempts
@@ -26,6 +32,8 @@ public struct RoutedResponse: Sendable, Equatable {
         self.rolloutArm = rolloutArm
         self.fromCache = fromCache
         self.truncatedInputs = truncatedInputs
+        self.failedChecks = failedChecks
+        self.isFailing = isFailing
     }
 
     /// The model that answered.

@@ -21,11 +21,30 @@ struct Plan: Sendable {
     /// Output tokens reserved in the window.
     var outputReserve: Int
     var truncatedInputs: [String]
+    /// The routing rules in force for this request.
+    var routing: EffectiveRouting
+    /// The feature's output schema and constraints, run on every answer.
+    var checks: OutputChecks
 
-    func routed(_ response: GenerationResponse, attempts: [RouteAttempt], fromCache: Bool) -> RoutedResponse {
+    func routed(
+        _ response: GenerationResponse, attempts: [RouteAttempt], fromCache: Bool, failedChecks: [FailedOutputCheck] = [],
+        isFailing: Bool = false
+    ) -> RoutedResponse {
         RoutedResponse(
             response: response, attempts: attempts, variant: variant, rolloutArm: arm, fromCache: fromCache,
-            truncatedInputs: truncatedInputs)
+            truncatedInputs: truncatedInputs, failedChecks: failedChecks, isFailing: isFailing)
+    }
+
+    /// When an attempt starting at `start` must end.
+    func attemptLimit(start: ContinuousClock.Instant) -> AttemptLimit {
+        AttemptLimit(start: start, timeout: routing.attemptTimeout, deadline: deadline)
+    }
+
+    /// The request as one attempt sends it: its deadline is the attempt's, so providers stop at the same time.
+    func request(until limit: AttemptLimit) -> GenerationRequest {
+        var attempt = request
+        attempt.deadline = limit.instant
+        return attempt
     }
 }
 
@@ -88,7 +107,8 @@ extension Router {
             feature: name, config: feature, document: document, priority: assignment.priority, variant: rendered.variant,
             arm: assignment.arm, privacy: privacy, request: request, start: start, deadline: request.deadline,
             deadlineDuration: deadlineDuration, promptTokens: promptTokens, outputReserve: outputReserve,
-            truncatedInputs: truncated.sorted())
+            truncatedInputs: truncated.sorted(), routing: EffectiveRouting(config: document.routing(feature: name), policy: policy),
+            checks: OutputChecks(schema: feature.outputSchema, constraints: feature.constraints))
     }
 
     private func render(

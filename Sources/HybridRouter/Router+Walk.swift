@@ -17,16 +17,40 @@ struct Walk: Sendable {
     var windowMustExceed: Int?
     /// This month's spend on the feature's metered models, read once per request when first needed.
     var spend: Result<Double, StoreError>?
+    /// The answer failing the fewest checks among those that failed a check the policy falls back on.
+    var best: CheckedAnswer?
 
     mutating func record(
         _ candidate: Candidate, _ outcome: RouteAttempt.Outcome, from started: ContinuousClock.Instant, plan: Plan,
-        now: ContinuousClock.Instant
+        now: ContinuousClock.Instant, usage: TokenUsage? = nil
     ) {
         attempts.append(
             RouteAttempt(
                 modelID: candidate.id, tier: candidate.model.tier, outcome: outcome, startedAt: started - plan.start,
-                duration: now - started))
+                duration: now - started, usage: usage))
     }
+
+    /// Keeps `answer` when it fails fewer checks than the best so far; ties keep the earlier model's.
+    mutating func consider(_ answer: CheckedAnswer) {
+        if best.map({ answer.failedCount < $0.failedCount }) ?? true { best = answer }
+    }
+}
+
+/// An answer with the outcome of its output checks.
+struct CheckedAnswer: Sendable {
+    var response: GenerationResponse
+    /// How many checks failed (every check, not only those the policy falls back on).
+    var failedCount: Int
+    /// Every failed check.
+    var failures: [FailedOutputCheck]
+}
+
+/// What the output checks made of an answer.
+enum Judgement: Sendable {
+    /// Serve it; it may still fail checks the policy does not fall back on (listed).
+    case accepted(failures: [FailedOutputCheck])
+    /// It failed a check the policy falls back on; the attempt is recorded and the next model is tried.
+    case rejected(CheckedAnswer)
 }
 
 /// What to do with one model of the priority order.
@@ -128,12 +152,44 @@ extension Router {
         }
     }
 
+    /// Runs the feature's output checks on an answer and records the attempt as served or as failing the checks
+    /// the routing policy falls back on.
+    func judge(
+        _ response: GenerationResponse, of candidate: Candidate, from started: ContinuousClock.Instant, plan: Plan,
+        walk: inout Walk
+    ) -> Judgement {
+        guard !plan.checks.isEmpty else {
+            walk.record(candidate, .served, from: started, plan: plan, now: clock.now(), usage: response.usage)
+            return .accepted(failures: [])
+        }
+        let result = plan.checks.evaluate(response.text)
+        let blocking = result.failures(selectedBy: plan.routing.outputFallback)
+        guard blocking.isEmpty else {
+            walk.record(candidate, .failedChecks(blocking), from: started, plan: plan, now: clock.now(), usage: response.usage)
+            let answer = CheckedAnswer(response: response, failedCount: result.failedCount, failures: result.failures)
+            walk.consider(answer)
+            return .rejected(answer)
+        }
+        walk.record(candidate, .served, from: started, plan: plan, now: clock.now(), usage: response.usage)
+        return .accepted(failures: result.adherent ? [] : result.failures)
+    }
+
+    /// The end of a walk that ran out of models: the best answer that failed its checks (or an error saying so,
+    /// as `whenChecksFail` says), else the deadline if it has passed, else no eligible model.
+    func finishExhausted(plan: Plan, walk: Walk) throws(RouterError) -> RoutedResponse {
+        guard let best = walk.best else { throw exhausted(plan: plan, walk: walk) }
+        guard plan.routing.whenChecksFail == .returnBest else {
+            throw .outputChecksFailed(feature: plan.feature, attempts: walk.attempts)
+        }
+        return plan.routed(best.response, attempts: walk.attempts, fromCache: false, failedChecks: best.failures, isFailing: true)
+    }
+
     /// Side effects of a failure (cooldown, incident, window bound), then the policy's verdict: return to try the
     /// next model, throw to stop.
     func handleFailure(_ error: GenerationError, of candidate: Candidate, plan: Plan, walk: inout Walk) throws(RouterError) {
         switch error {
         case .rateLimited(_, let retryAfter, let retryable, _):
-            let rest = retryAfter ?? (retryable ? policy.rateLimitCooldown : policy.quotaCooldown)
+            let rest = retryAfter ?? (retryable ? plan.routing.rateLimitCooldown : plan.routing.quotaCooldown)
             let until = clock.now() + rest
             state.withLock { state in
                 state.cooldowns[candidate.id] = max(state.cooldowns[candidate.id] ?? until, until)
@@ -146,13 +202,13 @@ extension Router {
             break
         }
         if Task.isCancelled { throw .cancelled(feature: plan.feature, attempts: walk.attempts) }
-        if policy.action(for: error.kind) == .stop {
+        if plan.routing.action(for: error.kind) == .stop {
             throw .stopped(feature: plan.feature, error: error, attempts: walk.attempts)
         }
     }
 
-    /// After a model served: record its spend and cache the response.
-    func served(_ response: GenerationResponse, by candidate: Candidate, plan: Plan) async {
+    /// After a model answered: record its spend and, when it is served, cache the response.
+    func served(_ response: GenerationResponse, by candidate: Candidate, plan: Plan, cacheIt: Bool = true) async {
         if let ledger, let config = candidate.config, config.isMetered {
             let cost = config.pricing.cost(of: response.usage)
             if cost > 0 {
@@ -163,7 +219,7 @@ extension Router {
                 }
             }
         }
-        if let cache {
+        if cacheIt, let cache {
             let key = RouterCacheKey(feature: plan.feature, variant: plan.variant, modelID: candidate.id, request: plan.request)
             await cache.store(response, for: key)
         }

@@ -12,8 +12,11 @@ import Synchronization
 /// renders the feature's prompt, and walks the priority order: a model is skipped (with the reason recorded)
 /// when it is unknown, beyond the privacy class, too small for the prompt, resting after a rate limit,
 /// unavailable, or metered and over the feature's monthly budget; a failed model is followed by the next one
-/// unless `RouterPolicy` says stop. The whole walk shares one deadline: a call still running when it passes is
-/// cancelled and no further model is tried.
+/// unless the routing policy says stop. Every answer is checked against the feature's output schema and
+/// constraints (`OutputChecks`, as the eval runner does); a failed check the policy names falls back too. A call
+/// may be cut by the per-attempt timeout (then the next model is tried) and the whole walk shares one deadline:
+/// a call still running when it passes is cancelled and no further model is tried. The routing policy is the
+/// feature's `routing` block over the document's, then the `RouterPolicy` given here.
 ///
 /// Thread-safe and cheap to share: the only mutable state (cooldowns, built models) is behind a lock.
 public final class Router: Sendable {
@@ -107,9 +110,6 @@ public final class Router: Sendable {
             feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo)
         var walk = Walk()
         for id in plan.priority {
-            if let deadline = plan.deadline, clock.now() >= deadline {
-                throw .deadlineExceeded(feature: plan.feature, deadline: plan.deadlineDuration ?? .zero, attempts: walk.attempts)
-            }
             let candidate: Candidate
             switch await prepare(id, plan: plan, walk: &walk) {
             case .skip:
@@ -119,19 +119,30 @@ public final class Router: Sendable {
             case .call(let c):
                 candidate = c
             }
+            // Checked only before a call: skips cost nothing, and a cached answer is still worth returning.
+            if let deadline = plan.deadline, clock.now() >= deadline {
+                throw .deadlineExceeded(feature: plan.feature, deadline: plan.deadlineDuration ?? .zero, attempts: walk.attempts)
+            }
             let started = clock.now()
-            let request = plan.request
-            let outcome = await DeadlineRace.run(until: plan.deadline, clock: clock) { () async throws(GenerationError) in
+            let limit = plan.attemptLimit(start: started)
+            let request = plan.request(until: limit)
+            let outcome = await DeadlineRace.run(until: limit.instant, clock: clock) { () async throws(GenerationError) in
                 try await candidate.model.generate(request)
             }
             switch outcome {
             case .finished(.success(let response)):
-                walk.record(candidate, .served, from: started, plan: plan, now: clock.now())
-                await served(response, by: candidate, plan: plan)
-                return plan.routed(response, attempts: walk.attempts, fromCache: false)
+                switch judge(response, of: candidate, from: started, plan: plan, walk: &walk) {
+                case .accepted(let failures):
+                    await served(response, by: candidate, plan: plan)
+                    return plan.routed(response, attempts: walk.attempts, fromCache: false, failedChecks: failures)
+                case .rejected:
+                    await served(response, by: candidate, plan: plan, cacheIt: false)
+                }
             case .finished(.failure(let error)):
                 walk.record(candidate, .failed(error), from: started, plan: plan, now: clock.now())
                 try handleFailure(error, of: candidate, plan: plan, walk: &walk)
+            case .deadline where limit.isAttemptTimeout:
+                walk.record(candidate, .timedOut(after: limit.timeout ?? .zero), from: started, plan: plan, now: clock.now())
             case .deadline:
                 walk.record(candidate, .cancelledAtDeadline, from: started, plan: plan, now: clock.now())
                 throw .deadlineExceeded(feature: plan.feature, deadline: plan.deadlineDuration ?? .zero, attempts: walk.attempts)
@@ -140,7 +151,7 @@ public final class Router: Sendable {
                 throw .cancelled(feature: plan.feature, attempts: walk.attempts)
             }
         }
-        throw exhausted(plan: plan, walk: walk)
+        return try finishExhausted(plan: plan, walk: walk)
     }
 
     /// The error when the priority order ran out: the deadline if it has passed, else no eligible model.

@@ -22,13 +22,16 @@ public enum RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     case streamInterrupted(feature: String, error: GenerationError, attempts: [RouteAttempt])
     /// The caller cancelled the request.
     case cancelled(feature: String, attempts: [RouteAttempt])
+    /// Every model called answered but failed an output check the policy falls back on, and the policy says
+    /// `whenChecksFail: throw`. The attempts list each model's failed checks.
+    case outputChecksFailed(feature: String, attempts: [RouteAttempt])
 
     /// The attempts made before the failure (empty for errors raised before routing).
     public var attempts: [RouteAttempt] {
         switch self {
         case .unknownFeature, .inputTooShort, .renderFailed: []
         case .noEligibleModel(_, let attempts), .deadlineExceeded(_, _, let attempts), .stopped(_, _, let attempts),
-            .streamInterrupted(_, _, let attempts), .cancelled(_, let attempts):
+            .streamInterrupted(_, _, let attempts), .cancelled(_, let attempts), .outputChecksFailed(_, let attempts):
             attempts
         }
     }
@@ -51,6 +54,8 @@ public enum RouterError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(feature): the stream failed after text was delivered, so no fallback was possible: \(error). " + Self.list(attempts)
         case .cancelled(let feature, let attempts):
             return "\(feature): cancelled by the caller. " + Self.list(attempts)
+        case .outputChecksFailed(let feature, let attempts):
+            return "\(feature): every model's answer failed its output checks (routing.whenChecksFail is throw). " + Self.list(attempts)
         }
     }
 

@@ -1,8 +1,11 @@
+public import HybridConfig
 public import HybridCore
 
 /// What the router does when a model fails, how long it rests a rate-limited model, and how it sizes inputs.
 ///
-/// Defaults: every error kind moves to the next model except `.refusal` and `.cancelled`, which stop the walk
+/// A feature's `routing` block in the config (over the document's `routing` defaults) takes precedence field by
+/// field; this policy supplies what the config does not say, so an app can set its own defaults in code while a
+/// published config stays in charge. Defaults: every error kind moves to the next model except `.refusal` and `.cancelled`, which stop the walk
 /// (a guardrail that fired on one model should not be bypassed by asking another; set `onRefusal = .tryNext` to
 /// allow it). `.contextWindowExceeded` moves only to models with a larger window; `.rateLimited` also puts the
 /// model in cooldown; `.authentication` also raises a `RouterIncident`.
@@ -45,6 +48,15 @@ public struct RouterPolicy: Sendable {
     /// Ask each model's `availability()` before calling it; false saves a probe per call for models whose check
     /// is slow, leaving unavailability to surface as a `.unavailable` error.
     public var checkAvailability: Bool
+    /// Longest time one model may take before it is cancelled and the next one tried; nil: only the overall
+    /// deadline applies.
+    public var attemptTimeout: Duration?
+    /// Failed output checks (schema, constraints) that make the router try the next model; none by default.
+    public var fallbackOnOutput: OutputCheckSelection
+    /// What to return when every model called failed a check in `fallbackOnOutput`.
+    public var whenChecksFail: RoutingConfig.WhenChecksFail
+    /// How `stream` delivers text: progressive (as it arrives) or buffered (after the checks passed).
+    public var streaming: RoutingConfig.StreamingMode
 
     /// Creates a policy; by default refusals and cancellations stop the walk, rate limits cool a model down for 30 s and quota errors for 15 min.
     public init(
@@ -56,7 +68,11 @@ public struct RouterPolicy: Sendable {
         minimumInputCharacters: [String: Int] = [:],
         defaultMinimumInputCharacters: Int = 0,
         truncation: Truncation = .none,
-        checkAvailability: Bool = true
+        checkAvailability: Bool = true,
+        attemptTimeout: Duration? = nil,
+        fallbackOnOutput: OutputCheckSelection = .none,
+        whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest,
+        streaming: RoutingConfig.StreamingMode = .progressive
     ) {
         self.fallback = fallback
         self.rateLimitCooldown = rateLimitCooldown
@@ -67,6 +83,10 @@ public struct RouterPolicy: Sendable {
         self.defaultMinimumInputCharacters = defaultMinimumInputCharacters
         self.truncation = truncation
         self.checkAvailability = checkAvailability
+        self.attemptTimeout = attemptTimeout
+        self.fallbackOnOutput = fallbackOnOutput
+        self.whenChecksFail = whenChecksFail
+        self.streaming = streaming
     }
 
     /// What happens after a refusal or guardrail stop: `.stop` (default) or `.tryNext`.

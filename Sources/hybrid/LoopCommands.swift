@@ -14,16 +14,20 @@ struct SimulateCommand: AsyncParsableCommand {
         discussion: """
             Every case of the run ran on every arm, so the outcome of any order is already known: for each case \
             the first arm whose stored result passes the fallback conditions serves it, and every attempt made on \
-            the way is charged. `error` is always a fallback condition; add `adherence` (a constraint failed), \
-            `timeout:2s` (charged 2 s, serves nothing) or `quality:SCORER>=0.5`. Example:
+            the way is charged. `error` is always a fallback condition; add `adherence` (any check failed), \
+            `schema`, `constraints`, `check:max_words`, `timeout:2s` (charged 2 s, serves nothing) or \
+            `quality:SCORER>=0.5`. Error kinds in --stop-on end the walk, as the router does. Example:
               hybrid simulate RUN --order local-smollm2,gemini-flash --fallback-on adherence,timeout:2s
+            With --check-router the run is replayed through the real Router (replay models on a virtual clock) \
+            using the feature's priority, default variant and routing block from --config (or --order and \
+            --fallback-on written over them), and the router's choice is compared with the simulator's per case.
             """)
 
     @Argument(help: "The eval run id (as printed by `hybrid eval`).")
     var run: String
 
-    @Option(help: "Comma-separated model ids (or variant@model arm ids), best first.")
-    var order: String
+    @Option(help: "Comma-separated model ids (or variant@model arm ids), best first; with --check-router, the config's priority when omitted.")
+    var order: String?
 
     @Option(help: "Prompt variant for bare model ids (default: the run's only variant).")
     var variant: String?
@@ -31,20 +35,55 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Feature of the run (default: its only feature).")
     var feature: String?
 
-    @Option(help: "Comma-separated fallback conditions: adherence, timeout:2s, quality:SCORER>=X (error is always on).")
+    @Option(help: "Comma-separated fallback conditions: adherence, schema, constraints, check:NAME, timeout:2s, quality:SCORER>=X (error is always on).")
     var fallbackOn: String = "error"
 
-    @OptionGroup var database: DatabaseOption
+    @Option(help: "Comma-separated error kinds that end the walk instead of falling back (the router's default: refusal).")
+    var stopOn: String = "refusal"
+
+    @Flag(help: "Replay the run through the real Router and compare it with the simulation, case by case.")
+    var checkRouter = false
+
+    /// `--db` for the run, and `--config`: the config whose feature routing `--check-router` replays.
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if order == nil && !checkRouter { throw ValidationError("give --order (or --check-router to replay the config's order)") }
+    }
 
     func run() async throws {
         try await CLIOutput.run {
-            let policy = RoutePolicy(
-                order: order.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
-                variant: variant, fallback: try FallbackCondition.parseList(fallbackOn))
-            let store = try SQLiteResultStore(path: database.db)
+            let store = try SQLiteResultStore(path: global.db)
+            if checkRouter {
+                try await runRouterCheck(store: store)
+                return
+            }
             let simulator = try await RouteSimulator.load(from: store, run: run, feature: feature)
-            print(try simulator.simulate(policy).render())
+            print(try simulator.simulate(try policy(order: order ?? "")).render())
         }
+    }
+
+    private func policy(order: String) throws -> RoutePolicy {
+        RoutePolicy(
+            order: Self.list(order), variant: variant, fallback: try FallbackCondition.parseList(fallbackOn),
+            stopOn: Set(Self.list(stopOn)))
+    }
+
+    private func runRouterCheck(store: SQLiteResultStore) async throws {
+        let loaded = try await global.loadConfig()
+        var document = loaded.document
+        if let order {
+            let table = try await RunOutcomeTable.load(from: store, run: run, feature: feature)
+            document = try RouterCheck.applying(try policy(order: order), feature: table.feature, to: document)
+        }
+        let report = try await RouterCheck(document: document).run(store: store, run: run, feature: feature)
+        print("config: \(loaded.source)")
+        print(report.render())
+        if !report.allAgree { throw ExitCode.failure }
+    }
+
+    private static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }
 
@@ -58,8 +97,9 @@ struct RecommendCommand: AsyncParsableCommand {
             keeps those meeting every floor of the policy and picks the cheapest. Without --policy: adherence \
             Wilson lower bound ≥ 0.7, quality drop against the best single arm ≤ 0.05 (upper bound of the paired \
             95% interval, the run's first scorer), p95 within the feature's deadlineMs, the feature's privacy \
-            class, fallback on errors only (what the router does). The proposed config is the config in force \
-            (--config) with version + 1; write it with --out and publish it with `hybrid config publish`.
+            class, fallback on errors only. The proposed config is the config in force (--config) with version + 1 and \
+            each feature's `routing` block set to what was simulated (fallbackOn conditions other than quality:…, \
+            which no router can evaluate and is refused); write it with --out and publish it with `hybrid config publish`.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -92,7 +132,7 @@ struct RecommendCommand: AsyncParsableCommand {
             print("")
             print("diff of the proposed config (version \(recommendation.document.version)):")
             if !recommendation.changesRouting {
-                print("(no routing change: publishing it would only record this evaluation's provenance)")
+                print("(no change of order or variant: publishing it would record this evaluation's provenance and the routing block it was simulated with)")
             }
             print(recommendation.diff)
             if let out {

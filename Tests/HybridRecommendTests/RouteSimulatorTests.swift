@@ -74,8 +74,9 @@ import Testing
         #expect(result.share(servedBy: "cloud")?.successes == 2)  // case 0 (A failed) and case 8
         #expect(result.noArmPassed.successes == 1)  // case 9: both break a constraint
         #expect(result.adherence.successes == 9)
-        // Case 9 gets the last output that arrived (B's, 0.6); case 0 gets B's 0.6 as served.
-        let expected = (7 * 0.8 + 0.6 + 0.6 + 0.6) / 10
+        // Case 9 gets the answer failing the fewest checks, as the router returns it: a tie, so the earlier arm's
+        // (A's, 0.2); cases 0 and 8 get B's 0.6 as served.
+        let expected = (7 * 0.8 + 0.6 + 0.6 + 0.2) / 10
         #expect(abs(result.quality("token_f1")!.estimate.mean - expected) < 1e-12)
     }
 

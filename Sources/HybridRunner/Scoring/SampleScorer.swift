@@ -41,17 +41,9 @@ public struct SampleScorer: Sendable {
 
     /// All metrics for `output` against the case's `reference`.
     public func score(output: String, reference: Reference?) -> SampleMetrics {
-        var results: [ConstraintResult] = []
-        var parsed: JSONValue? = nil
-        if let structuredCheck {
-            let check = structuredCheck.check(output)
-            results += check.checks
-            parsed = check.value
-        }
-        if let constraints {
-            results += constraints.evaluate(output)
-        }
+        // The same checks the router runs on live responses, so stored adherence is what the router would see.
+        let checks = OutputChecks(schema: structuredCheck?.schema, constraints: constraints).evaluate(output)
         let quality = reference.map { scorers.scores(output: output, reference: $0) } ?? [:]
-        return SampleMetrics(constraints: results, quality: quality, parsed: parsed)
+        return SampleMetrics(constraints: checks.results, quality: quality, parsed: checks.parsed)
     }
 }

@@ -1,0 +1,195 @@
+/// Every check a feature defines on its output: the JSON Schema (hard: the app parses the output) and the soft
+/// constraints on the text. The runner scores stored results with it and the router checks live responses with
+/// it, so a result the report calls adherent is exactly one the router would accept.
+public struct OutputChecks: Sendable, Hashable {
+    /// The JSON parse and schema step; nil when the feature has no output schema.
+    public var structured: StructuredOutputCheck?
+    /// Soft constraints; nil when the feature has none.
+    public var constraints: OutputConstraints?
+
+    /// Checks for a feature's `schema` and `constraints` (empty constraints count as none).
+    public init(schema: JSONSchema?, constraints: OutputConstraints?) {
+        self.structured = schema.map { StructuredOutputCheck(schema: $0) }
+        self.constraints = constraints.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Whether there is nothing to check.
+    public var isEmpty: Bool { structured == nil && constraints == nil }
+
+    /// Runs every check on `text`.
+    public func evaluate(_ text: String) -> OutputCheckResult {
+        var results: [ConstraintResult] = []
+        var parsed: JSONValue?
+        var violations: [SchemaViolation] = []
+        if let structured {
+            let check = structured.check(text)
+            results += check.checks
+            parsed = check.value
+            violations = check.violations
+        }
+        if let constraints {
+            results += constraints.evaluate(text)
+        }
+        return OutputCheckResult(results: results, parsed: parsed, schemaViolations: violations)
+    }
+
+    /// The result names these checks produce (each configured limit and pattern yields one result per output,
+    /// whatever the text), for refusing a fallback on a check the feature does not have.
+    public var resultNamesProduced: Set<String> { Set(evaluate("").results.map(\.name)) }
+
+    /// Result names that come from the schema step rather than from soft constraints.
+    public static let schemaResultNames: Set<String> = ["json_parses", "schema_valid"]
+
+    /// Every result name a check can produce, for validating names a routing policy falls back on.
+    public static let resultNames: [String] = [
+        "json_parses", "schema_valid", "min_sentences", "max_sentences", "min_words", "max_words", "max_characters",
+        "single_paragraph", "must_contain", "must_not_contain",
+    ]
+}
+
+/// The outcome of ``OutputChecks/evaluate(_:)`` on one output.
+public struct OutputCheckResult: Sendable, Hashable {
+    /// One result per check, schema steps first (`json_parses`, `schema_valid`), then soft constraints: the list
+    /// the runner stores.
+    public var results: [ConstraintResult]
+    /// The output parsed as JSON, when a schema applied and it parsed.
+    public var parsed: JSONValue?
+    /// The parse failure or every schema violation, with instance paths.
+    public var schemaViolations: [SchemaViolation]
+
+    /// Creates a result; ``OutputChecks/evaluate(_:)`` builds these.
+    public init(results: [ConstraintResult], parsed: JSONValue?, schemaViolations: [SchemaViolation]) {
+        self.results = results
+        self.parsed = parsed
+        self.schemaViolations = schemaViolations
+    }
+
+    /// True when every check passed (vacuously true with none).
+    public var adherent: Bool { results.allSatisfy(\.passed) }
+
+    /// How many checks failed; the router's "best attempt" is the response failing the fewest.
+    public var failedCount: Int { results.count { !$0.passed } }
+
+    /// The failed checks `selection` names, each with what failed (a schema path and keyword, a constraint name).
+    public func failures(selectedBy selection: OutputCheckSelection) -> [FailedOutputCheck] {
+        var out: [FailedOutputCheck] = []
+        for result in results where !result.passed && selection.selects(result.name) {
+            switch result.name {
+            case "json_parses":
+                out.append(FailedOutputCheck(name: result.name, path: "$", keyword: "json", message: result.message))
+            case "schema_valid" where parsed == nil:
+                // Not JSON: say so once, under json_parses when that is selected too.
+                if !selection.selects("json_parses") {
+                    out.append(FailedOutputCheck(name: result.name, path: "$", keyword: "json", message: result.message))
+                }
+            case "schema_valid":
+                for violation in schemaViolations {
+                    out.append(FailedOutputCheck(
+                        name: result.name, path: violation.path, keyword: violation.keyword, message: violation.message))
+                }
+            default:
+                out.append(FailedOutputCheck(name: result.name, path: nil, keyword: nil, message: result.message))
+            }
+        }
+        return out
+    }
+
+    /// Every failed check.
+    public var failures: [FailedOutputCheck] { failures(selectedBy: .all) }
+}
+
+/// One failed output check, as a routed attempt records it: `schema: $.topics minItems`, `constraint: max_words`.
+public struct FailedOutputCheck: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The check's result name (`json_parses`, `schema_valid`, `max_words`, …).
+    public var name: String
+    /// For schema failures, the instance path of the offending value (`$` for the root).
+    public var path: String?
+    /// For schema failures, the keyword that failed (`minItems`, `required`, or `json` when the text did not parse).
+    public var keyword: String?
+    /// What was wrong, for people.
+    public var message: String
+
+    /// Creates a failure record.
+    public init(name: String, path: String?, keyword: String?, message: String) {
+        self.name = name
+        self.path = path
+        self.keyword = keyword
+        self.message = message
+    }
+
+    /// Whether it is a schema failure (the hard contract) rather than a soft constraint.
+    public var isSchema: Bool { OutputChecks.schemaResultNames.contains(name) }
+
+    public var description: String {
+        if name == "json_parses" || keyword == "json" { return "schema: not valid JSON" }
+        if isSchema { return "schema: \(path ?? "$") \(keyword ?? name)" }
+        return "constraint: \(name)"
+    }
+}
+
+/// Which failed output checks make a router move on to the next model: the schema steps, every soft constraint,
+/// and/or constraints by result name.
+///
+/// Written in configs and on the command line as a list of `schema`, `constraints` and result names
+/// (`max_words`, `must_contain`, …; see ``OutputChecks/resultNames``).
+public struct OutputCheckSelection: Sendable, Hashable {
+    /// A failed JSON parse or schema validation selects.
+    public var schema: Bool
+    /// Any failed soft constraint selects.
+    public var allConstraints: Bool
+    /// Result names selected one by one.
+    public var names: Set<String>
+
+    /// A selection; the default selects nothing.
+    public init(schema: Bool = false, allConstraints: Bool = false, names: Set<String> = []) {
+        self.schema = schema
+        self.allConstraints = allConstraints
+        self.names = names
+    }
+
+    /// Selects nothing: outputs are never a reason to fall back.
+    public static let none = OutputCheckSelection()
+    /// Selects every check (the eval's "adherence").
+    public static let all = OutputCheckSelection(schema: true, allConstraints: true)
+
+    /// Parses the written form; the error names the first entry that is neither `schema`, `constraints` nor a
+    /// result name.
+    public init(parsing entries: [String]) throws(OutputCheckSelectionError) {
+        self.init()
+        for (index, entry) in entries.enumerated() {
+            switch entry {
+            case "schema": schema = true
+            case "constraints": allConstraints = true
+            case let name where OutputChecks.resultNames.contains(name): names.insert(name)
+            default: throw OutputCheckSelectionError(index: index, entry: entry)
+            }
+        }
+    }
+
+    /// Whether nothing is selected.
+    public var isEmpty: Bool { !schema && !allConstraints && names.isEmpty }
+
+    /// Whether a failure of result `name` is selected.
+    public func selects(_ name: String) -> Bool {
+        if names.contains(name) { return true }
+        return OutputChecks.schemaResultNames.contains(name) ? schema : allConstraints
+    }
+
+    /// The written form, in a fixed order.
+    public var entries: [String] {
+        (schema ? ["schema"] : []) + (allConstraints ? ["constraints"] : []) + names.sorted()
+    }
+}
+
+/// An entry of an output-check list that names no check.
+public struct OutputCheckSelectionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Position of the entry in the list.
+    public var index: Int
+    /// The entry as written.
+    public var entry: String
+
+    public var description: String {
+        "\"\(entry)\" is not an output check; use schema, constraints or one of "
+            + OutputChecks.resultNames.joined(separator: ", ")
+    }
+}

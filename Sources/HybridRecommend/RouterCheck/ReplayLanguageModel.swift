@@ -1,0 +1,108 @@
+import HybridCore
+import HybridRouter
+import HybridStore
+import Synchronization
+
+/// One stored result as a replay model gives it back: text, usage, error, latency and the price of the call.
+struct ReplayOutcome: Sendable {
+    var text: String?
+    var usage: TokenUsage?
+    var error: ResultError?
+    var latencyMs: Double
+    var costUSD: Double?
+
+    init(_ record: ResultRecord) {
+        text = record.rawOutput
+        usage = record.usage
+        error = record.error
+        latencyMs = record.timings.totalMs
+        costUSD = record.costUSD
+    }
+
+    init(text: String?, usage: TokenUsage?, error: ResultError?, latencyMs: Double, costUSD: Double?) {
+        self.text = text
+        self.usage = usage
+        self.error = error
+        self.latencyMs = latencyMs
+        self.costUSD = costUSD
+    }
+}
+
+/// What the replayed provider charged: every call pays the stored cost of its (case, arm), even one the router
+/// cut at a timeout (the simulator's conservative rule: a cut request still pays).
+final class ReplayBill: Sendable {
+    private let total = Mutex(0.0)
+
+    func charge(_ usd: Double?) {
+        total.withLock { $0 += usd ?? 0 }
+    }
+
+    var usd: Double { total.withLock { $0 } }
+}
+
+/// A `LanguageModel` that answers one (case, arm) of a stored run as it was stored, on a virtual clock: it
+/// advances the clock by the stored latency and returns the stored text or error. When the request's deadline
+/// (the router's attempt limit) comes first, it moves the clock to that instant and waits to be cut, as a slow
+/// provider would.
+struct ReplayLanguageModel: LanguageModel {
+    let id: String
+    let tier: ModelTier
+    let capabilities: ModelCapabilities
+    let outcome: ReplayOutcome
+    let clock: VirtualRouterClock
+    let bill: ReplayBill
+
+    var displayName: String { "replay of \(id)" }
+
+    func availability() async -> ModelAvailability { .available }
+
+    func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+        bill.charge(outcome.costUSD)
+        let start = clock.now
+        let end = start + .nanoseconds(Int64((outcome.latencyMs * 1_000_000).rounded()))
+        if let deadline = request.deadline, end > deadline {
+            clock.expire(through: deadline)
+            await clock.waitForCancellation()
+            throw .cancelled(model: id)
+        }
+        clock.advance(to: end)
+        if let error = outcome.error { throw Self.generationError(error, model: id) }
+        let text = outcome.text ?? ""
+        return GenerationResponse(
+            text: text, servedBy: identity, usage: outcome.usage ?? .estimated(prompt: "", completion: text),
+            timing: GenerationTiming(timeToFirstToken: nil, total: end - start), finishReason: .stop)
+    }
+
+    func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do throws(GenerationError) {
+                    let response = try await generate(request)
+                    continuation.yield(.delta(response.text))
+                    continuation.yield(.completed(response))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The stored error as the kind the router acts on; kinds only the runner knows count as server errors.
+    static func generationError(_ error: ResultError, model: String) -> GenerationError {
+        let detail = error.message
+        switch GenerationError.Kind(rawValue: error.kind) {
+        case .contextWindowExceeded: return .contextWindowExceeded(model: model, detail: detail)
+        case .rateLimited: return .rateLimited(model: model, retryAfter: nil, retryable: true, detail: detail)
+        case .unavailable: return .unavailable(model: model, reason: .unreachable(detail))
+        case .timeout: return .timeout(model: model, after: nil, phase: .total)
+        case .refusal: return .refusal(model: model, detail: detail)
+        case .invalidRequest: return .invalidRequest(model: model, detail: detail)
+        case .authentication: return .authentication(model: model, detail: detail)
+        case .decodingFailure: return .decodingFailure(model: model, detail: detail)
+        case .cancelled: return .cancelled(model: model)
+        case .serverError, nil: return .serverError(model: model, status: nil, detail: detail)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+public import HybridConfig
+import HybridCore
+import HybridRouter
+public import HybridStore
+
+/// The proof that the simulator predicts the router: every case of a stored run goes through the real `Router`
+/// with replay models returning, per (case, arm), the stored text, usage, error and latency on a virtual clock,
+/// and the router's choice is compared with the simulator's for the same config.
+///
+/// The policy replayed is the feature's in `document`: its priority order (models the run did not measure are in
+/// the router's order but have no model, so the router skips them as the simulator leaves them out), its default
+/// variant and its `routing` block over the document's defaults. Each case gets a fresh router, because the
+/// simulator treats requests as independent (a rate limit's cooldown does not carry to the next case).
+public struct RouterCheck: Sendable {
+    /// The config whose feature is replayed.
+    public var document: HybridConfigDocument
+
+    /// A check of `document`'s routing.
+    public init(document: HybridConfigDocument) {
+        self.document = document
+    }
+
+    /// Replays `run` (its `feature`, or its only one) and compares each case.
+    public func run(store: any ResultStore, run runID: String, feature: String? = nil) async throws(RecommendError) -> RouterCheckReport {
+        let table = try await RunOutcomeTable.load(from: store, run: runID, feature: feature)
+        let replays = try await Self.loadReplays(store: store, run: runID, feature: table.feature)
+        return try await compare(table: table, replays: replays)
+    }
+
+    /// Compares over an already loaded table and its replay outcomes, keyed by case then arm id.
+    func compare(table: RunOutcomeTable, replays: [CaseKey: [String: ReplayOutcome]]) async throws(RecommendError) -> RouterCheckReport {
+        let name = table.feature
+        guard let config = document.features[name] else { throw .featureNotInConfig(feature: name) }
+        let variant = config.defaultVariant
+        let measured = config.priority.filter { table.armIndex(of: "\(variant)@\($0)") != nil }
+        guard !measured.isEmpty else {
+            throw .unknownArm(arm: config.priority.map { "\(variant)@\($0)" }.joined(separator: ", "), known: table.arms.map(\.id))
+        }
+        var policy = RoutingBlock.simulated(feature: name, document: document, fallback: Self.conditions(document.routing(feature: name)))
+        policy.order = measured
+        policy.variant = variant
+        let simulator = RouteSimulator(table: table)
+        let (_, arms) = try simulator.resolve(policy)
+        let trace = try simulator.trace(arms: arms, policy: policy)
+
+        var replayDocument = document
+        replayDocument.rollouts[name] = nil  // every replayed request uses the default variant and order
+        var cases: [RouterCheckReport.Case] = []
+        for (i, caseIndex) in trace.cases.enumerated() {
+            let key = table.cases[caseIndex]
+            let predicted = RouterCheckReport.Figures(
+                servedBy: trace.served[i].map { measured[$0] }, deliveredBy: trace.delivered[i].map { measured[$0] },
+                adherent: trace.adherent[i], costUSD: trace.costUSD[i], latencyMs: trace.latencyMs[i])
+            let actual = await replay(
+                feature: name, config: config, variant: variant, outcomes: replays[key] ?? [:], document: replayDocument)
+            cases.append(RouterCheckReport.Case(key: key, simulated: predicted, router: actual.figures, attempts: actual.attempts))
+        }
+        return RouterCheckReport(runID: table.runID, feature: name, policy: policy, cases: cases, incompleteCases: trace.incompleteCases)
+    }
+
+    /// One case through a fresh router over replay models.
+    private func replay(
+        feature: String, config: FeatureConfig, variant: String, outcomes: [String: ReplayOutcome], document: HybridConfigDocument
+    ) async -> (figures: RouterCheckReport.Figures, attempts: [RouteAttempt]) {
+        let clock = VirtualRouterClock()
+        let bill = ReplayBill()
+        var models: [String: any LanguageModel] = [:]
+        for id in config.priority {
+            guard let outcome = outcomes["\(variant)@\(id)"], let model = document.models[id] else { continue }
+            models[id] = ReplayLanguageModel(
+                id: id, tier: model.tier,
+                capabilities: ModelCapabilities(streaming: true, structuredOutput: model.capabilities.structuredOutput, contextWindow: model.contextWindow),
+                outcome: outcome, clock: clock, bill: bill)
+        }
+        let router = Router(
+            config: document, models: models, installId: "router-check", clock: clock.routerClock, onIncident: { _ in })
+        let input = Dictionary(uniqueKeysWithValues: config.inputs.map { ($0, "replayed input") })
+        let start = clock.now
+        let served: RoutedResponse?
+        let attempts: [RouteAttempt]
+        do {
+            let routed = try await router.generate(feature: feature, input: input)
+            served = routed
+            attempts = routed.attempts
+        } catch {
+            served = nil
+            attempts = error.attempts
+        }
+        let figures = RouterCheckReport.Figures(
+            servedBy: served.flatMap { $0.isFailing ? nil : $0.servedBy.id }, deliveredBy: served?.servedBy.id,
+            adherent: served.map { !$0.isFailing && $0.failedChecks.isEmpty } ?? false, costUSD: bill.usd,
+            latencyMs: (clock.now - start).milliseconds)
+        return (figures, attempts)
+    }
+
+    /// `document` with `feature` routed as `policy` says: its order (model ids or arm ids of one variant) as the
+    /// priority, its variant as the default, its conditions as the routing block. Quality conditions are refused:
+    /// no router can evaluate them.
+    public static func applying(_ policy: RoutePolicy, feature: String, to document: HybridConfigDocument) throws(RecommendError) -> HybridConfigDocument {
+        try RoutingBlock.routable(policy.fallback, feature: feature)
+        guard var config = document.features[feature] else { throw .featureNotInConfig(feature: feature) }
+        var variants = Set(policy.order.compactMap { $0.split(separator: "@", maxSplits: 1).count == 2 ? String($0.split(separator: "@")[0]) : nil })
+        if let variant = policy.variant { variants.insert(variant) }
+        guard variants.count <= 1 else { throw .ambiguousVariant(variants: variants.sorted()) }
+        config.priority = policy.order.map { $0.split(separator: "@", maxSplits: 1).last.map(String.init) ?? $0 }
+        if let variant = variants.first { config.defaultVariant = variant }
+        config.routing = RoutingBlock.block(for: policy, feature: config)
+        var out = document
+        out.features[feature] = config
+        return out
+    }
+
+    /// The simulator's fallback conditions for a routing block: its output checks and attempt timeout.
+    static func conditions(_ routing: RoutingConfig?) -> [FallbackCondition] {
+        var out: [FallbackCondition] = [.error]
+        for entry in routing?.outputSelection?.entries ?? [] { out.append(.check(entry)) }
+        if let timeout = routing?.attemptTimeoutMs { out.append(.timeout(milliseconds: Double(timeout))) }
+        return out
+    }
+
+    /// Every stored result of `feature` in `run` as a replay outcome, keyed by case then arm id.
+    static func loadReplays(store: any ResultStore, run: String, feature: String) async throws(RecommendError) -> [CaseKey: [String: ReplayOutcome]] {
+        var out: [CaseKey: [String: ReplayOutcome]] = [:]
+        do {
+            try await store.forEachResult(run: run) { result in
+                guard result.feature == feature else { return }
+                out[CaseKey(caseID: result.key.caseID, repeatIndex: result.key.repeatIndex), default: [:]][result.key.armID] = ReplayOutcome(result)
+            }
+        } catch let error as StoreError {
+            throw .store(error.description)
+        } catch {
+            throw .store(String(describing: error))
+        }
+        return out
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+public import HybridRouter
+
+/// What `RouterCheck` found: per case, the simulator's prediction beside what the real router did.
+public struct RouterCheckReport: Sendable {
+    /// What one request came to, as predicted or as routed.
+    public struct Figures: Sendable, Equatable {
+        /// The model that served (passed every check the policy falls back on); nil when none did.
+        public var servedBy: String?
+        /// The model whose answer the app got (the server, or the best failing answer); nil when it got none.
+        public var deliveredBy: String?
+        /// The answer the app got passed every check.
+        public var adherent: Bool
+        /// Dollars charged for every call made.
+        public var costUSD: Double
+        /// Time from the request to its answer or error, in milliseconds.
+        public var latencyMs: Double
+
+        /// The ways `other` differs from these figures: served model, delivered model, adherence, cost (to a
+        /// billionth of a dollar), latency (to 1 ms).
+        public func differences(from other: Figures) -> [String] {
+            var out: [String] = []
+            if servedBy != other.servedBy { out.append("served by \(servedBy ?? "none") vs \(other.servedBy ?? "none")") }
+            if deliveredBy != other.deliveredBy { out.append("delivered \(deliveredBy ?? "nothing") vs \(other.deliveredBy ?? "nothing")") }
+            if adherent != other.adherent { out.append("adherent \(adherent) vs \(other.adherent)") }
+            if abs(costUSD - other.costUSD) > 1e-9 { out.append(String(format: "cost $%.6f vs $%.6f", costUSD, other.costUSD)) }
+            if abs(latencyMs - other.latencyMs) >= 1 { out.append(String(format: "latency %.1f ms vs %.1f ms", latencyMs, other.latencyMs)) }
+            return out
+        }
+    }
+
+    /// One (case, repeat).
+    public struct Case: Sendable {
+        /// The case and repeat.
+        public var key: CaseKey
+        /// What the simulator predicted.
+        public var simulated: Figures
+        /// What the router did.
+        public var router: Figures
+        /// The router's attempts, which say why it moved on.
+        public var attempts: [RouteAttempt]
+
+        /// Simulator versus router; empty when they agree.
+        public var differences: [String] { simulated.differences(from: router) }
+        /// Whether they agree on everything compared.
+        public var agrees: Bool { differences.isEmpty }
+    }
+
+    /// The replayed run.
+    public var runID: String
+    /// Its feature.
+    public var feature: String
+    /// The simulator's policy, read from the config's routing block.
+    public var policy: RoutePolicy
+    /// Every case both replayed.
+    public var cases: [Case]
+    /// Cases left out because an arm the walk reached has no stored result.
+    public var incompleteCases: Int
+
+    /// Cases where simulator and router agree.
+    public var agreeing: Int { cases.count { $0.agrees } }
+    /// Whether every case agrees.
+    public var allAgree: Bool { agreeing == cases.count }
+
+    /// Per case and in total, disagreements listed with the router's attempts.
+    public func render() -> String {
+        var lines = ["router check of run \(runID) (\(feature)): \(policy)"]
+        for item in cases {
+            let figures = item.router
+            let what = figures.servedBy.map { "served by \($0)" } ?? figures.deliveredBy.map { "best failing answer from \($0)" } ?? "no answer"
+            let status = item.agrees ? "agree" : "DISAGREE"
+            lines.append(String(format: "  %@: %@, %@, %@, $%.6f, %.1f ms: %@", item.key.description, status, what,
+                                figures.adherent ? "adherent" : "not adherent", figures.costUSD, figures.latencyMs,
+                                item.agrees ? "same as simulated" : item.differences.joined(separator: "; ")))
+            if !item.agrees {
+                for attempt in item.attempts { lines.append("      \(attempt)") }
+            }
+        }
+        let share = cases.isEmpty ? 0 : Double(agreeing) / Double(cases.count) * 100
+        lines.append(String(format: "agreement: %d of %d cases (%.1f %%)%@", agreeing, cases.count, share,
+                            incompleteCases > 0 ? " (\(incompleteCases) incomplete cases left out)" : ""))
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import HybridConfig
+import HybridCore
+import HybridRecommend
+import HybridStore
+import Testing
+
+/// SplitMix64: a seeded generator, so a failing table can be rebuilt from the printed seed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("Simulator against the real router")
+struct RouterCheckPropertyTests {
+    static let models = ["m0", "m1", "m2"]
+    static let schema: JSONValue = [
+        "type": "object", "required": ["topics"],
+        "properties": ["topics": ["type": "array", "items": ["type": "string"], "minItems": 1]],
+    ]
+    /// Answers that pass, fail the schema, fail to parse, or fail only the word limit.
+    static let answers = [
+        #"{"topics": ["rent"]}"#, #"{"topics": []}"#, "not json at all", #"{"topics": ["one two three four five six seven eight nine"]}"#,
+        #"{"topics": ["a", "b"]}"#,
+    ]
+    static let errorKinds = ["server_error", "rate_limited", "refusal", "timeout", "unavailable", "authentication", "decoding_failure"]
+
+    /// The feature every table is for: the topics schema and a soft word limit, checked as the runner does.
+    static func document(models: [String]) throws -> HybridConfigDocument {
+        var document = try StoredRunFixture.config(models: models.map { ($0, ModelTier.privateCloud, 1.0) }, priority: models)
+        document.features["summarize"]?.outputSchema = try JSONSchema(schema)
+        document.features["summarize"]?.constraints = OutputConstraints(maxWords: 8)
+        return document
+    }
+
+    /// A random outcome table stored as the runner stores it: constraints computed on the text by `OutputChecks`.
+    static func storeTable(_ rng: inout SeededGenerator, cases: Int, document: HybridConfigDocument) async throws -> SQLiteResultStore {
+        let store = SQLiteResultStore(database: try HybridDatabase.inMemory())
+        try await store.createRun(RunRecord(
+            id: "run", features: ["summarize"], datasetPath: "memory.jsonl", datasetHash: "h", plannedCount: cases * models.count, seed: 1))
+        let feature = document.features["summarize"]!
+        let checks = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints)
+        var records: [ResultRecord] = []
+        for i in 0..<cases {
+            for model in models {
+                let key = ResultKey(runID: "run", caseID: String(format: "c%02d", i), armID: "concise@\(model)", repeatIndex: 0)
+                let cost: Double? = Bool.random(using: &rng) ? Double(Int.random(in: 0...5000, using: &rng)) / 1e6 : nil
+                if Int.random(in: 0..<4, using: &rng) == 0 {
+                    let kind = errorKinds.randomElement(using: &rng)!
+                    records.append(ResultRecord(
+                        key: key, feature: "summarize", promptVariant: "concise", modelID: model, tier: .privateCloud,
+                        renderedPromptHash: "p", rawOutput: nil, usage: nil, timings: ResultTimings(totalMs: 0), costUSD: cost,
+                        error: ResultError(kind: kind, message: "generated \(kind)")))
+                    continue
+                }
+                let text = answers.randomElement(using: &rng)!
+                // Latencies on a 0.5 ms grid, often equal to a timeout to exercise ties.
+                let latency = Double(Int.random(in: 0...6000, using: &rng)) / 2
+                records.append(ResultRecord(
+                    key: key, feature: "summarize", promptVariant: "concise", modelID: model, tier: .privateCloud,
+                    renderedPromptHash: "p", rawOutput: text, usage: TokenUsage(promptTokens: 10, completionTokens: 5),
+                    timings: ResultTimings(totalMs: latency), costUSD: cost,
+                    constraints: checks.evaluate(text).results.map { ConstraintOutcome(name: $0.name, passed: $0.passed) }))
+            }
+        }
+        try await store.insertResults(records)
+        return store
+    }
+
+    /// A random policy of the kind `hybrid recommend` emits: an order, output checks, an attempt timeout, stops,
+    /// a deadline and what to return when every check fails.
+    static func policy(_ rng: inout SeededGenerator) -> RoutePolicy {
+        let order = Array(models.shuffled(using: &rng).prefix(Int.random(in: 1...3, using: &rng)))
+        var fallback: [FallbackCondition] = []
+        let outputs: [FallbackCondition] = [.adherence, .check("schema"), .check("constraints"), .check("max_words"), .check("json_parses")]
+        for condition in outputs where Int.random(in: 0..<4, using: &rng) == 0 { fallback.append(condition) }
+        if Bool.random(using: &rng) { fallback.append(.timeout(milliseconds: [500, 1000, 1500, 2000].randomElement(using: &rng)!)) }
+        let stops = Set(errorKinds.filter { _ in Int.random(in: 0..<4, using: &rng) == 0 })
+        let deadline: Double? = Bool.random(using: &rng) ? [1000, 2500, 4000].randomElement(using: &rng)! : nil
+        return RoutePolicy(
+            order: order, variant: "concise", fallback: fallback, stopOn: stops, deadlineMs: deadline,
+            whenChecksFail: Bool.random(using: &rng) ? .returnBest : .throwError)
+    }
+
+    @Test("random outcome tables and random recommendable policies: the router does what the simulator predicts, every case")
+    func fullAgreement() async throws {
+        let base = try Self.document(models: Self.models)
+        var checked = 0
+        for seed in UInt64(1)...60 {
+            var rng = SeededGenerator(state: seed)
+            let store = try await Self.storeTable(&rng, cases: 12, document: base)
+            for _ in 0..<3 {
+                let policy = Self.policy(&rng)
+                var document = try RouterCheck.applying(policy, feature: "summarize", to: base)
+                document.features["summarize"]?.deadlineMs = policy.deadlineMs.map { Int($0) }
+                let report = try await RouterCheck(document: document).run(store: store, run: "run")
+                checked += report.cases.count
+                if !report.allAgree {
+                    Issue.record("seed \(seed), policy \(policy):\n\(report.render())")
+                    return
+                }
+            }
+        }
+        #expect(checked == 60 * 3 * 12)
+    }
+
+    @Test("a quality condition cannot be written into a routing block")
+    func qualityIsRefused() throws {
+        let policy = RoutePolicy(order: ["m0"], fallback: [.quality(scorer: "token_f1", minimum: 0.5)])
+        #expect(throws: RecommendError.self) { try RouterCheck.applying(policy, feature: "summarize", to: try Self.document(models: Self.models)) }
+    }
+}
