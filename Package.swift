@@ -186,7 +186,10 @@ let package = Package(
         ),
         .testTarget(
             name: "HybridRouterTests",
-            dependencies: ["HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "hybrid-ledger-stress"],
+            dependencies: [
+                "HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridProviders", "HybridCurl",
+                "HybridLocalModel", "hybrid-ledger-stress",
+            ],
             swiftSettings: strict
         ),
         // Fails when an app product's dependency closure reaches libcurl, SQLite or the local-model processes.

@@ -1,5 +1,6 @@
 import Foundation
 import HybridCore
+import HybridCurl
 import HybridStore
 import HybridTransport
 import HybridView

@@ -1,6 +1,8 @@
 import Foundation
 import HybridConfig
 import HybridCore
+import HybridCurl
+import HybridLocalModel
 import HybridProviders
 import HybridRouter
 import HybridTestSupport
@@ -68,8 +70,8 @@ private final class RecordingModel: LanguageModel {
         document = try ConfigValidator.validate(document).document
 
         let factory = ModelFactory(
-            transport: CurlTransport.shared, environment: { $0 == "FAKE_CLOUD_KEY" ? "test-key" : nil },
-            localInstallation: installation)
+            transport: CurlTransport.shared, environment: { $0 == "FAKE_CLOUD_KEY" ? "test-key" : nil }
+        ).withLocalLlama(installation)
         let smol = try #require(factory.model(id: "local-smollm2", config: local) as? LocalLlamaModel)
         let recorded = RecordingModel(base: smol)
         let router = Router(

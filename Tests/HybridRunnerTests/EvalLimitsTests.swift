@@ -1,6 +1,7 @@
 import Foundation
 import HybridConfig
 import HybridCore
+import HybridCurl
 import HybridProviders
 import HybridRunner
 import HybridStore
@@ -53,7 +54,7 @@ import Testing
     }
 
     @Test func aServerThatNeverAnswersCostsOneFeatureDeadlineStoredAsTimeout() async throws {
-        #expect(FileManager.default.isExecutableFile(atPath: EvalEndToEndTests.hybridBinary), "build the CLI first")
+        _ = try HybridCLI.executable()
         // Accepts, reads the request, never answers (until the client hangs up).
         let server = try LoopbackHTTPServer { _ in ScriptedResponse(parts: [.text("late")], headDelay: .seconds(60)) }
         defer { server.stop() }
@@ -61,7 +62,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let arguments = try evalArguments(config(models: ["hang": server.baseURL + "/v1"], deadlineMs: 2_000), in: dir)
 
-        let run = try await MeasuredProcess(EvalEndToEndTests.hybridBinary, arguments, timeout: .seconds(30)).run()
+        let run = try await MeasuredProcess(try HybridCLI.executable().path, arguments, timeout: .seconds(30)).run()
         #expect(run.status == 0, "\(run.output)")
         let result = try #require(try await SQLiteResultStore(path: dir.appendingPathComponent("runs.sqlite").path).results(run: "limits").first)
         #expect(result.error?.kind == "timeout")
@@ -82,7 +83,7 @@ import Testing
         try config(models: ["hang": server.baseURL + "/v1"]).encodedJSON().write(to: URL(fileURLWithPath: configPath))
 
         let run = try await MeasuredProcess(
-            EvalEndToEndTests.hybridBinary,
+            try HybridCLI.executable().path,
             ["ask", "--model", "hang", "--deadline-ms", "1000", "--config", configPath, "--db", dir.appendingPathComponent("db.sqlite").path, "hello"],
             timeout: .seconds(30)
         ).run()
@@ -111,7 +112,7 @@ import Testing
         document.models["stream"]!.capabilities = .init(structuredOutput: false, streaming: true)
         let arguments = try evalArguments(document, in: dir)
 
-        let run = try await MeasuredProcess(EvalEndToEndTests.hybridBinary, arguments, timeout: .seconds(60)).run()
+        let run = try await MeasuredProcess(try HybridCLI.executable().path, arguments, timeout: .seconds(60)).run()
         #expect(run.status == 0, "\(run.output)")
         #expect(run.peakRSSBytes < 150 << 20, "peak RSS \(run.peakRSSBytes >> 20) MB")
         // Before: ~100 s of processing after the body arrived. Now the whole run is start-up plus a moment.

@@ -1,6 +1,7 @@
 import Foundation
 import HybridCore
 import HybridStore
+import HybridTestSupport
 import Testing
 
 /// The paged, filtered reads behind `hybrid view`'s grid, and the read-only opening it uses.

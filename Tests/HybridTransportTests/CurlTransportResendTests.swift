@@ -1,4 +1,5 @@
 import Foundation
+import HybridCurl
 import HybridTestSupport
 import HybridTransport
 import Synchronization
