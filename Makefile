@@ -56,8 +56,8 @@ run: setup
 # Serially the whole suite takes about 2 minutes here.
 test: setup
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build --no-parallel $(SWIFT_BUILD_FLAGS)
 	bash scripts/typecheck-apple-adapters.sh
+	swift test --skip-build --no-parallel $(SWIFT_BUILD_FLAGS)
 
 BENCHMARKS ?= transport config runner router report cli view
 bench: setup

@@ -14,8 +14,8 @@ struct ViewCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "SQLite database to read (opened read-only).")
-    var db: String = ".hybrid/hybrid.sqlite"
+    /// `--db`: the database to read (opened read-only); shared with the root command so it may come first.
+    @OptionGroup var database: DatabaseOption
 
     @Option(help: "Port on 127.0.0.1; 0 picks a free one (the printed URL has the real port).")
     var port: Int = 8765
@@ -26,12 +26,12 @@ struct ViewCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIOutput.run {
-            let database = try HybridDatabase.openReadOnly(path: db)
-            let server = ViewServer(store: SQLiteResultStore(database: database))
+            let opened = try HybridDatabase.openReadOnly(path: database.db)
+            let server = ViewServer(store: SQLiteResultStore(database: opened))
             do {
                 try await server.run(port: port) { url in
                     // Written and flushed at once: scripts and tests read the URL from a pipe.
-                    FileHandle.standardOutput.write(Data("hybrid view: serving \(database.path) at \(url.absoluteString) (Ctrl-C stops)\n".utf8))
+                    FileHandle.standardOutput.write(Data("hybrid view: serving \(opened.path) at \(url.absoluteString) (Ctrl-C stops)\n".utf8))
                 }
             } catch where "\(error)".contains("Address already in use") {
                 throw CLIError("port \(port) on 127.0.0.1 is in use (another hybrid view?); pass --port 0 for a free one")
