@@ -27,18 +27,8 @@ extension HybridDatabase {
 
     /// A read-only connection cannot migrate, so the file must already have exactly the migrations this build knows.
     private static func checkSchema(_ reader: DatabasePool, path: String) throws(StoreError) {
-        let applied: Set<String>
-        do {
-            applied = try reader.read { db in try migrator.appliedIdentifiers(db) }
-        } catch {
-            throw StoreError.cannotOpen(path: path, reason: describe(error))
-        }
-        let known = Set(migrator.migrations)
-        if !applied.isSubset(of: known) {
-            let found = applied.compactMap(schemaVersion(ofMigration:)).max() ?? applied.count
-            throw StoreError.schemaTooNew(path: path, found: max(found, knownSchemaVersion + 1), known: knownSchemaVersion)
-        }
-        if applied != known {
+        let applied = try appliedMigrations(reader, path: path)
+        if applied != Set(migrator.migrations) {
             throw StoreError.cannotOpen(
                 path: path,
                 reason: "schema version \(applied.count) is older than this build's (\(knownSchemaVersion)) and a read-only "

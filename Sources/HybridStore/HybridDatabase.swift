@@ -74,22 +74,27 @@ public final class HybridDatabase: Sendable {
     }
 
     private static func migrate(_ writer: any DatabaseWriter, path: String) throws(StoreError) {
-        let applied: Set<String>
-        do {
-            applied = try writer.read { db in try migrator.appliedIdentifiers(db) }
-        } catch {
-            throw StoreError.cannotOpen(path: path, reason: describe(error))
-        }
-        let known = Set(migrator.migrations)
-        if !applied.isSubset(of: known) {
-            let found = applied.compactMap(schemaVersion(ofMigration:)).max() ?? applied.count
-            throw StoreError.schemaTooNew(path: path, found: max(found, knownSchemaVersion + 1), known: knownSchemaVersion)
-        }
+        _ = try appliedMigrations(writer, path: path)
         do {
             try migrator.migrate(writer)
         } catch {
             throw StoreError.migrationFailed(path: path, reason: describe(error))
         }
+    }
+
+    /// The migrations the file has applied; `.schemaTooNew` when a newer build wrote it (one this build must not touch).
+    static func appliedMigrations(_ reader: any DatabaseReader, path: String) throws(StoreError) -> Set<String> {
+        let applied: Set<String>
+        do {
+            applied = try reader.read { db in try migrator.appliedIdentifiers(db) }
+        } catch {
+            throw StoreError.cannotOpen(path: path, reason: describe(error))
+        }
+        if !applied.isSubset(of: Set(migrator.migrations)) {
+            let found = applied.compactMap(schemaVersion(ofMigration:)).max() ?? applied.count
+            throw StoreError.schemaTooNew(path: path, found: max(found, knownSchemaVersion + 1), known: knownSchemaVersion)
+        }
+        return applied
     }
 
     /// `v3` → 3; nil for names that do not follow the `vN` scheme.
