@@ -4,8 +4,11 @@ public import Foundation
 public enum ChildProcess {
     /// What the program left behind.
     public struct Outcome: Sendable {
+        /// The exit status.
         public var status: Int32
+        /// Everything it wrote to standard output.
         public var stdout: String
+        /// Everything it wrote to standard error.
         public var stderr: String
     }
 
@@ -18,6 +21,9 @@ public enum ChildProcess {
     ) async throws -> Outcome {
         try await BlockingWork.run { try runBlocking(executable, arguments, directory, input ?? Data()) }
     }
+
+    /// SIGPIPE's default action would kill the whole test process when a child stops reading its input early.
+    private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
     private static func runBlocking(_ executable: URL, _ arguments: [String], _ directory: URL?, _ input: Data) throws -> Outcome {
         let process = Process()
@@ -38,8 +44,11 @@ public enum ChildProcess {
         try process.run()
         let pid = process.processIdentifier
         defer { if process.isRunning { kill(pid, SIGKILL) } }
-        stdin.fileHandleForWriting.write(input)
-        try stdin.fileHandleForWriting.close()
+        Self.ignoreBrokenPipes
+        // A child that exits before reading all of its input (say, python3 without the module it imports) makes the
+        // write fail with EPIPE; its status and stderr then say why, which is what the caller needs to see.
+        try? stdin.fileHandleForWriting.write(contentsOf: input)
+        try? stdin.fileHandleForWriting.close()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let errors = FileManager.default.contents(atPath: errorFile.path) ?? Data()
