@@ -70,6 +70,10 @@ struct GridPage: Sendable {
 
     var arms: [String] { feature.arms.map(\.armID) }
 
+    /// The arms that get a column. Arms never sent (no API key, model not installed) have nothing to read per case,
+    /// so they are named once above the grid instead of filling a column with the same line on every row.
+    var columnArms: [ArmResultCount] { feature.arms.filter { !$0.neverMeasured } }
+
     /// The two arms the rows' diff links compare: the chosen ones, else the first two that were measured.
     var diffArms: (String, String)? {
         let measured = feature.arms.filter { !$0.neverMeasured }.map(\.armID)
@@ -185,24 +189,43 @@ struct GridPage: Sendable {
             html.element("p", [("class", "empty")], text: parameters.isFiltered ? "No case matches these filters." : "No results stored.")
             return html
         }
+        html.append(notMeasuredLine())
         html.element("table", [("class", "grid")]) { table in
             table.element("thead") { head in
                 head.element("tr") { tr in
                     tr.element("th", [("class", "case-id")], text: "case")
                     tr.element("th", text: "input")
                     tr.element("th", text: "reference")
-                    for arm in feature.arms {
+                    for arm in columnArms {
                         tr.element("th", [("data-arm", arm.armID)]) { th in
                             th.element("code", text: arm.armID)
                             th.element(
                                 "div", [("class", "measure")],
-                                text: arm.neverMeasured ? "not measured (\(arm.count) never sent)" : "\(arm.count) results")
+                                text: "\(arm.count) results")
                         }
                     }
                 }
             }
             table.element("tbody") { body in
                 for row in rows { body.append(self.row(row)) }
+            }
+        }
+        return html
+    }
+
+    /// "not measured: ARM (reason); …" for the arms without a column, with the reason stored for their results.
+    private func notMeasuredLine() -> HTML {
+        var html = HTML()
+        let unmeasured = feature.arms.filter(\.neverMeasured).map(\.armID)
+        guard !unmeasured.isEmpty else { return html }
+        html.element("p", [("class", "meta not-measured")]) { p in
+            p.text("not measured (never sent): ")
+            for (index, arm) in unmeasured.enumerated() {
+                if index > 0 { p.text("; ") }
+                p.element("code", [("data-arm", arm)], text: arm)
+                if let reason = rows.lazy.compactMap({ $0.cells[arm]?.error?.message }).first {
+                    p.text(" (\(reason))")
+                }
             }
         }
         return html
@@ -231,7 +254,7 @@ struct GridPage: Sendable {
                     td.element("span", [("class", "measure")], text: "—")
                 }
             }
-            for arm in arms {
+            for arm in columnArms.map(\.armID) {
                 let cell = row.cells[arm]
                 tr.element("td", [("class", "cell " + ResultCellMarkup.statusClass(cell)), ("data-arm", arm)]) { td in
                     td.append(ResultCellMarkup.content(cell))
