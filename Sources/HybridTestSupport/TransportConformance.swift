@@ -1,5 +1,5 @@
 public import HybridTransport
-import Foundation
+public import Foundation
 
 /// One conformance suite every `HTTPTransport` must pass, run against `LoopbackHTTPServer`.
 ///
@@ -52,8 +52,8 @@ public struct TransportConformance: Sendable {
 
     // MARK: Helpers shared by the checks
 
-    /// A GET with generous limits unless the check says otherwise.
-    static func request(
+    /// A GET with generous limits unless the check or test says otherwise (the transport tests use it too).
+    public static func request(
         _ url: String,
         method: String = "GET",
         headers: HTTPHeaders = HTTPHeaders(),

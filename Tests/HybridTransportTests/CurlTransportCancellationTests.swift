@@ -16,7 +16,7 @@ struct CurlTransportCancellationTests {
         let transport = CurlTransport()
         do {
             // The stream lives as long as `response` does, so the drop happens at the end of this scope.
-            let response = try await transport.execute(request(server.baseURL + "/break"))
+            let response = try await transport.execute(TransportConformance.request(server.baseURL + "/break"))
             for try await chunk in response.body {
                 #expect(chunk == "first".utf8Data)
                 break

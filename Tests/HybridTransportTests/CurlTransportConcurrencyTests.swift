@@ -12,7 +12,7 @@ struct CurlTransportConcurrencyTests {
         defer { server.stop() }
         let transport = CurlTransport()
         for _ in 0..<100 {
-            let (response, _) = try await transport.send(request(server.baseURL + "/ping"))
+            let (response, _) = try await transport.send(TransportConformance.request(server.baseURL + "/ping"))
             #expect(response.status == 200)
         }
         #expect(server.requestCount == 100)
@@ -27,7 +27,7 @@ struct CurlTransportConcurrencyTests {
         for _ in 0..<5 {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 {
-                    group.addTask { _ = try await transport.send(request(server.baseURL + "/burst")) }
+                    group.addTask { _ = try await transport.send(TransportConformance.request(server.baseURL + "/burst")) }
                 }
                 try await group.waitForAll()
             }

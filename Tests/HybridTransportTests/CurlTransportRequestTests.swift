@@ -13,7 +13,7 @@ struct CurlTransportRequestTests {
         }
         defer { server.stop() }
         let headers: HTTPHeaders = ["X-Custom-Thing": "abc 123", "Authorization": "Bearer test-token"]
-        let (response, _) = try await CurlTransport().send(request(server.baseURL + "/h", headers: headers))
+        let (response, _) = try await CurlTransport().send(TransportConformance.request(server.baseURL + "/h", headers: headers))
         #expect(response.headers["X-ECHO"] == "abc 123")
         #expect(response.headers.fields.filter { $0.name.lowercased() == "x-multi" }.map(\.value) == ["1", "2"])
         let received = try #require(server.requests.first)
@@ -28,7 +28,7 @@ struct CurlTransportRequestTests {
         var generator = SystemRandomNumberGenerator()
         let payload = Data((0..<300_000).map { _ in UInt8.random(in: 0...255, using: &generator) } + [0, 0, 13, 10])
         let (_, body) = try await CurlTransport().send(
-            request(server.baseURL + "/upload", method: "POST", headers: ["Content-Type": "application/octet-stream"], body: payload)
+            TransportConformance.request(server.baseURL + "/upload", method: "POST", headers: ["Content-Type": "application/octet-stream"], body: payload)
         )
         #expect(body == "\(payload.count)".utf8Data)
         let received = try #require(server.requests.first)
@@ -42,15 +42,15 @@ struct CurlTransportRequestTests {
         let server = try LoopbackHTTPServer { request in .text("\(request.method) \(request.bodyText)") }
         defer { server.stop() }
         let transport = CurlTransport()
-        let (_, put) = try await transport.send(request(server.baseURL + "/r", method: "PUT", body: "new".utf8Data))
+        let (_, put) = try await transport.send(TransportConformance.request(server.baseURL + "/r", method: "PUT", body: "new".utf8Data))
         #expect(put == "PUT new".utf8Data)
-        let (_, delete) = try await transport.send(request(server.baseURL + "/r", method: "DELETE"))
+        let (_, delete) = try await transport.send(TransportConformance.request(server.baseURL + "/r", method: "DELETE"))
         #expect(delete == "DELETE ".utf8Data)
-        let (head, headBody) = try await transport.send(request(server.baseURL + "/r", method: "HEAD"))
+        let (head, headBody) = try await transport.send(TransportConformance.request(server.baseURL + "/r", method: "HEAD"))
         #expect(head.status == 200)
         #expect(head.headers["content-length"] == "5")
         #expect(headBody.isEmpty)
-        let (_, post) = try await transport.send(request(server.baseURL + "/r", method: "POST", body: Data()))
+        let (_, post) = try await transport.send(TransportConformance.request(server.baseURL + "/r", method: "POST", body: Data()))
         #expect(post == "POST ".utf8Data)
         #expect(server.requests.map(\.method) == ["PUT", "DELETE", "HEAD", "POST"])
         #expect(server.requests.last?.header("content-length") == "0")
@@ -61,7 +61,7 @@ struct CurlTransportRequestTests {
         let server = try LoopbackHTTPServer { _ in .text("ok") }
         defer { server.stop() }
         let headers: HTTPHeaders = ["Authorization": "Bearer SECRET\r\nX-Evil: 1"]
-        let error = await transportError { _ = try await CurlTransport().execute(request(server.baseURL + "/x", headers: headers)) }
+        let error = await transportError { _ = try await CurlTransport().execute(TransportConformance.request(server.baseURL + "/x", headers: headers)) }
         let described = try #require(error.map { String(describing: $0) })
         #expect(described.contains("Authorization"))
         #expect(!described.contains("SECRET"))
@@ -72,7 +72,7 @@ struct CurlTransportRequestTests {
     func queryStringSent() async throws {
         let server = try LoopbackHTTPServer { _ in .text("ok") }
         defer { server.stop() }
-        _ = try await CurlTransport().send(request(server.baseURL + "/v1/generate?key=abc&alt=sse"))
+        _ = try await CurlTransport().send(TransportConformance.request(server.baseURL + "/v1/generate?key=abc&alt=sse"))
         #expect(server.requests.first?.path == "/v1/generate?key=abc&alt=sse")
         #expect(server.requests.first?.pathWithoutQuery == "/v1/generate")
     }

@@ -28,7 +28,7 @@ struct CurlTransportResendTests {
         defer { server.stop() }
         let transport = CurlTransport()
         let url = server.baseURL + "/v1/chat/completions"
-        let post = request(url, method: "POST", body: Data(#"{"prompt":"hi"}"#.utf8))
+        let post = TransportConformance.request(url, method: "POST", body: Data(#"{"prompt":"hi"}"#.utf8))
 
         let (first, _) = try await transport.send(post)
         #expect(first.status == 200)
@@ -48,8 +48,8 @@ struct CurlTransportResendTests {
         defer { server.stop() }
         let transport = CurlTransport()
         let url = server.baseURL + "/config.json"
-        #expect(try await transport.send(request(url)).response.status == 200)
-        #expect(try await transport.send(request(url)).response.status == 200)
+        #expect(try await transport.send(TransportConformance.request(url)).response.status == 200)
+        #expect(try await transport.send(TransportConformance.request(url)).response.status == 200)
         #expect(server.requestCount == 3)
     }
 }

@@ -12,7 +12,7 @@ struct CurlTransportStreamingTests {
             ScriptedResponse(parts: [.text("until "), .text("close")], framing: .closeDelimited)
         }
         defer { server.stop() }
-        let (response, body) = try await CurlTransport().send(request(server.baseURL + "/eof"))
+        let (response, body) = try await CurlTransport().send(TransportConformance.request(server.baseURL + "/eof"))
         #expect(response.status == 200)
         #expect(body == "until close".utf8Data)
     }

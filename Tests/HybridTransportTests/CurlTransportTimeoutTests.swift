@@ -15,7 +15,7 @@ struct CurlTransportTimeoutTests {
         defer { server.stop() }
         // Generous: under a loaded machine the head itself can take a while; what matters is what follows it.
         let timeouts = HTTPTimeouts(connect: .seconds(10), firstByte: .seconds(2), total: .seconds(60))
-        let response = try await CurlTransport().execute(request(server.baseURL + "/slow-body", timeouts: timeouts))
+        let response = try await CurlTransport().execute(TransportConformance.request(server.baseURL + "/slow-body", timeouts: timeouts))
         var iterator = response.body.makeAsyncIterator()
         #expect(try await iterator.next() == "a".utf8Data)
         // Stall well past the first-byte limit before the rest of the body comes.

@@ -20,7 +20,7 @@ struct LoopbackHTTPServerTests {
         defer { server.stop() }
         let transport = CurlTransport()
         for index in 0..<5 {
-            _ = try await transport.send(request(server.baseURL + "/n/\(index)"))
+            _ = try await transport.send(TransportConformance.request(server.baseURL + "/n/\(index)"))
         }
         #expect(server.requests.map(\.path) == (0..<5).map { "/n/\($0)" })
         #expect(Set(server.requests.map(\.connectionNumber)) == [1])
@@ -33,7 +33,7 @@ struct LoopbackHTTPServerTests {
         defer { server.stop() }
         let transport = CurlTransport()
         for _ in 0..<3 {
-            _ = try await transport.send(request(server.baseURL + "/c", headers: ["Connection": "close"]))
+            _ = try await transport.send(TransportConformance.request(server.baseURL + "/c", headers: ["Connection": "close"]))
         }
         #expect(server.connectionsAccepted == 3)
     }
@@ -44,7 +44,7 @@ struct LoopbackHTTPServerTests {
             ScriptedResponse(parts: [.text("a"), .delay(.milliseconds(50)), .text("b")], framing: .chunked)
         }
         defer { server.stop() }
-        let response = try await CurlTransport().execute(request(server.baseURL + "/d"))
+        let response = try await CurlTransport().execute(TransportConformance.request(server.baseURL + "/d"))
         var chunks: [Data] = []
         for try await chunk in response.body { chunks.append(chunk) }
         // The delay forces two separate TCP writes, so curl delivers two chunks.
@@ -56,7 +56,7 @@ struct LoopbackHTTPServerTests {
         let never = ServerSignal()
         let server = try LoopbackHTTPServer { _ in ScriptedResponse(parts: [.text("x"), .waitFor(never)], framing: .chunked) }
         let transport = CurlTransport()
-        let response = try await transport.execute(request(server.baseURL + "/stalled"))
+        let response = try await transport.execute(TransportConformance.request(server.baseURL + "/stalled"))
         server.stop()
         // The server closes the connection mid-body: the client sees an error, not a clean end.
         let error = await transportError { for try await _ in response.body {} }

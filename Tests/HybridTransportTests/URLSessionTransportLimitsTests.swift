@@ -11,7 +11,7 @@ struct URLSessionTransportLimitsTests {
     func repeatedHeaderFieldsAreMerged() async throws {
         let server = try LoopbackHTTPServer { _ in .text("ok", headers: [("X-Multi", "1"), ("X-Multi", "2")]) }
         defer { server.stop() }
-        let (response, _) = try await URLSessionTransport().send(request(server.baseURL + "/h"))
+        let (response, _) = try await URLSessionTransport().send(TransportConformance.request(server.baseURL + "/h"))
         let values = response.headers.fields.filter { $0.name.lowercased() == "x-multi" }.map(\.value)
         // `HTTPURLResponse.allHeaderFields` is a dictionary on Darwin and in FoundationNetworking alike: the fields
         // come back as one, "1, 2" (checked on Linux: the probe in docs/apple-platforms.md).
@@ -27,7 +27,7 @@ struct URLSessionTransportLimitsTests {
         defer { server.stop() }
         let url = server.baseURL + "/slow"
         let timeouts = HTTPTimeouts(connect: .milliseconds(300), firstByte: nil, total: .seconds(60))
-        let error = await transportError { _ = try await URLSessionTransport().execute(request(url, timeouts: timeouts)) }
+        let error = await transportError { _ = try await URLSessionTransport().execute(TransportConformance.request(url, timeouts: timeouts)) }
         // The connection was up (the server saw the request), but URLSession reports no "connected" event, and a
         // request without a body has no "body sent" event either, so the transport cannot tell the phases apart.
         #expect(server.requestCount == 1)
