@@ -173,7 +173,7 @@ let package = Package(
             name: "HybridRecommendTests",
             dependencies: [
                 "HybridRecommend", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridCore", "HybridTransport",
-                "HybridRunner", "HybridProviders", "HybridRouter", "HybridCurl", "HybridLocalModel",
+                "HybridRunner", "HybridProviders", "HybridRouter", "HybridCurl", "HybridLocalModel", "HybridReport",
             ],
             swiftSettings: strict
         ),

@@ -2,21 +2,9 @@ import Foundation
 import HybridConfig
 import HybridCore
 import HybridRecommend
+import HybridReport
 import HybridStore
 import Testing
-
-/// SplitMix64: a seeded generator, so a failing table can be rebuilt from the printed seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Simulator against the real router")
 struct RouterCheckPropertyTests {
@@ -41,7 +29,7 @@ struct RouterCheckPropertyTests {
     }
 
     /// A random outcome table stored as the runner stores it: constraints computed on the text by `OutputChecks`.
-    static func storeTable(_ rng: inout SeededGenerator, cases: Int, document: HybridConfigDocument) async throws -> SQLiteResultStore {
+    static func storeTable(_ rng: inout SplitMix64, cases: Int, document: HybridConfigDocument) async throws -> SQLiteResultStore {
         let store = SQLiteResultStore(database: try HybridDatabase.inMemory())
         try await store.createRun(RunRecord(
             id: "run", features: ["summarize"], datasetPath: "memory.jsonl", datasetHash: "h", plannedCount: cases * models.count, seed: 1))
@@ -76,7 +64,7 @@ struct RouterCheckPropertyTests {
 
     /// A random policy of the kind `hybrid recommend` emits: an order, output checks, an attempt timeout, stops,
     /// a deadline and what to return when every check fails.
-    static func policy(_ rng: inout SeededGenerator) -> RoutePolicy {
+    static func policy(_ rng: inout SplitMix64) -> RoutePolicy {
         let order = Array(models.shuffled(using: &rng).prefix(Int.random(in: 1...3, using: &rng)))
         var fallback: [FallbackCondition] = []
         let outputs: [FallbackCondition] = [.adherence, .check("schema"), .check("constraints"), .check("max_words"), .check("json_parses")]
@@ -94,7 +82,7 @@ struct RouterCheckPropertyTests {
         let base = try Self.document(models: Self.models)
         var checked = 0
         for seed in UInt64(1)...60 {
-            var rng = SeededGenerator(state: seed)
+            var rng = SplitMix64(seed: seed)
             let store = try await Self.storeTable(&rng, cases: 12, document: base)
             for _ in 0..<3 {
                 let policy = Self.policy(&rng)
