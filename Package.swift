@@ -34,6 +34,8 @@ let package = Package(
         // The local results viewer (`hybrid view`) only; no library product an app embeds depends on these.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        // The shared PostgreSQL store (HybridPostgres) only: the harness's CLI, never an app product.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         .target(name: "HybridCore", swiftSettings: strict),
@@ -64,6 +66,16 @@ let package = Package(
         .target(
             name: "HybridStore",
             dependencies: ["HybridCore", "HybridConfig", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        // The shared store: the same store protocols over PostgreSQL, for many workers filling one run at once.
+        .target(
+            name: "HybridPostgres",
+            dependencies: [
+                "HybridCore", "HybridConfig", "HybridStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(

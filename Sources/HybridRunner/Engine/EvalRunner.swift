@@ -40,6 +40,40 @@ public struct EvalRunner: Sendable {
                 runID: plan.runID, stored: plan.plannedCount, planned: plan.plannedCount, errors: 0, cacheHits: 0,
                 unavailableArms: [], interrupted: false, alreadyCompleted: true)
         }
+        let execution = await prepareExecution(plan)
+        let unavailable = execution.context.unavailable
+        let counter = ProgressCounter(total: plan.plannedCount, alreadyDone: completed.count)
+        let pending = plan.workItems.filter { item in
+            !completed.contains(key(plan, item))
+        }
+        let storeFailure = StoreFailure()
+        await dispatch(pending, execution, counter: counter, storeFailure: storeFailure, progress: progress)
+        if let error = storeFailure.error { throw .store(error) }
+
+        let doneSoFar = counter.snapshot().done
+        let interrupted = Task.isCancelled || doneSoFar < plan.plannedCount
+        // In a fresh task: the caller's task may be cancelled (Ctrl-C), and the status must still be written.
+        if let error = await Self.closeOutsideCancellation(run: plan.runID, interrupted: interrupted, in: store) {
+            throw .store(error)
+        }
+        let final = counter.snapshot()
+        return EvalSummary(
+            runID: plan.runID, stored: final.done, planned: plan.plannedCount, errors: final.errors,
+            unavailable: final.unavailable, cacheHits: final.cacheHits,
+            unavailableArms: plan.arms.compactMap { arm in unavailable[arm.modelID].map { (arm, $0) } },
+            interrupted: interrupted, alreadyCompleted: false)
+    }
+
+    /// What every sample of a plan shares: the sample context (models, scorer, arms found unavailable at start),
+    /// the per-model limiters and the group-commit writer.
+    struct Execution: Sendable {
+        var context: SampleContext
+        var perModel: [String: ConcurrencyLimiter]
+        var writer: ResultWriter
+    }
+
+    /// Checks which models are available and builds what `dispatch` needs.
+    func prepareExecution(_ plan: EvalPlan) async -> Execution {
         var unavailable: [String: String] = [:]
         for modelID in Set(plan.arms.map(\.modelID)) {
             guard let model = models[modelID] else {
@@ -48,8 +82,6 @@ public struct EvalRunner: Sendable {
             }
             if case .unavailable(let reason) = await model.availability() { unavailable[modelID] = reason.message }
         }
-
-        let counter = ProgressCounter(total: plan.plannedCount, alreadyDone: completed.count)
         let scorer = SampleScorer(
             schema: plan.featureConfig.outputSchema, constraints: plan.featureConfig.constraints, scorers: options.scorers)
         var perModel: [String: ConcurrencyLimiter] = [:]
@@ -58,26 +90,31 @@ public struct EvalRunner: Sendable {
             // A limit the global one already enforces would only cost two actor hops per sample.
             if limit < options.concurrency { perModel[modelID] = ConcurrencyLimiter(limit: limit) }
         }
-        let pending = plan.workItems.filter { item in
-            !completed.contains(key(plan, item))
-        }
         let context = SampleContext(
             plan: plan, scorer: scorer, store: store, models: models, options: options, unavailable: unavailable)
+        return Execution(context: context, perModel: perModel, writer: ResultWriter(store: store))
+    }
 
-        let storeFailure = StoreFailure()
-        let writer = ResultWriter(store: store)
+    /// Runs `items` at most `options.concurrency` at a time and stores each result as it completes. Stops
+    /// dispatching on cancellation or on the first store failure (recorded in `storeFailure`).
+    func dispatch(
+        _ items: [EvalPlan.WorkItem], _ execution: Execution, counter: ProgressCounter, storeFailure: StoreFailure,
+        progress: @escaping @Sendable (EvalProgress) -> Void
+    ) async {
+        let context = execution.context
+        let writer = execution.writer
         await withTaskGroup(of: Void.self) { group in
             // The global limit is the number of children alive at once. Reaping a finished child before adding the
             // next also frees its task storage: a group keeps finished children until they are awaited, which
             // grew memory by tens of kilobytes per sample over a whole run.
             var inFlight = 0
-            for item in pending {
+            for item in items {
                 if inFlight >= options.concurrency {
                     await group.next()
                     inFlight -= 1
                 }
                 if Task.isCancelled || storeFailure.error != nil { break }
-                let limiter = perModel[item.arm.modelID]
+                let limiter = execution.perModel[item.arm.modelID]
                 inFlight += 1
                 group.addTask {
                     do {
@@ -100,23 +137,9 @@ public struct EvalRunner: Sendable {
             }
             await group.waitForAll()
         }
-        if let error = storeFailure.error { throw .store(error) }
-
-        let doneSoFar = counter.snapshot().done
-        let interrupted = Task.isCancelled || doneSoFar < plan.plannedCount
-        // In a fresh task: the caller's task may be cancelled (Ctrl-C), and the status must still be written.
-        if let error = await Self.closeOutsideCancellation(run: plan.runID, interrupted: interrupted, in: store) {
-            throw .store(error)
-        }
-        let final = counter.snapshot()
-        return EvalSummary(
-            runID: plan.runID, stored: final.done, planned: plan.plannedCount, errors: final.errors,
-            unavailable: final.unavailable, cacheHits: final.cacheHits,
-            unavailableArms: plan.arms.compactMap { arm in unavailable[arm.modelID].map { (arm, $0) } },
-            interrupted: interrupted, alreadyCompleted: false)
     }
 
-    private static func closeOutsideCancellation(run: String, interrupted: Bool, in store: any ResultStore) async -> StoreError? {
+    static func closeOutsideCancellation(run: String, interrupted: Bool, in store: any ResultStore) async -> StoreError? {
         let task = Task.detached { await close(run: run, interrupted: interrupted, in: store) }
         return await task.value
     }
@@ -134,7 +157,7 @@ public struct EvalRunner: Sendable {
         }
     }
 
-    private func key(_ plan: EvalPlan, _ item: EvalPlan.WorkItem) -> ResultKey {
+    func key(_ plan: EvalPlan, _ item: EvalPlan.WorkItem) -> ResultKey {
         ResultKey(runID: plan.runID, caseID: plan.dataset.cases[item.caseIndex].id, armID: item.arm.id, repeatIndex: item.repeatIndex)
     }
 
@@ -164,7 +187,7 @@ public struct EvalRunner: Sendable {
 }
 
 /// Counts stored results for progress reporting; a lock, not an actor, since every sample passes through it.
-private final class ProgressCounter: Sendable {
+final class ProgressCounter: Sendable {
     private let progress: Mutex<EvalProgress>
     private let started = ContinuousClock.now
 
@@ -194,7 +217,7 @@ private final class ProgressCounter: Sendable {
 }
 
 /// The first store failure; once set, dispatch stops (results already stored stay).
-private final class StoreFailure: Sendable {
+final class StoreFailure: Sendable {
     private let storage = Mutex<StoreError?>(nil)
     var error: StoreError? { storage.withLock { $0 } }
     func set(_ error: any Error) {
