@@ -72,7 +72,7 @@ let package = Package(
         .target(
             name: "HybridPostgres",
             dependencies: [
-                "HybridCore", "HybridConfig", "HybridStore",
+                "HybridCore", "HybridConfig", "HybridStore", "HybridTransport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -122,7 +122,7 @@ let package = Package(
             name: "hybrid",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridProviders", "HybridStore", "HybridRunner", "HybridConfig",
-                "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView",
+                "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView", "HybridPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -167,7 +167,10 @@ let package = Package(
         .executableTarget(name: "hybrid-store-stress", dependencies: ["HybridStore"], swiftSettings: strict),
         .testTarget(
             name: "HybridStoreTests",
-            dependencies: ["HybridStore", "hybrid-store-stress", "HybridTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "HybridStore", "hybrid-store-stress", "HybridTestSupport", "HybridTesting", "HybridPostgres", "HybridCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

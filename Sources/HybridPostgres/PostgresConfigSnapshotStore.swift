@@ -2,6 +2,7 @@ import Foundation
 public import HybridCore
 public import HybridStore
 import PostgresNIO
+public import HybridConfig
 
 /// The PostgreSQL `ConfigSnapshotStore`: accepted remote configs in `config_snapshots`, shared by every machine.
 public final class PostgresConfigSnapshotStore: ConfigSnapshotStore {
@@ -71,3 +72,4 @@ public final class PostgresConfigSnapshotStore: ConfigSnapshotStore {
         }
     }
 }
+extension PostgresConfigSnapshotStore: ConfigSnapshotCache {}

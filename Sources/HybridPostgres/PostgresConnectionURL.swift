@@ -1,10 +1,11 @@
 public import Foundation
 public import HybridCore
+import HybridTransport
 
 /// A `postgres://user:password@host:port/database?sslmode=…` URL, parsed once.
 ///
 /// The password comes from the URL or, when the URL has none, from `PGPASSWORD` (as `psql` does). Only
-/// `redacted` may appear in errors, logs or reports: it is the URL with any password replaced by `***`.
+/// `redacted` may appear in errors, logs or reports: the URL without its user, password and query.
 public struct PostgresConnectionURL: Sendable, CustomStringConvertible {
     /// How the connection uses TLS (`sslmode`): `disable`, `prefer` (the default) or `require`.
     public enum TLSMode: String, Sendable {
@@ -28,7 +29,7 @@ public struct PostgresConnectionURL: Sendable, CustomStringConvertible {
     public var database: String
     /// `sslmode` from the query string.
     public var tls: TLSMode
-    /// The URL with the password replaced by `***`: the only form errors may show.
+    /// The URL without user, password or query (`URLRedaction`): the only form errors may show.
     public let redacted: String
 
     /// True for `postgres://` and `postgresql://` URLs: what `--db` and `HYBRID_DB_URL` use to pick the backend.
@@ -38,7 +39,7 @@ public struct PostgresConnectionURL: Sendable, CustomStringConvertible {
 
     /// Parses `text`; `environment` supplies `PGPASSWORD` when the URL carries no password.
     public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(StoreError) {
-        let redacted = Self.redact(text)
+        let redacted = URLRedaction.redact(text)
         guard Self.isPostgres(text), let components = URLComponents(string: text), let host = components.host, !host.isEmpty
         else {
             throw StoreError.cannotOpen(path: redacted, reason: "not a postgres://user@host:port/database URL")
@@ -61,12 +62,4 @@ public struct PostgresConnectionURL: Sendable, CustomStringConvertible {
     }
 
     public var description: String { redacted }
-
-    /// `text` with the password between `user:` and `@` replaced by `***`; any other text is returned unchanged.
-    public static func redact(_ text: String) -> String {
-        guard let scheme = text.range(of: "://"), let at = text[scheme.upperBound...].firstIndex(of: "@") else { return text }
-        let userInfo = text[scheme.upperBound..<at]
-        guard let colon = userInfo.firstIndex(of: ":") else { return text }
-        return String(text[..<colon]) + ":***" + String(text[at...])
-    }
 }

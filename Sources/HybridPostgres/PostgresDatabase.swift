@@ -58,6 +58,16 @@ public final class PostgresDatabase: Sendable {
 
     // MARK: - Running statements
 
+    /// Runs statements with no bound values (tests hand-edit rows with it).
+    func execute(_ sql: String) async throws(StoreError) {
+        try await rows("execute SQL", PostgresQuery(unsafeSQL: sql))
+    }
+
+    /// The first column of each row as text (tests read raw columns with it).
+    func texts(_ sql: String) async throws -> [String] {
+        try await rows("read SQL", PostgresQuery(unsafeSQL: sql)).map { try $0.decode(String.self) }
+    }
+
     /// Runs `query` and collects its rows; any failure becomes `StoreError.operationFailed` naming `operation`.
     @discardableResult
     func rows(_ operation: String, _ query: PostgresQuery) async throws(StoreError) -> [PostgresRow] {

@@ -73,7 +73,7 @@ public final class PostgresServer: Sendable {
             "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=200",
         ]
         let log = directory.appendingPathComponent("server.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
@@ -135,7 +135,8 @@ public final class PostgresServer: Sendable {
     public struct Failure: Error, CustomStringConvertible {
         /// What went wrong.
         public var description: String
-        init(_ description: String) { self.description = description }
+        /// A failure described by `description`.
+        public init(_ description: String) { self.description = description }
     }
 
     /// Who the server runs as: the current user, or, as root, `postgres` (else `nobody`) through `setpriv`.
