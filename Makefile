@@ -3,8 +3,9 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
 # Debian packages the build and the tests need: libcurl (transport), SQLite (store), pkg-config (finds libcurl),
-# cmake (builds llama-server), nginx (the config-fetch test server), chromium (renders the HTML report in a test).
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light python3-venv chromium
+# cmake (builds llama-server), nginx (the config-fetch test server), chromium (renders the HTML report in a test),
+# postgresql (the shared-store tests start their own throwaway server from its programs; none is left running).
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light python3-venv chromium postgresql
 SWIFT_BUILD_FLAGS ?=
 
 .PHONY: all deps setup build run test bench clean help

@@ -217,7 +217,10 @@ let package = Package(
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
         .testTarget(
             name: "HybridCLITests",
-            dependencies: ["hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore"],
+            dependencies: [
+                "hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore", "HybridTesting",
+                "HybridPostgres",
+            ],
             swiftSettings: strict
         ),
     ],
