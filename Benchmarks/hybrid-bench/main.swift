@@ -17,6 +17,8 @@ let benchmarks: [(name: String, summary: String, run: @Sendable (BenchmarkArgume
      ReportBenchmark.run),
     ("view", "hybrid view: cases × arms grid pages of a 100,000-result run over loopback HTTP (target < 200 ms)",
      ViewBenchmark.run),
+    ("workers", "Four `hybrid eval --worker` processes vs one on a shared PostgreSQL store, 20 ms stub: every key once, speed-up (target ≥ 3×)",
+     WorkersBenchmark.run),
     // Internal: the loopback server the transport benchmark starts as a child process.
     ("serve-loopback", "", LoopbackServeCommand.run),
 ]

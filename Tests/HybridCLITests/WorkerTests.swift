@@ -13,8 +13,11 @@ struct WorkerTests {
     /// 10 cases × 2 variants × 2 models.
     static let planned = 40
 
-    static func evalArguments(db: String, config: String, dataset: String, run: String) -> [String] {
-        ["--db", db, "--config", config, "eval", "--feature", "summarize", "--dataset", dataset, "--run-id", run, "--worker"]
+    /// Writes a config over two models at `fake` and a 10-case dataset; the worker command line over them.
+    static func evalArguments(_ fixture: CLIFixture, fake: FakeChatCompletionsServer, db: String, run: String) throws -> [String] {
+        let config = try fixture.writeConfig("c.json", models: ["fake-a", "fake-b"], baseURL: fake.baseURL)
+        let dataset = try fixture.writeDataset("cases.jsonl", count: 10)
+        return ["--db", db, "--config", config, "eval", "--feature", "summarize", "--dataset", dataset, "--run-id", run, "--worker"]
     }
 
     /// The stored run, its results and what is left in the queue, read through the store's protocols.
@@ -34,10 +37,8 @@ struct WorkerTests {
         defer { fake.stop() }
         let fixture = try CLIFixture()
         defer { fixture.remove() }
-        let config = try fixture.writeConfig("c.json", models: ["fake-a", "fake-b"], baseURL: fake.baseURL)
-        let dataset = try fixture.writeDataset("cases.jsonl", count: 10)
         try await PostgresServerTrait.server().withDatabase { url in
-            let arguments = Self.evalArguments(db: url, config: config, dataset: dataset, run: "shared")
+            let arguments = try Self.evalArguments(fixture, fake: fake, db: url, run: "shared")
                 + ["--concurrency", "2", "--claim-batch", "3"]
             let outcomes = try await withThrowingTaskGroup(of: HybridCLI.Outcome.self) { group in
                 for _ in 0..<4 { group.addTask { try await fixture.hybrid(arguments) } }
@@ -50,6 +51,9 @@ struct WorkerTests {
             // No lease expired (120 s by default), so no key was sent twice either.
             #expect(fake.requestCount == Self.planned)
             #expect(!outcomes.contains { $0.output.contains("postgres@") }, "the database URL's user and password stay out of output")
+            // Reports read the shared store through the same protocols.
+            let report = try await fixture.hybrid(["--db", url, "report", "shared", "--format", "json"])
+            #expect(report.status == 0, "\(report.output)")
         }
     }
 
@@ -63,10 +67,8 @@ struct WorkerTests {
         defer { fake.stop() }
         let fixture = try CLIFixture()
         defer { fixture.remove() }
-        let config = try fixture.writeConfig("c.json", models: ["fake-a", "fake-b"], baseURL: fake.baseURL)
-        let dataset = try fixture.writeDataset("cases.jsonl", count: 10)
         try await PostgresServerTrait.server().withDatabase { url in
-            let arguments = Self.evalArguments(db: url, config: config, dataset: dataset, run: "crash")
+            let arguments = try Self.evalArguments(fixture, fake: fake, db: url, run: "crash")
                 + ["--lease-seconds", "2", "--claim-batch", "8", "--concurrency", "4"]
             let doomed = Process()
             doomed.executableURL = try HybridCLI.executable()

@@ -27,6 +27,10 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         var location: String
         /// A result store over a new connection to the same database, so nothing comes from memory.
         var reopen: @Sendable () async throws -> any ResultStore
+        /// A snapshot store over a new connection to the same database.
+        var reopenSnapshots: @Sendable () async throws -> any ConfigSnapshotStore
+        /// A spend ledger over a new connection to the same database.
+        var reopenLedger: @Sendable () async throws -> any SpendLedger
         /// Runs SQL directly, as a person editing the database by hand would.
         var execute: @Sendable (String) async throws -> Void
         /// The first column of a query's rows, as text.
@@ -44,6 +48,8 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
                     results: SQLiteResultStore(database: database), snapshots: SQLiteConfigSnapshotStore(database: database),
                     ledger: SQLiteSpendLedger(database: database), location: path,
                     reopen: { try SQLiteResultStore(path: path) },
+                    reopenSnapshots: { SQLiteConfigSnapshotStore(database: try HybridDatabase(path: path)) },
+                    reopenLedger: { SQLiteSpendLedger(database: try HybridDatabase(path: path)) },
                     execute: { sql in try await database.writer.write { db in try db.execute(sql: sql) } },
                     texts: { sql in try await database.writer.read { db in try String.fetchAll(db, sql: sql) } })
                 return try await body(opened)
@@ -56,6 +62,8 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
                     results: PostgresResultStore(database: database), snapshots: PostgresConfigSnapshotStore(database: database),
                     ledger: PostgresSpendLedger(database: database), location: database.location,
                     reopen: { PostgresResultStore(database: try await PostgresDatabase(url: url)) },
+                    reopenSnapshots: { PostgresConfigSnapshotStore(database: try await PostgresDatabase(url: url)) },
+                    reopenLedger: { PostgresSpendLedger(database: try await PostgresDatabase(url: url)) },
                     execute: { sql in try await database.execute(sql) },
                     texts: { sql in try await database.texts(sql) })
                 return try await body(opened)
