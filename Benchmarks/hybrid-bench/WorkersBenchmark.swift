@@ -4,7 +4,7 @@ import HybridPostgres
 import HybridStore
 import HybridTestSupport
 
-/// `hybrid-bench workers [--samples 800] [--workers 4] [--concurrency 4] [--delay-ms 20]`: the release `hybrid eval
+/// `hybrid-bench workers [--samples 2000] [--workers 4] [--concurrency 4] [--delay-ms 20]`: the release `hybrid eval
 /// --worker` filling one run in a shared PostgreSQL store (a throwaway server from Debian's package), one worker
 /// process against N at once, on the out-of-process stub with a 20 ms delay. Each worker keeps the same number of
 /// requests in flight, so N workers should approach N× the throughput of one. Prints both rates, the speed-up
@@ -13,7 +13,7 @@ enum WorkersBenchmark {
     static let speedUpTarget = 3.0
 
     static func run(_ arguments: BenchmarkArguments) async throws {
-        let samples = arguments.int("samples", default: 800)
+        let samples = arguments.int("samples", default: 2000)
         let workers = arguments.int("workers", default: 4)
         let concurrency = arguments.int("concurrency", default: 4)
         let delay = arguments.int("delay-ms", default: 20)
