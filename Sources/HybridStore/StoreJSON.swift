@@ -21,6 +21,37 @@ enum StoreJSON {
 }
 
 extension StoreJSON {
+    /// The constraints column, written through the core's canonical JSON writer (sorted keys, nil members left
+    /// out, as `JSONEncoder` wrote it): `JSONEncoder` was the largest single cost of storing a result.
+    static func encode(_ outcomes: [ConstraintOutcome]) throws(StoreError) -> String {
+        if outcomes.isEmpty { return "[]" }
+        return try array(outcomes.map { outcome in
+            var members: [String: JSONValue] = ["name": .string(outcome.name), "passed": .bool(outcome.passed)]
+            if let observed = outcome.observed { members["observed"] = observed }
+            if let message = outcome.message { members["message"] = .string(message) }
+            return .object(members)
+        }, field: "constraint outcomes")
+    }
+
+    /// The scores column, written like ``encode(_:)-([ConstraintOutcome])``.
+    static func encode(_ scores: [QualityScore]) throws(StoreError) -> String {
+        if scores.isEmpty { return "[]" }
+        return try array(scores.map { score in
+            var members: [String: JSONValue] = ["scorer": .string(score.scorer), "value": .double(score.value)]
+            if let detail = score.detail { members["detail"] = .string(detail) }
+            return .object(members)
+        }, field: "quality scores")
+    }
+
+    private static func array(_ elements: [JSONValue], field: String) throws(StoreError) -> String {
+        let value = JSONValue.array(elements)
+        // JSON cannot hold NaN or infinity; `JSONEncoder` refused them, and so does this.
+        guard value.allNumbersFinite else {
+            throw StoreError.invalidValue(field: field, reason: "not representable as JSON (a number is not finite)")
+        }
+        return value.canonicalJSON
+    }
+
     /// Parses a JSON column into a `JSONValue` (`JSONValue(parsing:)`, not `JSONDecoder`, which is several times slower).
     static func value(from text: String, column: String) throws -> JSONValue {
         do {
@@ -70,4 +101,16 @@ extension StoreJSON {
 struct RecordDecodingError: Error {
     var table: String?
     var reason: String
+}
+
+extension JSONValue {
+    /// False when a double anywhere inside is NaN or infinite.
+    fileprivate var allNumbersFinite: Bool {
+        switch self {
+        case .double(let d): d.isFinite
+        case .array(let items): items.allSatisfy(\.allNumbersFinite)
+        case .object(let members): members.values.allSatisfy(\.allNumbersFinite)
+        default: true
+        }
+    }
 }
