@@ -13,6 +13,11 @@ enum TextNormalizer {
         if let tokens = asciiTokens(text, separator: isASCIIWhitespace, dropped: isASCIIPunctuationOrSymbol) {
             return tokens.filter { !articles.contains($0) }
         }
+        return squadTokensByCharacter(text)
+    }
+
+    /// ``squadTokens(_:)`` over `Character` properties: any text.
+    static func squadTokensByCharacter(_ text: String) -> [String] {
         let stripped = String(text.lowercased().filter { !$0.isPunctuation && !$0.isSymbol })
         return stripped.split(whereSeparator: \.isWhitespace).map(String.init).filter { !articles.contains($0) }
     }
@@ -22,7 +27,12 @@ enum TextNormalizer {
     /// we keep Unicode letters and digits so non-English outputs are not scored as empty.)
     static func rougeTokens(_ text: String) -> [String] {
         if let tokens = asciiTokens(text, separator: { !isASCIILetterOrDigit($0) }, dropped: { _ in false }) { return tokens }
-        return text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
+        return rougeTokensByCharacter(text)
+    }
+
+    /// ``rougeTokens(_:)`` over `Character` properties: any text.
+    static func rougeTokensByCharacter(_ text: String) -> [String] {
+        text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
     private static let articles: Set<String> = ["a", "an", "the"]
