@@ -59,7 +59,7 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
         }
         let chunk: OpenAIChatCompletionChunk
         do {
-            chunk = try WireJSON.decoder.decode(OpenAIChatCompletionChunk.self, from: data)
+            chunk = try OpenAIFastParse.chunk(payload) ?? WireJSON.decoder.decode(OpenAIChatCompletionChunk.self, from: data)
         } catch {
             throw .decodingFailure(model: context.modelID, detail: context.clean("a stream event is not a chat completion chunk: \(payload.prefix(120))"))
         }

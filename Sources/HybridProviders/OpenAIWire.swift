@@ -23,7 +23,8 @@ struct OpenAIWire: WireFormat {
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
         let completion: OpenAIChatCompletion
         do {
-            completion = try WireJSON.decoder.decode(OpenAIChatCompletion.self, from: body)
+            completion = try String(validating: body, as: UTF8.self).flatMap(OpenAIFastParse.completion)
+                ?? WireJSON.decoder.decode(OpenAIChatCompletion.self, from: body)
         } catch {
             if let errorBody = OpenAIErrorBody(data: body) { throw OpenAIErrorMapper.map(streamError: errorBody, context: context) }
             throw .decodingFailure(

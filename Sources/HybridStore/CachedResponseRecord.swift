@@ -111,7 +111,7 @@ extension CachedResponseRecord: StoredRecord {
         return [
             requestHash, modelID, text, try structured.map { try StoreJSON.encode($0, field: "cached structured output") },
             usage.promptTokens, usage.completionTokens, usage.cachedTokens, usage.reasoningTokens, usage.isEstimated,
-            ttftMs, totalMs, finishReason, createdAt,
+            ttftMs, totalMs, finishReason, StoreDate.text(createdAt),
         ]
     }
 

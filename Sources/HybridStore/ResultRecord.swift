@@ -280,7 +280,7 @@ extension ResultRecord: StoredRecord {
             error?.message,
             retries,
             cacheHit,
-            completedAt,
+            StoreDate.text(completedAt),
             timings.serverPromptMs,
             timings.serverGenerationMs,
         ]

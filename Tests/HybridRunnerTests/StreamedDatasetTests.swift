@@ -78,7 +78,7 @@ import Testing
             runID: "big", feature: "summarize", config: document, configHash: "h", dataset: try Dataset.open(path: path),
             variants: ["concise"])
         #expect(plan.plannedCount == count)
-        let runner = EvalRunner(store: store, models: EvalRunnerTests.models(document), options: EvalOptions(concurrency: 8))
+        let runner = EvalRunner(store: store, models: EvalRunnerTests.models(document), options: EvalOptions(concurrency: 2))
         do {
             _ = try await runner.run(plan)
             Issue.record("the run went on past a bad line")
