@@ -47,7 +47,10 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
     private mutating func handle(
         _ event: ServerSentEvent, into result: inout WireResult, deltas: inout [String], context: WireContext
     ) throws(GenerationError) {
-        let payload = event.data.trimmingCharacters(in: .whitespaces)
+        // Trimming bridges through NSString; a payload without white space at either end (every server's) is
+        // left as it is.
+        let padded = event.data.first?.isWhitespace == true || event.data.last?.isWhitespace == true
+        let payload = padded ? event.data.trimmingCharacters(in: .whitespaces) : event.data
         if payload == "[DONE]" {
             result.complete = true
             return
