@@ -7,9 +7,14 @@ struct OpenAIWire: WireFormat {
     let configuration: OpenAICompatibleModel.Configuration
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
-        let body = try HTTPModelEngine<Self>.encodeBody(
-            OpenAIChatRequest(request, model: configuration.model, stream: stream, maxTokensParameter: configuration.maxTokensParameter),
-            context: context)
+        let chatRequest = OpenAIChatRequest(
+            request, model: configuration.model, stream: stream, maxTokensParameter: configuration.maxTokensParameter)
+        let body: Data
+        if let written = chatRequest.jsonBody() {
+            body = written
+        } else {
+            body = try HTTPModelEngine<Self>.encodeBody(chatRequest, context: context)
+        }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Accept", value: stream ? "text/event-stream" : "application/json")

@@ -26,42 +26,42 @@ extension StoreJSON {
     /// `JSONValue` writer) was the largest single cost of storing a result.
     static func encode(_ outcomes: [ConstraintOutcome]) throws(StoreError) -> String {
         if outcomes.isEmpty { return "[]" }
-        var out = ColumnWriter()
+        var out = JSONTextWriter()
         out.raw("[")
         for (index, outcome) in outcomes.enumerated() {
             out.raw(index == 0 ? "{" : ",{")
-            if let message = outcome.message { out.member("message", first: true); out.string(message) }
-            out.member("name", first: outcome.message == nil)
+            if let message = outcome.message { out.key("message", first: true); out.string(message) }
+            out.key("name", first: outcome.message == nil)
             out.string(outcome.name)
             if let observed = outcome.observed {
                 guard observed.allNumbersFinite else { throw notFinite("constraint outcomes") }
-                out.member("observed")
-                out.text(observed.canonicalJSON)
+                out.key("observed")
+                out.value(observed)
             }
-            out.member("passed")
+            out.key("passed")
             out.raw(outcome.passed ? "true}" : "false}")
         }
         out.raw("]")
-        return out.string
+        return out.text
     }
 
     /// The scores column, `[{"detail":…,"scorer":…,"value":…}]`, written like the constraints column.
     static func encode(_ scores: [QualityScore]) throws(StoreError) -> String {
         if scores.isEmpty { return "[]" }
-        var out = ColumnWriter()
+        var out = JSONTextWriter()
         out.raw("[")
         for (index, score) in scores.enumerated() {
             guard score.value.isFinite else { throw notFinite("quality scores") }
             out.raw(index == 0 ? "{" : ",{")
-            if let detail = score.detail { out.member("detail", first: true); out.string(detail) }
-            out.member("scorer", first: score.detail == nil)
+            if let detail = score.detail { out.key("detail", first: true); out.string(detail) }
+            out.key("scorer", first: score.detail == nil)
             out.string(score.scorer)
-            out.member("value")
-            out.text(JSONValue.double(score.value).canonicalJSON)
+            out.key("value")
+            out.number(score.value)
             out.raw("}")
         }
         out.raw("]")
-        return out.string
+        return out.text
     }
 
     /// JSON cannot hold NaN or infinity; `JSONEncoder` refused them, and so does this.
@@ -129,47 +129,5 @@ extension JSONValue {
         case .object(let members): members.values.allSatisfy(\.allNumbersFinite)
         default: true
         }
-    }
-}
-
-/// JSON text appended as UTF-8 bytes, strings escaped as the core's canonical writer escapes them.
-private struct ColumnWriter {
-    private var bytes: [UInt8] = []
-
-    init() { bytes.reserveCapacity(256) }
-
-    var string: String { String(decoding: bytes, as: UTF8.self) }
-
-    mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    mutating func text(_ text: String) { bytes.append(contentsOf: text.utf8) }
-
-    /// `"key":`, after a comma unless it is the object's first member.
-    mutating func member(_ key: StaticString, first: Bool = false) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        raw(key)
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
-    }
-
-    mutating func string(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let digits = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
