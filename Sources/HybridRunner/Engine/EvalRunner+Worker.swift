@@ -18,9 +18,11 @@ extension EvalRunner {
         arguments: JSONValue = .object([:]),
         progress: @escaping @Sendable (EvalProgress) -> Void = { _ in }
     ) async throws(EvalError) -> EvalSummary {
-        let items = plan.workItems
-        let keys = items.map { key(plan, $0) }
-        let itemsByKey = Dictionary(zip(keys, items), uniquingKeysWith: { first, _ in first })
+        // Every key is queued up front, so a streamed dataset is checked (and its case ids read) first.
+        try await plan.validateCases()
+        let keyed = plan.workItems.compactMap { item in key(plan, item).map { ($0, item) } }
+        let keys = keyed.map(\.0)
+        let itemsByKey = Dictionary(keyed, uniquingKeysWith: { first, _ in first })
         // Queued in the plan's seeded order, so every worker takes keys in the same spread over arms.
         if try await !joinOrCreate(plan, queue: queue, keys: keys, arguments: arguments) {
             return EvalSummary(
@@ -30,6 +32,7 @@ extension EvalRunner {
         let execution = await prepareExecution(plan)
         let counter = ProgressCounter(total: plan.plannedCount, alreadyDone: 0)
         let storeFailure = StoreFailure()
+        let writer = ResultWriter(store: store) { record in progress(counter.record(record)) }
         var finished = false
         do {
             while !Task.isCancelled, storeFailure.error == nil {
@@ -43,7 +46,13 @@ extension EvalRunner {
                     try? await Task.sleep(for: worker.pollInterval)
                     continue
                 }
-                await dispatch(claimed.compactMap { itemsByKey[$0] }, execution, counter: counter, storeFailure: storeFailure, progress: progress)
+                await dispatch(claimed.compactMap { itemsByKey[$0] }, execution, writer: writer, storeFailure: storeFailure)
+                // Stored before the next claim: a batch's keys leave the queue while their lease still holds.
+                do {
+                    try await writer.finish()
+                } catch {
+                    storeFailure.set(error)
+                }
             }
         } catch {
             throw .store(error)
