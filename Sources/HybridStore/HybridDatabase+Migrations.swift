@@ -116,6 +116,30 @@ extension HybridDatabase {
                     """
             )
         }
+        // Constraint verdicts and score values as rows of narrow side tables, so aggregates (reports, compare,
+        // recommend, the viewer) never parse JSON per result; the JSON columns keep messages and details.
+        // Old rows are backfilled here by the same Swift code that writes new ones, so the values are bit-identical.
+        migrator.registerMigration("v3") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE result_constraints (
+                        result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+                        ordinal INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        passed INTEGER NOT NULL,
+                        PRIMARY KEY (result_id, ordinal)
+                    ) STRICT, WITHOUT ROWID;
+                    CREATE TABLE result_scores (
+                        result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+                        ordinal INTEGER NOT NULL,
+                        scorer TEXT NOT NULL,
+                        value REAL NOT NULL,
+                        PRIMARY KEY (result_id, ordinal)
+                    ) STRICT, WITHOUT ROWID;
+                    """
+            )
+            try ResultRecord.backfillSideTables(db)
+        }
         return migrator
     }()
 }

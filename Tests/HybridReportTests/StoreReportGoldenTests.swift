@@ -52,4 +52,45 @@ struct StoreReportGoldenTests {
             try GoldenFileTests.check(String(decoding: try report.jsonData(), as: UTF8.self), file: "store-report.json")
         }
     }
+
+    @Test("a store with only the protocol's default read paths (whole records) gives the same report")
+    func defaultReadPaths() async throws {
+        try await ReportFixtures.withTemporaryDirectory { directory in
+            let store = try await ReportFixtures.store(in: directory, runs: [(ReportFixtures.run(), Self.results())])
+            let report = try await ReportBuilder().build(store: WholeRecordStore(base: store), runID: ReportFixtures.runID)
+            try GoldenFileTests.check(String(decoding: try report.jsonData(), as: UTF8.self), file: "store-report.json")
+        }
+    }
+}
+
+/// A `ResultStore` that implements only the protocol's requirements without defaults, forwarding to SQLite: what a
+/// third-party store (PostgreSQL) gets when it does not override the aggregate read paths.
+struct WholeRecordStore: ResultStore {
+    let base: SQLiteResultStore
+
+    func createRun(_ run: RunRecord) async throws(StoreError) { try await base.createRun(run) }
+    func run(id: String) async throws(StoreError) -> RunRecord? { try await base.run(id: id) }
+    func runs(limit: Int?) async throws(StoreError) -> [RunRecord] { try await base.runs(limit: limit) }
+    func finishRun(id: String, at date: Date) async throws(StoreError) { try await base.finishRun(id: id, at: date) }
+    func markInterrupted(id: String, at date: Date) async throws(StoreError) { try await base.markInterrupted(id: id, at: date) }
+    func markResumed(id: String) async throws(StoreError) { try await base.markResumed(id: id) }
+    func insertResult(_ result: ResultRecord) async throws(StoreError) -> Bool { try await base.insertResult(result) }
+    func insertResults(_ results: [ResultRecord]) async throws(StoreError) -> [Bool] { try await base.insertResults(results) }
+    func insertResults(_ results: [ResultRecord], caching responses: [CachedResponseRecord]) async throws(StoreError) -> [Bool] {
+        try await base.insertResults(results, caching: responses)
+    }
+    func completedKeys(run: String) async throws(StoreError) -> Set<ResultKey> { try await base.completedKeys(run: run) }
+    func resultCount(run: String) async throws(StoreError) -> Int { try await base.resultCount(run: run) }
+    func results(run: String) async throws(StoreError) -> [ResultRecord] { try await base.results(run: run) }
+    nonisolated(nonsending) func forEachResult(
+        run: String, batchSize: Int, _ body: (ResultRecord) async throws -> Void
+    ) async throws {
+        try await base.forEachResult(run: run, batchSize: batchSize, body)
+    }
+    func cachedResponse(requestHash: String) async throws(StoreError) -> CachedResponseRecord? {
+        try await base.cachedResponse(requestHash: requestHash)
+    }
+    func storeCachedResponse(_ response: CachedResponseRecord) async throws(StoreError) {
+        try await base.storeCachedResponse(response)
+    }
 }

@@ -46,15 +46,15 @@ struct ArmAccumulator {
 
     var worst: WorstCaseSelector
 
-    init(record: ResultRecord, worstCaseLimit: Int, textLimit: Int) {
+    init(record: ResultMeasures, worstCaseLimit: Int) {
         armID = record.key.armID
         promptVariant = record.promptVariant
         modelID = record.modelID
         tier = record.tier.rawValue
-        worst = WorstCaseSelector(limit: worstCaseLimit, textLimit: textLimit)
+        worst = WorstCaseSelector(limit: worstCaseLimit)
     }
 
-    mutating func add(_ record: ResultRecord, caseIndex: Int) {
+    mutating func add(_ record: ResultMeasures, caseIndex: Int) {
         count += 1
         if record.cacheHit { cacheHits += 1 }
         if record.retries > 0 { retried += 1 }
@@ -103,7 +103,7 @@ struct ArmAccumulator {
     }
 
     /// Latency describes the model, so only successful, uncached, unretried results count; cold starts apart.
-    private mutating func addLatency(_ record: ResultRecord, caseIndex: Int) {
+    private mutating func addLatency(_ record: ResultMeasures, caseIndex: Int) {
         if record.error != nil {
             latencyExcluded.errors += 1
         } else if record.cacheHit {

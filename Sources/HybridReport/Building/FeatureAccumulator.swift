@@ -13,7 +13,7 @@ struct FeatureAccumulator {
         self.feature = feature
     }
 
-    mutating func add(_ record: ResultRecord, options: ReportOptions) {
+    mutating func add(_ record: ResultMeasures, options: ReportOptions) {
         let key = Self.caseKey(caseID: record.key.caseID, repeatIndex: record.key.repeatIndex)
         let index: Int
         if let existing = caseIndex[key] {
@@ -31,7 +31,7 @@ struct FeatureAccumulator {
         }
         let armID = record.key.armID
         if arms[armID] == nil {
-            arms[armID] = ArmAccumulator(record: record, worstCaseLimit: options.worstCasesPerArm, textLimit: options.textLimit)
+            arms[armID] = ArmAccumulator(record: record, worstCaseLimit: options.worstCasesPerArm)
         }
         arms[armID]?.add(record, caseIndex: index)
     }
