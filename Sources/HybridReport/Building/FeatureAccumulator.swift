@@ -29,11 +29,8 @@ struct FeatureAccumulator {
         for score in record.scores where !scorers.contains(score.scorer) {
             scorers.insert(score.scorer)
         }
-        let armID = record.key.armID
-        if arms[armID] == nil {
-            arms[armID] = ArmAccumulator(record: record, worstCaseLimit: options.worstCasesPerArm)
-        }
-        arms[armID]?.add(record, caseIndex: index)
+        arms[record.key.armID, default: ArmAccumulator(record: record, worstCaseLimit: options.worstCasesPerArm)]
+            .add(record, caseIndex: index)
     }
 
     /// "caseID#repeat": the unit two arms are paired on.
@@ -42,15 +39,20 @@ struct FeatureAccumulator {
     }
 
     /// The feature section without verdicts, and the comparisons still to be Holm-adjusted with the rest of the
-    /// report.
-    func finish(options: ReportOptions) -> (FeatureReport, [PendingComparison]) {
+    /// report. Frees what only streaming and the summaries needed as it goes, so a million-result report does not
+    /// hold the streaming arrays and the summaries' per-case vectors at once.
+    mutating func finish(options: ReportOptions) -> (FeatureReport, [PendingComparison]) {
         let names = constraintNames.sorted()
         let scorerNames = scorers.sorted()
         let hasConstraints = !names.isEmpty
-        var summaries = arms.keys.sorted().compactMap { id in
-            arms[id]?.summary(
+        caseIndex = [:]
+        var summaries: [ArmSummary] = []
+        for id in arms.keys.sorted() {
+            guard let summary = arms[id]?.summary(
                 caseCount: caseKeys.count, featureHasConstraints: hasConstraints, constraintNames: names, options: options
-            )
+            ) else { continue }
+            summaries.append(summary)
+            arms[id]?.releaseSummaryInputs()
         }
         let primary = scorerNames.first
         Self.markParetoFront(&summaries, scorer: primary)

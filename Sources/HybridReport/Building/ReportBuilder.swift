@@ -63,17 +63,17 @@ struct ReportAccumulator {
 
     mutating func add(_ record: ResultMeasures) {
         resultCount += 1
-        if features[record.feature] == nil {
-            features[record.feature] = FeatureAccumulator(feature: record.feature)
-        }
-        features[record.feature]?.add(record, options: options)
+        // One in-place lookup per result (the default is built only for a new feature).
+        features[record.feature, default: FeatureAccumulator(feature: record.feature)].add(record, options: options)
     }
 
-    func finish(runID: String, run: RunRecord?) -> RunReport {
+    /// The report; each feature's streaming state is dropped once its section is built.
+    mutating func finish(runID: String, run: RunRecord?) -> RunReport {
         var sections: [FeatureReport] = []
         var pending: [PendingComparison] = []
         for name in features.keys.sorted() {
             guard let (section, comparisons) = features[name]?.finish(options: options) else { continue }
+            features[name] = nil
             sections.append(section)
             pending += comparisons
         }
