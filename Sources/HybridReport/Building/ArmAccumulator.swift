@@ -73,10 +73,9 @@ struct ArmAccumulator {
         } else {
             var allPassed = true
             for outcome in record.constraints {
-                var counts = constraintCounts[outcome.name] ?? (0, 0)
-                counts.total += 1
-                if outcome.passed { counts.passed += 1 } else { allPassed = false }
-                constraintCounts[outcome.name] = counts
+                // One in-place dictionary access per constraint.
+                Self.count(&constraintCounts[outcome.name, default: (0, 0)], passed: outcome.passed)
+                if !outcome.passed { allPassed = false }
             }
             checkedTotal += 1
             if allPassed { checkedPassed += 1 }
@@ -118,6 +117,11 @@ struct ArmAccumulator {
             if let ttft = record.timings.ttftMs { ttftMs.append(ttft) }
             if let speed = record.timings.decodeTokensPerSecond, speed.isFinite { decodeTokensPerSecond.append(speed) }
         }
+    }
+
+    private static func count(_ counts: inout (passed: Int, total: Int), passed: Bool) {
+        counts.total += 1
+        if passed { counts.passed += 1 }
     }
 
     /// The reason the arm was never sent, when every result is `unavailable`; nil for a measured arm.

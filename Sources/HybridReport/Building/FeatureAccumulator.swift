@@ -2,32 +2,44 @@ import HybridStore
 
 /// One feature's arms while streaming, with the shared case index that aligns every arm's per-case arrays.
 struct FeatureAccumulator {
+    /// A (case, repeat) while streaming: hashing the parts spares building the "caseID#repeat" string per result.
+    private struct CaseSlot: Hashable {
+        var caseID: String
+        var repeatIndex: Int
+    }
+
     let feature: String
-    private var caseIndex: [String: Int] = [:]
+    private var caseIndex: [CaseSlot: Int] = [:]
     private(set) var caseKeys: [String] = []
     private(set) var arms: [String: ArmAccumulator] = [:]
     private var constraintNames: Set<String> = []
     private var scorers: Set<String> = []
+    /// The names of the previous result's constraints and scores: nearly every result repeats them, and comparing
+    /// with the last list is cheaper than a set lookup per name.
+    private var lastConstraintNames: [String] = []
+    private var lastScorers: [String] = []
 
     init(feature: String) {
         self.feature = feature
     }
 
     mutating func add(_ record: ResultMeasures, options: ReportOptions) {
-        let key = Self.caseKey(caseID: record.key.caseID, repeatIndex: record.key.repeatIndex)
+        let slot = CaseSlot(caseID: record.key.caseID, repeatIndex: record.key.repeatIndex)
         let index: Int
-        if let existing = caseIndex[key] {
+        if let existing = caseIndex[slot] {
             index = existing
         } else {
             index = caseKeys.count
-            caseIndex[key] = index
-            caseKeys.append(key)
+            caseIndex[slot] = index
+            caseKeys.append(Self.caseKey(caseID: slot.caseID, repeatIndex: slot.repeatIndex))
         }
-        for outcome in record.constraints where !constraintNames.contains(outcome.name) {
-            constraintNames.insert(outcome.name)
+        if !record.constraints.elementsEqual(lastConstraintNames, by: { $0.name == $1 }) {
+            lastConstraintNames = record.constraints.map(\.name)
+            constraintNames.formUnion(lastConstraintNames)
         }
-        for score in record.scores where !scorers.contains(score.scorer) {
-            scorers.insert(score.scorer)
+        if !record.scores.elementsEqual(lastScorers, by: { $0.scorer == $1 }) {
+            lastScorers = record.scores.map(\.scorer)
+            scorers.formUnion(lastScorers)
         }
         arms[record.key.armID, default: ArmAccumulator(record: record, worstCaseLimit: options.worstCasesPerArm)]
             .add(record, caseIndex: index)
