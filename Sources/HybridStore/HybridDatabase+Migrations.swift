@@ -5,7 +5,10 @@ extension HybridDatabase {
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         for migration in SchemaMigration.all {
-            migrator.registerMigration(migration.version) { db in try db.execute(sql: migration.sqlite) }
+            migrator.registerMigration(migration.version) { db in
+                try db.execute(sql: migration.sqlite)
+                try migration.sqliteBackfill?(db)
+            }
         }
         return migrator
     }()

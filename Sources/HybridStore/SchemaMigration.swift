@@ -1,3 +1,5 @@
+import GRDB
+
 /// One version of the store's schema, written once per backend, so SQLite and PostgreSQL move through the same
 /// versions: `HybridDatabase`'s migrator registers `sqlite`, the PostgreSQL migrator (`HybridPostgres`) runs
 /// `postgres`. Append-only: never edit a shipped version, add the next one with both dialects.
@@ -8,6 +10,8 @@ package struct SchemaMigration: Sendable {
     package var sqlite: String
     /// The PostgreSQL statements: the same tables with native types (TIMESTAMPTZ, BOOLEAN, BYTEA, identity keys).
     package var postgres: String
+    /// Swift code run after `sqlite` in the same transaction, for data the SQL alone cannot move.
+    package var sqliteBackfill: (@Sendable (Database) throws -> Void)? = nil
 }
 
 extension SchemaMigration {
@@ -16,7 +20,32 @@ extension SchemaMigration {
         SchemaMigration(version: "v1", sqlite: v1SQLite, postgres: v1Postgres),
         // llama.cpp's own prompt and generation times beside the client's total, so queueing in the server shows.
         SchemaMigration(version: "v2", sqlite: v2SQLite, postgres: v2Postgres),
+        // Constraint verdicts and score values as rows of narrow side tables, so aggregates (reports, compare,
+        // recommend, the viewer) never parse JSON per result; the JSON columns keep messages and details. Old rows
+        // are backfilled by the same Swift code that writes new ones, so the values are bit-identical. PostgreSQL
+        // records the version without tables: its store answers `forEachMeasures` through the protocol's default
+        // (whole rows), so side tables there would only be rows nothing reads.
+        SchemaMigration(
+            version: "v3", sqlite: v3SQLite, postgres: "-- side tables are SQLite-only (see above)",
+            sqliteBackfill: { db in try ResultRecord.backfillSideTables(db) }),
     ]
+
+    private static let v3SQLite = """
+            CREATE TABLE result_constraints (
+                result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+                ordinal INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                passed INTEGER NOT NULL,
+                PRIMARY KEY (result_id, ordinal)
+            ) STRICT, WITHOUT ROWID;
+            CREATE TABLE result_scores (
+                result_id INTEGER NOT NULL REFERENCES results (id) ON DELETE CASCADE,
+                ordinal INTEGER NOT NULL,
+                scorer TEXT NOT NULL,
+                value REAL NOT NULL,
+                PRIMARY KEY (result_id, ordinal)
+            ) STRICT, WITHOUT ROWID;
+            """
 
     private static let v1SQLite = """
             CREATE TABLE runs (
