@@ -127,7 +127,7 @@ let package = Package(
             name: "hybrid-bench",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridProviders",
-                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView",
+                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridEvents",
             ],
             path: "Benchmarks/hybrid-bench",
             swiftSettings: strict
