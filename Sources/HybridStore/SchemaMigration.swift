@@ -11,7 +11,7 @@ package struct SchemaMigration: Sendable {
     /// The PostgreSQL statements: the same tables with native types (TIMESTAMPTZ, BOOLEAN, BYTEA, identity keys).
     package var postgres: String
     /// Swift code run after `sqlite` in the same transaction, for data the SQL alone cannot move.
-    package var sqliteBackfill: (@Sendable (Database) throws -> Void)? = nil
+    var sqliteBackfill: (@Sendable (Database) throws -> Void)? = nil
 }
 
 extension SchemaMigration {
