@@ -4,8 +4,9 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 # Debian packages the build and the tests need: libcurl (transport), SQLite (store), pkg-config (finds libcurl),
 # cmake (builds llama-server), nginx (the config-fetch test server), chromium (renders the HTML report in a test),
-# postgresql (the shared-store tests start their own throwaway server from its programs; none is left running).
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light python3-venv chromium postgresql
+# postgresql (the shared-store tests start their own throwaway server from its programs; none is left running),
+# zlib1g-dev (gzip for the event uploader, CZlib).
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light python3-venv chromium postgresql zlib1g-dev
 SWIFT_BUILD_FLAGS ?=
 
 .PHONY: all deps setup build run test bench clean help
