@@ -197,6 +197,7 @@ public enum ProviderConformance {
                         deltas += 1
                         deltaSeen.yield()
                     case .completed: completed = true
+                    case .toolCallDelta: break
                     }
                 }
             } catch {}
