@@ -19,4 +19,9 @@ public struct ToolCallDelta: Sendable, Hashable {
         self.name = name
         self.argumentsFragment = argumentsFragment
     }
+
+    /// A whole call as the one fragment of call `index` (providers that send calls whole, non-streamed answers).
+    public init(index: Int, call: ToolCall) {
+        self.init(index: index, id: call.id, name: call.name, argumentsFragment: call.argumentsText)
+    }
 }

@@ -40,16 +40,9 @@ struct OllamaChatRequest: Encodable, Equatable {
         }
     }
 
-    /// `{"type": "function", "function": {"name", "description", "parameters"}}`.
-    struct Tool: Encodable, Equatable {
-        struct Function: Encodable, Equatable {
-            var name: String
-            var description: String
-            var parameters: JSONValue
-        }
-        var type = "function"
-        var function: Function
-    }
+    /// `{"type": "function", "function": {"name", "description", "parameters"}}`: OpenAI's shape, which Ollama's
+    /// docs follow.
+    typealias Tool = OpenAIChatRequest.Function<OpenAIChatRequest.ToolPayload>
 
     /// Model parameters (Modelfile names); nil fields are omitted so the model's defaults apply.
     struct Options: Encodable, Equatable {
@@ -92,7 +85,7 @@ struct OllamaChatRequest: Encodable, Equatable {
         messages += request.messages.map(Message.init)
         if !request.tools.isEmpty {
             tools = request.tools.map {
-                Tool(function: .init(name: $0.name, description: $0.description, parameters: $0.parameters))
+                Tool(function: OpenAIChatRequest.ToolPayload(name: $0.name, description: $0.description, parameters: $0.parameters))
             }
         }
         self.messages = messages

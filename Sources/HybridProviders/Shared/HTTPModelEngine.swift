@@ -73,8 +73,7 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
                     response = try await engine.run(request, stream: false, onEvent: { _ in })
                     if !response.text.isEmpty { continuation.yield(.delta(response.text)) }
                     for (index, call) in response.toolCalls.enumerated() {
-                        continuation.yield(.toolCallDelta(ToolCallDelta(
-                            index: index, id: call.id, name: call.name, argumentsFragment: call.argumentsText)))
+                        continuation.yield(.toolCallDelta(ToolCallDelta(index: index, call: call)))
                     }
                 }
                 continuation.yield(.completed(response))

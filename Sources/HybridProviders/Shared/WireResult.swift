@@ -29,6 +29,6 @@ struct WireResult: Sendable {
 
     /// Records a complete call as one fragment at `index`.
     mutating func addToolCall(_ call: ToolCall, index: Int) {
-        addToolCall(ToolCallDelta(index: index, id: call.id, name: call.name, argumentsFragment: call.argumentsText))
+        addToolCall(ToolCallDelta(index: index, call: call))
     }
 }
