@@ -170,10 +170,14 @@ struct OpenAIChatRequest: Encodable, Equatable {
 
     /// The body as `JSONEncoder` with sorted keys wrote it (same members, same order, nil members left out), written
     /// straight to bytes: encoding through `JSONEncoder` was a twentieth of a fast eval's CPU. Nil when a number is
-    /// not finite: the `Encodable` path then reports it.
+    /// not finite: the `Encodable` path then reports it. Nil too for requests with tools or tool turns, which the
+    /// `Encodable` path writes.
     func jsonBody() -> Data? {
         guard temperature?.isFinite ?? true, topP?.isFinite ?? true else { return nil }
-        var out = JSONTextWriter(capacity: 256 + messages.reduce(0) { $0 + $1.content.utf8.count })
+        guard tools == nil, toolChoice == nil, messages.allSatisfy({ $0.toolCalls == nil && $0.toolCallID == nil }) else {
+            return nil
+        }
+        var out = JSONTextWriter(capacity: 256 + messages.reduce(0) { $0 + ($1.content?.utf8.count ?? 0) })
         out.raw("{")
         var first = true
         func key(_ name: StaticString) {
@@ -187,7 +191,7 @@ struct OpenAIChatRequest: Encodable, Equatable {
         for (index, message) in messages.enumerated() {
             out.raw(index == 0 ? "{" : ",{")
             out.key("content", first: true)
-            out.string(message.content)
+            out.string(message.content ?? "")
             out.key("role")
             out.string(message.role)
             out.raw("}")

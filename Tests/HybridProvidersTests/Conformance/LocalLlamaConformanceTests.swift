@@ -61,19 +61,17 @@ struct LocalLlamaConformanceTests {
     func toolRequest() async throws {
         let model = try model()
         var request = ProviderConformance.toolRequest
-        request.options = GenerationOptions(maxOutputTokens: 48, sampling: .greedy, seed: 7)
-        let checks = OutputChecks(schema: nil, constraints: nil, tools: request.tools)
-
-        let response = try await model.generate(request)
-        #expect(!response.text.isEmpty || !response.toolCalls.isEmpty)
-        #expect(checks.evaluate(response).results.map(\.name) == (response.toolCalls.isEmpty ? [] : ["tool_arguments"]))
-
+        // One streamed call, short: the tool prompt llama.cpp builds is long for this machine's 2 cores.
+        request.options = GenerationOptions(maxOutputTokens: 24, sampling: .greedy, seed: 7)
         let run = await ConformanceChecks.run(model.stream(request))
         #expect(run.error == nil, "\(String(describing: run.error))")
         let final = try #require(run.completed.first)
+        #expect(!final.text.isEmpty || !final.toolCalls.isEmpty)
         var assembler = ToolCallAssembler()
         run.toolCallDeltas.forEach { assembler.add($0) }
         #expect(assembler.calls == final.toolCalls)
+        let checks = OutputChecks(schema: nil, constraints: nil, tools: request.tools)
+        #expect(checks.evaluate(final).results.map(\.name) == (final.toolCalls.isEmpty ? [] : ["tool_arguments"]))
         #expect(final.text == run.deltas.joined())
     }
 }
