@@ -1,4 +1,4 @@
-/// What to generate: instructions, messages, options, an optional output schema and a deadline.
+/// What to generate: instructions, messages, options, an optional output schema, tools and a deadline.
 public struct GenerationRequest: Sendable, Hashable {
     /// System instructions (the "session instructions" of Foundation Models).
     public var instructions: String?
@@ -12,6 +12,10 @@ public struct GenerationRequest: Sendable, Hashable {
     public var responseSchemaName: String
     /// The instant by which the caller needs an answer; providers turn it into a transfer timeout.
     public var deadline: ContinuousClock.Instant?
+    /// Tools the model may call; empty offers none. Calls come back in ``GenerationResponse/toolCalls``.
+    public var tools: [ToolDefinition]
+    /// Whether and which tool the model must call; nil leaves the provider's default (`auto` when tools are offered).
+    public var toolChoice: ToolChoice?
 
     /// Creates a request; only `messages` is required.
     public init(
@@ -20,7 +24,9 @@ public struct GenerationRequest: Sendable, Hashable {
         options: GenerationOptions = GenerationOptions(),
         responseSchema: JSONValue? = nil,
         responseSchemaName: String = "response",
-        deadline: ContinuousClock.Instant? = nil
+        deadline: ContinuousClock.Instant? = nil,
+        tools: [ToolDefinition] = [],
+        toolChoice: ToolChoice? = nil
     ) {
         self.instructions = instructions
         self.messages = messages
@@ -28,6 +34,8 @@ public struct GenerationRequest: Sendable, Hashable {
         self.responseSchema = responseSchema
         self.responseSchemaName = responseSchemaName
         self.deadline = deadline
+        self.tools = tools
+        self.toolChoice = toolChoice
     }
 
     /// A single user prompt with optional instructions.

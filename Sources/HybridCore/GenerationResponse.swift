@@ -1,4 +1,4 @@
-/// A finished generation: text, parsed JSON when a schema was asked for, who served it, usage and timing.
+/// A finished generation: text, parsed JSON when a schema was asked for, tool calls, who served it, usage and timing.
 public struct GenerationResponse: Sendable, Equatable {
     /// The generated text as the model produced it (for schema requests, the raw JSON text).
     public var text: String
@@ -17,6 +17,9 @@ public struct GenerationResponse: Sendable, Equatable {
     /// True when this was the first request to a freshly started local model, which pays for warming caches;
     /// reports show such results apart from steady-state latency.
     public var coldStart: Bool
+    /// The tools the model called, in order (finish reason `.toolCall`); empty when it answered in text.
+    /// Arguments are unchecked here: ``ToolCallCheck`` validates them against the request's tools.
+    public var toolCalls: [ToolCall]
 
     /// Creates a response; providers build these, tests build them directly.
     public init(
@@ -27,7 +30,8 @@ public struct GenerationResponse: Sendable, Equatable {
         usage: TokenUsage,
         timing: GenerationTiming,
         finishReason: FinishReason,
-        coldStart: Bool = false
+        coldStart: Bool = false,
+        toolCalls: [ToolCall] = []
     ) {
         self.text = text
         self.structured = structured
@@ -37,6 +41,7 @@ public struct GenerationResponse: Sendable, Equatable {
         self.timing = timing
         self.finishReason = finishReason
         self.coldStart = coldStart
+        self.toolCalls = toolCalls
     }
 }
 
@@ -48,7 +53,7 @@ public enum FinishReason: Sendable, Hashable, Codable {
     case length
     /// A safety filter or guardrail stopped it.
     case contentFilter
-    /// The model called a tool (Anthropic structured output arrives this way).
+    /// The model called a tool (see `toolCalls`; Anthropic structured output arrives this way too).
     case toolCall
     /// Anything the provider reported that has no case here, verbatim.
     case other(String)

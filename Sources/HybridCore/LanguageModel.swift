@@ -21,7 +21,8 @@ public protocol LanguageModel: Sendable {
     func prepare() async throws(GenerationError)
     /// One complete response.
     func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse
-    /// Text deltas as they arrive, then exactly one `.completed` event with the full response.
+    /// Text and tool-call deltas as they arrive, then exactly one `.completed` event with the full response (whose
+    /// `toolCalls` are the assembled deltas).
     func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error>
 }
 
@@ -37,6 +38,8 @@ extension LanguageModel {
 public enum GenerationEvent: Sendable, Equatable {
     /// New text, in order.
     case delta(String)
+    /// A fragment of a tool call; ``ToolCallAssembler`` joins them, and `.completed` carries the joined calls.
+    case toolCallDelta(ToolCallDelta)
     /// The end of the stream: the whole response with usage and timing. Always the last event on success.
     case completed(GenerationResponse)
 }

@@ -127,6 +127,7 @@ extension Router {
                 switch event {
                 case .delta(let text): sink.yield(text)
                 case .completed(let response): final = response
+                case .toolCallDelta: break  // the completed response carries the assembled calls
                 }
             }
         } catch let error as GenerationError {

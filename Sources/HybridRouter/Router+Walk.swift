@@ -162,7 +162,7 @@ extension Router {
             walk.record(candidate, .served, from: started, plan: plan, now: clock.now(), usage: response.usage)
             return .accepted(failures: [])
         }
-        let result = plan.checks.evaluate(response.text)
+        let result = plan.checks.evaluate(response)
         let blocking = result.failures(selectedBy: plan.routing.outputFallback)
         guard blocking.isEmpty else {
             walk.record(candidate, .failedChecks(blocking), from: started, plan: plan, now: clock.now(), usage: response.usage)

@@ -30,6 +30,8 @@ public enum ConformanceChecks {
     public struct StreamRun {
         /// Text deltas, in order.
         public var deltas: [String] = []
+        /// Tool-call fragments, in order.
+        public var toolCallDeltas: [ToolCallDelta] = []
         /// Every `.completed` event (exactly one on success).
         public var completed: [GenerationResponse] = []
         /// Index of each `.completed` among all events, to check it came last.
@@ -47,6 +49,7 @@ public enum ConformanceChecks {
             for try await event in stream {
                 switch event {
                 case .delta(let text): run.deltas.append(text)
+                case .toolCallDelta(let delta): run.toolCallDeltas.append(delta)
                 case .completed(let response):
                     run.completed.append(response)
                     run.completedPositions.append(run.eventCount)

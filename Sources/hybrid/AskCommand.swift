@@ -64,6 +64,8 @@ struct AskCommand: AsyncParsableCommand {
                         FileHandle.standardOutput.write(Data(text.utf8))
                     case .completed(let final):
                         response = final
+                    case .toolCallDelta:
+                        break  // ask offers no tools
                     }
                 }
             } catch let error as GenerationError {

@@ -30,6 +30,7 @@ import Testing
             switch event {
             case .delta(let text): deltas.append(text)
             case .completed(let response): final = response
+            case .toolCallDelta: Issue.record("no tools were offered")
             }
         }
         let response = try #require(final)

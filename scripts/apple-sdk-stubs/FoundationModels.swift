@@ -107,3 +107,51 @@ public final class LanguageModelSession: @unchecked Sendable {
     }
     public enum Error: Swift.Error, Sendable { case concurrentRequests }
 }
+
+// Tools and transcripts (developer.apple.com/documentation/foundationmodels/tool, .../transcript,
+// .../languagemodelsession/toolcallerror).
+public protocol ConvertibleFromGeneratedContent {}
+public protocol PromptRepresentable {}
+extension String: PromptRepresentable {}
+extension GeneratedContent: ConvertibleFromGeneratedContent {
+    public init(json: String) throws { self.init(jsonString: json) }
+}
+
+public protocol Tool<Arguments, Output>: Sendable {
+    associatedtype Arguments: ConvertibleFromGeneratedContent
+    associatedtype Output: PromptRepresentable
+    var name: String { get }
+    var description: String { get }
+    var parameters: GenerationSchema { get }
+    func call(arguments: Arguments) async throws -> Output
+}
+
+public struct Transcript: Sendable {
+    public init(entries: some Sequence<Entry> = []) {}
+    public enum Entry: Sendable {
+        case instructions(Instructions)
+        case prompt(Prompt)
+        case toolCalls(ToolCalls)
+        case toolOutput(ToolOutput)
+        case response(Response)
+    }
+    public enum Segment: Sendable { case text(TextSegment) }
+    public struct TextSegment: Sendable { public init(id: String = "", content: String) {} }
+    public struct ToolDefinition: Sendable { public init(name: String, description: String, parameters: GenerationSchema) {} }
+    public struct Instructions: Sendable { public init(id: String = "", segments: [Segment], toolDefinitions: [ToolDefinition]) {} }
+    public struct Prompt: Sendable { public init(id: String = "", segments: [Segment], options: GenerationOptions = GenerationOptions()) {} }
+    public struct ToolCall: Sendable { public init(id: String, toolName: String, arguments: GeneratedContent) {} }
+    public struct ToolCalls: Sendable { public init<S: Sequence>(id: String = "", _ calls: S) where S.Element == ToolCall {} }
+    public struct ToolOutput: Sendable { public init(id: String, toolName: String, segments: [Segment]) {} }
+    public struct Response: Sendable { public init(id: String = "", assetIDs: [String], segments: [Segment]) {} }
+}
+
+extension LanguageModelSession {
+    public convenience init(model: some LanguageModel = SystemLanguageModel.default, tools: [any Tool] = [], transcript: Transcript) {
+        self.init(model: model, instructions: nil)
+    }
+    public struct ToolCallError: Swift.Error, Sendable {
+        public var tool: any Tool
+        public var underlyingError: any Swift.Error
+    }
+}

@@ -1,20 +1,34 @@
-/// Every check a feature defines on its output: the JSON Schema (hard: the app parses the output) and the soft
-/// constraints on the text. The runner scores stored results with it and the router checks live responses with
+/// Every check a feature defines on its output: the JSON Schema (hard: the app parses the output), the soft
+/// constraints on the text, and the arguments of any tool calls against the offered tools' schemas. The runner scores stored results with it and the router checks live responses with
 /// it, so a result the report calls adherent is exactly one the router would accept.
 public struct OutputChecks: Sendable, Hashable {
     /// The JSON parse and schema step; nil when the feature has no output schema.
     public var structured: StructuredOutputCheck?
     /// Soft constraints; nil when the feature has none.
     public var constraints: OutputConstraints?
+    /// The tool-call check; nil when the request offered no tools.
+    public var tools: ToolCallCheck?
 
-    /// Checks for a feature's `schema` and `constraints` (empty constraints count as none).
-    public init(schema: JSONSchema?, constraints: OutputConstraints?) {
+    /// Checks for a feature's `schema` and `constraints` (empty constraints count as none) and the `tools` a
+    /// request offers (none: no tool check).
+    public init(schema: JSONSchema?, constraints: OutputConstraints?, tools: [ToolDefinition] = []) {
         self.structured = schema.map { StructuredOutputCheck(schema: $0) }
         self.constraints = constraints.flatMap { $0.isEmpty ? nil : $0 }
+        self.tools = tools.isEmpty ? nil : ToolCallCheck(tools: tools)
     }
 
     /// Whether there is nothing to check.
-    public var isEmpty: Bool { structured == nil && constraints == nil }
+    public var isEmpty: Bool { structured == nil && constraints == nil && tools == nil }
+
+    /// Runs the checks that apply to `response`. A response that called tools is not the final answer, so the
+    /// schema and constraints (which describe the answer's text) wait for a later turn: only `tool_arguments` is
+    /// reported, and only when the request offered tools. A text answer gets the text checks alone.
+    public func evaluate(_ response: GenerationResponse) -> OutputCheckResult {
+        guard !response.toolCalls.isEmpty else { return evaluate(response.text) }
+        guard let tools else { return OutputCheckResult(results: [], parsed: nil, schemaViolations: []) }
+        let check = tools.check(response.toolCalls)
+        return OutputCheckResult(results: [check.result], parsed: nil, schemaViolations: [], toolViolations: check.violations)
+    }
 
     /// Runs every check on `text`.
     public func evaluate(_ text: String) -> OutputCheckResult {
@@ -35,15 +49,19 @@ public struct OutputChecks: Sendable, Hashable {
 
     /// The result names these checks produce (each configured limit and pattern yields one result per output,
     /// whatever the text), for refusing a fallback on a check the feature does not have.
-    public var resultNamesProduced: Set<String> { Set(evaluate("").results.map(\.name)) }
+    /// `tool_arguments` is always included: any request may offer tools, which a feature's config cannot see.
+    public var resultNamesProduced: Set<String> {
+        Set(evaluate("").results.map(\.name)).union([ToolCallCheck.resultName])
+    }
 
-    /// Result names that come from the schema step rather than from soft constraints.
-    public static let schemaResultNames: Set<String> = ["json_parses", "schema_valid"]
+    /// Result names that come from a schema (the output's or a tool's) rather than from soft constraints; the
+    /// `schema` entry of a routing policy selects them all.
+    public static let schemaResultNames: Set<String> = ["json_parses", "schema_valid", ToolCallCheck.resultName]
 
     /// Every result name a check can produce, for validating names a routing policy falls back on.
     public static let resultNames: [String] = [
         "json_parses", "schema_valid", "min_sentences", "max_sentences", "min_words", "max_words", "max_characters",
-        "single_paragraph", "must_contain", "must_not_contain",
+        "single_paragraph", "must_contain", "must_not_contain", ToolCallCheck.resultName,
     ]
 }
 
@@ -56,12 +74,18 @@ public struct OutputCheckResult: Sendable, Hashable {
     public var parsed: JSONValue?
     /// The parse failure or every schema violation, with instance paths.
     public var schemaViolations: [SchemaViolation]
+    /// Every problem with the response's tool calls, at paths under `$.tool_calls[i]`.
+    public var toolViolations: [SchemaViolation]
 
     /// Creates a result; ``OutputChecks/evaluate(_:)`` builds these.
-    public init(results: [ConstraintResult], parsed: JSONValue?, schemaViolations: [SchemaViolation]) {
+    public init(
+        results: [ConstraintResult], parsed: JSONValue?, schemaViolations: [SchemaViolation],
+        toolViolations: [SchemaViolation] = []
+    ) {
         self.results = results
         self.parsed = parsed
         self.schemaViolations = schemaViolations
+        self.toolViolations = toolViolations
     }
 
     /// True when every check passed (vacuously true with none).
@@ -84,6 +108,11 @@ public struct OutputCheckResult: Sendable, Hashable {
                 }
             case "schema_valid":
                 for violation in schemaViolations {
+                    out.append(FailedOutputCheck(
+                        name: result.name, path: violation.path, keyword: violation.keyword, message: violation.message))
+                }
+            case ToolCallCheck.resultName:
+                for violation in toolViolations {
                     out.append(FailedOutputCheck(
                         name: result.name, path: violation.path, keyword: violation.keyword, message: violation.message))
                 }
@@ -121,6 +150,7 @@ public struct FailedOutputCheck: Sendable, Hashable, Codable, CustomStringConver
     public var isSchema: Bool { OutputChecks.schemaResultNames.contains(name) }
 
     public var description: String {
+        if name == ToolCallCheck.resultName { return "\(name): \(path ?? "$") \(keyword ?? "")" }
         if name == "json_parses" || keyword == "json" { return "schema: not valid JSON" }
         if isSchema { return "schema: \(path ?? "$") \(keyword ?? name)" }
         return "constraint: \(name)"

@@ -89,9 +89,10 @@ public struct FoundationModelsModel: HybridCore.LanguageModel {
         if case .unavailable(let reason) = model.availability {
             throw .unavailable(model: id, reason: Self.map(reason))
         }
-        let session = LanguageModelSession(model: model, instructions: request.instructions)
+        let recorder = FoundationModelsTools.Recorder()
+        let session = try FoundationModelsTools.session(model: model, modelID: id, request: request, recorder: recorder)
         let runner = FoundationModelsSessionRunner(modelID: identity, providerModel: "apple-system-language-model")
-        return try await runner.run(session, request, streaming: streaming, onDelta: onDelta)
+        return try await runner.run(session, request, recorder: recorder, streaming: streaming, onDelta: onDelta)
     }
 
     static func map(_ reason: SystemLanguageModel.Availability.UnavailableReason) -> UnavailabilityReason {

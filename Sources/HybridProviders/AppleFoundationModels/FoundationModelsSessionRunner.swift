@@ -15,15 +15,18 @@ import Foundation
 /// - Structured output builds a `DynamicGenerationSchema` from the JSON schema (objects, arrays, strings, string
 ///   enums, integers, numbers, booleans) and returns `GeneratedContent.jsonString`; it arrives as one delta.
 /// - The framework reports no token counts, so usage is always estimated (flagged).
+/// - With tools, the session's first tool call stops the response (`FoundationModelsTools`): the calls come back
+///   in `toolCalls` with finish reason `.toolCall`, for the caller to run.
 @available(macOS 26.0, iOS 26.0, visionOS 26.0, *)
 struct FoundationModelsSessionRunner {
     let modelID: ModelIdentity
     let providerModel: String
 
     func run(
-        _ session: LanguageModelSession, _ request: GenerationRequest, streaming: Bool, onDelta: (String) -> Void
+        _ session: LanguageModelSession, _ request: GenerationRequest, recorder: FoundationModelsTools.Recorder,
+        streaming: Bool, onDelta: (String) -> Void
     ) async throws(GenerationError) -> GenerationResponse {
-        let prompt = Self.prompt(request)
+        let prompt = request.tools.isEmpty ? Self.prompt(request) : FoundationModelsTools.prompt(request)
         let options = Self.options(request.options)
         let start = ContinuousClock.now
         var output = Output()
@@ -46,9 +49,12 @@ struct FoundationModelsSessionRunner {
             } else {
                 output.text = try await session.respond(to: prompt, options: options).content
             }
+        } catch let error as LanguageModelSession.ToolCallError where error.underlyingError is FoundationModelsTools.Intercepted {
+            // The model called a tool: the recorder holds the call; the caller runs it.
         } catch {
             throw FoundationModelsErrors.map(error, model: modelID.id)
         }
+        let toolCalls = recorder.recorded
         if Task.isCancelled { throw .cancelled(model: modelID.id) }
         return GenerationResponse(
             text: output.text,
@@ -57,7 +63,8 @@ struct FoundationModelsSessionRunner {
             providerModel: providerModel,
             usage: .estimated(prompt: (request.instructions ?? "") + "\n" + prompt, completion: output.text),
             timing: GenerationTiming(timeToFirstToken: output.timeToFirstToken, total: ContinuousClock.now - start),
-            finishReason: .stop
+            finishReason: toolCalls.isEmpty ? .stop : .toolCall,
+            toolCalls: toolCalls
         )
     }
 
@@ -90,6 +97,10 @@ struct FoundationModelsSessionRunner {
         let task = Task {
             do throws(GenerationError) {
                 let response = try await produce(continuation)
+                // The session reports a call only once it is whole: one fragment per call.
+                for (index, call) in response.toolCalls.enumerated() {
+                    continuation.yield(.toolCallDelta(ToolCallDelta(index: index, call: call)))
+                }
                 continuation.yield(.completed(response))
                 continuation.finish()
             } catch {

@@ -65,9 +65,10 @@ public struct PrivateCloudComputeModel: HybridCore.LanguageModel {
     private func run(
         _ request: GenerationRequest, streaming: Bool, onDelta: (String) -> Void
     ) async throws(GenerationError) -> GenerationResponse {
-        let session = LanguageModelSession(model: model, instructions: request.instructions)
+        let recorder = FoundationModelsTools.Recorder()
+        let session = try FoundationModelsTools.session(model: model, modelID: id, request: request, recorder: recorder)
         let runner = FoundationModelsSessionRunner(modelID: identity, providerModel: "apple-private-cloud-compute")
-        return try await runner.run(session, request, streaming: streaming, onDelta: onDelta)
+        return try await runner.run(session, request, recorder: recorder, streaming: streaming, onDelta: onDelta)
     }
 }
 #endif

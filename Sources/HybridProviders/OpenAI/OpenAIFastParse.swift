@@ -88,6 +88,8 @@ enum OpenAIFastParse {
         switch members[messageKey] {
         case nil, .null?: message = nil
         case .object(let fields)?:
+            // Tool calls take the `Decodable` path.
+            if let calls = fields["tool_calls"], calls != .null { return nil }
             guard let content = optionalString(fields["content"]), let refusal = optionalString(fields["refusal"]) else { return nil }
             message = (content, refusal)
         default: return nil
