@@ -108,6 +108,11 @@ public final class Router: Sendable {
     ) async throws(RouterError) -> RoutedResponse {
         let plan = try await makePlan(
             feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo)
+        return try await route(plan)
+    }
+
+    /// Walks `plan`'s priority order until a model serves (one request, or one step of a conversation's turn).
+    func route(_ plan: Plan) async throws(RouterError) -> RoutedResponse {
         var walk = Walk()
         for id in plan.priority {
             let candidate: Candidate

@@ -59,7 +59,7 @@ public struct EvalPlan: Sendable {
         // supplies the template's variables is enough, and a case that does not is rendered for the exact error.
         let variables = featureConfig.variants[variantNames[0]]?.template
             .flatMap { try? PromptTemplate($0) }.map(\.variables)
-        for item in dataset.cases where !(variables?.allSatisfy { item.input[$0] != nil } ?? false) {
+        for item in dataset.cases where !item.hasOwnMessages && !(variables?.allSatisfy { item.input[$0] != nil } ?? false) {
             do {
                 _ = try featureConfig.render(name: feature, variant: variantNames[0], input: item.input)
             } catch {
