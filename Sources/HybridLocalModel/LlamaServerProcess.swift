@@ -141,6 +141,11 @@ public actor LlamaServerProcess {
             arguments += ["--parallel", "1"]
         }
         if let threads = configuration.threads { arguments += ["-t", String(threads)] }
+        // Tool calls (`tools`, `tool_calls`, `role: tool`) need the model's Jinja chat template; recent builds
+        // enable it by default, older ones do not, so it is stated.
+        if !configuration.extraArguments.contains(where: { $0 == "--jinja" || $0 == "--no-jinja" }) {
+            arguments += ["--jinja"]
+        }
         arguments += configuration.extraArguments
 
         let process = Process()

@@ -5,7 +5,8 @@ import HybridTransport
 import Testing
 
 /// The checks every provider adapter must pass, each against a loopback server replaying the provider's documented
-/// wire format (a `ProviderFixture`): plain text, streaming order and TTFT, structured output, every documented error
+/// wire format (a `ProviderFixture`): plain text, streaming order and TTFT, structured output, a tool-call round
+/// trip, every documented error
 /// mapped to its `GenerationError` kind without leaking the key, a missing key, and cancellation closing the
 /// connection. A third-party `LanguageModel` proves itself with a few lines of Swift Testing:
 ///
@@ -222,6 +223,7 @@ public enum ProviderConformance {
         try await streaming(fixture)
         try await byteByByteStream(fixture)
         try await structuredOutput(fixture)
+        try await toolCallRoundTrip(fixture)
         for errorCase in fixture.errors { try await documentedError(fixture, errorCase) }
         try await missingKey(fixture)
         try await cancellation(fixture)

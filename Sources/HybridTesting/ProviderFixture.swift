@@ -38,8 +38,21 @@ public protocol ProviderFixture: Sendable {
     /// Every documented error, each with the `GenerationError` it must become.
     var errors: [ErrorCase] { get }
 
+    /// A non-streaming answer to `ProviderConformance.toolRequest` that calls `convert_units` with
+    /// `ProviderConformance.toolCallArguments`.
+    var toolCall: WireFixture { get }
+    /// The same call, streamed (in argument fragments where the provider streams them).
+    var toolCallStream: WireFixture { get }
+    /// A non-streaming answer calling `convert_units` with arguments its schema rejects (`"to": "fortnights"`).
+    var invalidToolCall: WireFixture { get }
+    /// The id the provider gives the call in these fixtures (`call_0` where the provider sends none).
+    var toolCallID: String { get }
+
     /// Checks the request as it reached the server: path, headers (key placement) and body fields.
     func verifyRequest(_ request: RecordedRequest, stream: Bool, structured: Bool) throws
+    /// Checks the body of `ProviderConformance.toolRequest` in the provider's format: both tools with their
+    /// schemas, the tool choice where the provider has one, the earlier call and its result.
+    func verifyToolRequest(_ body: JSONValue) throws
 }
 
 /// Text, usage and finish reason a fixture must decode to.

@@ -6,7 +6,44 @@ import HybridCore
 struct AnthropicMessagesRequest: Encodable, Equatable {
     struct Message: Encodable, Equatable {
         var role: String
-        var content: String
+        var content: Content
+    }
+
+    /// A plain string for text turns; content blocks for turns with `tool_use` or `tool_result`.
+    enum Content: Encodable, Equatable {
+        case text(String)
+        case blocks([Block])
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .text(let text): try text.encode(to: encoder)
+            case .blocks(let blocks): try blocks.encode(to: encoder)
+            }
+        }
+    }
+
+    /// A `text`, `tool_use` or `tool_result` content block.
+    struct Block: Encodable, Equatable {
+        var type: String
+        var text: String?
+        var id: String?
+        var name: String?
+        var input: JSONValue?
+        var toolUseID: String?
+        var content: String?
+        enum CodingKeys: String, CodingKey {
+            case type, text, id, name, input, content
+            case toolUseID = "tool_use_id"
+        }
+
+        static func text(_ text: String) -> Block { Block(type: "text", text: text) }
+        /// Anthropic wants `input` as an object: arguments that did not parse to one are sent as `{}`.
+        static func toolUse(_ call: ToolCall) -> Block {
+            Block(type: "tool_use", id: call.id, name: call.name, input: call.arguments?.objectValue.map(JSONValue.object) ?? [:])
+        }
+        static func toolResult(_ message: ChatMessage) -> Block {
+            Block(type: "tool_result", toolUseID: message.toolCallID ?? "", content: message.content)
+        }
     }
 
     struct Tool: Encodable, Equatable {
@@ -19,9 +56,10 @@ struct AnthropicMessagesRequest: Encodable, Equatable {
         }
     }
 
+    /// `{"type": "auto" | "any" | "none"}` or `{"type": "tool", "name": …}`.
     struct ToolChoice: Encodable, Equatable {
         var type = "tool"
-        var name: String
+        var name: String?
     }
 
     var model: String
@@ -47,7 +85,7 @@ struct AnthropicMessagesRequest: Encodable, Equatable {
         if let cap = configuration.capabilities.maxOutputTokens { limit = min(limit, cap) }
         maxTokens = max(1, limit)
         if let instructions = request.instructions, !instructions.isEmpty { system = instructions }
-        messages = request.messages.map { Message(role: $0.role.rawValue, content: $0.content) }
+        messages = Self.messages(request.messages)
         temperature = request.options.temperature
         switch request.options.sampling {
         case .greedy: temperature = 0
@@ -55,7 +93,10 @@ struct AnthropicMessagesRequest: Encodable, Equatable {
         case nil: break
         }
         self.stream = stream ? true : nil
-        if let schema = request.responseSchema {
+        if !request.tools.isEmpty {
+            tools = request.tools.map { Tool(name: $0.name, description: $0.description, inputSchema: $0.parameters) }
+            toolChoice = request.toolChoice.map(Self.toolChoice)
+        } else if let schema = request.responseSchema {
             let name = Self.toolName(request.responseSchemaName)
             tools = [
                 Tool(
@@ -66,6 +107,46 @@ struct AnthropicMessagesRequest: Encodable, Equatable {
             ]
             toolChoice = ToolChoice(name: name)
         }
+    }
+
+    /// Whether the response schema is answered through a forced tool: only when the app offers no tools of its
+    /// own, since forcing one tool would stop the model from calling theirs (the schema is then checked on text).
+    static func usesSchemaTool(_ request: GenerationRequest) -> Bool {
+        request.responseSchema != nil && request.tools.isEmpty
+    }
+
+    static func toolChoice(_ choice: HybridCore.ToolChoice) -> ToolChoice {
+        switch choice {
+        case .auto: ToolChoice(type: "auto")
+        case .none: ToolChoice(type: "none")
+        case .required: ToolChoice(type: "any")
+        case .tool(let name): ToolChoice(type: "tool", name: name)
+        }
+    }
+
+    /// Text turns stay strings; an assistant turn with calls becomes text plus `tool_use` blocks; tool turns
+    /// become `tool_result` blocks in a user turn, consecutive results sharing one turn as the API asks.
+    static func messages(_ messages: [ChatMessage]) -> [Message] {
+        var out: [Message] = []
+        for message in messages {
+            switch message.role {
+            case .tool:
+                let block = Block.toolResult(message)
+                if let last = out.last, last.role == "user", case .blocks(let blocks) = last.content,
+                    blocks.allSatisfy({ $0.type == "tool_result" })
+                {
+                    out[out.count - 1].content = .blocks(blocks + [block])
+                } else {
+                    out.append(Message(role: "user", content: .blocks([block])))
+                }
+            case .assistant where !message.toolCalls.isEmpty:
+                let text = message.content.isEmpty ? [] : [Block.text(message.content)]
+                out.append(Message(role: "assistant", content: .blocks(text + message.toolCalls.map(Block.toolUse))))
+            default:
+                out.append(Message(role: message.role.rawValue, content: .text(message.content)))
+            }
+        }
+        return out
     }
 
     /// Tool names must match `^[a-zA-Z0-9_-]{1,64}$`; anything else becomes `_`.

@@ -4,13 +4,18 @@ import HybridCore
 /// Reads a Messages SSE stream: `message_start`, then per content block `content_block_start`,
 /// `content_block_delta`s and `content_block_stop`, then `message_delta` and `message_stop`, with `ping`s anywhere.
 ///
-/// With structured output only the forced tool's `input_json_delta`s are the text; without it only `text_delta`s.
+/// With structured output only the forced tool's `input_json_delta`s are the text; without it `text_delta`s are the
+/// text and each `tool_use` block is a tool call whose `input_json_delta`s are its argument fragments.
 struct AnthropicStreamDecoder: WireStreamDecoder {
     private var parser = ServerSentEventParser()
     private let structured: Bool
     private var usage = AnthropicUsage()
     private var sawUsage = false
     private var blockTypes: [Int: String] = [:]
+    /// Position among the response's tool calls of each `tool_use` block, by block index.
+    private var toolCallPositions: [Int: Int] = [:]
+    /// `tool_use` blocks that received argument text; one that got none (a tool without input) gets `{}`.
+    private var toolBlocksWithInput: Set<Int> = []
 
     init(structured: Bool) {
         self.structured = structured
@@ -56,6 +61,11 @@ struct AnthropicStreamDecoder: WireStreamDecoder {
             guard let index = decoded.index, let block = decoded.contentBlock else { return }
             blockTypes[index] = block.type
             if block.type == "text", !structured, let text = block.text, !text.isEmpty { append(text, &result, &deltas) }
+            if block.type == "tool_use", !structured {
+                let position = toolCallPositions.count
+                toolCallPositions[index] = position
+                result.addToolCall(ToolCallDelta(index: position, id: block.id, name: block.name))
+            }
         case "content_block_delta":
             guard let delta = decoded.delta else { return }
             switch delta.type {
@@ -63,18 +73,29 @@ struct AnthropicStreamDecoder: WireStreamDecoder {
                 if let text = delta.text { append(text, &result, &deltas) }
             case "input_json_delta" where structured:
                 if let json = delta.partialJSON { append(json, &result, &deltas) }
+            case "input_json_delta":
+                guard let index = decoded.index, let position = toolCallPositions[index],
+                    let json = delta.partialJSON, !json.isEmpty
+                else { return }
+                toolBlocksWithInput.insert(index)
+                result.addToolCall(ToolCallDelta(index: position, argumentsFragment: json))
             default:
                 break  // thinking, signatures, tool input when no schema was asked for
             }
         case "message_delta":
             if let reason = decoded.delta?.stopReason { result.finishReason = try AnthropicWire.finishReason(reason, context: context) }
             if let later = decoded.usage { absorb(later, into: &result) }
+        case "content_block_stop":
+            if let index = decoded.index, let position = toolCallPositions[index], !toolBlocksWithInput.contains(index) {
+                toolBlocksWithInput.insert(index)
+                result.addToolCall(ToolCallDelta(index: position, argumentsFragment: "{}"))
+            }
         case "message_stop":
             result.complete = true
         case "error":
             throw AnthropicErrorMapper.map(streamError: AnthropicErrorBody(data: data) ?? AnthropicErrorBody(message: event.data), context: context)
         default:
-            break  // content_block_stop, ping, and event types added later (the API's versioning policy allows them)
+            break  // ping, and event types added later (the API's versioning policy allows them)
         }
     }
 

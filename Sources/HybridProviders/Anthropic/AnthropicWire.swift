@@ -31,10 +31,14 @@ struct AnthropicWire: WireFormat {
                 detail: context.clean("the response is not a message: \(String(decoding: body.prefix(120), as: UTF8.self))"))
         }
         let blocks = message.content ?? []
-        if request.responseSchema != nil, let tool = blocks.first(where: { $0.type == "tool_use" }) {
+        if AnthropicMessagesRequest.usesSchemaTool(request), let tool = blocks.first(where: { $0.type == "tool_use" }) {
             result.text = StructuredOutputParser.text(of: tool.input ?? .object([:]))
         } else {
             result.text = blocks.filter { $0.type == "text" }.compactMap(\.text).joined()
+            for (position, block) in blocks.filter({ $0.type == "tool_use" }).enumerated() {
+                let call = ToolCall(id: block.id ?? "toolu_\(position)", name: block.name ?? "", arguments: block.input ?? [:])
+                result.addToolCall(call, index: position)
+            }
         }
         result.providerModel = message.model
         result.usage = message.usage?.tokenUsage
@@ -43,7 +47,7 @@ struct AnthropicWire: WireFormat {
     }
 
     func makeStreamDecoder(for request: GenerationRequest) -> AnthropicStreamDecoder {
-        AnthropicStreamDecoder(structured: request.responseSchema != nil)
+        AnthropicStreamDecoder(structured: AnthropicMessagesRequest.usesSchemaTool(request))
     }
 
     func mapError(status: Int, headers: HTTPHeaders, body: Data, context: WireContext) -> GenerationError {

@@ -5,8 +5,61 @@ import HybridCore
 /// Field names follow the Gemini API reference (`GenerateContentRequest`, `Content`, `GenerationConfig`); nil
 /// fields are omitted.
 struct GeminiRequest: Encodable, Equatable {
+    /// One part: `text`, a `functionCall` the model made, or the `functionResponse` that answers it.
     struct Part: Encodable, Equatable {
-        var text: String
+        var text: String?
+        var functionCall: FunctionCall?
+        var functionResponse: FunctionResponse?
+
+        init(text: String) { self.text = text }
+        init(functionCall: FunctionCall) { self.functionCall = functionCall }
+        init(functionResponse: FunctionResponse) { self.functionResponse = functionResponse }
+    }
+
+    struct FunctionCall: Encodable, Equatable {
+        var name: String
+        var args: JSONValue
+    }
+
+    /// `response` must be an object: a tool result that is a JSON object goes as is, anything else under
+    /// `output` (the key the function-calling guide names for a function's output).
+    struct FunctionResponse: Encodable, Equatable {
+        var name: String
+        var response: JSONValue
+
+        init(_ message: ChatMessage) {
+            name = message.toolName ?? ""
+            let parsed = try? JSONValue(parsing: message.content)
+            response = if let object = parsed?.objectValue { .object(object) } else { ["output": parsed ?? .string(message.content)] }
+        }
+    }
+
+    struct FunctionDeclaration: Encodable, Equatable {
+        var name: String
+        var description: String
+        var parameters: JSONValue
+    }
+
+    struct Tool: Encodable, Equatable {
+        var functionDeclarations: [FunctionDeclaration]
+    }
+
+    /// `{"functionCallingConfig": {"mode": "AUTO" | "ANY" | "NONE", "allowedFunctionNames": […]}}`.
+    struct ToolConfig: Encodable, Equatable {
+        struct FunctionCallingConfig: Encodable, Equatable {
+            var mode: String
+            var allowedFunctionNames: [String]?
+        }
+        var functionCallingConfig: FunctionCallingConfig
+
+        init(_ choice: ToolChoice) {
+            functionCallingConfig = switch choice {
+            case .auto: FunctionCallingConfig(mode: "AUTO")
+            case .none: FunctionCallingConfig(mode: "NONE")
+            case .required: FunctionCallingConfig(mode: "ANY")
+            case .tool(let name): FunctionCallingConfig(mode: "ANY", allowedFunctionNames: [name])
+            }
+        }
     }
 
     struct Content: Encodable, Equatable {
@@ -28,11 +81,17 @@ struct GeminiRequest: Encodable, Equatable {
     var contents: [Content]
     var systemInstruction: Content?
     var generationConfig: GenerationConfig?
+    var tools: [Tool]?
+    var toolConfig: ToolConfig?
 
     init(_ request: GenerationRequest) {
-        contents = request.messages.map { message in
-            Content(role: message.role == .assistant ? "model" : "user", parts: [Part(text: message.content)])
+        contents = Self.contents(request.messages)
+        if !request.tools.isEmpty {
+            tools = [Tool(functionDeclarations: request.tools.map {
+                FunctionDeclaration(name: $0.name, description: $0.description, parameters: GeminiSchema.convert($0.parameters))
+            })]
         }
+        toolConfig = request.toolChoice.map(ToolConfig.init)
         if let instructions = request.instructions, !instructions.isEmpty {
             systemInstruction = Content(role: nil, parts: [Part(text: instructions)])
         }
@@ -50,5 +109,31 @@ struct GeminiRequest: Encodable, Equatable {
             config.responseSchema = GeminiSchema.convert(schema)
         }
         generationConfig = config.isEmpty ? nil : config
+    }
+
+    /// Text turns as text parts; an assistant turn's calls as `functionCall` parts of a `model` turn; tool turns as
+    /// `functionResponse` parts of a `user` turn, consecutive results sharing one turn (parallel calls).
+    static func contents(_ messages: [ChatMessage]) -> [Content] {
+        var out: [Content] = []
+        for message in messages {
+            switch message.role {
+            case .tool:
+                let part = Part(functionResponse: FunctionResponse(message))
+                if let last = out.last, last.role == "user", last.parts.allSatisfy({ $0.functionResponse != nil }) {
+                    out[out.count - 1].parts.append(part)
+                } else {
+                    out.append(Content(role: "user", parts: [part]))
+                }
+            case .assistant:
+                let text = message.content.isEmpty && !message.toolCalls.isEmpty ? [] : [Part(text: message.content)]
+                let calls = message.toolCalls.map {
+                    Part(functionCall: FunctionCall(name: $0.name, args: $0.arguments?.objectValue.map(JSONValue.object) ?? [:]))
+                }
+                out.append(Content(role: "model", parts: text + calls))
+            default:
+                out.append(Content(role: "user", parts: [Part(text: message.content)]))
+            }
+        }
+        return out
     }
 }

@@ -6,6 +6,14 @@ struct GeminiResponse: Decodable {
         var text: String?
         /// True for thought summaries of thinking models; never part of the answer.
         var thought: Bool?
+        var functionCall: FunctionCall?
+    }
+
+    /// A call the model made; Gemini sends each whole (never in fragments) and `id` only on some models.
+    struct FunctionCall: Decodable {
+        var id: String?
+        var name: String?
+        var args: JSONValue?
     }
 
     struct Content: Decodable {

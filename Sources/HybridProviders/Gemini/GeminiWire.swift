@@ -53,12 +53,20 @@ struct GeminiWire: WireFormat {
         if let version = response.modelVersion, !version.isEmpty { result.providerModel = version }
         if let usage = response.usageMetadata?.tokenUsage { result.usage = usage }
         guard let candidate = response.candidates?.first else { return "" }
-        let text = (candidate.content?.parts ?? []).filter { $0.thought != true }.compactMap(\.text).joined()
+        let parts = (candidate.content?.parts ?? []).filter { $0.thought != true }
+        let text = parts.compactMap(\.text).joined()
         result.text += text
+        for call in parts.compactMap(\.functionCall) {
+            let position = result.toolCalls.calls.count
+            result.addToolCall(
+                ToolCall(id: call.id ?? "call_\(position)", name: call.name ?? "", arguments: call.args ?? [:]), index: position)
+        }
         if let reason = candidate.finishReason {
             result.finishReason = try finishReason(reason, context: context)
             result.complete = true
         }
+        // Gemini reports STOP after a function call; callers look for `.toolCall`, as other providers report it.
+        if result.finishReason == .stop && !result.toolCalls.isEmpty { result.finishReason = .toolCall }
         return text
     }
 

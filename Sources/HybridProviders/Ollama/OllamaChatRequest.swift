@@ -5,6 +5,50 @@ struct OllamaChatRequest: Encodable, Equatable {
     struct Message: Encodable, Equatable {
         var role: String
         var content: String
+        var toolCalls: [ToolCallPayload]?
+        /// On a `tool` turn, the tool that produced it (docs/api.md: "tool_name").
+        var toolName: String?
+        enum CodingKeys: String, CodingKey {
+            case role, content
+            case toolCalls = "tool_calls"
+            case toolName = "tool_name"
+        }
+
+        init(role: String, content: String) {
+            self.role = role
+            self.content = content
+        }
+
+        init(_ message: ChatMessage) {
+            role = message.role.rawValue
+            content = message.content
+            toolCalls = message.toolCalls.isEmpty ? nil : message.toolCalls.map(ToolCallPayload.init)
+            toolName = message.role == .tool ? message.toolName : nil
+        }
+    }
+
+    /// `{"function": {"name", "arguments"}}`; Ollama takes the arguments as an object, not as JSON text.
+    struct ToolCallPayload: Encodable, Equatable {
+        struct Function: Encodable, Equatable {
+            var name: String
+            var arguments: JSONValue
+        }
+        var function: Function
+
+        init(_ call: ToolCall) {
+            function = Function(name: call.name, arguments: call.arguments?.objectValue.map(JSONValue.object) ?? [:])
+        }
+    }
+
+    /// `{"type": "function", "function": {"name", "description", "parameters"}}`.
+    struct Tool: Encodable, Equatable {
+        struct Function: Encodable, Equatable {
+            var name: String
+            var description: String
+            var parameters: JSONValue
+        }
+        var type = "function"
+        var function: Function
     }
 
     /// Model parameters (Modelfile names); nil fields are omitted so the model's defaults apply.
@@ -31,9 +75,11 @@ struct OllamaChatRequest: Encodable, Equatable {
     var format: JSONValue?
     var options: Options?
     var keepAlive: String?
+    /// Ollama has no `tool_choice`: the model always decides (a request's `toolChoice` is not sent).
+    var tools: [Tool]?
 
     enum CodingKeys: String, CodingKey {
-        case model, messages, stream, format, options
+        case model, messages, stream, format, options, tools
         case keepAlive = "keep_alive"
     }
 
@@ -43,7 +89,12 @@ struct OllamaChatRequest: Encodable, Equatable {
         if let instructions = request.instructions, !instructions.isEmpty {
             messages.append(Message(role: "system", content: instructions))
         }
-        messages += request.messages.map { Message(role: $0.role.rawValue, content: $0.content) }
+        messages += request.messages.map(Message.init)
+        if !request.tools.isEmpty {
+            tools = request.tools.map {
+                Tool(function: .init(name: $0.name, description: $0.description, parameters: $0.parameters))
+            }
+        }
         self.messages = messages
         self.stream = stream
         format = request.responseSchema

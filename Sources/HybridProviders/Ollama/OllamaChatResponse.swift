@@ -5,6 +5,21 @@ import HybridCore
 struct OllamaChatResponse: Decodable {
     struct Message: Decodable {
         var content: String?
+        var toolCalls: [ToolCallPayload]?
+        enum CodingKeys: String, CodingKey {
+            case content
+            case toolCalls = "tool_calls"
+        }
+    }
+
+    /// A call in `message.tool_calls`; arguments arrive as an object, and only recent servers send an `id`.
+    struct ToolCallPayload: Decodable {
+        struct Function: Decodable {
+            var name: String?
+            var arguments: JSONValue?
+        }
+        var id: String?
+        var function: Function?
     }
 
     var model: String?

@@ -64,6 +64,12 @@ struct OllamaWire: WireFormat {
         if let model = response.model, !model.isEmpty { result.providerModel = model }
         let text = response.message?.content ?? ""
         result.text += text
+        for call in response.message?.toolCalls ?? [] {
+            let position = result.toolCalls.calls.count
+            let toolCall = ToolCall(
+                id: call.id ?? "call_\(position)", name: call.function?.name ?? "", arguments: call.function?.arguments ?? [:])
+            result.addToolCall(toolCall, index: position)
+        }
         if response.done == true {
             result.complete = true
             result.usage = response.tokenUsage
@@ -74,6 +80,8 @@ struct OllamaWire: WireFormat {
             case let other?: .other(other)
             case nil: .stop
             }
+            // Ollama says "stop" after a tool call; callers look for `.toolCall`, as other providers report it.
+            if result.finishReason == .stop && !result.toolCalls.isEmpty { result.finishReason = .toolCall }
         }
         return text
     }

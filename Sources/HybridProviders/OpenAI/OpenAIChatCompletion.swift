@@ -5,6 +5,11 @@ struct OpenAIChatCompletion: Decodable {
             var content: String?
             /// Set by OpenAI when the model refused (Structured Outputs refusals); null otherwise.
             var refusal: String?
+            var toolCalls: [OpenAIToolCallFragment]?
+            enum CodingKeys: String, CodingKey {
+                case content, refusal
+                case toolCalls = "tool_calls"
+            }
         }
         var message: Message?
         var finishReason: String?

@@ -9,6 +9,11 @@ struct OpenAIChatCompletionChunk: Decodable {
         struct Delta: Decodable {
             var content: String?
             var refusal: String?
+            var toolCalls: [OpenAIToolCallFragment]?
+            enum CodingKeys: String, CodingKey {
+                case content, refusal
+                case toolCalls = "tool_calls"
+            }
         }
         var delta: Delta?
         var finishReason: String?

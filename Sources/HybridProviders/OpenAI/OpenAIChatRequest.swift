@@ -8,7 +8,80 @@ import HybridCore
 struct OpenAIChatRequest: Encodable, Equatable {
     struct Message: Encodable, Equatable {
         var role: String
-        var content: String
+        /// Omitted on an assistant turn that only called tools (the reference allows null there).
+        var content: String?
+        var toolCalls: [ToolCallPayload]?
+        var toolCallID: String?
+        enum CodingKeys: String, CodingKey {
+            case role, content
+            case toolCalls = "tool_calls"
+            case toolCallID = "tool_call_id"
+        }
+
+        init(_ message: ChatMessage) {
+            role = message.role.rawValue
+            content = message.content.isEmpty && !message.toolCalls.isEmpty ? nil : message.content
+            toolCalls = message.toolCalls.isEmpty ? nil : message.toolCalls.map(ToolCallPayload.init)
+            toolCallID = message.role == .tool ? message.toolCallID : nil
+        }
+
+        init(role: String, content: String) {
+            self.role = role
+            self.content = content
+        }
+    }
+
+    /// `{"type": "function", "function": {…}}`: the shape of a tool, a call and a named tool choice.
+    struct Function<Body: Encodable & Equatable>: Encodable, Equatable {
+        var type = "function"
+        var function: Body
+    }
+
+    struct ToolCallPayload: Encodable, Equatable {
+        struct Call: Encodable, Equatable {
+            var name: String
+            var arguments: String
+        }
+        var id: String
+        var type = "function"
+        var function: Call
+
+        init(_ call: ToolCall) {
+            id = call.id
+            function = Call(name: call.name, arguments: call.argumentsText)
+        }
+    }
+
+    struct ToolPayload: Encodable, Equatable {
+        var name: String
+        var description: String
+        var parameters: JSONValue
+    }
+
+    struct NamedTool: Encodable, Equatable {
+        var name: String
+    }
+
+    /// `"auto"`, `"none"`, `"required"` or `{"type": "function", "function": {"name": …}}`.
+    enum ToolChoicePayload: Encodable, Equatable {
+        case word(String)
+        case named(Function<NamedTool>)
+
+        init(_ choice: ToolChoice) {
+            switch choice {
+            case .auto: self = .word("auto")
+            case .none: self = .word("none")
+            case .required: self = .word("required")
+            case .tool(let name): self = .named(Function(function: NamedTool(name: name)))
+            }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .word(let word): try word.encode(to: encoder)
+            case .named(let named): try named.encode(to: encoder)
+            }
+        }
     }
 
     struct StreamOptions: Encodable, Equatable {
@@ -40,6 +113,8 @@ struct OpenAIChatRequest: Encodable, Equatable {
     var stream: Bool
     var streamOptions: StreamOptions?
     var responseFormat: ResponseFormat?
+    var tools: [Function<ToolPayload>]?
+    var toolChoice: ToolChoicePayload?
 
     enum CodingKeys: String, CodingKey {
         case model, messages, temperature, seed, stream
@@ -48,6 +123,8 @@ struct OpenAIChatRequest: Encodable, Equatable {
         case maxCompletionTokens = "max_completion_tokens"
         case streamOptions = "stream_options"
         case responseFormat = "response_format"
+        case tools
+        case toolChoice = "tool_choice"
     }
 
     init(_ request: GenerationRequest, model: String, stream: Bool, maxTokensParameter: OpenAICompatibleModel.MaxTokensParameter) {
@@ -56,7 +133,7 @@ struct OpenAIChatRequest: Encodable, Equatable {
         if let instructions = request.instructions, !instructions.isEmpty {
             messages.append(Message(role: "system", content: instructions))
         }
-        messages += request.messages.map { Message(role: $0.role.rawValue, content: $0.content) }
+        messages += request.messages.map(Message.init)
         self.messages = messages
 
         let options = request.options
@@ -83,6 +160,12 @@ struct OpenAIChatRequest: Encodable, Equatable {
                 jsonSchema: .init(name: Self.schemaName(request.responseSchemaName), schema: schema, strict: true)
             )
         }
+        if !request.tools.isEmpty {
+            tools = request.tools.map {
+                Function(function: ToolPayload(name: $0.name, description: $0.description, parameters: $0.parameters))
+            }
+        }
+        toolChoice = request.toolChoice.map(ToolChoicePayload.init)
     }
 
     /// OpenAI requires `json_schema.name` to match `^[a-zA-Z0-9_-]{1,64}$`; anything else becomes `_`.

@@ -75,6 +75,9 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
             deltas.append(content)
         }
         if let refusal = choice.delta?.refusal { self.refusal += refusal }
+        for (position, fragment) in (choice.delta?.toolCalls ?? []).enumerated() {
+            result.addToolCall(fragment.delta(position: position))
+        }
         if let reason = choice.finishReason { result.finishReason = OpenAIWire.finishReason(reason) }
     }
 }

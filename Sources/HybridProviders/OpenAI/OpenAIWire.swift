@@ -37,6 +37,9 @@ struct OpenAIWire: WireFormat {
             throw .refusal(model: context.modelID, detail: context.clean(refusal))
         }
         result.text = choice.message?.content ?? ""
+        for (position, call) in (choice.message?.toolCalls ?? []).enumerated() {
+            result.addToolCall(call.delta(position: position))
+        }
         result.providerModel = completion.model
         result.usage = completion.usage?.tokenUsage
         completion.timings?.record(into: &result)

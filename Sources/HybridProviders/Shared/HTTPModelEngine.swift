@@ -52,7 +52,7 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
 
     func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
         do {
-            return try await run(request, stream: false, onText: { _ in })
+            return try await run(request, stream: false, onEvent: { _ in })
         } catch {
             logFailure(error)
             throw error
@@ -66,11 +66,16 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
             do throws(GenerationError) {
                 let response: GenerationResponse
                 if engine.streaming {
-                    response = try await engine.run(request, stream: true) { continuation.yield(.delta($0)) }
+                    response = try await engine.run(request, stream: true) { continuation.yield($0) }
                 } else {
-                    // Without streaming the whole text arrives as one delta, so callers can always consume `stream`.
-                    response = try await engine.run(request, stream: false, onText: { _ in })
+                    // Without streaming the whole text arrives as one delta (and each tool call as one fragment),
+                    // so callers can always consume `stream`.
+                    response = try await engine.run(request, stream: false, onEvent: { _ in })
                     if !response.text.isEmpty { continuation.yield(.delta(response.text)) }
+                    for (index, call) in response.toolCalls.enumerated() {
+                        continuation.yield(.toolCallDelta(ToolCallDelta(
+                            index: index, id: call.id, name: call.name, argumentsFragment: call.argumentsText)))
+                    }
                 }
                 continuation.yield(.completed(response))
                 continuation.finish()
@@ -141,7 +146,7 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
     }
 
     private func run(
-        _ request: GenerationRequest, stream: Bool, onText: (String) -> Void
+        _ request: GenerationRequest, stream: Bool, onEvent: (GenerationEvent) -> Void
     ) async throws(GenerationError) -> GenerationResponse {
         let call = try prepare(request, stream: stream)
         logger.debug(
@@ -168,8 +173,14 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
             func deliver(_ deltas: [String]) {
                 for delta in deltas where !delta.isEmpty {
                     if timeToFirstToken == nil { timeToFirstToken = ContinuousClock.now - start }
-                    onText(delta)
+                    onEvent(.delta(delta))
                 }
+                // A tool call is the model's output too: its first fragment ends the wait for a first token.
+                for delta in result.undeliveredToolCallDeltas {
+                    if timeToFirstToken == nil { timeToFirstToken = ContinuousClock.now - start }
+                    onEvent(.toolCallDelta(delta))
+                }
+                result.undeliveredToolCallDeltas.removeAll()
             }
             do {
                 reading: for try await chunk in response.body {
@@ -185,7 +196,8 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
         } else {
             let body = try await collect(response.body, call: call, limit: nil)
             try wire.decodeResponse(body, request: request, into: &result, context: call.context)
-            if stream && !result.text.isEmpty { onText(result.text) }
+            if stream && !result.text.isEmpty { onEvent(.delta(result.text)) }
+            if stream { result.undeliveredToolCallDeltas.forEach { onEvent(.toolCallDelta($0)) } }
         }
         if Task.isCancelled { throw .cancelled(model: modelID) }
         let total = ContinuousClock.now - start
@@ -249,7 +261,8 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
             timing: GenerationTiming(
                 timeToFirstToken: timeToFirstToken, total: total, decodeTokensPerSecond: decodeRate,
                 serverPromptTime: result.serverPromptTime, serverGenerationTime: result.serverGenerationTime),
-            finishReason: result.finishReason ?? .other("none")
+            finishReason: result.finishReason ?? (result.toolCalls.isEmpty ? .other("none") : .toolCall),
+            toolCalls: result.toolCalls.calls
         )
     }
 

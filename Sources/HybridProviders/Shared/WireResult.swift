@@ -16,4 +16,19 @@ struct WireResult: Sendable {
     var serverGenerationTime: Duration?
     /// The provider's terminal marker arrived (`message_stop`, Ollama `done: true`, a Gemini `finishReason`).
     var complete = false
+    /// The tool calls so far, joined from their fragments.
+    private(set) var toolCalls = ToolCallAssembler()
+    /// Fragments the engine has not yet passed to a stream's consumer.
+    var undeliveredToolCallDeltas: [ToolCallDelta] = []
+
+    /// Records a fragment of a tool call (or a whole call in one fragment).
+    mutating func addToolCall(_ delta: ToolCallDelta) {
+        toolCalls.add(delta)
+        undeliveredToolCallDeltas.append(delta)
+    }
+
+    /// Records a complete call as one fragment at `index`.
+    mutating func addToolCall(_ call: ToolCall, index: Int) {
+        addToolCall(ToolCallDelta(index: index, id: call.id, name: call.name, argumentsFragment: call.argumentsText))
+    }
 }

@@ -66,6 +66,12 @@ struct AnthropicFixture: ProviderFixture {
         ]
     }
 
+    var toolCall: WireFixture { AnthropicToolWireFixtures.toolCall }
+    var toolCallStream: WireFixture { AnthropicToolWireFixtures.toolCallStream }
+    var invalidToolCall: WireFixture { AnthropicToolWireFixtures.invalidToolCall }
+    var toolCallID: String { AnthropicToolWireFixtures.callID }
+    func verifyToolRequest(_ body: JSONValue) throws { try AnthropicToolWireFixtures.verifyToolRequest(body) }
+
     func verifyRequest(_ request: RecordedRequest, stream: Bool, structured: Bool) throws {
         #expect(request.method == "POST")
         #expect(request.path == "/v1/messages")

@@ -49,6 +49,11 @@ struct ConformanceSuite {
         try await ProviderConformance.structuredOutput(argument.fixture)
     }
 
+    @Test("tool calls: tools and results sent in the wire format, calls decoded and streamed, bad arguments a check failure", arguments: ConformanceFixtures.arguments)
+    func toolCallRoundTrip(_ argument: FixtureArgument) async throws {
+        try await ProviderConformance.toolCallRoundTrip(argument.fixture)
+    }
+
     @Test("each documented error maps to its typed error; the key never leaks", arguments: ConformanceFixtures.errorCases)
     func documentedError(_ argument: FixtureErrorCase) async throws {
         try await ProviderConformance.documentedError(argument.fixture, argument.errorCase)

@@ -61,6 +61,12 @@ struct GeminiFixture: ProviderFixture {
         ]
     }
 
+    var toolCall: WireFixture { GeminiToolWireFixtures.toolCall }
+    var toolCallStream: WireFixture { GeminiToolWireFixtures.toolCallStream }
+    var invalidToolCall: WireFixture { GeminiToolWireFixtures.invalidToolCall }
+    var toolCallID: String { "call_0" }
+    func verifyToolRequest(_ body: JSONValue) throws { try GeminiToolWireFixtures.verifyToolRequest(body) }
+
     func verifyRequest(_ request: RecordedRequest, stream: Bool, structured: Bool) throws {
         #expect(request.method == "POST")
         #expect(request.path == (stream

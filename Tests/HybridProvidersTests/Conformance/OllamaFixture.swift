@@ -62,6 +62,12 @@ struct OllamaFixture: ProviderFixture {
         ]
     }
 
+    var toolCall: WireFixture { OllamaToolWireFixtures.toolCall }
+    var toolCallStream: WireFixture { OllamaToolWireFixtures.toolCallStream }
+    var invalidToolCall: WireFixture { OllamaToolWireFixtures.invalidToolCall }
+    var toolCallID: String { "call_0" }
+    func verifyToolRequest(_ body: JSONValue) throws { try OllamaToolWireFixtures.verifyToolRequest(body) }
+
     func verifyRequest(_ request: RecordedRequest, stream: Bool, structured: Bool) throws {
         #expect(request.method == "POST")
         #expect(request.path == "/api/chat")

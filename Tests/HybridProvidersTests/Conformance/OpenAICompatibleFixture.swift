@@ -83,6 +83,12 @@ struct OpenAICompatibleFixture: ProviderFixture {
         ]
     }
 
+    var toolCall: WireFixture { OpenAIToolWireFixtures.toolCall }
+    var toolCallStream: WireFixture { OpenAIToolWireFixtures.toolCallStream }
+    var invalidToolCall: WireFixture { OpenAIToolWireFixtures.invalidToolCall }
+    var toolCallID: String { OpenAIToolWireFixtures.callID }
+    func verifyToolRequest(_ body: JSONValue) throws { try OpenAIToolWireFixtures.verifyToolRequest(body) }
+
     func verifyRequest(_ request: RecordedRequest, stream: Bool, structured: Bool) throws {
         #expect(request.pathWithoutQuery == "/v1/chat/completions")
         #expect(request.header("Authorization") == "Bearer \(apiKey)")

@@ -1,0 +1,20 @@
+import HybridCore
+
+/// A tool call in a chat completion: whole in `message.tool_calls`, in pieces in streamed `delta.tool_calls`
+/// (where `index` says which call a piece belongs to and only the first piece has `id` and `function.name`).
+struct OpenAIToolCallFragment: Decodable {
+    struct Function: Decodable {
+        var name: String?
+        /// JSON text, exactly as the model wrote it (it may not parse).
+        var arguments: String?
+    }
+    var index: Int?
+    var id: String?
+    var function: Function?
+
+    /// The fragment as a delta; `position` stands in for a missing `index` (non-streamed calls have none).
+    func delta(position: Int) -> ToolCallDelta {
+        ToolCallDelta(
+            index: index ?? position, id: id, name: function?.name, argumentsFragment: function?.arguments ?? "")
+    }
+}
