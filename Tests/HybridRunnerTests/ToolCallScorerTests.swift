@@ -1,5 +1,6 @@
 import HybridCore
 @testable import HybridRunner
+import HybridStore
 import Testing
 
 /// Tool-call scoring: argument matchers, unordered match, sequence, argument validity, partial credit.
@@ -114,5 +115,26 @@ import Testing
         let text = scorer.score(output: "Ten minutes it is, starting now.", toolCalls: [], reference: nil, conversation: conversation)
         #expect(text.constraints.map(\.name) == ["max_words", "tool_call_match"])
         #expect(!text.adherent)
+    }
+
+    @Test func rescoringReadsTheStoredCallsBackAndChecksThemAgain() async throws {
+        let calls = [call("set_timer", #"{"minutes": 10}"#, id: "c1"), call("set_timer", #"{"minutes": "#, id: "c2")]
+        #expect(TranscriptText.toolCalls(fromParsedOutput: TranscriptText.parsedOutput(calls)) == calls)
+        let stored = ResultRecord(
+            key: ResultKey(runID: "src", caseID: "t1", armID: "a", repeatIndex: 0), feature: "assistant", promptVariant: "default",
+            modelID: "m", tier: .onDevice, renderedPromptHash: "h",
+            rawOutput: TranscriptText.output(text: "", toolCalls: calls), parsedOutput: TranscriptText.parsedOutput(calls),
+            usage: nil, timings: ResultTimings(totalMs: 5))
+        let conversation = ConversationCase(
+            messages: [.user("Set a timer for 10 minutes")], tools: Self.tools,
+            expectedToolCalls: [ExpectedToolCall(name: "set_timer", arguments: ArgumentMatcher(exact: ["minutes": 10]))])
+        let rescorer = Rescorer(
+            store: SQLiteResultStore(database: try HybridDatabase.inMemory()),
+            scorer: SampleScorer(schema: nil, constraints: OutputConstraints(maxWords: 1)), references: [:],
+            conversations: ["t1": conversation])
+        let result = await rescorer.rescored(stored, into: "new")
+        #expect(result.constraints.map(\.name) == ["tool_call_match", "tool_arguments"], "text checks wait for a text answer")
+        #expect(result.constraints.map(\.passed) == [false, false], "one extra call, whose arguments are not JSON")
+        #expect(result.scores.first { $0.scorer == "tool_call_match" }?.value == 0.5)
     }
 }

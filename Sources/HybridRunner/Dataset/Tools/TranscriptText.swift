@@ -19,12 +19,15 @@ public enum TranscriptText {
         }.joined(separator: "\n")
     }
 
-    /// The calls as JSON, stored as a result's parsed output so they can be read back:
-    /// `{"tool_calls": [{"name", "arguments"}]}`, with `arguments_text` instead when they are not JSON.
+    /// The calls as JSON, stored as a result's parsed output so they can be read back exactly:
+    /// `{"tool_calls": [{"id", "name", "arguments_text", "arguments"}]}`, `arguments_text` verbatim and
+    /// `arguments` parsed (absent when the text is not JSON).
     public static func parsedOutput(_ toolCalls: [ToolCall]) -> JSONValue {
         .object(["tool_calls": .array(toolCalls.map { call in
-            var members: [String: JSONValue] = ["id": .string(call.id), "name": .string(call.name)]
-            if let arguments = call.arguments { members["arguments"] = arguments } else { members["arguments_text"] = .string(call.argumentsText) }
+            var members: [String: JSONValue] = [
+                "id": .string(call.id), "name": .string(call.name), "arguments_text": .string(call.argumentsText),
+            ]
+            if let arguments = call.arguments { members["arguments"] = arguments }
             return .object(members)
         })])
     }
@@ -34,8 +37,8 @@ public enum TranscriptText {
         guard let items = value?["tool_calls"]?.arrayValue else { return [] }
         return items.compactMap { item in
             guard let id = item["id"]?.stringValue, let name = item["name"]?.stringValue else { return nil }
-            if let arguments = item["arguments"] { return ToolCall(id: id, name: name, arguments: arguments) }
-            return ToolCall(id: id, name: name, argumentsText: item["arguments_text"]?.stringValue ?? "")
+            if let text = item["arguments_text"]?.stringValue { return ToolCall(id: id, name: name, argumentsText: text) }
+            return ToolCall(id: id, name: name, arguments: item["arguments"] ?? .object([:]))
         }
     }
 }
