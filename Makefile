@@ -49,6 +49,8 @@ run: setup
 	.build/debug/hybrid eval --feature extract --dataset datasets/extract.jsonl --run-id extract-$(RUN_TAG)
 	.build/debug/hybrid report summarize-$(RUN_TAG)
 	.build/debug/hybrid report extract-$(RUN_TAG)
+	.build/debug/hybrid eval --feature assistant --dataset datasets/tools.jsonl --run-id tools-$(RUN_TAG)
+	.build/debug/hybrid report tools-$(RUN_TAG)
 	.build/debug/hybrid recommend summarize-$(RUN_TAG) extract-$(RUN_TAG) --out .hybrid/recommended.config.json
 	.build/debug/hybrid simulate summarize-$(RUN_TAG) --check-router --config .hybrid/recommended.config.json
 	.build/debug/hybrid simulate extract-$(RUN_TAG) --check-router --config .hybrid/recommended.config.json

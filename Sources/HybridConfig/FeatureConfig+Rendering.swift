@@ -60,3 +60,26 @@ extension FeatureConfig {
         return RenderedPrompt(request: request, variant: variantName, prompt: prompt)
     }
 }
+
+extension FeatureConfig {
+    /// The request for a conversation: variant `variant`'s instructions, the feature's options and output schema,
+    /// and `messages` as they are. No template is rendered, because the turns are the input; `prompt` is the last
+    /// user turn's text. The deadline, when the feature sets one, starts at `now`.
+    public func render(
+        name: String, variant: String? = nil, messages: [ChatMessage], now: ContinuousClock.Instant = .now
+    ) throws(PromptRenderError) -> RenderedPrompt {
+        let variantName = variant ?? defaultVariant
+        guard let chosen = variants[variantName] else {
+            throw .unknownVariant(feature: name, variant: variantName, known: Array(variants.keys))
+        }
+        let request = GenerationRequest(
+            instructions: instructions(for: chosen),
+            messages: messages,
+            options: options?.generationOptions ?? GenerationOptions(),
+            responseSchema: outputSchema?.source,
+            responseSchemaName: name,
+            deadline: deadline.map { now + $0 })
+        let prompt = messages.last { $0.role == .user }?.content ?? ""
+        return RenderedPrompt(request: request, variant: variantName, prompt: prompt)
+    }
+}

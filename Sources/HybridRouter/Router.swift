@@ -124,8 +124,8 @@ public final class Router: Sendable {
         return try await traced(request) { plan async throws(RouterError) in try await walkGenerate(plan) }.get()
     }
 
-    /// The walk of `generate`: each model of the plan's priority order until one serves.
-    private func walkGenerate(_ plan: Plan) async throws(RouterError) -> RoutedResponse {
+    /// Walks `plan`'s priority order until a model serves (one request, or one step of a conversation's turn).
+    func walkGenerate(_ plan: Plan) async throws(RouterError) -> RoutedResponse {
         var walk = Walk()
         for id in plan.priority {
             let candidate: Candidate

@@ -63,13 +63,14 @@ struct RescoreCommand: AsyncParsableCommand {
             if let scorers { changes.append("scorers: \(scorers)") }
             let judgeModel = try EvalCommand.makeJudge(judge, rubric: rubric, document: document, factory: ModelFactory.harness())
             if let judge { changes.append("judge: \(judge)") }
+            let cases = try self.cases(run: existing, skipInvalid: settings.skipInvalid)
             let rescorer = Rescorer(
                 store: store,
                 scorer: SampleScorer(
                     schema: checks.schema, constraints: checks.constraints,
                     scorers: try EvalCommand.scorers(scorerNames, hasSchema: checks.schema != nil)),
                 judge: judgeModel,
-                references: try references(run: existing, skipInvalid: settings.skipInvalid))
+                references: cases.compactMapValues(\.reference), conversations: cases.compactMapValues(\.conversation))
             let newID = runID ?? "\(run)-rescored-\(EvalCommand.timestamp())"
             let summary = try await rescorer.rescore(sourceRunID: run, newRunID: newID, changes: changes)
             let calls = judge == nil ? "no model calls" : "no model calls except the judge's"
@@ -105,8 +106,8 @@ struct RescoreCommand: AsyncParsableCommand {
         return (schema, limits)
     }
 
-    /// References by case id from the run's dataset (or `--dataset`), refusing a dataset that changed since.
-    private func references(run existing: RunRecord, skipInvalid: Bool) throws -> [String: Reference] {
+    /// The run's dataset cases (or `--dataset`'s) by id, refusing a dataset that changed since.
+    private func cases(run existing: RunRecord, skipInvalid: Bool) throws -> [String: EvalCase] {
         let path = dataset ?? existing.datasetPath
         let data: Dataset
         do {
@@ -117,7 +118,7 @@ struct RescoreCommand: AsyncParsableCommand {
         if dataset == nil, data.contentHash != existing.datasetHash {
             throw CLIError("\(path) changed since run \(existing.id) (content hash differs), so its references may not match the stored outputs; pass --dataset PATH to use it anyway")
         }
-        return Dictionary(data.cases.compactMap { c in c.reference.map { (c.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        return Dictionary(data.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     static func loadConstraints(_ path: String) throws -> OutputConstraints {

@@ -32,7 +32,7 @@ struct BundledDefaultsTests {
         #expect(claude.pricing == ModelPricing(inputPerMillion: 0.80, outputPerMillion: 4.00, cachedInputPerMillion: 0.08))
         let gemini = try #require(doc.models["gemini-flash"])
         #expect(gemini.pricing == ModelPricing(inputPerMillion: 0.10, outputPerMillion: 0.40, cachedInputPerMillion: 0.025))
-        #expect(Set(doc.features.keys) == ["summarize", "extract", "classify"])
+        #expect(Set(doc.features.keys) == ["summarize", "extract", "classify", "assistant"])
         #expect(doc.features["summarize"]?.constraints?.maxSentences == 3)
         #expect(doc.features["extract"]?.outputSchema != nil)
         // A million cached + a million fresh prompt tokens and a million completion tokens on gpt-4o-mini.

@@ -170,13 +170,13 @@ struct OpenAIChatRequest: Encodable, Equatable {
 
     /// The body as `JSONEncoder` with sorted keys wrote it (same members, same order, nil members left out), written
     /// straight to bytes: encoding through `JSONEncoder` was a twentieth of a fast eval's CPU. Nil when a number is
-    /// not finite: the `Encodable` path then reports it. Nil too for requests with tools or tool turns, which the
-    /// `Encodable` path writes.
+    /// not finite: the `Encodable` path then reports it. Nil too for a request with tools or tool turns, whose extra
+    /// members (`tools`, `tool_choice`, `tool_calls`, `tool_call_id`, null content) only the `Encodable` path writes.
     func jsonBody() -> Data? {
         guard temperature?.isFinite ?? true, topP?.isFinite ?? true else { return nil }
-        guard tools == nil, toolChoice == nil, messages.allSatisfy({ $0.toolCalls == nil && $0.toolCallID == nil }) else {
-            return nil
-        }
+        guard tools == nil, toolChoice == nil,
+            messages.allSatisfy({ $0.toolCalls == nil && $0.toolCallID == nil && $0.content != nil })
+        else { return nil }
         var out = JSONTextWriter(capacity: 256 + messages.reduce(0) { $0 + ($1.content?.utf8.count ?? 0) })
         out.raw("{")
         var first = true

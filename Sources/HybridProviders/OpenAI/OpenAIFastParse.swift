@@ -4,8 +4,8 @@ import HybridCore
 /// through Foundation's `JSONDecoder`, the largest per-request cost of a fast eval after storage (six decodes per
 /// streamed answer). Only the documented shapes are taken this way; anything else (a member of an unexpected type)
 /// gives nil, and the caller falls back to the `Decodable` path, which then reports the exact problem. Unknown
-/// members are ignored, as the `Decodable` types ignore them. `usage` and llama.cpp's `timings` (once per answer)
-/// go through ``JSONValueDecoder`` with their own coding keys.
+/// members are ignored, as the `Decodable` types ignore them; a message or delta carrying `tool_calls` gives nil.
+/// `usage` and llama.cpp's `timings` (once per answer) go through ``JSONValueDecoder`` with their own coding keys.
 enum OpenAIFastParse {
     static func chunk(_ payload: String) -> OpenAIChatCompletionChunk? {
         guard let members = object(payload) else { return nil }
@@ -88,7 +88,7 @@ enum OpenAIFastParse {
         switch members[messageKey] {
         case nil, .null?: message = nil
         case .object(let fields)?:
-            // Tool calls take the `Decodable` path.
+            // Tool calls (and their streamed fragments) are read by the `Decodable` path only.
             if let calls = fields["tool_calls"], calls != .null { return nil }
             guard let content = optionalString(fields["content"]), let refusal = optionalString(fields["refusal"]) else { return nil }
             message = (content, refusal)

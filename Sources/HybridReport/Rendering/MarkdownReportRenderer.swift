@@ -99,6 +99,7 @@ public struct MarkdownReportRenderer: Sendable {
             out += row(cells)
         }
         out += "\n"
+        out += toolCallTable(feature)
         for arm in feature.arms {
             if let reason = arm.notMeasured { out += "- `\(arm.armID)`: not measured: \(inline(reason))\n" }
         }
@@ -111,6 +112,21 @@ public struct MarkdownReportRenderer: Sendable {
             out += "\n"
         }
         return out
+    }
+
+    /// Tool-call accuracy up front for a feature whose cases expect tool calls: per arm, the share of results whose
+    /// calls matched (and, where checked, came in order with valid arguments), with Wilson intervals.
+    private func toolCallTable(_ feature: FeatureReport) -> String {
+        let names = ["tool_call_match", "tool_call_sequence", "tool_arguments"].filter(feature.constraintNames.contains)
+        guard names.first == "tool_call_match" else { return "" }
+        let header = ["arm"] + names.map { "\($0) [95% CI]" }
+        var out = "Tool calls (errors count as failures):\n\n" + row(header) + row(header.map { _ in "---" })
+        for arm in feature.arms where arm.notMeasured == nil {
+            out += row(["`\(arm.armID)`"] + names.map { name in
+                ReportFormatting.proportion(arm.constraints.first { $0.name == name }?.proportion)
+            })
+        }
+        return out + "\n"
     }
 
     private func discordant(_ comparison: PairedComparison) -> String {

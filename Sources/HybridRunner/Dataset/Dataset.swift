@@ -4,7 +4,8 @@ import HybridCore
 /// A dataset: its cases, where it came from, a content hash, and the lines skipped as invalid.
 ///
 /// JSON Lines: one object per line, `{"id": "...", "input": {...}, "reference": {...}}`; blank lines and lines
-/// starting with `//` are ignored. CSV (RFC 4180, header row): column `id`, columns `expected_text`,
+/// starting with `//` are ignored. A case may also carry `messages`, `tools` and `expected_tool_calls`
+/// (``ConversationCase``); with `messages`, `input` is optional. CSV (RFC 4180, header row): column `id`, columns `expected_text`,
 /// `expected_label`, `expected_regex` and `expected.<field>` become the reference, every other column is an input
 /// variable. Input values must be strings, numbers or booleans (numbers are rendered as written).
 ///
@@ -215,7 +216,21 @@ public struct Dataset: Sendable {
         case nil: return .failure(Problem(message: "missing \"id\""))
         case let other?: return .failure(Problem(message: "\"id\" must be a non-empty string, got \(other.typeName)"))
         }
-        guard let inputValue = object["input"] else { return .failure(Problem(message: "missing \"input\" object")) }
+        let conversation: ConversationCase?
+        do {
+            conversation = try ConversationCase.parse(object)
+        } catch {
+            return .failure(Problem(message: error.description))
+        }
+        let hasMessages = !(conversation?.messages.isEmpty ?? true)
+        let inputValue: JSONValue
+        if let given = object["input"] {
+            inputValue = given
+        } else if hasMessages {
+            inputValue = .object([:])
+        } else {
+            return .failure(Problem(message: "missing \"input\" object (or \"messages\")"))
+        }
         guard let inputObject = inputValue.objectValue else {
             return .failure(Problem(message: "\"input\" must be an object of template variables, got \(inputValue.typeName)"))
         }
@@ -243,11 +258,11 @@ public struct Dataset: Sendable {
                 return .failure(Problem(message: "reference: \(describe(error))"))
             }
         }
-        let unknown = Set(object.keys).subtracting(["id", "input", "reference", "tags", "notes"])
-        if let key = unknown.sorted().first {
-            return .failure(Problem(message: "unknown key \"\(key)\" (allowed: id, input, reference, tags, notes)"))
+        let allowed = Set(["id", "input", "reference", "tags", "notes"]).union(ConversationCase.keys)
+        if let key = Set(object.keys).subtracting(allowed).sorted().first {
+            return .failure(Problem(message: "unknown key \"\(key)\" (allowed: \(allowed.sorted().joined(separator: ", ")))"))
         }
-        return .success(EvalCase(id: id, input: input, reference: reference, line: line))
+        return .success(EvalCase(id: id, input: input, reference: reference, line: line, conversation: conversation))
     }
 
     /// A well-formed reference built straight from its members; nil for anything unusual (an unknown key, a wrong

@@ -81,7 +81,8 @@ public struct EvalPlan: Sendable {
     private static func checkRenders(
         _ item: EvalCase, variables: [String]?, _ featureConfig: FeatureConfig, feature: String, variant: String
     ) throws(EvalError) {
-        if variables?.allSatisfy({ item.input[$0] != nil }) ?? false { return }
+        // A case with its own turns sends them instead of the template.
+        if item.hasOwnMessages || variables?.allSatisfy({ item.input[$0] != nil }) ?? false { return }
         do {
             _ = try featureConfig.render(name: feature, variant: variant, input: item.input)
         } catch {

@@ -22,7 +22,7 @@ struct SampleContext: Sendable {
         let arm = item.arm
         let rendered: RenderedPrompt
         do {
-            rendered = try plan.featureConfig.render(name: plan.feature, variant: arm.variant, input: evalCase.input)
+            rendered = try Self.render(evalCase, plan: plan, variant: arm.variant)
         } catch {
             return (record(item, evalCase, prompt: "", error: ResultError(kind: GenerationError.Kind.invalidRequest.rawValue, message: error.description)), nil)
         }
@@ -53,7 +53,8 @@ struct SampleContext: Sendable {
         let executor = SampleExecutor(policy: options.retryPolicy)
         let outcome = await executor.execute(request, on: model, jitter: { Double(seed % 1000) / 1000 })
         if let response = outcome.response {
-            let cacheEntry = CachedResponseRecord(
+            // The cache keeps text only; an answer with tool calls is not cached rather than replayed without them.
+            let cacheEntry = !response.toolCalls.isEmpty ? nil : CachedResponseRecord(
                 requestHash: requestHash, modelID: arm.modelID, text: response.text, structured: response.structured,
                 usage: response.usage, ttftMs: response.timing.timeToFirstToken?.milliseconds,
                 totalMs: response.timing.total.milliseconds)
@@ -69,6 +70,23 @@ struct SampleContext: Sendable {
         // What the caller waited to learn of the failure; simulations charge it to a fallback route.
         failed.timings.totalMs = outcome.failedAttemptDuration?.milliseconds ?? 0
         return (failed, nil)
+    }
+
+    /// The request for `evalCase`: its own turns when it has them, else the feature's template over its input;
+    /// a conversation case's tools are offered either way. The stored prompt of a multi-turn case is its transcript.
+    static func render(_ evalCase: EvalCase, plan: EvalPlan, variant: String) throws(PromptRenderError) -> RenderedPrompt {
+        guard let conversation = evalCase.conversation else {
+            return try plan.featureConfig.render(name: plan.feature, variant: variant, input: evalCase.input)
+        }
+        var rendered: RenderedPrompt
+        if conversation.messages.isEmpty {
+            rendered = try plan.featureConfig.render(name: plan.feature, variant: variant, input: evalCase.input)
+        } else {
+            rendered = try plan.featureConfig.render(name: plan.feature, variant: variant, messages: conversation.messages)
+            rendered.prompt = TranscriptText.transcript(conversation.messages)
+        }
+        rendered.request.tools = conversation.tools
+        return rendered
     }
 
     /// A prompt whose estimated size alone is above the model's declared context window cannot be answered: it
@@ -97,12 +115,14 @@ struct SampleContext: Sendable {
     private func success(
         _ item: EvalPlan.WorkItem, _ evalCase: EvalCase, prompt: String, response: GenerationResponse, retries: Int, retryTime: Duration, cacheHit: Bool
     ) -> ResultRecord {
-        let metrics = scorer.score(output: response.text, reference: evalCase.reference)
+        let metrics = scorer.score(
+            output: response.text, toolCalls: response.toolCalls, reference: evalCase.reference, conversation: evalCase.conversation)
         let pricing = plan.pricing[item.arm.modelID] ?? .free
         return ResultRecord(
             key: key(item, evalCase), feature: plan.feature, promptVariant: item.arm.variant, modelID: item.arm.modelID,
             tier: item.arm.tier, renderedPromptHash: ContentHash.hex(of: prompt), renderedPrompt: prompt,
-            configVersion: plan.configVersion, configHash: plan.configHash, rawOutput: response.text,
+            configVersion: plan.configVersion, configHash: plan.configHash,
+            rawOutput: TranscriptText.output(text: response.text, toolCalls: response.toolCalls),
             parsedOutput: metrics.parsed ?? response.structured, usage: response.usage,
             timings: ResultTimings(response.timing, retryBackoff: retryTime, coldStart: response.coldStart && !cacheHit),
             costUSD: cacheHit ? 0 : pricing.cost(of: response.usage),

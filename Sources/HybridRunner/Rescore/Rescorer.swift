@@ -19,13 +19,20 @@ public struct Rescorer: Sendable {
     public let judge: LLMJudge?
     /// References by case id, from the run's dataset; cases without one get no reference-based scores.
     public let references: [String: Reference]
+    /// Tools and expected tool calls by case id, from the run's dataset; their results are checked again from the
+    /// stored calls (the parsed output's `tool_calls`).
+    public let conversations: [String: ConversationCase]
 
     /// A rescorer; see the properties.
-    public init(store: any ResultStore, scorer: SampleScorer, judge: LLMJudge? = nil, references: [String: Reference]) {
+    public init(
+        store: any ResultStore, scorer: SampleScorer, judge: LLMJudge? = nil, references: [String: Reference],
+        conversations: [String: ConversationCase] = [:]
+    ) {
         self.store = store
         self.scorer = scorer
         self.judge = judge
         self.references = references
+        self.conversations = conversations
     }
 
     /// Writes run `newRunID` with every result of `sourceRunID` re-scored; `changes` says what differs from the
@@ -70,7 +77,10 @@ public struct Rescorer: Sendable {
         result.key.runID = runID
         guard record.error == nil, let output = record.rawOutput else { return result }
         let reference = references[record.key.caseID]
-        let metrics = scorer.score(output: output, reference: reference)
+        let conversation = conversations[record.key.caseID]
+        let calls = conversation == nil ? [] : TranscriptText.toolCalls(fromParsedOutput: record.parsedOutput)
+        // With calls, the stored output is the rendering of text and calls; the text's checks wait for a text answer.
+        let metrics = scorer.score(output: calls.isEmpty ? output : "", toolCalls: calls, reference: reference, conversation: conversation)
         result.constraints = metrics.constraintOutcomes
         result.parsedOutput = metrics.parsed ?? record.parsedOutput
         result.scores = metrics.qualityScores

@@ -46,4 +46,24 @@ public struct SampleScorer: Sendable {
         let quality = reference.map { scorers.scores(output: output, reference: $0) } ?? [:]
         return SampleMetrics(constraints: checks.results, quality: quality, parsed: checks.parsed)
     }
+
+    /// All metrics for a response that may have called tools. A response that called tools is not the final
+    /// answer, so, as in the router (`OutputChecks.evaluate(_:)` on a response), the text's checks and scores wait
+    /// and only the calls are checked: for a case expecting calls, ``ToolCallScorer``'s checks and its
+    /// `tool_call_match` partial-credit score; otherwise the argument validity of the calls made.
+    public func score(output: String, toolCalls: [ToolCall], reference: Reference?, conversation: ConversationCase?) -> SampleMetrics {
+        var metrics =
+            toolCalls.isEmpty
+            ? score(output: output, reference: reference)
+            : SampleMetrics(constraints: [], quality: [:], parsed: TranscriptText.parsedOutput(toolCalls))
+        let tools = conversation?.tools ?? []
+        if let expected = conversation?.expectedToolCalls {
+            let scored = ToolCallScorer().evaluate(toolCalls, expected: expected, tools: tools)
+            metrics.constraints += scored.results
+            metrics.quality[ToolCallScorer.matchName] = scored.partialCredit
+        } else if !toolCalls.isEmpty {
+            metrics.constraints.append(ToolCallCheck(tools: tools).check(toolCalls).result)
+        }
+        return metrics
+    }
 }

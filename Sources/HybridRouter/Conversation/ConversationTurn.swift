@@ -1,0 +1,22 @@
+public import HybridCore
+
+/// The outcome of ``Conversation/send(_:deadline:)``: the final answer and every step that led to it.
+public struct ConversationTurn: Sendable, Equatable {
+    /// The model's final answer (a response without tool calls).
+    public var response: GenerationResponse
+    /// Every model call of the turn, in order; the last one produced `response`.
+    public var steps: [ConversationStep]
+
+    /// A turn; the conversation builds these.
+    public init(response: GenerationResponse, steps: [ConversationStep]) {
+        self.response = response
+        self.steps = steps
+    }
+
+    /// The answer's text.
+    public var text: String { response.text }
+    /// Every attempt of every step, in order (models skipped, failed, served).
+    public var attempts: [RouteAttempt] { steps.flatMap(\.routed.attempts) }
+    /// Every tool call run during the turn.
+    public var toolExecutions: [ToolExecution] { steps.flatMap(\.toolExecutions) }
+}

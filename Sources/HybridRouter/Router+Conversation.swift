@@ -1,0 +1,49 @@
+public import HybridConfig
+public import HybridCore
+
+extension Router {
+    /// Opens a conversation with `feature`: the app's tools with their handlers, and optionally a transcript to
+    /// resume. See ``Conversation``.
+    ///
+    /// - Parameters:
+    ///   - privacy: a stricter class than the feature's for every step; a looser one is ignored.
+    ///   - stepLimit: the most model calls one turn may make (each tool round is one).
+    public func conversation(
+        feature: String, tools: [ConversationTool] = [], transcript: [ChatMessage] = [], privacy: PrivacyClass? = nil,
+        stepLimit: Int = 8
+    ) -> Conversation {
+        Conversation(router: self, feature: feature, tools: tools, transcript: transcript, privacy: privacy, stepLimit: stepLimit)
+    }
+
+    /// The plan of one conversation step: the feature's variant instructions, options and checks over the whole
+    /// transcript with the tools offered. The deadline counts from the turn's `start`, so every step of a turn
+    /// shares it, and attempts are timed from the turn's start.
+    func makeConversationPlan(
+        feature name: String, messages: [ChatMessage], tools: [ToolDefinition], privacy privacyOverride: PrivacyClass?,
+        start: ContinuousClock.Instant, deadline deadlineOverride: Duration?
+    ) async throws(RouterError) -> Plan {
+        let document = await configSource.document()
+        guard let feature = document.features[name], let assignment = document.assignment(feature: name, installId: installId) else {
+            throw .unknownFeature(name, known: Array(document.features.keys))
+        }
+        let privacy: PrivacyClass =
+            if let privacyOverride, privacyOverride.maximumTier < feature.privacy.maximumTier { privacyOverride } else { feature.privacy }
+        let rendered: RenderedPrompt
+        do {
+            rendered = try feature.render(name: name, variant: assignment.variant, messages: messages, now: start)
+        } catch {
+            throw .renderFailed(error)
+        }
+        var request = rendered.request
+        request.tools = tools
+        let deadlineDuration = deadlineOverride ?? feature.deadline
+        request.deadline = deadlineDuration.map { start + $0 }
+        return Plan(
+            feature: name, config: feature, document: document, priority: assignment.priority, variant: rendered.variant,
+            arm: assignment.arm, privacy: privacy, request: request, start: start, deadline: request.deadline,
+            deadlineDuration: deadlineDuration, promptTokens: Self.estimateTokens(request),
+            outputReserve: request.options.maxOutputTokens ?? policy.defaultOutputTokenReserve, truncatedInputs: [],
+            routing: EffectiveRouting(config: document.routing(feature: name), policy: policy),
+            checks: OutputChecks(schema: feature.outputSchema, constraints: feature.constraints, tools: tools))
+    }
+}
