@@ -49,7 +49,12 @@ public struct EvalRunner: Sendable {
             if case .unavailable(let reason) = await model.availability() { unavailable[modelID] = reason.message }
         }
 
-        let counter = ProgressCounter(total: plan.plannedCount, alreadyDone: completed.count)
+        // A shard's own keys: its progress, completion and summary count only these.
+        let items = plan.workItems
+        let pending = items.filter { item in
+            !completed.contains(key(plan, item))
+        }
+        let counter = ProgressCounter(total: items.count, alreadyDone: items.count - pending.count)
         let scorer = SampleScorer(
             schema: plan.featureConfig.outputSchema, constraints: plan.featureConfig.constraints, scorers: options.scorers)
         var perModel: [String: ConcurrencyLimiter] = [:]
@@ -57,9 +62,6 @@ public struct EvalRunner: Sendable {
             let limit = options.perModelConcurrencyOverrides[modelID] ?? options.perModelConcurrency
             // A limit the global one already enforces would only cost two actor hops per sample.
             if limit < options.concurrency { perModel[modelID] = ConcurrencyLimiter(limit: limit) }
-        }
-        let pending = plan.workItems.filter { item in
-            !completed.contains(key(plan, item))
         }
         let context = SampleContext(
             plan: plan, scorer: scorer, store: store, models: models, options: options, unavailable: unavailable)
@@ -103,14 +105,14 @@ public struct EvalRunner: Sendable {
         if let error = storeFailure.error { throw .store(error) }
 
         let doneSoFar = counter.snapshot().done
-        let interrupted = Task.isCancelled || doneSoFar < plan.plannedCount
+        let interrupted = Task.isCancelled || doneSoFar < items.count
         // In a fresh task: the caller's task may be cancelled (Ctrl-C), and the status must still be written.
         if let error = await Self.closeOutsideCancellation(run: plan.runID, interrupted: interrupted, in: store) {
             throw .store(error)
         }
         let final = counter.snapshot()
         return EvalSummary(
-            runID: plan.runID, stored: final.done, planned: plan.plannedCount, errors: final.errors,
+            runID: plan.runID, stored: final.done, planned: items.count, errors: final.errors,
             unavailable: final.unavailable, cacheHits: final.cacheHits,
             unavailableArms: plan.arms.compactMap { arm in unavailable[arm.modelID].map { (arm, $0) } },
             interrupted: interrupted, alreadyCompleted: false)
