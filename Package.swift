@@ -196,13 +196,19 @@ let package = Package(
         .testTarget(name: "HybridPackageTests", dependencies: ["HybridTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HybridRunnerTests",
-            dependencies: ["HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders"],
+            dependencies: [
+                "HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders",
+                "HybridReport",
+            ],
             swiftSettings: strict
         ),
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
         .testTarget(
             name: "HybridCLITests",
-            dependencies: ["hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore"],
+            dependencies: [
+                "hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
     ],

@@ -126,6 +126,19 @@ struct ArmAccumulator {
         return NotMeasured.reason(fromMessage: unavailableMessage ?? "", modelID: modelID)
     }
 
+    /// The per-case arrays reordered so that position `i` holds what case `order[i]` had (`order` names every case
+    /// of the feature, so the arrays come out full length).
+    func reordered(_ order: [Int]) -> ArmAccumulator {
+        func permute<T>(_ array: [T], filler: T) -> [T] {
+            order.map { $0 < array.count ? array[$0] : filler }
+        }
+        var copy = self
+        copy.adherence = permute(adherence, filler: .absent)
+        copy.scores = scores.mapValues { permute($0, filler: .nan) }
+        copy.totalMs = permute(totalMs, filler: .nan)
+        return copy
+    }
+
     private func set<T>(_ array: inout [T], _ index: Int, _ value: T, filler: T) {
         if index >= array.count {
             array.append(contentsOf: repeatElement(filler, count: index - array.count + 1))

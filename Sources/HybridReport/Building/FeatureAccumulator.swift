@@ -44,6 +44,22 @@ struct FeatureAccumulator {
     /// The feature section without verdicts, and the comparisons still to be Holm-adjusted with the rest of the
     /// report.
     func finish(options: ReportOptions) -> (FeatureReport, [PendingComparison]) {
+        inKeyOrder().finishInOrder(options: options)
+    }
+
+    /// This feature with its cases in key order instead of arrival order. A report is a function of the set of
+    /// results: the paired bootstrap resamples by position and ties are broken by position, so results that
+    /// completed in another order (concurrency, a resumed run, shards joined by `hybrid merge`) gave other p-values.
+    private func inKeyOrder() -> FeatureAccumulator {
+        let order = caseKeys.indices.sorted { caseKeys[$0] < caseKeys[$1] }
+        var sorted = self
+        sorted.caseKeys = order.map { caseKeys[$0] }
+        sorted.caseIndex = [:]  // only `add` reads it, and a finished feature takes no more results
+        sorted.arms = arms.mapValues { $0.reordered(order) }
+        return sorted
+    }
+
+    private func finishInOrder(options: ReportOptions) -> (FeatureReport, [PendingComparison]) {
         let names = constraintNames.sorted()
         let scorerNames = scorers.sorted()
         let hasConstraints = !names.isEmpty
