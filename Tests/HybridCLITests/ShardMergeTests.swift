@@ -158,5 +158,18 @@ struct ShardMergeTests {
         #expect(other.status == 1 && other.output.contains("shard 2/2 vs 1/2"), "\(other.output)")
         let same = try await fixture.hybrid(["eval", "--resume", "r1", "--db", db, "--config", fixture.path("config.json")])
         #expect(same.status == 0 && same.output.contains("already completed"), "\(same.output)")
+
+        // An interrupted shard resumes its own slice only: the three lost keys, nothing of the other shard.
+        let slice = try await Self.rows(db)
+        try await DatabaseQueue(path: db).write { db in
+            try db.execute(sql: "DELETE FROM results WHERE id IN (SELECT id FROM results ORDER BY id DESC LIMIT 3)")
+            try db.execute(sql: "UPDATE runs SET status = 'interrupted'")
+        }
+        let requests = fake.requestCount
+        let resumed = try await fixture.hybrid(["eval", "--resume", "r1", "--db", db, "--config", fixture.path("config.json")])
+        #expect(resumed.status == 0 && resumed.output.contains("stored \(slice)/\(slice) results"), "\(resumed.output)")
+        #expect(fake.requestCount == requests + 3)
+        #expect(try await Self.rows(db) == slice)
+        #expect(try await SQLiteResultStore(path: db).run(id: "r1")?.status == .completed)
     }
 }
