@@ -3,8 +3,9 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
 # Debian packages the build and the tests need: libcurl (transport), SQLite (store), pkg-config (finds libcurl),
-# cmake (builds llama-server), nginx (the config-fetch test server), chromium (renders the HTML report in a test).
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light python3-venv chromium
+# cmake (builds llama-server), nginx (the config-fetch test server), chromium (renders the HTML report in a test),
+# postgresql (the shared-store tests start their own throwaway server from its programs; none is left running).
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light python3-venv chromium postgresql
 SWIFT_BUILD_FLAGS ?=
 
 .PHONY: all deps setup build run test bench clean help
@@ -29,6 +30,8 @@ setup: deps
 	@bash scripts/setup-local-model.sh
 	@# The second opinion the JSON Schema property tests compare the validator with (HybridCoreTests).
 	@.venv/bin/python -c 'import jsonschema' 2>/dev/null || .venv/bin/pip install --quiet 'jsonschema==4.26.0'
+	@# The raw Python client `hybrid-bench cli` compares the CLI with (issue #10's reference).
+	@.venv/bin/python -c 'import aiohttp' 2>/dev/null || .venv/bin/pip install --quiet 'aiohttp==3.14.5'
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
@@ -59,7 +62,7 @@ test: setup
 	bash scripts/typecheck-apple-adapters.sh
 	swift test --skip-build --no-parallel $(SWIFT_BUILD_FLAGS)
 
-BENCHMARKS ?= transport config runner router report cli view
+BENCHMARKS ?= transport config runner router report cli view workers
 bench: setup
 	swift build -c release --product hybrid-bench
 	swift build -c release --product hybrid

@@ -93,7 +93,9 @@ public final class SQLiteResultStore: ResultStore {
     ) async throws(StoreError) -> [Bool] {
         let path = database.path
         return try await database.write("store \(results.count) results") { db in
-            for response in responses { try Stored(response).insert(db, onConflict: .replace) }
+            for response in responses {
+                try db.cachedStatement(sql: CachedResponseRecord.replaceSQL).execute(arguments: StatementArguments(response.replaceValues()))
+            }
             return try results.map { try Self.insertIfAbsent($0, db: db, path: path) }
         }
     }
@@ -104,6 +106,8 @@ public final class SQLiteResultStore: ResultStore {
         do {
             // A cached statement with positional arguments: the record path builds a column dictionary per row.
             try db.cachedStatement(sql: ResultRecord.insertSQL).execute(arguments: StatementArguments(result.insertValues()))
+            try ResultRecord.insertSideRows(
+                rowID: db.lastInsertedRowID, constraints: result.constraints, scores: result.scores, db: db)
             return true
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return false

@@ -3,14 +3,14 @@ import HybridCore
 
 /// JSON for the store's TEXT columns: written with `JSONEncoder` (sorted keys, so equal values store equal text),
 /// read with `JSONValue(parsing:)`.
-enum StoreJSON {
+package enum StoreJSON {
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
 
-    static func encode(_ value: some Encodable, field: String) throws(StoreError) -> String {
+    package static func encode(_ value: some Encodable, field: String) throws(StoreError) -> String {
         do {
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         } catch {
@@ -21,8 +21,56 @@ enum StoreJSON {
 }
 
 extension StoreJSON {
+    /// The constraints column: `[{"message":…,"name":…,"observed":…,"passed":…}]` with sorted keys and nil members
+    /// left out, as `JSONEncoder` wrote it, but written straight to bytes: `JSONEncoder` (and then the generic
+    /// `JSONValue` writer) was the largest single cost of storing a result.
+    static func encode(_ outcomes: [ConstraintOutcome]) throws(StoreError) -> String {
+        if outcomes.isEmpty { return "[]" }
+        var out = JSONTextWriter()
+        out.raw("[")
+        for (index, outcome) in outcomes.enumerated() {
+            out.raw(index == 0 ? "{" : ",{")
+            if let message = outcome.message { out.key("message", first: true); out.string(message) }
+            out.key("name", first: outcome.message == nil)
+            out.string(outcome.name)
+            if let observed = outcome.observed {
+                guard observed.allNumbersFinite else { throw notFinite("constraint outcomes") }
+                out.key("observed")
+                out.value(observed)
+            }
+            out.key("passed")
+            out.raw(outcome.passed ? "true}" : "false}")
+        }
+        out.raw("]")
+        return out.text
+    }
+
+    /// The scores column, `[{"detail":…,"scorer":…,"value":…}]`, written like the constraints column.
+    static func encode(_ scores: [QualityScore]) throws(StoreError) -> String {
+        if scores.isEmpty { return "[]" }
+        var out = JSONTextWriter()
+        out.raw("[")
+        for (index, score) in scores.enumerated() {
+            guard score.value.isFinite else { throw notFinite("quality scores") }
+            out.raw(index == 0 ? "{" : ",{")
+            if let detail = score.detail { out.key("detail", first: true); out.string(detail) }
+            out.key("scorer", first: score.detail == nil)
+            out.string(score.scorer)
+            out.key("value")
+            out.number(score.value)
+            out.raw("}")
+        }
+        out.raw("]")
+        return out.text
+    }
+
+    /// JSON cannot hold NaN or infinity; `JSONEncoder` refused them, and so does this.
+    private static func notFinite(_ field: String) -> StoreError {
+        .invalidValue(field: field, reason: "not representable as JSON (a number is not finite)")
+    }
+
     /// Parses a JSON column into a `JSONValue` (`JSONValue(parsing:)`, not `JSONDecoder`, which is several times slower).
-    static func value(from text: String, column: String) throws -> JSONValue {
+    package static func value(from text: String, column: String) throws -> JSONValue {
         do {
             return try JSONValue(parsing: text)
         } catch {
@@ -30,11 +78,11 @@ extension StoreJSON {
         }
     }
 
-    static func strings(from text: String, column: String) throws -> [String] {
+    package static func strings(from text: String, column: String) throws -> [String] {
         try list(from: text, column: column) { element in element.stringValue }
     }
 
-    static func constraints(from text: String, column: String) throws -> [ConstraintOutcome] {
+    package static func constraints(from text: String, column: String) throws -> [ConstraintOutcome] {
         try list(from: text, column: column) { element in
             guard let name = element["name"]?.stringValue, let passed = element["passed"]?.boolValue else { return nil }
             let observed = element["observed"]
@@ -44,7 +92,7 @@ extension StoreJSON {
         }
     }
 
-    static func scores(from text: String, column: String) throws -> [QualityScore] {
+    package static func scores(from text: String, column: String) throws -> [QualityScore] {
         try list(from: text, column: column) { element in
             guard let scorer = element["scorer"]?.stringValue, let value = element["value"]?.doubleValue else { return nil }
             return QualityScore(scorer: scorer, value: value, detail: element["detail"]?.stringValue)
@@ -67,7 +115,24 @@ extension StoreJSON {
 }
 
 /// A stored row that does not decode; the store turns it into `StoreError.unreadableRow` with the path.
-struct RecordDecodingError: Error {
-    var table: String?
-    var reason: String
+package struct RecordDecodingError: Error {
+    package var table: String?
+    package var reason: String
+
+    package init(table: String?, reason: String) {
+        self.table = table
+        self.reason = reason
+    }
+}
+
+extension JSONValue {
+    /// False when a double anywhere inside is NaN or infinite.
+    fileprivate var allNumbersFinite: Bool {
+        switch self {
+        case .double(let d): d.isFinite
+        case .array(let items): items.allSatisfy(\.allNumbersFinite)
+        case .object(let members): members.values.allSatisfy(\.allNumbersFinite)
+        default: true
+        }
+    }
 }

@@ -53,7 +53,7 @@ struct SimulateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIOutput.run {
-            let store = try SQLiteResultStore(path: global.db)
+            let store = try await global.openStore()
             if checkRouter {
                 try await runRouterCheck(store: store)
                 return
@@ -69,7 +69,7 @@ struct SimulateCommand: AsyncParsableCommand {
             stopOn: Set(Self.list(stopOn)))
     }
 
-    private func runRouterCheck(store: SQLiteResultStore) async throws {
+    private func runRouterCheck(store: any ResultStore) async throws {
         let loaded = try await global.loadConfig()
         var document = loaded.document
         if let order {
@@ -121,7 +121,7 @@ struct RecommendCommand: AsyncParsableCommand {
         try await CLIOutput.run {
             let (document, _, source) = try await global.loadConfig()
             let floors = try policy.map { path throws(RecommendError) in try RecommendationPolicy.load(path: path) } ?? .standard
-            let store = try global.openStore()
+            let store = try await global.openStore()
             var simulators: [RouteSimulator] = []
             for run in runs {
                 simulators.append(try await RouteSimulator.load(from: store, run: run))
@@ -222,8 +222,8 @@ struct PublishTarget: ParsableArguments {
         to.contains("://") ? to : URL(fileURLWithPath: to).absoluteURL.absoluteString
     }
 
-    func publisher() throws -> ConfigPublisher {
-        ConfigPublisher(transport: CurlTransport.shared, snapshots: SQLiteConfigSnapshotStore(database: try HybridDatabase(path: database.db)))
+    func publisher() async throws -> ConfigPublisher {
+        ConfigPublisher(transport: CurlTransport.shared, snapshots: try await StoreLocation.snapshots(database.db))
     }
 
     func options(promptFiles: PromptFileResolver) throws -> ConfigPublisher.Options {

@@ -38,7 +38,8 @@ extension ArmAccumulator {
             ttftMs: DistributionSummary(ttftMs),
             totalMs: DistributionSummary(totalMs, withQuantiles: true),
             decodeTokensPerSecond: DistributionSummary(decodeTokensPerSecond),
-            coldStartTotalMs: DistributionSummary(coldStartTotalMs)
+            coldStartTotalMs: DistributionSummary(coldStartTotalMs),
+            queueingMs: DistributionSummary(queueingMs, withQuantiles: true)
         )
         return ArmSummary(
             armID: armID, promptVariant: promptVariant, modelID: modelID, tier: tier, count: count,
@@ -57,6 +58,14 @@ extension ArmAccumulator {
                 adherence: caseAdherence, scores: caseScores, totalMs: Self.optionals(totalMs, count: caseCount)
             )
         )
+    }
+
+    /// Drops the arrays only ``summary(caseCount:featureHasConstraints:constraintNames:options:)`` reads; the
+    /// per-case arrays stay for the side by side.
+    mutating func releaseSummaryInputs() {
+        ttftMs = []
+        decodeTokensPerSecond = []
+        coldStartTotalMs = []
     }
 
     /// An arm that was never sent: its counts, and no figure that could read as a measurement.
