@@ -221,7 +221,10 @@ let package = Package(
         .testTarget(name: "HybridPackageTests", dependencies: ["HybridTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HybridRunnerTests",
-            dependencies: ["HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders"],
+            dependencies: [
+                "HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders",
+                "HybridReport",
+            ],
             swiftSettings: strict
         ),
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
@@ -229,7 +232,7 @@ let package = Package(
             name: "HybridCLITests",
             dependencies: [
                 "hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore", "HybridTesting",
-                "HybridPostgres",
+                "HybridPostgres", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),

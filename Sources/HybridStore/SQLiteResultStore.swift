@@ -102,7 +102,7 @@ public final class SQLiteResultStore: ResultStore {
 
     /// Inserts unless the key exists. Only the unique-key conflict is ignored: a plain `INSERT OR IGNORE` would
     /// also silently drop rows that break NOT NULL or CHECK constraints and report them as duplicates.
-    private static func insertIfAbsent(_ result: ResultRecord, db: Database, path: String) throws -> Bool {
+    static func insertIfAbsent(_ result: ResultRecord, db: Database, path: String) throws -> Bool {
         do {
             // A cached statement with positional arguments: the record path builds a column dictionary per row.
             try db.cachedStatement(sql: ResultRecord.insertSQL).execute(arguments: StatementArguments(result.insertValues()))

@@ -77,6 +77,9 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "Finish the missing results of an interrupted run; refused when the config, dataset or plan differs.")
     var resume: String?
 
+    @Option(help: "Run only shard I of N (1-based, e.g. 2/4): the keys whose hash falls in it. Needs --run-id, the same for every shard; join the shards' databases with `hybrid merge`.")
+    var shard: String?
+
     @Flag(help: "Be one of many workers filling the shared run --run-id (needs --db postgres://…): claim batches of its pending keys under a lease until every key is stored. The first worker creates the run, the last marks it completed.")
     var worker = false
 
@@ -102,6 +105,19 @@ struct EvalCommand: AsyncParsableCommand {
         try OptionChecks.atLeast(1, limit, option: "--limit")
         try OptionChecks.atLeast(1, concurrency, option: "--concurrency")
         try OptionChecks.atLeast(1, perModelConcurrency, option: "--per-model-concurrency")
+        if let shard {
+            if worker { throw ValidationError("--shard and --worker do not combine: workers already share one run's keys") }
+            do {
+                _ = try EvalShard(parsing: shard)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            if resume == nil && runID == nil {
+                throw ValidationError(
+                    "--shard needs --run-id: every shard must record the same run id for `hybrid merge` to join them "
+                        + "(e.g. --run-id nightly-$GITHUB_RUN_ID); without it each shard would name its own run")
+            }
+        }
     }
 
     func run() async throws {
@@ -115,6 +131,7 @@ struct EvalCommand: AsyncParsableCommand {
                 repeats: repeats ?? 1, limit: limit, seed: seed ?? 42, cache: cache, skipInvalid: skipInvalid,
                 scorers: scorers.map(Self.list))
             settings.config = source
+            settings.shard = shard
             let runID: String
             if let resume {
                 guard let existing = try await store.run(id: resume) else {
@@ -134,10 +151,11 @@ struct EvalCommand: AsyncParsableCommand {
                 ? try Dataset.load(path: settings.dataset, skipInvalid: settings.skipInvalid)
                 : try Dataset.open(path: settings.dataset)
             for skipped in data.skipped { CLIOutput.error("skipped: \(skipped)") }
-            let plan = try EvalPlan(
+            var plan = try EvalPlan(
                 runID: runID, feature: settings.feature, config: document, configHash: configHash, dataset: data,
                 models: settings.models, variants: settings.variants, repeats: settings.repeats, limit: settings.limit,
                 seed: settings.seed)
+            plan.shard = try settings.shard.map { text throws(EvalShard.ParseError) in try EvalShard(parsing: text) }
             if resume != nil {
                 let check: ResumeCheck
                 do {
@@ -163,7 +181,8 @@ struct EvalCommand: AsyncParsableCommand {
                 try? await model.prepare()
             }
 
-            print("run \(runID): feature \(plan.feature), \(plan.dataset.count) cases × \(plan.arms.count) arms × \(plan.repeats) = \(plan.plannedCount) results (config: \(source), v\(document.version))")
+            let slice = plan.shard.map { " (shard \($0): \(plan.workItems.count) of them)" } ?? ""
+            print("run \(runID): feature \(plan.feature), \(plan.dataset.count) cases × \(plan.arms.count) arms × \(plan.repeats) = \(plan.plannedCount) results\(slice) (config: \(source), v\(document.version))")
             let runner = EvalRunner(
                 store: store, models: languageModels,
                 options: EvalOptions(
@@ -292,6 +311,8 @@ struct EvalCommand: AsyncParsableCommand {
         /// Where the config the run started with came from (a path, a URL, "bundled defaults"), to say so when a
         /// resume is refused; nil for runs stored before it was recorded.
         var config: String?
+        /// `I/N` when this process runs one shard of the plan; nil for the whole plan.
+        var shard: String?
 
         init(
             feature: String, dataset: String, models: [String]?, variants: [String]?, repeats: Int, limit: Int?,
@@ -319,6 +340,7 @@ struct EvalCommand: AsyncParsableCommand {
             if let repeats = command.repeats { settings.repeats = repeats }
             if let limit = command.limit { settings.limit = limit }
             if let seed = command.seed { settings.seed = seed }
+            if let shard = command.shard { settings.shard = shard }
             return settings
         }
 

@@ -11,13 +11,13 @@ struct HybridCommand: AsyncParsableCommand {
             printed or stored.
 
             Exit codes: 0 success; 1 the work failed (the message says why and what to do); 3 a quality gate \
-            failed (eval --gate, compare); 64 usage error; 130 interrupted (Ctrl-C; `hybrid eval --resume RUN` \
+            failed (eval --gate, compare); 4 merged, but planned keys are missing (merge); 64 usage error; 130 interrupted (Ctrl-C; `hybrid eval --resume RUN` \
             finishes an interrupted run).
             """,
         subcommands: [
             AskCommand.self, ModelsCommand.self, EvalCommand.self, CheckCommand.self, ReportCommand.self,
             CompareCommand.self, ConfigCommand.self, SimulateCommand.self, RecommendCommand.self, RescoreCommand.self,
-            ViewCommand.self,
+            ViewCommand.self, MergeCommand.self,
         ]
     )
 

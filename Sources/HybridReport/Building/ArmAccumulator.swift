@@ -132,6 +132,17 @@ struct ArmAccumulator {
         return NotMeasured.reason(fromMessage: unavailableMessage ?? "", modelID: modelID)
     }
 
+    /// The per-case arrays reordered so that position `i` holds what case `order[i]` had (`order` names every case
+    /// of the feature, so the arrays come out full length).
+    mutating func reorder(_ order: [Int]) {
+        func permute<T>(_ array: [T], filler: T) -> [T] {
+            order.map { $0 < array.count ? array[$0] : filler }
+        }
+        adherence = permute(adherence, filler: .absent)
+        scores = scores.mapValues { permute($0, filler: .nan) }
+        totalMs = permute(totalMs, filler: .nan)
+    }
+
     private func set<T>(_ array: inout [T], _ index: Int, _ value: T, filler: T) {
         if index >= array.count {
             array.append(contentsOf: repeatElement(filler, count: index - array.count + 1))

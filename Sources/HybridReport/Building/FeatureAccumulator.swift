@@ -54,6 +54,7 @@ struct FeatureAccumulator {
     /// report. Frees what only streaming and the summaries needed as it goes, so a million-result report does not
     /// hold the streaming arrays and the summaries' per-case vectors at once.
     mutating func finish(options: ReportOptions) -> (FeatureReport, [PendingComparison]) {
+        putCasesInKeyOrder()
         let names = constraintNames.sorted()
         let scorerNames = scorers.sorted()
         let hasConstraints = !names.isEmpty
@@ -81,6 +82,15 @@ struct FeatureAccumulator {
             sideBySide: sideBySide(pairs, primaryScorer: primary, options: options)
         )
         return (report, pending)
+    }
+
+    /// Cases in key order instead of arrival order. A report is a function of the set of results: the paired
+    /// bootstrap resamples by position and ties are broken by position, so results that completed in another order
+    /// (concurrency, a resumed run, shards joined by `hybrid merge`) gave other p-values.
+    private mutating func putCasesInKeyOrder() {
+        let order = caseKeys.indices.sorted { caseKeys[$0] < caseKeys[$1] }
+        caseKeys = order.map { caseKeys[$0] }
+        for id in arms.keys { arms[id]?.reorder(order) }
     }
 
     /// The best arm against each other arm, or the named pairs present in this feature.

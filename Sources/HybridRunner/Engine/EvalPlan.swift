@@ -25,6 +25,8 @@ public struct EvalPlan: Sendable {
     public var configVersion: Int
     /// Content hash of the config in force, stored with every result.
     public var configHash: String
+    /// The slice of keys this process runs (`--shard I/N`); nil runs them all. The run still records the whole plan.
+    public var shard: EvalShard?
 
     /// The plan for `feature` over `dataset`: every variant on every model in the feature's priority order,
     /// narrowed by `models` / `variants` when given, the first `limit` cases, `repeats` times each.
@@ -117,14 +119,18 @@ public struct EvalPlan: Sendable {
         public var repeatIndex: Int
     }
 
-    /// Every (case, arm, repeat) in a seeded shuffled order, so slow drift of a server (warming caches, other load)
-    /// spreads over all arms instead of favouring the arm that ran first.
+    /// Every (case, arm, repeat) of the shard (all of them without one) in a seeded shuffled order, so slow drift
+    /// of a server (warming caches, other load) spreads over all arms instead of favouring the arm that ran first.
     public var workItems: [WorkItem] {
         var items: [WorkItem] = []
-        items.reserveCapacity(dataset.count * arms.count * repeats)
+        items.reserveCapacity(dataset.count * arms.count * repeats / (shard?.count ?? 1))
         for caseIndex in 0..<dataset.count {
+            // Only a shard needs the case id (on a streamed dataset, decoding the line); a bad line fails validation.
+            let caseID = shard == nil ? "" : (try? dataset.evalCase(at: caseIndex).id) ?? ""
             for repeatIndex in 0..<repeats {
-                for arm in arms { items.append(WorkItem(caseIndex: caseIndex, arm: arm, repeatIndex: repeatIndex)) }
+                for arm in arms where shard?.contains(caseID: caseID, armID: arm.id, repeatIndex: repeatIndex) ?? true {
+                    items.append(WorkItem(caseIndex: caseIndex, arm: arm, repeatIndex: repeatIndex))
+                }
             }
         }
         var generator = SeededGenerator(seed: seed)
@@ -132,7 +138,7 @@ public struct EvalPlan: Sendable {
         return items
     }
 
-    /// Total results the run will store.
+    /// Total results the run will store (every shard's together).
     public var plannedCount: Int { dataset.count * arms.count * repeats }
 }
 

@@ -43,11 +43,13 @@ public struct EvalRunner: Sendable {
         let execution = await prepareExecution(plan)
         let unavailable = execution.context.unavailable
         let completed = start.completed
-        let counter = ProgressCounter(total: plan.plannedCount, alreadyDone: completed.count)
+        // A shard's own keys: its progress, completion and summary count only these.
+        let items = plan.workItems
         // A fresh run has nothing to leave out, and a streamed dataset's cases are not decoded to find that out.
-        let pending = completed.isEmpty ? plan.workItems : plan.workItems.filter { item in
+        let pending = completed.isEmpty ? items : items.filter { item in
             key(plan, item).map { !completed.contains($0) } ?? true
         }
+        let counter = ProgressCounter(total: items.count, alreadyDone: items.count - pending.count)
         let storeFailure = StoreFailure()
         let opening = plan.dataset.isStreamed ? RunOpening(plan: plan, creating: start.deferredRun, in: store) : nil
         let writer = ResultWriter(store: store, opening: opening) { record in progress(counter.record(record)) }
@@ -62,14 +64,14 @@ public struct EvalRunner: Sendable {
         if let error = storeFailure.error { throw .store(error) }
 
         let doneSoFar = counter.snapshot().done
-        let interrupted = Task.isCancelled || doneSoFar < plan.plannedCount
+        let interrupted = Task.isCancelled || doneSoFar < items.count
         // In a fresh task: the caller's task may be cancelled (Ctrl-C), and the status must still be written.
         if let error = await Self.closeOutsideCancellation(run: plan.runID, interrupted: interrupted, in: store) {
             throw .store(error)
         }
         let final = counter.snapshot()
         return EvalSummary(
-            runID: plan.runID, stored: final.done, planned: plan.plannedCount, errors: final.errors,
+            runID: plan.runID, stored: final.done, planned: items.count, errors: final.errors,
             unavailable: final.unavailable, cacheHits: final.cacheHits,
             unavailableArms: plan.arms.compactMap { arm in unavailable[arm.modelID].map { (arm, $0) } },
             interrupted: interrupted, alreadyCompleted: false)

@@ -12,6 +12,8 @@ public struct ResumeCheck: Sendable {
 
     /// The key under which ``EvalRunner`` stores the plan's shape in the run's arguments, to compare on resume.
     static let argumentsKey = "plan"
+    /// The key under which the run's arguments record its shard (`I/N`), absent for an unsharded run.
+    static let shardKey = "shard"
 
     /// Checks `plan` against the stored run; throws `cannotResume` naming every difference.
     public static func check(_ plan: EvalPlan, store: any ResultStore) async throws(EvalError) -> ResumeCheck {
@@ -43,6 +45,8 @@ public struct ResumeCheck: Sendable {
             "cases": .int(plan.dataset.count),
             "repeats": .int(plan.repeats),
         ])
+        // Beside the plan, not in it: every shard records the same plan, so `hybrid merge` can compare them.
+        members[shardKey] = plan.shard.map { .string($0.description) }
         return .object(members)
     }
 
@@ -76,6 +80,10 @@ public struct ResumeCheck: Sendable {
             found.append("repeats \(repeats) vs \(plan.repeats)")
         }
         if run.seed != plan.seed { found.append("seed \(run.seed) vs \(plan.seed)") }
+        let storedShard = run.arguments[shardKey]?.stringValue
+        if storedShard != plan.shard?.description {
+            found.append("shard \(storedShard ?? "none") vs \(plan.shard?.description ?? "none")")
+        }
         if found.isEmpty && run.plannedCount != plan.plannedCount {
             found.append("planned results \(run.plannedCount) vs \(plan.plannedCount)")
         }
