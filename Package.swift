@@ -43,6 +43,8 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .target(name: "HybridTransport", swiftSettings: strict),
+        // The system zlib, for gzip upload bodies; part of every platform's SDK, so apps may link it.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libcurl's multi interface: the harness's transport on Linux; not for apps (the iOS SDK has no libcurl).
         .target(name: "HybridCurl", dependencies: ["CCurl", "HybridTransport"], swiftSettings: strict),
         .target(
@@ -106,11 +108,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `hybrid collect` / `hybrid ingest`: router events from apps into field runs (Hummingbird, SQLite, zlib).
+        .target(
+            name: "HybridCollect",
+            dependencies: [
+                "HybridCore", "HybridStore", "CZlib",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "hybrid",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridProviders", "HybridStore", "HybridRunner", "HybridConfig",
-                "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView",
+                "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView", "HybridCollect",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
