@@ -17,7 +17,7 @@ struct HybridCommand: AsyncParsableCommand {
         subcommands: [
             AskCommand.self, ModelsCommand.self, EvalCommand.self, CheckCommand.self, ReportCommand.self,
             CompareCommand.self, ConfigCommand.self, SimulateCommand.self, RecommendCommand.self, RescoreCommand.self,
-            ViewCommand.self,
+            ViewCommand.self, CollectCommand.self, IngestCommand.self,
         ]
     )
 
