@@ -20,7 +20,10 @@ let package = Package(
         .library(name: "HybridProviders", targets: ["HybridProviders"]),
         .library(name: "HybridStore", targets: ["HybridStore"]),
         .library(name: "HybridRouter", targets: ["HybridRouter"]),
-        .library(name: "HybridAI", targets: ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter"]),
+        .library(name: "HybridEvents", targets: ["HybridEvents"]),
+        .library(
+            name: "HybridAI",
+            targets: ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter", "HybridEvents"]),
         .library(name: "HybridCurl", targets: ["HybridCurl"]),
         .library(name: "HybridLocalModel", targets: ["HybridLocalModel"]),
         .library(name: "HybridTesting", targets: ["HybridTesting"]),
@@ -45,6 +48,8 @@ let package = Package(
         .target(name: "HybridTransport", swiftSettings: strict),
         // The system zlib, for gzip upload bodies; part of every platform's SDK, so apps may link it.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Route event sinks an app ships (memory, JSON Lines files, the HTTP batch uploader); no NIO, curl, SQLite.
+        .target(name: "HybridEvents", dependencies: ["HybridCore", "HybridTransport", "CZlib"], swiftSettings: strict),
         // libcurl's multi interface: the harness's transport on Linux; not for apps (the iOS SDK has no libcurl).
         .target(name: "HybridCurl", dependencies: ["CCurl", "HybridTransport"], swiftSettings: strict),
         .target(
@@ -201,10 +206,13 @@ let package = Package(
             name: "HybridRouterTests",
             dependencies: [
                 "HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridProviders", "HybridCurl",
-                "HybridLocalModel", "hybrid-ledger-stress",
+                "HybridLocalModel", "hybrid-ledger-stress", "HybridEvents",
             ],
             swiftSettings: strict
         ),
+        .testTarget(
+            name: "HybridEventsTests", dependencies: ["HybridEvents", "HybridCore", "HybridTransport", "HybridTestSupport"],
+            swiftSettings: strict),
         // Fails when an app product's dependency closure reaches libcurl, SQLite or the local-model processes.
         .testTarget(name: "HybridPackageTests", dependencies: ["HybridTestSupport"], swiftSettings: strict),
         .testTarget(

@@ -64,6 +64,7 @@ public enum ConfigDiff {
                 note(path + ".outputSchema", a.outputSchema?.source, b.outputSchema?.source) { json($0) }
                 note(path + ".constraints", a.constraints, b.constraints) { json($0) }
                 note(path + ".routing", a.routing, b.routing) { json($0) }
+                note(path + ".events.includeContent", a.events?.includeContent ?? false, b.events?.includeContent ?? false) { "\($0)" }
                 text(path + ".instructions", a.instructions, b.instructions, into: &out)
                 for variant in Set(a.variants.keys).union(b.variants.keys).sorted() {
                     let vpath = path + ".variants.\(variant)"

@@ -248,6 +248,7 @@ public enum ConfigValidator {
             check(feature, FeatureConfig.CodingKeys.allCases.map(\.rawValue), p)
             check(feature["options"], ["temperature", "maxOutputTokens", "topP", "seed"], p.key("options"))
             check(feature["routing"], routingKeys, p.key("routing"))
+            check(feature["events"], FeatureEventsConfig.CodingKeys.allCases.map(\.rawValue), p.key("events"))
             each(feature["variants"]) { variant, value in
                 check(value, ["instructions", "template", "templateFile"], p.key("variants").key(variant))
             }

@@ -31,6 +31,8 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
     public var monthlyBudgetUSD: Double?
     /// How the router walks `priority` for this feature, over the document's `routing` defaults.
     public var routing: RoutingConfig?
+    /// What the feature's field events may hold (content is left out unless this opts in).
+    public var events: FeatureEventsConfig?
 
     /// Creates a feature config; nothing is checked here, `ConfigValidator` does that.
     public init(
@@ -46,7 +48,8 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
         deadlineMs: Int? = nil,
         privacy: PrivacyClass,
         monthlyBudgetUSD: Double? = nil,
-        routing: RoutingConfig? = nil
+        routing: RoutingConfig? = nil,
+        events: FeatureEventsConfig? = nil
     ) {
         self.description = description
         self.inputs = inputs
@@ -61,11 +64,12 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
         self.privacy = privacy
         self.monthlyBudgetUSD = monthlyBudgetUSD
         self.routing = routing
+        self.events = events
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case description, inputs, instructions, variants, defaultVariant, outputSchema, constraints, options
-        case priority, deadlineMs, privacy, monthlyBudgetUSD, routing
+        case priority, deadlineMs, privacy, monthlyBudgetUSD, routing, events
     }
 
     public init(from decoder: any Decoder) throws {
@@ -83,6 +87,7 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
         privacy = try c.decode(PrivacyClass.self, forKey: .privacy)
         monthlyBudgetUSD = try c.decodeIfPresent(Double.self, forKey: .monthlyBudgetUSD)
         routing = try c.decodeIfPresent(RoutingConfig.self, forKey: .routing)
+        events = try c.decodeIfPresent(FeatureEventsConfig.self, forKey: .events)
     }
 
     /// The deadline as a duration, when one is set.

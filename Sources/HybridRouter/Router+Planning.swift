@@ -49,12 +49,10 @@ struct Plan: Sendable {
 }
 
 extension Router {
-    func makePlan(
-        feature name: String, input: [String: String], privacy privacyOverride: PrivacyClass?, deadline deadlineOverride: Duration?,
-        truncateInputTo: Int?
-    ) async throws(RouterError) -> Plan {
-        let start = clock.now()
-        let document = await configSource.document()
+    /// Everything decided before the first model: the feature's assignment, input checks, rendering, truncation.
+    func makePlan(_ trace: RequestTrace, document: HybridConfigDocument, start: ContinuousClock.Instant) throws(RouterError) -> Plan {
+        let name = trace.feature, input = trace.input, privacyOverride = trace.privacy
+        let truncateInputTo = trace.truncateInputTo, deadlineOverride = trace.deadline
         guard let feature = document.features[name], let assignment = document.assignment(feature: name, installId: installId) else {
             throw .unknownFeature(name, known: Array(document.features.keys))
         }

@@ -23,14 +23,16 @@ extension Router {
         truncateInputTo: Int? = nil
     ) -> AsyncThrowingStream<RoutedEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream<RoutedEvent, any Error>.makeStream()
+        let request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo)
         let task = Task {
-            do throws(RouterError) {
-                let response = try await runStream(
-                    feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo,
-                    into: continuation)
+            let result = await traced(request) { plan async throws(RouterError) in
+                try await runStream(plan, into: continuation)
+            }
+            switch result {
+            case .success(let response):
                 continuation.yield(.completed(response))
                 continuation.finish()
-            } catch {
+            case .failure(let error):
                 continuation.finish(throwing: error)
             }
         }
@@ -39,11 +41,8 @@ extension Router {
     }
 
     private func runStream(
-        feature: String, input: [String: String], privacy: PrivacyClass?, deadline: Duration?, truncateInputTo: Int?,
-        into continuation: AsyncThrowingStream<RoutedEvent, any Error>.Continuation
+        _ plan: Plan, into continuation: AsyncThrowingStream<RoutedEvent, any Error>.Continuation
     ) async throws(RouterError) -> RoutedResponse {
-        let plan = try await makePlan(
-            feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo)
         var walk = Walk()
         func emitLast() {
             if let last = walk.attempts.last { continuation.yield(.attempt(last)) }

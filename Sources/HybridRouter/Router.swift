@@ -37,6 +37,10 @@ public final class Router: Sendable {
     /// Fallback rules, cooldowns, input sizing.
     public let policy: RouterPolicy
     let onIncident: @Sendable (RouterIncident) -> Void
+    /// Receives one `RouteEvent` per request; nil: no events are built.
+    let eventSink: (any RouteEventSink)?
+    /// Labels copied into every event (app version, OS, device class).
+    let eventLabels: [String: String]
     let state = Mutex(State())
 
     /// A router.
@@ -48,6 +52,9 @@ public final class Router: Sendable {
     ///   - spendLedger: monthly spend counters; without one, budget caps are not enforced.
     ///   - cache: a response cache; nil disables caching.
     ///   - clock: time source; tests inject one that can jump ahead.
+    ///   - eventSink: receives one `RouteEvent` per `generate` or `stream` request (served, failed or declined);
+    ///     nil sends none. Called on the request's path, so it must hand work off (the sinks in `HybridEvents` do).
+    ///   - eventLabels: copied into every event: app version, OS, device class. Never put secrets here.
     ///   - onIncident: called for problems an operator must fix (a rejected API key); by default a line on
     ///     standard error.
     public init(
@@ -58,8 +65,12 @@ public final class Router: Sendable {
         cache: (any RouterCache)? = nil,
         clock: RouterClock = .system,
         policy: RouterPolicy = RouterPolicy(),
+        eventSink: (any RouteEventSink)? = nil,
+        eventLabels: [String: String] = [:],
         onIncident: @escaping @Sendable (RouterIncident) -> Void = Router.reportToStandardError
     ) {
+        self.eventSink = eventSink
+        self.eventLabels = eventLabels
         self.configSource = config
         self.provider = models
         self.installId = installId
@@ -79,11 +90,14 @@ public final class Router: Sendable {
         cache: (any RouterCache)? = nil,
         clock: RouterClock = .system,
         policy: RouterPolicy = RouterPolicy(),
+        eventSink: (any RouteEventSink)? = nil,
+        eventLabels: [String: String] = [:],
         onIncident: @escaping @Sendable (RouterIncident) -> Void = Router.reportToStandardError
     ) {
         self.init(
             config: .fixed(config), models: .models(models), installId: installId, spendLedger: spendLedger,
-            cache: cache, clock: clock, policy: policy, onIncident: onIncident)
+            cache: cache, clock: clock, policy: policy, eventSink: eventSink, eventLabels: eventLabels,
+            onIncident: onIncident)
     }
 
     /// The default incident handler: one line on standard error.
@@ -106,8 +120,12 @@ public final class Router: Sendable {
         deadline: Duration? = nil,
         truncateInputTo: Int? = nil
     ) async throws(RouterError) -> RoutedResponse {
-        let plan = try await makePlan(
-            feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo)
+        let request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo)
+        return try await traced(request) { plan async throws(RouterError) in try await walkGenerate(plan) }.get()
+    }
+
+    /// The walk of `generate`: each model of the plan's priority order until one serves.
+    private func walkGenerate(_ plan: Plan) async throws(RouterError) -> RoutedResponse {
         var walk = Walk()
         for id in plan.priority {
             let candidate: Candidate

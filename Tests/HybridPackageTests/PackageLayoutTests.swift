@@ -8,7 +8,7 @@ import Testing
 @Suite("Package layout: what an app links")
 struct PackageLayoutTests {
     /// The products apps use; `HybridAI` is the umbrella. `AppIntegrationFeatures` is the example app's feature code.
-    static let appProducts = ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter", "HybridAI"]
+    static let appProducts = ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter", "HybridEvents", "HybridAI"]
     static let appTargets = ["AppIntegrationFeatures"]
     /// Targets only the harness may link: libcurl, the llama-server child processes, SQLite.
     static let harnessOnly: Set = ["CCurl", "HybridCurl", "HybridLocalModel", "HybridStore", "HybridRunner", "HybridReport", "HybridRecommend"]

@@ -32,7 +32,8 @@ public struct RouteEvent: Sendable, Codable, Hashable {
     public var servedTier: ModelTier?
     /// Served, served failing its checks, failed or declined.
     public var outcome: Outcome
-    /// The final error's kind (a `GenerationError.Kind` name, or the router's reason such as `deadlineExceeded`)
+    /// The final error's kind (a `GenerationError.Kind` name such as `rate_limited`, or the router's reason such as
+    /// `deadline_exceeded`)
     /// when the request failed or was declined.
     public var errorKind: String?
     /// Every model considered, in order.

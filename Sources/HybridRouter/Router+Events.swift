@@ -1,0 +1,165 @@
+import Foundation
+import HybridConfig
+import HybridCore
+
+extension Router {
+    /// Plans the request, runs `walk` on the plan, and hands one `RouteEvent` to the event sink whatever the result.
+    func traced(
+        _ request: RequestTrace, _ walk: (Plan) async throws(RouterError) -> RoutedResponse
+    ) async -> Result<RoutedResponse, RouterError> {
+        let start = clock.now()
+        let date = eventSink == nil ? nil : clock.date()
+        let document = await configSource.document()
+        var plan: Plan?
+        let result: Result<RoutedResponse, RouterError>
+        do {
+            let made = try makePlan(request, document: document, start: start)
+            plan = made
+            result = .success(try await walk(made))
+        } catch {
+            result = .failure(error)
+        }
+        if let eventSink, let date {
+            let context = EventContext(request: request, document: document, plan: plan, start: start, date: date)
+            eventSink.record(event(for: result, context))
+        }
+        return result
+    }
+
+    /// The event of one finished request.
+    private func event(for result: Result<RoutedResponse, RouterError>, _ context: EventContext) -> RouteEvent {
+        let feature = context.request.feature
+        let assignment = context.plan == nil ? context.document.assignment(feature: feature, installId: installId) : nil
+        var event = RouteEvent(
+            timestamp: context.date, installId: installId, feature: feature, configVersion: context.document.version,
+            variant: context.plan?.variant ?? assignment?.variant ?? "", rolloutArm: context.plan?.arm ?? assignment?.arm,
+            bucket: context.document.rollouts[feature].map { RolloutBucketing.bucket(seed: $0.seed, feature: feature, installId: installId) },
+            outcome: .failed, latencyMs: (clock.now() - context.start).milliseconds, labels: eventLabels)
+        switch result {
+        case .success(let routed):
+            event.describeServed(routed, checks: context.plan?.checks)
+            event.costUSD = Self.cost(of: routed.attempts, in: context.document)
+        case .failure(let error):
+            event.outcome = if case .inputTooShort = error { .declined } else { .failed }
+            event.errorKind = error.eventKind
+            event.attempts = error.attempts.map(\.eventAttempt)
+            event.costUSD = Self.cost(of: error.attempts, in: context.document)
+        }
+        if context.document.features[feature]?.events?.includeContent == true {
+            event.content = RouteEvent.Content(inputs: context.request.input, output: try? result.get().response.text)
+        }
+        return event
+    }
+
+    /// Dollars for every answer received (served or failing its checks), at the config's prices.
+    private static func cost(of attempts: [RouteAttempt], in document: HybridConfigDocument) -> Double {
+        attempts.reduce(0) { sum, attempt in
+            guard let usage = attempt.usage, let pricing = document.models[attempt.modelID]?.pricing else { return sum }
+            return sum + pricing.cost(of: usage)
+        }
+    }
+}
+
+/// What an event is built from besides the result.
+private struct EventContext {
+    var request: RequestTrace
+    var document: HybridConfigDocument
+    var plan: Plan?
+    var start: ContinuousClock.Instant
+    var date: Date
+}
+
+extension RouteEvent {
+    /// Fills the fields of a request that returned an answer.
+    fileprivate mutating func describeServed(_ routed: RoutedResponse, checks: OutputChecks?) {
+        let response = routed.response
+        let served = routed.servingAttempt
+        outcome = routed.isFailing ? .servedFailing : .served
+        attempts = routed.attempts.map(\.eventAttempt)
+        servedBy = served?.modelID ?? response.servedBy.id
+        servedTier = served?.tier ?? response.servedBy.tier
+        cacheHit = routed.fromCache
+        inputTokens = response.usage.promptTokens
+        outputTokens = response.usage.completionTokens
+        tokensEstimated = response.usage.isEstimated
+        if !routed.fromCache, let served, let ttft = response.timing.timeToFirstToken {
+            ttftMs = (served.startedAt + ttft).milliseconds
+        }
+        // A cached answer was not checked again, so its checks are unknown rather than passed.
+        if let checks, !checks.isEmpty, !routed.fromCache {
+            self.checks = Self.checks(checks, failed: routed.failedChecks)
+        }
+    }
+
+    /// Every check the feature runs, marked failed when the answer failed it.
+    private static func checks(_ checks: OutputChecks, failed: [FailedOutputCheck]) -> [Check] {
+        var failedNames = Set(failed.map(\.name))
+        // Text that is not JSON is reported once, under json_parses; the schema was not met either.
+        if failedNames.contains("json_parses") { failedNames.insert("schema_valid") }
+        return checks.evaluate("").results.map { Check(name: $0.name, passed: !failedNames.contains($0.name)) }
+    }
+}
+
+extension RoutedResponse {
+    /// The attempt whose answer was returned: the one served (or served from cache), else, for an answer returned
+    /// despite failed checks, that model's last attempt.
+    var servingAttempt: RouteAttempt? {
+        if let served = attempts.last(where: { $0.outcome == .served || $0.outcome == .servedFromCache }) { return served }
+        return attempts.last { attempt in
+            if case .failedChecks = attempt.outcome { attempt.modelID == response.servedBy.id } else { false }
+        } ?? attempts.last
+    }
+}
+
+extension RouteAttempt {
+    /// The attempt as a field event reports it.
+    var eventAttempt: RouteEvent.Attempt {
+        var event = RouteEvent.Attempt(
+            model: modelID, tier: tier, outcome: .failed, startMs: startedAt.milliseconds, durationMs: duration.milliseconds)
+        switch outcome {
+        case .served: event.outcome = .served
+        case .servedFromCache: event.outcome = .servedFromCache
+        case .skipped(let reason):
+            event.outcome = .skipped
+            event.skipReason = reason.name
+        case .failed(let error): event.errorKind = error.kind.rawValue
+        case .cancelledAtDeadline: event.outcome = .cancelledAtDeadline
+        case .failedChecks: event.outcome = .failedChecks
+        case .timedOut: event.outcome = .timedOut
+        }
+        return event
+    }
+}
+
+extension RouteSkipReason {
+    /// A stable machine name for the reason, as events and reports group by it.
+    public var name: String {
+        switch self {
+        case .unknownModel: "unknown_model"
+        case .unavailable: "unavailable"
+        case .privacy: "privacy"
+        case .overBudget: "over_budget"
+        case .budgetUnknown: "budget_unknown"
+        case .coolingDown: "cooling_down"
+        case .contextWindowTooSmall: "context_window_too_small"
+        case .windowNotLarger: "window_not_larger"
+        }
+    }
+}
+
+extension RouterError {
+    /// The error's kind as a field event reports it: the model's error kind when a model's error ended the
+    /// request, else the router's reason, in the same snake_case as `GenerationError.Kind`.
+    public var eventKind: String {
+        switch self {
+        case .unknownFeature: "unknown_feature"
+        case .inputTooShort: "input_too_short"
+        case .renderFailed: "render_failed"
+        case .noEligibleModel: "no_eligible_model"
+        case .deadlineExceeded: "deadline_exceeded"
+        case .stopped(_, let error, _), .streamInterrupted(_, let error, _): error.kind.rawValue
+        case .cancelled: "cancelled"
+        case .outputChecksFailed: "output_checks_failed"
+        }
+    }
+}
