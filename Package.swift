@@ -138,7 +138,7 @@ let package = Package(
             name: "hybrid-bench",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridProviders",
-                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView",
+                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridCollect",
             ],
             path: "Benchmarks/hybrid-bench",
             swiftSettings: strict
@@ -218,6 +218,15 @@ let package = Package(
         .testTarget(
             name: "HybridRunnerTests",
             dependencies: ["HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders"],
+            swiftSettings: strict
+        ),
+        // The collector in-process and the field loop end to end (router → uploader → `hybrid collect` → report → recommend).
+        .testTarget(
+            name: "HybridCollectTests",
+            dependencies: [
+                "HybridCollect", "HybridStore", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridTransport",
+                "HybridRouter", "HybridConfig", "HybridProviders", "HybridLocalModel", "HybridEvents", "HybridReport", "hybrid",
+            ],
             swiftSettings: strict
         ),
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.

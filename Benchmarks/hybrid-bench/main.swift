@@ -17,6 +17,8 @@ let benchmarks: [(name: String, summary: String, run: @Sendable (BenchmarkArgume
      ReportBenchmark.run),
     ("view", "hybrid view: cases × arms grid pages of a 100,000-result run over loopback HTTP (target < 200 ms)",
      ViewBenchmark.run),
+    ("ingest", "Router events into a field run in SQLite: validated, and decoded from JSON batches (target ≥ 100,000 events/s)",
+     IngestBenchmark.run),
     // Internal: the loopback server the transport benchmark starts as a child process.
     ("serve-loopback", "", LoopbackServeCommand.run),
 ]

@@ -15,14 +15,18 @@ extension HybridCLI {
     }
 
     /// Starts `hybrid ARGUMENTS` in `directory` and waits (up to 60 s) for the line with its loopback URL; the
-    /// child is killed when it exits or stays silent. Stop it with ``Server/stop()`` in a `defer`.
-    public static func startServer(_ arguments: [String], in directory: URL) async throws -> Server {
+    /// child is killed when it exits or stays silent. Stop it with ``Server/stop()`` in a `defer`. `environment` is
+    /// added to this process's environment for the child (e.g. a token variable).
+    public static func startServer(
+        _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+    ) async throws -> Server {
         let executable = try executable()
         return try await BlockingWork.run {
             let process = Process()
             process.executableURL = executable
             process.arguments = arguments
             process.currentDirectoryURL = directory
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output

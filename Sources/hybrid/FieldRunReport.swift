@@ -28,7 +28,9 @@ enum FieldRunReport {
             throw CLIError("field run \(run) has no run record")
         }
         var percentages: [String: Double] = [:]
+        var control = control
         if let document {
+            control = control ?? defaultControl(of: feature, in: document)
             if document.version != record.configVersion {
                 CLIOutput.error(
                     "warning: the config is version \(document.version), the field run ran under v\(record.configVersion ?? -1); using its split")
@@ -64,6 +66,12 @@ enum FieldRunReport {
             print("")
             print("wrote \(out); publish it with `hybrid config publish \(out) --to URL`")
         }
+    }
+
+    /// `default` while installs outside every arm exist, else the rollout's first arm (the config's order).
+    static func defaultControl(of feature: String, in document: HybridConfigDocument) -> String? {
+        guard let rollout = document.rollouts[feature] else { return nil }
+        return rollout.arms.reduce(0) { $0 + $1.percentage } < 100 ? "default" : rollout.arms.first?.name
     }
 
     /// Arm → percentage of the feature's rollout; a feature without a rollout is 100 % `default`.

@@ -75,7 +75,7 @@ struct FieldComparisons {
             metric: metric, arm: arm.name, control: control.name, difference: interval.difference,
             lower: interval.lower, upper: interval.upper, intervalMethod: "newcombe", pValue: interval.pValue,
             sequentialLower: sequential?.lower, sequentialUpper: sequential?.upper,
-            sequentialPValue: sequential?.pValue ?? (interval.difference == 0 ? 1 : nil), adjustedPValue: nil,
+            sequentialPValue: sequential?.pValue, adjustedPValue: nil,
             minimumDetectableEffect: MinimumDetectableEffect.twoProportions(
                 pooledRate: pooled, counts: arm.events, control.events, alpha: options.alpha, power: options.power),
             verdict: "")

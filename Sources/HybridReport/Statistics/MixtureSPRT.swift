@@ -40,15 +40,18 @@ public struct MixtureSPRT: Sendable, Hashable, Codable {
         self.tau = tau
     }
 
-    /// Two independent proportions s₁/n₁ − s₂/n₂, V = p₁(1 − p₁)/n₁ + p₂(1 − p₂)/n₂; nil for an empty sample or
-    /// when both rates are 0 or 1 (no variance).
+    /// Two independent proportions s₁/n₁ − s₂/n₂ with V = p̃₁(1 − p̃₁)/n₁ + p̃₂(1 − p̃₂)/n₂, where p̃ = (s + ½)/(n + 1):
+    /// the plug-in variance vanishes at 0/n and n/n (100 % against 0 % would have no test at all), the shrunk
+    /// rates keep it positive and differ from s/n by less than 1/n. nil for an empty sample.
     public static func proportions(
         successes1: Int, trials1: Int, successes2: Int, trials2: Int, tau: Double = 0.05, alpha: Double = 0.05
     ) -> MixtureSPRT? {
         guard trials1 > 0, trials2 > 0 else { return nil }
         let p1 = Double(successes1) / Double(trials1)
         let p2 = Double(successes2) / Double(trials2)
-        let variance = p1 * (1 - p1) / Double(trials1) + p2 * (1 - p2) / Double(trials2)
+        let q1 = (Double(successes1) + 0.5) / Double(trials1 + 1)
+        let q2 = (Double(successes2) + 0.5) / Double(trials2 + 1)
+        let variance = q1 * (1 - q1) / Double(trials1) + q2 * (1 - q2) / Double(trials2)
         return MixtureSPRT(difference: p1 - p2, variance: variance, tau: tau, alpha: alpha)
     }
 
