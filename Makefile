@@ -29,6 +29,8 @@ setup: deps
 	@bash scripts/setup-local-model.sh
 	@# The second opinion the JSON Schema property tests compare the validator with (HybridCoreTests).
 	@.venv/bin/python -c 'import jsonschema' 2>/dev/null || .venv/bin/pip install --quiet 'jsonschema==4.26.0'
+	@# The raw Python client `hybrid-bench cli` compares the CLI with (issue #10's reference).
+	@.venv/bin/python -c 'import aiohttp' 2>/dev/null || .venv/bin/pip install --quiet 'aiohttp==3.14.5'
 
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)

@@ -138,7 +138,7 @@ let package = Package(
             name: "hybrid-bench",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridProviders",
-                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridCollect",
+                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridEvents", "HybridCollect",
             ],
             path: "Benchmarks/hybrid-bench",
             swiftSettings: strict

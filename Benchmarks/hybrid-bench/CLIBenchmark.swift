@@ -4,12 +4,14 @@ import HybridTestSupport
 
 /// `hybrid-bench cli [--samples 2000,20000] [--delays 0,20] [--concurrency 32] [--modes plain,stream]`: the real
 /// release `hybrid eval` (a child process: start-up, config, dataset parsing, scoring, SQLite storage, exit) against
-/// an out-of-process OpenAI-compatible stub, beside a raw client on the same stub in the same run: `curl --parallel`,
-/// libcurl's multi interface in C with nothing on top (no scoring, no storage). Prints samples/s, CPU ms/sample
-/// and peak RSS of each, and the CLI/raw ratio.
+/// an out-of-process OpenAI-compatible stub, beside two raw clients on the same stub in the same run, neither of
+/// which scores or stores anything: `curl --parallel` (libcurl's multi interface in C) and a Python aiohttp loop
+/// (`scripts/aiohttp-bench-client.py`, the reference issue #10 stated its table against; skipped with a note when
+/// `.venv` has no aiohttp: `make setup`). Prints samples/s, CPU ms/sample and peak RSS of each, and the CLI/raw
+/// ratios.
 ///
 /// Targets (issue #10): ratio >= 1.0 non-streaming and >= 0.8 streaming, CPU <= 0.25 ms/sample, RSS < 60 MB at
-/// 20,000 samples.
+/// 20,000 samples, first request within 0.2 s.
 enum CLIBenchmark {
     static let ratioTarget = (plain: 1.0, stream: 0.8)
     static let cpuTargetMs = 0.25
@@ -42,7 +44,9 @@ enum CLIBenchmark {
             print("cli: curl is not installed; no raw client to compare with")
             return
         }
-        print("cli: release `hybrid eval` (scoring + SQLite) vs raw `curl --parallel` on one stub, concurrency \(concurrency)")
+        let python = AiohttpClient.find()
+        print("cli: release `hybrid eval` (scoring + SQLite) vs raw `curl --parallel`\(python == nil ? "" : " and a Python aiohttp loop") on one stub, concurrency \(concurrency)")
+        if python == nil { print("cli: no aiohttp in .venv (make setup installs it); comparing with curl only") }
         let firstRequestFile = directory.appendingPathComponent("first-request").path
         for delay in delays {
             let server = try ChildServer.start(["--delay-ms", "\(delay)", "--first-request-file", firstRequestFile])
@@ -52,31 +56,42 @@ enum CLIBenchmark {
                 for samples in sampleCounts {
                     let setup = try Setup(directory: directory, port: server.port, samples: samples, streaming: streaming, concurrency: concurrency)
                     let raw = try await measureRaw(curl: curl, setup: setup, samples: samples, concurrency: concurrency)
+                    let aiohttp = try await python.asyncMap {
+                        try await $0.measure(url: setup.url, body: setup.body, samples: samples, concurrency: concurrency)
+                    }.map { figures($0, samples: samples) }
                     try? FileManager.default.removeItem(atPath: firstRequestFile)
                     let spawned = Date().timeIntervalSince1970
                     var cli = try await measureCLI(hybrid: hybrid, setup: setup, samples: samples, concurrency: concurrency)
                     cli.firstRequestSeconds = (try? String(contentsOfFile: firstRequestFile, encoding: .utf8))
                         .flatMap(Double.init).map { $0 - spawned }
-                    report(delay: delay, streaming: streaming, samples: samples, cli: cli, raw: raw)
+                    report(delay: delay, streaming: streaming, samples: samples, cli: cli, raw: raw, aiohttp: aiohttp)
                 }
             }
         }
     }
 
-    private static func report(delay: Int, streaming: Bool, samples: Int, cli: Figures, raw: Figures) {
+    private static func report(delay: Int, streaming: Bool, samples: Int, cli: Figures, raw: Figures, aiohttp: Figures?) {
         let ratio = raw.rate > 0 ? cli.rate / raw.rate : 0
         let target = streaming ? ratioTarget.stream : ratioTarget.plain
-        var verdicts: [String] = [ratio >= target ? "ratio OK" : "ratio BELOW \(target)"]
+        var verdicts: [String] = [ratio >= target ? "curl ratio OK" : "curl ratio BELOW \(target)"]
+        var pythonColumn = ""
+        if let aiohttp {
+            let pythonRatio = aiohttp.rate > 0 ? cli.rate / aiohttp.rate : 0
+            verdicts.append(pythonRatio >= target ? "aiohttp ratio OK" : "aiohttp ratio BELOW \(target)")
+            pythonColumn = String(
+                format: " | aiohttp %6.0f/s %.3f CPU ms %3.0f MB | ratio %.2f", aiohttp.rate, aiohttp.cpuMsPerSample,
+                aiohttp.rssMB, pythonRatio)
+        }
         verdicts.append(cli.cpuMsPerSample <= cpuTargetMs ? "cpu OK" : "cpu ABOVE \(cpuTargetMs)")
         if samples >= 20_000 { verdicts.append(cli.rssMB < rssTargetMB ? "rss OK" : "rss ABOVE \(Int(rssTargetMB)) MB") }
         if let first = cli.firstRequestSeconds {
             verdicts.append(String(format: "first request after %.0f ms%@", first * 1000, first <= 0.2 ? "" : " (target 200)"))
         }
-        if cli.failed || raw.failed { verdicts.append("A RUN FAILED") }
+        if cli.failed || raw.failed || aiohttp?.failed == true { verdicts.append("A RUN FAILED") }
         print(String(
-            format: "  %2d ms %@ %6d samples | hybrid %6.0f/s %.3f CPU ms %3.0f MB | curl %6.0f/s %.3f CPU ms %3.0f MB | ratio %.2f | %@",
+            format: "  %2d ms %@ %6d samples | hybrid %6.0f/s %.3f CPU ms %3.0f MB | curl %6.0f/s %.3f CPU ms %3.0f MB | ratio %.2f%@ | %@",
             delay, streaming ? "stream" : "plain ", samples, cli.rate, cli.cpuMsPerSample, cli.rssMB,
-            raw.rate, raw.cpuMsPerSample, raw.rssMB, ratio, verdicts.joined(separator: ", ")))
+            raw.rate, raw.cpuMsPerSample, raw.rssMB, ratio, pythonColumn, verdicts.joined(separator: ", ")))
     }
 
     /// The files one configuration needs: config, dataset, request body and curl's URL list.
@@ -86,6 +101,8 @@ enum CLIBenchmark {
         var body: String
         var urls: String
         var database: String
+        /// The stub's Chat Completions endpoint.
+        var url: String
 
         init(directory: URL, port: Int, samples: Int, streaming: Bool, concurrency: Int) throws {
             let name = "\(streaming ? "stream" : "plain")-\(samples)-\(port)"
@@ -95,6 +112,7 @@ enum CLIBenchmark {
             urls = directory.appendingPathComponent("\(name).urls").path
             database = directory.appendingPathComponent("\(name).sqlite").path
             let baseURL = "http://127.0.0.1:\(port)/v1"
+            url = "\(baseURL)/chat/completions"
 
             var document = try HybridConfigDocument.bundledDefaults().document
             document.models = [
@@ -141,11 +159,44 @@ enum CLIBenchmark {
         return figures(usage, samples: samples)
     }
 
-    private static func figures(_ usage: MeasuredProcess.Usage, samples: Int) -> Figures {
+    static func figures(_ usage: MeasuredProcess.Usage, samples: Int) -> Figures {
         Figures(
             rate: Double(samples) / max(usage.wallSeconds, 1e-9),
             cpuMsPerSample: usage.cpuSeconds * 1000 / Double(samples),
             rssMB: Double(usage.peakRSSBytes) / 1_048_576,
             failed: usage.status != 0)
+    }
+}
+
+/// The Python aiohttp loop (`scripts/aiohttp-bench-client.py`) run by `.venv`'s Python from the repository root.
+struct AiohttpClient {
+    let python: String
+    let script: String
+
+    /// The client when `.venv` has aiohttp (installed by `make setup`); nil otherwise.
+    static func find() -> AiohttpClient? {
+        let client = AiohttpClient(python: ".venv/bin/python", script: "scripts/aiohttp-bench-client.py")
+        guard FileManager.default.isExecutableFile(atPath: client.python), FileManager.default.fileExists(atPath: client.script)
+        else { return nil }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: client.python)
+        probe.arguments = ["-c", "import aiohttp"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return nil }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0 ? client : nil
+    }
+
+    func measure(url: String, body: String, samples: Int, concurrency: Int) async throws -> MeasuredProcess.Usage {
+        try await MeasuredProcess(python, [script, url, body, "\(samples)", "\(concurrency)"], timeout: .seconds(600))
+            .run(captureOutput: false)
+    }
+}
+
+extension Optional {
+    /// `map` with an async transform.
+    fileprivate func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
     }
 }

@@ -43,6 +43,8 @@ enum RouterBenchmark {
         let checked = try await outputCheckOverhead(requests: requests, input: input, usage: usage)
         print("  output checks on a \(checked.bytes)-byte JSON answer against the extract schema: overhead \(format(checked.overhead)) µs (without checks \(format(results[0].1)) µs; target < \(Int(checkedOverheadTargetMicroseconds)) µs)")
 
+        try await RouterEventSinkBenchmark.run(requests: requests, input: input, model: instant, direct: direct)
+
         let hanging = ScriptedLanguageModel(id: "instant", whenExhausted: .hang, recordRequests: false)
         let router = Router(config: document(deadlineMs: 50), models: ["instant": hanging], installId: "bench-install", onIncident: { _ in })
         let clock = ContinuousClock()

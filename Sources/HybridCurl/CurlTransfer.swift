@@ -172,6 +172,15 @@ final class CurlTransfer: @unchecked Sendable {
         return 0
     }
 
+    /// Without spaces and tabs at either end (HTTP's optional white space around a field value). Foundation's
+    /// `trimmingCharacters(in:)` bridges through `NSString`, a tenth of the CPU a fast request costs.
+    static func trimmedSpaces(_ text: Substring) -> String {
+        var text = text
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return String(text)
+    }
+
     private func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         firstByteArrived = true
         if cancelRequested.load(ordering: .relaxed) { return 0 }
@@ -210,8 +219,8 @@ final class CurlTransfer: @unchecked Sendable {
             return bytes.count
         }
         if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = Self.trimmedSpaces(line[..<colon])
+            let value = Self.trimmedSpaces(line[line.index(after: colon)...])
             headers.add(name: name, value: value)
         }
         return bytes.count

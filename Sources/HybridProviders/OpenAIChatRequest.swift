@@ -85,6 +85,63 @@ struct OpenAIChatRequest: Encodable, Equatable {
         }
     }
 
+    /// The body as `JSONEncoder` with sorted keys wrote it (same members, same order, nil members left out), written
+    /// straight to bytes: encoding through `JSONEncoder` was a twentieth of a fast eval's CPU. Nil when a number is
+    /// not finite: the `Encodable` path then reports it.
+    func jsonBody() -> Data? {
+        guard temperature?.isFinite ?? true, topP?.isFinite ?? true else { return nil }
+        var out = JSONTextWriter(capacity: 256 + messages.reduce(0) { $0 + $1.content.utf8.count })
+        out.raw("{")
+        var first = true
+        func key(_ name: StaticString) {
+            out.key(name, first: first)
+            first = false
+        }
+        if let maxCompletionTokens { key("max_completion_tokens"); out.number(maxCompletionTokens) }
+        if let maxTokens { key("max_tokens"); out.number(maxTokens) }
+        key("messages")
+        out.raw("[")
+        for (index, message) in messages.enumerated() {
+            out.raw(index == 0 ? "{" : ",{")
+            out.key("content", first: true)
+            out.string(message.content)
+            out.key("role")
+            out.string(message.role)
+            out.raw("}")
+        }
+        out.raw("]")
+        key("model")
+        out.string(model)
+        if let responseFormat {
+            key("response_format")
+            out.raw("{")
+            out.key("json_schema", first: true)
+            out.raw("{")
+            out.key("name", first: true)
+            out.string(responseFormat.jsonSchema.name)
+            out.key("schema")
+            out.value(responseFormat.jsonSchema.schema)
+            out.key("strict")
+            out.raw(responseFormat.jsonSchema.strict ? "true}" : "false}")
+            out.key("type")
+            out.string(responseFormat.type)
+            out.raw("}")
+        }
+        if let seed { key("seed"); out.number(seed) }
+        key("stream")
+        out.raw(stream ? "true" : "false")
+        if let streamOptions {
+            key("stream_options")
+            out.raw("{")
+            out.key("include_usage", first: true)
+            out.raw(streamOptions.includeUsage ? "true}" : "false}")
+        }
+        if let temperature { key("temperature"); out.number(temperature) }
+        if let topP { key("top_p"); out.number(topP) }
+        out.raw("}")
+        return Data(out.bytes)
+    }
+
     /// OpenAI requires `json_schema.name` to match `^[a-zA-Z0-9_-]{1,64}$`; anything else becomes `_`.
     static func schemaName(_ name: String) -> String {
         let cleaned = String(

@@ -47,7 +47,10 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
     private mutating func handle(
         _ event: ServerSentEvent, into result: inout WireResult, deltas: inout [String], context: WireContext
     ) throws(GenerationError) {
-        let payload = event.data.trimmingCharacters(in: .whitespaces)
+        // Trimming bridges through NSString; a payload without white space at either end (every server's) is
+        // left as it is.
+        let padded = event.data.first?.isWhitespace == true || event.data.last?.isWhitespace == true
+        let payload = padded ? event.data.trimmingCharacters(in: .whitespaces) : event.data
         if payload == "[DONE]" {
             result.complete = true
             return
@@ -59,7 +62,7 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
         }
         let chunk: OpenAIChatCompletionChunk
         do {
-            chunk = try WireJSON.decoder.decode(OpenAIChatCompletionChunk.self, from: data)
+            chunk = try OpenAIFastParse.chunk(payload) ?? WireJSON.decoder.decode(OpenAIChatCompletionChunk.self, from: data)
         } catch {
             throw .decodingFailure(model: context.modelID, detail: context.clean("a stream event is not a chat completion chunk: \(payload.prefix(120))"))
         }

@@ -7,9 +7,14 @@ struct OpenAIWire: WireFormat {
     let configuration: OpenAICompatibleModel.Configuration
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
-        let body = try HTTPModelEngine<Self>.encodeBody(
-            OpenAIChatRequest(request, model: configuration.model, stream: stream, maxTokensParameter: configuration.maxTokensParameter),
-            context: context)
+        let chatRequest = OpenAIChatRequest(
+            request, model: configuration.model, stream: stream, maxTokensParameter: configuration.maxTokensParameter)
+        let body: Data
+        if let written = chatRequest.jsonBody() {
+            body = written
+        } else {
+            body = try HTTPModelEngine<Self>.encodeBody(chatRequest, context: context)
+        }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Accept", value: stream ? "text/event-stream" : "application/json")
@@ -23,7 +28,8 @@ struct OpenAIWire: WireFormat {
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
         let completion: OpenAIChatCompletion
         do {
-            completion = try WireJSON.decoder.decode(OpenAIChatCompletion.self, from: body)
+            completion = try String(validating: body, as: UTF8.self).flatMap(OpenAIFastParse.completion)
+                ?? WireJSON.decoder.decode(OpenAIChatCompletion.self, from: body)
         } catch {
             if let errorBody = OpenAIErrorBody(data: body) { throw OpenAIErrorMapper.map(streamError: errorBody, context: context) }
             throw .decodingFailure(

@@ -43,19 +43,25 @@ public struct ServerSentEventParser: Sendable {
     /// Consumes one chunk of the body and returns the events it completed, in order.
     public mutating func feed(_ chunk: Data) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
-        for byte in chunk {
-            if skipLeadingLF {
-                skipLeadingLF = false
-                if byte == 0x0A { continue }
-            }
-            switch byte {
-            case 0x0D:
-                skipLeadingLF = true
+        // Whole runs between line ends are appended at once: `Data`'s byte iterator cost more than the rest
+        // of a streamed answer's parsing.
+        chunk.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var index = 0
+            while index < buffer.count {
+                if skipLeadingLF {
+                    skipLeadingLF = false
+                    if buffer[index] == 0x0A {
+                        index += 1
+                        continue
+                    }
+                }
+                var end = index
+                while end < buffer.count, buffer[end] != 0x0A, buffer[end] != 0x0D { end += 1 }
+                line.append(contentsOf: buffer[index..<end])
+                guard end < buffer.count else { break }
+                if buffer[end] == 0x0D { skipLeadingLF = true }
                 endLine(into: &events)
-            case 0x0A:
-                endLine(into: &events)
-            default:
-                line.append(byte)
+                index = end + 1
             }
         }
         return events

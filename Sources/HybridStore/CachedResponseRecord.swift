@@ -90,22 +90,32 @@ extension CachedResponseRecord: StoredRecord {
         )
     }
 
-    func encode(to container: inout PersistenceContainer) throws {
+    /// The columns `replaceSQL` writes, in the order of `replaceValues()`.
+    static let replaceColumns = [
+        Columns.requestHash, Columns.modelID, Columns.text, Columns.structured, Columns.promptTokens,
+        Columns.completionTokens, Columns.cachedTokens, Columns.reasoningTokens, Columns.usageEstimated, Columns.ttftMs,
+        Columns.totalMs, Columns.finishReason, Columns.createdAt,
+    ]
+
+    /// `INSERT OR REPLACE INTO response_cache (…) VALUES (?, …)`: a run stores one entry per sample, and the record
+    /// path (a column dictionary per row) was a fifth of the store's time.
+    static let replaceSQL =
+        "INSERT OR REPLACE INTO response_cache (\(replaceColumns.map(\.name).joined(separator: ", "))) VALUES ("
+        + Array(repeating: "?", count: replaceColumns.count).joined(separator: ", ") + ")"
+
+    /// The values of `replaceColumns`, validated (non-finite timings refused).
+    func replaceValues() throws -> [(any DatabaseValueConvertible)?] {
         if !totalMs.isFinite || !(ttftMs?.isFinite ?? true) {
             throw StoreError.invalidValue(field: "cached response \(requestHash) timings", reason: "not a finite number")
         }
-        container[Columns.requestHash] = requestHash
-        container[Columns.modelID] = modelID
-        container[Columns.text] = text
-        container[Columns.structured] = try structured.map { try StoreJSON.encode($0, field: "cached structured output") }
-        container[Columns.promptTokens] = usage.promptTokens
-        container[Columns.completionTokens] = usage.completionTokens
-        container[Columns.cachedTokens] = usage.cachedTokens
-        container[Columns.reasoningTokens] = usage.reasoningTokens
-        container[Columns.usageEstimated] = usage.isEstimated
-        container[Columns.ttftMs] = ttftMs
-        container[Columns.totalMs] = totalMs
-        container[Columns.finishReason] = finishReason
-        container[Columns.createdAt] = createdAt
+        return [
+            requestHash, modelID, text, try structured.map { try StoreJSON.encode($0, field: "cached structured output") },
+            usage.promptTokens, usage.completionTokens, usage.cachedTokens, usage.reasoningTokens, usage.isEstimated,
+            ttftMs, totalMs, finishReason, StoreDate.text(createdAt),
+        ]
+    }
+
+    func encode(to container: inout PersistenceContainer) throws {
+        for (column, value) in zip(Self.replaceColumns, try replaceValues()) { container[column] = value }
     }
 }

@@ -93,7 +93,9 @@ public final class SQLiteResultStore: ResultStore {
     ) async throws(StoreError) -> [Bool] {
         let path = database.path
         return try await database.write("store \(results.count) results") { db in
-            for response in responses { try Stored(response).insert(db, onConflict: .replace) }
+            for response in responses {
+                try db.cachedStatement(sql: CachedResponseRecord.replaceSQL).execute(arguments: StatementArguments(response.replaceValues()))
+            }
             return try results.map { try Self.insertIfAbsent($0, db: db, path: path) }
         }
     }

@@ -21,6 +21,54 @@ enum StoreJSON {
 }
 
 extension StoreJSON {
+    /// The constraints column: `[{"message":…,"name":…,"observed":…,"passed":…}]` with sorted keys and nil members
+    /// left out, as `JSONEncoder` wrote it, but written straight to bytes: `JSONEncoder` (and then the generic
+    /// `JSONValue` writer) was the largest single cost of storing a result.
+    static func encode(_ outcomes: [ConstraintOutcome]) throws(StoreError) -> String {
+        if outcomes.isEmpty { return "[]" }
+        var out = JSONTextWriter()
+        out.raw("[")
+        for (index, outcome) in outcomes.enumerated() {
+            out.raw(index == 0 ? "{" : ",{")
+            if let message = outcome.message { out.key("message", first: true); out.string(message) }
+            out.key("name", first: outcome.message == nil)
+            out.string(outcome.name)
+            if let observed = outcome.observed {
+                guard observed.allNumbersFinite else { throw notFinite("constraint outcomes") }
+                out.key("observed")
+                out.value(observed)
+            }
+            out.key("passed")
+            out.raw(outcome.passed ? "true}" : "false}")
+        }
+        out.raw("]")
+        return out.text
+    }
+
+    /// The scores column, `[{"detail":…,"scorer":…,"value":…}]`, written like the constraints column.
+    static func encode(_ scores: [QualityScore]) throws(StoreError) -> String {
+        if scores.isEmpty { return "[]" }
+        var out = JSONTextWriter()
+        out.raw("[")
+        for (index, score) in scores.enumerated() {
+            guard score.value.isFinite else { throw notFinite("quality scores") }
+            out.raw(index == 0 ? "{" : ",{")
+            if let detail = score.detail { out.key("detail", first: true); out.string(detail) }
+            out.key("scorer", first: score.detail == nil)
+            out.string(score.scorer)
+            out.key("value")
+            out.number(score.value)
+            out.raw("}")
+        }
+        out.raw("]")
+        return out.text
+    }
+
+    /// JSON cannot hold NaN or infinity; `JSONEncoder` refused them, and so does this.
+    private static func notFinite(_ field: String) -> StoreError {
+        .invalidValue(field: field, reason: "not representable as JSON (a number is not finite)")
+    }
+
     /// Parses a JSON column into a `JSONValue` (`JSONValue(parsing:)`, not `JSONDecoder`, which is several times slower).
     static func value(from text: String, column: String) throws -> JSONValue {
         do {
@@ -70,4 +118,16 @@ extension StoreJSON {
 struct RecordDecodingError: Error {
     var table: String?
     var reason: String
+}
+
+extension JSONValue {
+    /// False when a double anywhere inside is NaN or infinite.
+    fileprivate var allNumbersFinite: Bool {
+        switch self {
+        case .double(let d): d.isFinite
+        case .array(let items): items.allSatisfy(\.allNumbersFinite)
+        case .object(let members): members.values.allSatisfy(\.allNumbersFinite)
+        default: true
+        }
+    }
 }

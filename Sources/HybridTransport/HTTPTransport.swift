@@ -132,13 +132,21 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// Replaces every field named `name` with one field.
     public mutating func replaceOrAdd(name: String, value: String) {
-        fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        fields.removeAll { Self.sameName($0.name, name) }
         fields.append(Field(name: name, value: value))
     }
 
     /// The first value of the field named `name`, ignoring case.
     public subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        fields.first { Self.sameName($0.name, name) }?.value
+    }
+
+    /// Field names are ASCII tokens (RFC 9110 §5.1), so ASCII case folding is enough; Foundation's
+    /// `caseInsensitiveCompare` bridged through `NSString` on every lookup, several per request.
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        }
     }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }

@@ -109,7 +109,11 @@ struct EvalCommand: AsyncParsableCommand {
                 runID = self.runID ?? "\(settings.feature)-\(Self.timestamp())"
             }
 
-            let data = try Dataset.load(path: settings.dataset, skipInvalid: settings.skipInvalid)
+            // Streamed unless lines may be skipped (the plan counts only valid lines) or a run is resumed (its
+            // stored keys are matched against every case id).
+            let data = settings.skipInvalid || resume != nil
+                ? try Dataset.load(path: settings.dataset, skipInvalid: settings.skipInvalid)
+                : try Dataset.open(path: settings.dataset)
             for skipped in data.skipped { CLIOutput.error("skipped: \(skipped)") }
             let plan = try EvalPlan(
                 runID: runID, feature: settings.feature, config: document, configHash: configHash, dataset: data,
@@ -140,7 +144,7 @@ struct EvalCommand: AsyncParsableCommand {
                 try? await model.prepare()
             }
 
-            print("run \(runID): feature \(plan.feature), \(plan.dataset.cases.count) cases × \(plan.arms.count) arms × \(plan.repeats) = \(plan.plannedCount) results (config: \(source), v\(document.version))")
+            print("run \(runID): feature \(plan.feature), \(plan.dataset.count) cases × \(plan.arms.count) arms × \(plan.repeats) = \(plan.plannedCount) results (config: \(source), v\(document.version))")
             let runner = EvalRunner(
                 store: store, models: languageModels,
                 options: EvalOptions(

@@ -5,7 +5,7 @@ import Synchronization
 /// Shows eval progress: a redrawn bar on a terminal, a plain line every few seconds otherwise (CI logs).
 final class ProgressReporter: Sendable {
     private let isTerminal = isatty(STDERR_FILENO) == 1
-    private let lastPlainLine = Mutex<ContinuousClock.Instant?>(nil)
+    private let lastLine = Mutex<ContinuousClock.Instant?>(nil)
     private let label: String
 
     init(label: String) {
@@ -14,6 +14,8 @@ final class ProgressReporter: Sendable {
 
     func update(_ p: EvalProgress) {
         if isTerminal {
+            // Ten redraws a second: one per result was a write(2) per sample, thousands a second in a fast eval.
+            guard due(every: .milliseconds(100), p) else { return }
             let width = 30
             let filled = p.total > 0 ? width * p.done / p.total : width
             let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
@@ -21,14 +23,18 @@ final class ProgressReporter: Sendable {
             FileHandle.standardError.write(Data(line.utf8))
             return
         }
+        if due(every: .seconds(5), p) {
+            FileHandle.standardError.write(Data("\(label): \(p.done)/\(p.total) done, \(p.errors) errors\(Self.skipped(p, separator: ", ")), \(Self.rate(p)), ETA \(Self.eta(p))\n".utf8))
+        }
+    }
+
+    /// True when `interval` passed since the last line (or this is the last result); records it as drawn.
+    private func due(every interval: Duration, _ p: EvalProgress) -> Bool {
         let now = ContinuousClock.now
-        let due = lastPlainLine.withLock { last -> Bool in
-            if let last, now - last < .seconds(5), p.done < p.total { return false }
+        return lastLine.withLock { last -> Bool in
+            if let last, now - last < interval, p.done < p.total { return false }
             last = now
             return true
-        }
-        if due {
-            FileHandle.standardError.write(Data("\(label): \(p.done)/\(p.total) done, \(p.errors) errors\(Self.skipped(p, separator: ", ")), \(Self.rate(p)), ETA \(Self.eta(p))\n".utf8))
         }
     }
 

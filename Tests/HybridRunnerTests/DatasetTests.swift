@@ -82,3 +82,23 @@ import Testing
         #expect(throws: DatasetError.empty(path: path)) { try Dataset.load(path: path) }
     }
 }
+
+/// The scorers' ASCII fast path (bytes instead of `Character` properties) must give exactly the tokens the
+/// `Character` path gives, or token F1 and ROUGE-L would change with the speed-up.
+@Suite struct TextNormalizerFastPathTests {
+    @Test func asciiTokensMatchTheCharacterPathOnEveryPrintableAndSpaceCharacter() {
+        let alphabet = (0x00...0x7F).map { Character(Unicode.Scalar(UInt8($0))) } + ["\r\n"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<2_000 {
+            var text = ""
+            for _ in 0..<40 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                // Letters and spaces often, so tokens and articles ("a", "the") occur.
+                let pick = Int(state >> 33) % (alphabet.count + 20)
+                text += pick < alphabet.count ? String(alphabet[pick]) : ["a", " ", "the", "An", "x"][pick % 5]
+            }
+            #expect(TextNormalizer.squadTokens(text) == TextNormalizer.squadTokensByCharacter(text), "\(text.debugDescription)")
+            #expect(TextNormalizer.rougeTokens(text) == TextNormalizer.rougeTokensByCharacter(text), "\(text.debugDescription)")
+        }
+    }
+}

@@ -96,7 +96,8 @@ public struct RouteEvent: Sendable, Codable, Hashable {
 }
 
 extension RouteEvent {
-    /// How a request ended. String-backed so a value added later decodes as itself instead of failing old decoders.
+    /// How a request ended. String-backed so a value added later decodes as itself instead of failing old decoders
+    /// (coded as the bare string by the standard library's `RawRepresentable` conformance).
     public struct Outcome: RawRepresentable, Sendable, Codable, Hashable, CustomStringConvertible {
         /// A model answered and its answer passed the checks the policy falls back on.
         public static let served = Outcome(rawValue: "served")
@@ -112,15 +113,6 @@ extension RouteEvent {
 
         /// An outcome by wire name; unknown names are kept as they are.
         public init(rawValue: String) { self.rawValue = rawValue }
-
-        public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.singleValueContainer()
-            try c.encode(rawValue)
-        }
 
         public var description: String { rawValue }
     }
@@ -179,15 +171,6 @@ extension RouteEvent {
 
         /// An attempt outcome by wire name; unknown names are kept as they are.
         public init(rawValue: String) { self.rawValue = rawValue }
-
-        public init(from decoder: any Decoder) throws {
-            rawValue = try decoder.singleValueContainer().decode(String.self)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.singleValueContainer()
-            try c.encode(rawValue)
-        }
 
         public var description: String { rawValue }
     }

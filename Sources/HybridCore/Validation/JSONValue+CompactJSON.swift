@@ -1,7 +1,11 @@
 extension JSONValue {
     /// JSON text with object keys sorted and no whitespace: equal values always give equal text, so it can be
     /// hashed to name content (cache keys).
-    public var canonicalJSON: String { compactJSON(limit: .max) }
+    public var canonicalJSON: String {
+        var writer = JSONTextWriter()
+        writer.value(self)
+        return writer.text
+    }
 
     /// Compact JSON text for messages, cut to about `limit` characters with `…` so a huge model output
     /// cannot flood a report.

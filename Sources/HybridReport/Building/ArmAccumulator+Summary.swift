@@ -38,7 +38,8 @@ extension ArmAccumulator {
             ttftMs: DistributionSummary(ttftMs),
             totalMs: DistributionSummary(totalMs, withQuantiles: true),
             decodeTokensPerSecond: DistributionSummary(decodeTokensPerSecond),
-            coldStartTotalMs: DistributionSummary(coldStartTotalMs)
+            coldStartTotalMs: DistributionSummary(coldStartTotalMs),
+            queueingMs: DistributionSummary(queueingMs, withQuantiles: true)
         )
         return ArmSummary(
             armID: armID, promptVariant: promptVariant, modelID: modelID, tier: tier, count: count,

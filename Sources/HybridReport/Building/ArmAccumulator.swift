@@ -35,6 +35,7 @@ struct ArmAccumulator {
     var ttftMs: [Double] = []
     var decodeTokensPerSecond: [Double] = []
     var coldStartTotalMs: [Double] = []
+    var queueingMs: [Double] = []
     var latencyExcluded = (cacheHits: 0, retried: 0, coldStarts: 0, errors: 0)
 
     var resultsWithUsage = 0
@@ -117,6 +118,7 @@ struct ArmAccumulator {
             set(&totalMs, caseIndex, record.timings.totalMs, filler: .nan)
             if let ttft = record.timings.ttftMs { ttftMs.append(ttft) }
             if let speed = record.timings.decodeTokensPerSecond, speed.isFinite { decodeTokensPerSecond.append(speed) }
+            if let queueing = record.timings.queueingMs { queueingMs.append(queueing) }
         }
     }
 

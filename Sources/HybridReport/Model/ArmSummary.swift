@@ -164,12 +164,16 @@ public struct LatencySummary: Sendable, Hashable, Codable {
     public var decodeTokensPerSecond: DistributionSummary?
     /// Total time of the cold starts (successful, uncached, unretried); nil without any.
     public var coldStartTotalMs: DistributionSummary?
+    /// Time spent waiting in the server's queue or on the network: the client's total minus the server's own
+    /// prompt and generation times, over the samples whose server reported them (llama.cpp); nil when none did,
+    /// so reports of other servers are unchanged.
+    public var queueingMs: DistributionSummary?
 
     /// Latency figures; see the properties.
     public init(
         sampleCount: Int, excludedCacheHits: Int, excludedRetried: Int, excludedColdStarts: Int, excludedErrors: Int,
         ttftMs: DistributionSummary?, totalMs: DistributionSummary?, decodeTokensPerSecond: DistributionSummary?,
-        coldStartTotalMs: DistributionSummary?
+        coldStartTotalMs: DistributionSummary?, queueingMs: DistributionSummary? = nil
     ) {
         self.sampleCount = sampleCount
         self.excludedCacheHits = excludedCacheHits
@@ -180,6 +184,7 @@ public struct LatencySummary: Sendable, Hashable, Codable {
         self.totalMs = totalMs
         self.decodeTokensPerSecond = decodeTokensPerSecond
         self.coldStartTotalMs = coldStartTotalMs
+        self.queueingMs = queueingMs
     }
 }
 

@@ -164,6 +164,9 @@ public struct HTMLReportRenderer: Sendable {
         header += feature.scorers.map { "\($0) [95% CI]" }
         header += ["TTFT ms p50 / p95 / p99", "total ms p50 / p95 / p99", "decode tok/s", "tokens in / out", "cost total", "cost / 1k"]
         let measured = feature.arms.filter { $0.notMeasured == nil }
+        // Only when a server reported its own timings (llama.cpp): time in its queue or on the network.
+        let queueing = measured.contains { $0.latency.queueingMs != nil }
+        if queueing { header.append("queueing ms p50 / p95 / p99 (n)") }
         out += table(header, measured.map { arm in
             let tokens = ReportFormatting.tokens(arm.tokens)
             var cells = [
@@ -177,6 +180,7 @@ public struct HTMLReportRenderer: Sendable {
                 escape("\(tokens.input) / \(tokens.output)"), escape(ReportFormatting.usd(arm.cost?.totalUSD)),
                 escape(ReportFormatting.usd(arm.cost?.per1kRequestsUSD)),
             ]
+            if queueing { cells.append(escape(ReportFormatting.queueing(arm.latency.queueingMs))) }
             return cells
         }, className: "arms")
         for arm in feature.arms {

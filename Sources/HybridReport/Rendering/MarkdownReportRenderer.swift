@@ -216,9 +216,12 @@ public struct MarkdownReportRenderer: Sendable {
             }
             out += "\n"
         }
+        // The queueing column only appears when a server reported its own timings (llama.cpp).
+        let queueing = feature.arms.contains { $0.notMeasured == nil && $0.latency.queueingMs != nil }
         out += row(["arm", "latency n", "TTFT ms p50 / p95 / p99", "total ms p50 / p95 / p99", "decode tok/s p50",
-                    "cold starts (total ms p50)", "excluded: cache / retried / errors"])
-        out += row(Array(repeating: "---", count: 7))
+                    "cold starts (total ms p50)", "excluded: cache / retried / errors"]
+                   + (queueing ? ["queueing ms p50 / p95 / p99 (n)"] : []))
+        out += row(Array(repeating: "---", count: queueing ? 8 : 7))
         for arm in feature.arms where arm.notMeasured == nil {
             let latency = arm.latency
             let cold = latency.coldStartTotalMs.map { "\(arm.coldStarts) (\(ReportFormatting.ms($0.p50)))" } ?? "\(arm.coldStarts)"
@@ -226,7 +229,7 @@ public struct MarkdownReportRenderer: Sendable {
                 "`\(arm.armID)`", "\(latency.sampleCount)", ReportFormatting.p50p95p99(latency.ttftMs),
                 ReportFormatting.p50p95p99(latency.totalMs), ReportFormatting.ms(latency.decodeTokensPerSecond?.p50), cold,
                 "\(latency.excludedCacheHits) / \(latency.excludedRetried) / \(latency.excludedErrors)",
-            ])
+            ] + (queueing ? [ReportFormatting.queueing(latency.queueingMs)] : []))
         }
         out += "\n"
         out += row(["arm", "cache hits", "tokens in", "tokens out", "cost total", "cost / 1k"])

@@ -39,6 +39,12 @@ public enum ReportFormatting {
         return "\(ms(d.p50)) / \(ms(d.p95)) / \(ms(d.p99))"
     }
 
+    /// Queueing percentiles and how many samples had server timings, e.g. `1 / 240 / 1300 (12)`; "—" for nil.
+    static func queueing(_ d: DistributionSummary?) -> String {
+        guard let d else { return "—" }
+        return "\(p50p95p99(d)) (\(d.count))"
+    }
+
     /// US dollars: cents from $1, four decimals below; "—" for nil.
     public static func usd(_ value: Double?) -> String {
         guard let value else { return "—" }

@@ -1,28 +1,109 @@
 import Foundation
 import HybridCore
 
-/// A loaded dataset: its cases, where it came from, a content hash, and the lines skipped as invalid.
+/// A dataset: its cases, where it came from, a content hash, and the lines skipped as invalid.
 ///
 /// JSON Lines: one object per line, `{"id": "...", "input": {...}, "reference": {...}}`; blank lines and lines
 /// starting with `//` are ignored. CSV (RFC 4180, header row): column `id`, columns `expected_text`,
 /// `expected_label`, `expected_regex` and `expected.<field>` become the reference, every other column is an input
 /// variable. Input values must be strings, numbers or booleans (numbers are rendered as written).
+///
+/// ``load(path:skipInvalid:)`` decodes every case up front; ``open(path:)`` streams a JSONL file: it only scans
+/// for line boundaries and hashes the bytes, and each case is decoded when it is used (``evalCase(at:)``), so a run
+/// over 200,000 lines sends its first request as soon as one over 20 does.
 public struct Dataset: Sendable {
     /// Path of the file the cases were read from.
     public var path: String
-    /// The cases in file order.
-    public var cases: [EvalCase]
     /// SHA-256 of the file's bytes, stored with each run so a changed dataset is visible.
     public var contentHash: String
     /// Lines skipped with `skipInvalid`, with the reason for each.
     public var skipped: [DatasetError]
+    private var storage: Storage
+
+    private enum Storage: Sendable {
+        case loaded([EvalCase])
+        /// The first `count` case lines of a scanned file, not yet decoded.
+        case lines(DatasetLines, count: Int)
+    }
 
     /// A dataset built in code (tests, programmatic runs); `contentHash` should change when the cases do.
     public init(path: String, cases: [EvalCase], contentHash: String, skipped: [DatasetError] = []) {
         self.path = path
-        self.cases = cases
+        self.storage = .loaded(cases)
         self.contentHash = contentHash
         self.skipped = skipped
+    }
+
+    /// The cases in file order. On a streamed dataset this decodes every line (leaving out bad ones): prefer
+    /// ``count`` and ``evalCase(at:)``.
+    public var cases: [EvalCase] {
+        get {
+            switch storage {
+            case .loaded(let cases): cases
+            case .lines(let lines, let count): (0..<count).compactMap { try? lines.evalCase(at: $0, path: path) }
+            }
+        }
+        set { storage = .loaded(newValue) }
+    }
+
+    /// How many cases there are (on a streamed dataset: case lines, every one of which must be valid).
+    public var count: Int {
+        switch storage {
+        case .loaded(let cases): cases.count
+        case .lines(_, let count): count
+        }
+    }
+
+    /// True when cases are decoded as they are used; ``validate(limit:check:)`` then still has to read the rest.
+    public var isStreamed: Bool {
+        if case .lines = storage { return true }
+        return false
+    }
+
+    /// The case at `index` (`0..<count`), decoded now on a streamed dataset; a bad line throws its error.
+    public func evalCase(at index: Int) throws(DatasetError) -> EvalCase {
+        switch storage {
+        case .loaded(let cases): return cases[index]
+        case .lines(let lines, _): return try lines.evalCase(at: index, path: path)
+        }
+    }
+
+    /// Keeps the first `limit` cases (`--limit`); a streamed dataset is still checked whole.
+    public mutating func limit(to limit: Int) {
+        switch storage {
+        case .loaded(let cases): storage = .loaded(Array(cases.prefix(max(0, limit))))
+        case .lines(let lines, let count): storage = .lines(lines, count: min(count, max(0, limit)))
+        }
+    }
+
+    /// Checks a streamed dataset whole, as ``load(path:skipInvalid:)`` would have before starting: every bad line
+    /// and duplicate id (thrown as ``EvalError/dataset(_:)``); `check` sees each case kept by ``limit(to:)``.
+    /// Nothing to do for a loaded dataset.
+    public func validate(check: (EvalCase) throws(EvalError) -> Void) async throws(EvalError) {
+        guard case .lines(let lines, let count) = storage else { return }
+        try await lines.validate(path: path, limit: count, check: check)
+    }
+
+    /// Opens `path` for streaming: a JSONL file is read, hashed and scanned for line boundaries only, and its cases
+    /// are decoded as a run dispatches them (a bad line found then stops the run before anything is stored: see
+    /// ``EvalRunner``). CSV, whose records may span lines, is loaded whole as by ``load(path:skipInvalid:)``.
+    /// `--skip-invalid` needs the whole file first (the plan counts only the valid lines), so it uses `load`.
+    public static func open(path: String) throws(DatasetError) -> Dataset {
+        if path.lowercased().hasSuffix(".csv") { return try load(path: path) }
+        let data = try read(path)
+        let lines = DatasetLines(bytes: data)
+        if lines.spans.isEmpty { throw .empty(path: path) }
+        var dataset = Dataset(path: path, cases: [], contentHash: ContentHash.hex(of: data))
+        dataset.storage = .lines(lines, count: lines.spans.count)
+        return dataset
+    }
+
+    private static func read(_ path: String) throws(DatasetError) -> Data {
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable(path: path, detail: (error as NSError).localizedDescription)
+        }
     }
 
     /// Loads `path` (`.jsonl`/`.ndjson` or `.csv`).
@@ -30,12 +111,7 @@ public struct Dataset: Sendable {
     /// A malformed line fails the load and names every bad line, unless `skipInvalid` is true, in which case the
     /// bad lines are recorded in `skipped` and the rest load. Duplicate ids are an error either way.
     public static func load(path: String, skipInvalid: Bool = false) throws(DatasetError) -> Dataset {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path: path, detail: (error as NSError).localizedDescription)
-        }
+        let data = try read(path)
         let parsed: (cases: [EvalCase], errors: [DatasetError])
         if path.lowercased().hasSuffix(".csv") {
             // A CSV record may span lines, so the file is decoded whole; a bad byte is reported with its line.
@@ -83,8 +159,8 @@ public struct Dataset: Sendable {
                 // Trimmed on bytes: `trimmingCharacters` bridges through NSString, a tenth of start-up.
                 var first = start
                 var last = end
-                while first < last, Self.isJSONWhitespace(bytes[first]) { first += 1 }
-                while last > first, Self.isJSONWhitespace(bytes[last - 1]) { last -= 1 }
+                while first < last, DatasetLines.isJSONWhitespace(bytes[first]) { first += 1 }
+                while last > first, DatasetLines.isJSONWhitespace(bytes[last - 1]) { last -= 1 }
                 guard let line = String(validating: bytes[first..<last], as: UTF8.self) else {
                     errors.append(.invalidLine(path: path, line: lineNumber, detail: "not valid UTF-8"))
                     continue
@@ -102,10 +178,6 @@ public struct Dataset: Sendable {
     /// The JSONL parser over text (tests and callers holding a string).
     static func parseJSONL(_ text: String, path: String) -> (cases: [EvalCase], errors: [DatasetError]) {
         parseJSONL(Data(text.utf8), path: path)
-    }
-
-    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// One trimmed line's case, a problem, or nil for a blank or `//` comment line.

@@ -12,6 +12,9 @@ public enum EvalError: Error, Sendable, CustomStringConvertible {
     case renderFailed(caseID: String, line: Int, detail: String)
     /// The store failed; results written before this point are kept.
     case store(StoreError)
+    /// A streamed dataset turned out to have bad lines after the run had started sending: the run stopped and
+    /// nothing was stored (see ``Dataset/open(path:)``).
+    case dataset(DatasetError)
     /// `--resume` named a run that does not exist or was made from a different dataset.
     case cannotResume(run: String, reason: String)
 
@@ -25,6 +28,7 @@ public enum EvalError: Error, Sendable, CustomStringConvertible {
         case .renderFailed(let caseID, let line, let detail):
             "case \(caseID) (line \(line)) cannot be rendered: \(detail)"
         case .store(let error): error.description
+        case .dataset(let error): error.description
         case .cannotResume(let run, let reason): "cannot resume run \(run): \(reason)"
         }
     }

@@ -53,17 +53,13 @@ public struct EvalPlan: Sendable {
         }
         guard !modelIDs.isEmpty, !variantNames.isEmpty else { throw .emptyPlan("no model or no variant selected") }
         var dataset = dataset
-        if let limit { dataset.cases = Array(dataset.cases.prefix(max(0, limit))) }
-        guard !dataset.cases.isEmpty else { throw .emptyPlan("the dataset has no cases after --limit") }
-        // Rendering every case up front cost start-up time in proportion to the dataset; checking that each case
-        // supplies the template's variables is enough, and a case that does not is rendered for the exact error.
-        let variables = featureConfig.variants[variantNames[0]]?.template
-            .flatMap { try? PromptTemplate($0) }.map(\.variables)
-        for item in dataset.cases where !(variables?.allSatisfy { item.input[$0] != nil } ?? false) {
-            do {
-                _ = try featureConfig.render(name: feature, variant: variantNames[0], input: item.input)
-            } catch {
-                throw .renderFailed(caseID: item.id, line: item.line, detail: error.description)
+        if let limit { dataset.limit(to: limit) }
+        guard dataset.count > 0 else { throw .emptyPlan("the dataset has no cases after --limit") }
+        // A streamed dataset is checked by `validateCases()` while the run sends; a loaded one here.
+        if !dataset.isStreamed {
+            let variables = Self.variables(featureConfig, variant: variantNames[0])
+            for item in dataset.cases {
+                try Self.checkRenders(item, variables: variables, featureConfig, feature: feature, variant: variantNames[0])
             }
         }
         self.runID = runID
@@ -80,9 +76,39 @@ public struct EvalPlan: Sendable {
         self.configHash = configHash
     }
 
+    /// Rendering every case up front cost start-up time in proportion to the dataset; checking that each case
+    /// supplies the template's variables is enough, and a case that does not is rendered for the exact error.
+    private static func checkRenders(
+        _ item: EvalCase, variables: [String]?, _ featureConfig: FeatureConfig, feature: String, variant: String
+    ) throws(EvalError) {
+        if variables?.allSatisfy({ item.input[$0] != nil }) ?? false { return }
+        do {
+            _ = try featureConfig.render(name: feature, variant: variant, input: item.input)
+        } catch {
+            throw .renderFailed(caseID: item.id, line: item.line, detail: error.description)
+        }
+    }
+
+    /// Checks a streamed dataset whole (bad lines, duplicate ids, cases the template cannot render): what a loaded
+    /// dataset had checked before the plan was made. Nothing to do for a loaded dataset.
+    public func validateCases() async throws(EvalError) {
+        guard dataset.isStreamed, let variant = arms.first?.variant else { return }
+        let variables = Self.variables(featureConfig, variant: variant)
+        let featureConfig = featureConfig
+        let feature = feature
+        try await dataset.validate { (item) throws(EvalError) in
+            try Self.checkRenders(item, variables: variables, featureConfig, feature: feature, variant: variant)
+        }
+    }
+
+    /// The variables the variant's template uses; nil when it has no parsable inline template.
+    private static func variables(_ featureConfig: FeatureConfig, variant: String) -> [String]? {
+        featureConfig.variants[variant]?.template.flatMap { try? PromptTemplate($0) }.map(\.variables)
+    }
+
     /// One unit of work: a case on an arm, for one repeat.
     public struct WorkItem: Sendable, Hashable {
-        /// Index into `dataset.cases`.
+        /// Index of the case in the dataset (``Dataset/evalCase(at:)``).
         public var caseIndex: Int
         /// The arm to run the case on.
         public var arm: EvalArm
@@ -94,8 +120,8 @@ public struct EvalPlan: Sendable {
     /// spreads over all arms instead of favouring the arm that ran first.
     public var workItems: [WorkItem] {
         var items: [WorkItem] = []
-        items.reserveCapacity(dataset.cases.count * arms.count * repeats)
-        for caseIndex in dataset.cases.indices {
+        items.reserveCapacity(dataset.count * arms.count * repeats)
+        for caseIndex in 0..<dataset.count {
             for repeatIndex in 0..<repeats {
                 for arm in arms { items.append(WorkItem(caseIndex: caseIndex, arm: arm, repeatIndex: repeatIndex)) }
             }
@@ -106,7 +132,7 @@ public struct EvalPlan: Sendable {
     }
 
     /// Total results the run will store.
-    public var plannedCount: Int { dataset.cases.count * arms.count * repeats }
+    public var plannedCount: Int { dataset.count * arms.count * repeats }
 }
 
 /// SplitMix64: a small, fast, seedable generator so a run's order and jitter are reproducible.

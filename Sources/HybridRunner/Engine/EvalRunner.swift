@@ -35,7 +35,7 @@ public struct EvalRunner: Sendable {
         arguments: JSONValue = .object([:]),
         progress: @escaping @Sendable (EvalProgress) -> Void = { _ in }
     ) async throws(EvalError) -> EvalSummary {
-        guard let completed = try await prepareRun(plan, resume: resume, arguments: arguments) else {
+        guard let start = try await prepareRun(plan, resume: resume, arguments: arguments) else {
             return EvalSummary(
                 runID: plan.runID, stored: plan.plannedCount, planned: plan.plannedCount, errors: 0, cacheHits: 0,
                 unavailableArms: [], interrupted: false, alreadyCompleted: true)
@@ -49,6 +49,7 @@ public struct EvalRunner: Sendable {
             if case .unavailable(let reason) = await model.availability() { unavailable[modelID] = reason.message }
         }
 
+        let completed = start.completed
         let counter = ProgressCounter(total: plan.plannedCount, alreadyDone: completed.count)
         let scorer = SampleScorer(
             schema: plan.featureConfig.outputSchema, constraints: plan.featureConfig.constraints, scorers: options.scorers)
@@ -58,14 +59,16 @@ public struct EvalRunner: Sendable {
             // A limit the global one already enforces would only cost two actor hops per sample.
             if limit < options.concurrency { perModel[modelID] = ConcurrencyLimiter(limit: limit) }
         }
-        let pending = plan.workItems.filter { item in
-            !completed.contains(key(plan, item))
+        // A fresh run has nothing to leave out, and a streamed dataset's cases are not decoded to find that out.
+        let pending = completed.isEmpty ? plan.workItems : plan.workItems.filter { item in
+            key(plan, item).map { !completed.contains($0) } ?? true
         }
         let context = SampleContext(
             plan: plan, scorer: scorer, store: store, models: models, options: options, unavailable: unavailable)
 
         let storeFailure = StoreFailure()
-        let writer = ResultWriter(store: store)
+        let opening = plan.dataset.isStreamed ? RunOpening(plan: plan, creating: start.deferredRun, in: store) : nil
+        let writer = ResultWriter(store: store, opening: opening) { record in progress(counter.record(record)) }
         await withTaskGroup(of: Void.self) { group in
             // The global limit is the number of children alive at once. Reaping a finished child before adding the
             // next also frees its task storage: a group keeps finished children until they are awaited, which
@@ -76,7 +79,7 @@ public struct EvalRunner: Sendable {
                     await group.next()
                     inFlight -= 1
                 }
-                if Task.isCancelled || storeFailure.error != nil { break }
+                if Task.isCancelled || storeFailure.error != nil || opening?.failure != nil { break }
                 let limiter = perModel[item.arm.modelID]
                 inFlight += 1
                 group.addTask {
@@ -90,9 +93,7 @@ public struct EvalRunner: Sendable {
                     // A cancelled request yields no record: its key stays missing, so a resume sends it again.
                     guard let (record, cache) = outcome else { return }
                     do {
-                        if try await writer.write(record, cache: cache) {
-                            progress(counter.record(record))
-                        }
+                        try await writer.submit(record, cache: cache)
                     } catch {
                         storeFailure.set(error)
                     }
@@ -100,6 +101,13 @@ public struct EvalRunner: Sendable {
             }
             await group.waitForAll()
         }
+        do {
+            try await writer.finish()
+        } catch {
+            storeFailure.set(error)
+        }
+        // Also when nothing was stored: the check must pass and the run must exist before it can be closed.
+        try await opening?.wait()
         if let error = storeFailure.error { throw .store(error) }
 
         let doneSoFar = counter.snapshot().done
@@ -134,25 +142,40 @@ public struct EvalRunner: Sendable {
         }
     }
 
-    private func key(_ plan: EvalPlan, _ item: EvalPlan.WorkItem) -> ResultKey {
-        ResultKey(runID: plan.runID, caseID: plan.dataset.cases[item.caseIndex].id, armID: item.arm.id, repeatIndex: item.repeatIndex)
+    /// The item's key; nil when its case line is bad (a streamed dataset's check then stops the run).
+    private func key(_ plan: EvalPlan, _ item: EvalPlan.WorkItem) -> ResultKey? {
+        guard let evalCase = try? plan.dataset.evalCase(at: item.caseIndex) else { return nil }
+        return ResultKey(runID: plan.runID, caseID: evalCase.id, armID: item.arm.id, repeatIndex: item.repeatIndex)
     }
 
-    /// The keys already stored (nil: the run is already completed, so nothing is to be sent or changed).
-    private func prepareRun(_ plan: EvalPlan, resume: Bool, arguments: JSONValue) async throws(EvalError) -> Set<ResultKey>? {
+    /// How a run starts: the keys already stored, and the run record still to create once a streamed dataset
+    /// passed its check (``RunOpening``).
+    private struct Start {
+        var completed: Set<ResultKey>
+        var deferredRun: RunRecord?
+    }
+
+    /// How the run starts (nil: the run is already completed, so nothing is to be sent or changed).
+    private func prepareRun(_ plan: EvalPlan, resume: Bool, arguments: JSONValue) async throws(EvalError) -> Start? {
         do {
             if resume {
                 let check = try await ResumeCheck.check(plan, store: store)
                 if check.alreadyCompleted { return nil }
                 try await store.markResumed(id: plan.runID)
-                return check.completedKeys
+                return Start(completed: check.completedKeys)
             }
-            try await store.createRun(RunRecord(
+            let record = RunRecord(
                 id: plan.runID, features: [plan.feature], datasetPath: plan.dataset.path,
                 datasetHash: plan.dataset.contentHash, configVersion: plan.configVersion, configHash: plan.configHash,
                 arguments: ResumeCheck.arguments(arguments, recording: plan), plannedCount: plan.plannedCount,
-                skippedInvalidLines: plan.dataset.skipped.count, seed: plan.seed))
-            return []
+                skippedInvalidLines: plan.dataset.skipped.count, seed: plan.seed)
+            // A streamed dataset's run is created once the whole file passed (`RunOpening`); a taken id must still
+            // be refused before anything is sent, with the store's own error (creating it again throws that).
+            if plan.dataset.isStreamed, try await store.run(id: plan.runID) == nil {
+                return Start(completed: [], deferredRun: record)
+            }
+            try await store.createRun(record)
+            return Start(completed: [])
         } catch let error as EvalError {
             throw error
         } catch let error as StoreError {
@@ -198,6 +221,8 @@ private final class StoreFailure: Sendable {
     private let storage = Mutex<StoreError?>(nil)
     var error: StoreError? { storage.withLock { $0 } }
     func set(_ error: any Error) {
+        // A streamed dataset's failed check reaches the writer too; it is thrown as itself (`RunOpening`).
+        if error is EvalError { return }
         storage.withLock { current in
             if current == nil {
                 current = (error as? StoreError) ?? .operationFailed(path: "", operation: "insert result", reason: String(describing: error))

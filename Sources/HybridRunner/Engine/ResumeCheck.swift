@@ -40,7 +40,7 @@ public struct ResumeCheck: Sendable {
         members[argumentsKey] = .object([
             "feature": .string(plan.feature),
             "arms": .array(plan.arms.map { .string($0.id) }),
-            "cases": .int(plan.dataset.cases.count),
+            "cases": .int(plan.dataset.count),
             "repeats": .int(plan.repeats),
         ])
         return .object(members)
@@ -69,8 +69,8 @@ public struct ResumeCheck: Sendable {
         let removed = (storedArms ?? armsWithResults).subtracting(plannedArms)
         if !added.isEmpty { found.append("arms added: " + added.sorted().joined(separator: ", ")) }
         if !removed.isEmpty { found.append("arms removed: " + removed.sorted().joined(separator: ", ")) }
-        if let cases = stored?["cases"]?.intValue, cases != plan.dataset.cases.count {
-            found.append("cases \(cases) vs \(plan.dataset.cases.count)")
+        if let cases = stored?["cases"]?.intValue, cases != plan.dataset.count {
+            found.append("cases \(cases) vs \(plan.dataset.count)")
         }
         if let repeats = stored?["repeats"]?.intValue, repeats != plan.repeats {
             found.append("repeats \(repeats) vs \(plan.repeats)")

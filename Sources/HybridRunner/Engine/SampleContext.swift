@@ -16,20 +16,22 @@ struct SampleContext: Sendable {
     /// The result for `item` and the response worth caching, or nil when the request was cancelled (so the key
     /// stays missing for a resume).
     func execute(_ item: EvalPlan.WorkItem) async -> (record: ResultRecord, cache: CachedResponseRecord?)? {
-        let evalCase = plan.dataset.cases[item.caseIndex]
+        // Decoded here, as it is dispatched: a streamed dataset's bad line is reported by the run's validation,
+        // which stops the run before anything is stored, so this sample just stores nothing.
+        guard let evalCase = try? plan.dataset.evalCase(at: item.caseIndex) else { return nil }
         let arm = item.arm
         let rendered: RenderedPrompt
         do {
             rendered = try plan.featureConfig.render(name: plan.feature, variant: arm.variant, input: evalCase.input)
         } catch {
-            return (record(item, prompt: "", error: ResultError(kind: GenerationError.Kind.invalidRequest.rawValue, message: error.description)), nil)
+            return (record(item, evalCase, prompt: "", error: ResultError(kind: GenerationError.Kind.invalidRequest.rawValue, message: error.description)), nil)
         }
         if let reason = unavailable[arm.modelID] {
-            return (record(item, prompt: rendered.prompt, error: ResultError(kind: GenerationError.Kind.unavailable.rawValue, message: "\(arm.modelID): unavailable: \(reason)")), nil)
+            return (record(item, evalCase, prompt: rendered.prompt, error: ResultError(kind: GenerationError.Kind.unavailable.rawValue, message: "\(arm.modelID): unavailable: \(reason)")), nil)
         }
         guard let model = models[arm.modelID] else { return nil }
         if !options.sendOversizedPrompts, let overflow = Self.contextOverflow(rendered.request, model: model) {
-            return (record(item, prompt: rendered.prompt, error: ResultError(kind: overflow.kind.rawValue, message: overflow.description)), nil)
+            return (record(item, evalCase, prompt: rendered.prompt, error: ResultError(kind: overflow.kind.rawValue, message: overflow.description)), nil)
         }
         let requestHash = RequestFingerprint.hash(modelID: arm.modelID, request: rendered.request)
 
@@ -38,7 +40,7 @@ struct SampleContext: Sendable {
                 text: cached.text, structured: cached.structured, servedBy: model.identity, usage: cached.usage,
                 timing: GenerationTiming(timeToFirstToken: cached.ttftMs.map { .milliseconds($0) }, total: .milliseconds(cached.totalMs)),
                 finishReason: .stop)
-            var stored = success(item, prompt: rendered.prompt, response: response, retries: 0, retryTime: .zero, cacheHit: true)
+            var stored = success(item, evalCase, prompt: rendered.prompt, response: response, retries: 0, retryTime: .zero, cacheHit: true)
             await addJudgeScore(to: &stored, prompt: rendered.prompt, output: response.text, reference: evalCase.reference)
             return (stored, nil)
         }
@@ -55,13 +57,13 @@ struct SampleContext: Sendable {
                 requestHash: requestHash, modelID: arm.modelID, text: response.text, structured: response.structured,
                 usage: response.usage, ttftMs: response.timing.timeToFirstToken?.milliseconds,
                 totalMs: response.timing.total.milliseconds)
-            var stored = success(item, prompt: rendered.prompt, response: response, retries: outcome.retries, retryTime: outcome.retryTime, cacheHit: false)
+            var stored = success(item, evalCase, prompt: rendered.prompt, response: response, retries: outcome.retries, retryTime: outcome.retryTime, cacheHit: false)
             await addJudgeScore(to: &stored, prompt: rendered.prompt, output: response.text, reference: evalCase.reference)
             return (stored, cacheEntry)
         }
         let error = outcome.error ?? .serverError(model: arm.modelID, status: nil, detail: "no response and no error")
         if error.kind == .cancelled { return nil }
-        var failed = record(item, prompt: rendered.prompt, error: ResultError(kind: error.kind.rawValue, message: error.description))
+        var failed = record(item, evalCase, prompt: rendered.prompt, error: ResultError(kind: error.kind.rawValue, message: error.description))
         failed.retries = outcome.retries
         failed.timings.retryBackoffMs = outcome.retryTime.milliseconds
         // What the caller waited to learn of the failure; simulations charge it to a fallback route.
@@ -93,13 +95,12 @@ struct SampleContext: Sendable {
     }
 
     private func success(
-        _ item: EvalPlan.WorkItem, prompt: String, response: GenerationResponse, retries: Int, retryTime: Duration, cacheHit: Bool
+        _ item: EvalPlan.WorkItem, _ evalCase: EvalCase, prompt: String, response: GenerationResponse, retries: Int, retryTime: Duration, cacheHit: Bool
     ) -> ResultRecord {
-        let evalCase = plan.dataset.cases[item.caseIndex]
         let metrics = scorer.score(output: response.text, reference: evalCase.reference)
         let pricing = plan.pricing[item.arm.modelID] ?? .free
         return ResultRecord(
-            key: key(item), feature: plan.feature, promptVariant: item.arm.variant, modelID: item.arm.modelID,
+            key: key(item, evalCase), feature: plan.feature, promptVariant: item.arm.variant, modelID: item.arm.modelID,
             tier: item.arm.tier, renderedPromptHash: ContentHash.hex(of: prompt), renderedPrompt: prompt,
             configVersion: plan.configVersion, configHash: plan.configHash, rawOutput: response.text,
             parsedOutput: metrics.parsed ?? response.structured, usage: response.usage,
@@ -109,15 +110,15 @@ struct SampleContext: Sendable {
             retries: retries, cacheHit: cacheHit)
     }
 
-    private func record(_ item: EvalPlan.WorkItem, prompt: String, error: ResultError) -> ResultRecord {
+    private func record(_ item: EvalPlan.WorkItem, _ evalCase: EvalCase, prompt: String, error: ResultError) -> ResultRecord {
         ResultRecord(
-            key: key(item), feature: plan.feature, promptVariant: item.arm.variant, modelID: item.arm.modelID,
+            key: key(item, evalCase), feature: plan.feature, promptVariant: item.arm.variant, modelID: item.arm.modelID,
             tier: item.arm.tier, renderedPromptHash: ContentHash.hex(of: prompt), renderedPrompt: prompt,
             configVersion: plan.configVersion, configHash: plan.configHash, rawOutput: nil, usage: nil,
             timings: ResultTimings(totalMs: 0), error: error)
     }
 
-    private func key(_ item: EvalPlan.WorkItem) -> ResultKey {
-        ResultKey(runID: plan.runID, caseID: plan.dataset.cases[item.caseIndex].id, armID: item.arm.id, repeatIndex: item.repeatIndex)
+    private func key(_ item: EvalPlan.WorkItem, _ evalCase: EvalCase) -> ResultKey {
+        ResultKey(runID: plan.runID, caseID: evalCase.id, armID: item.arm.id, repeatIndex: item.repeatIndex)
     }
 }

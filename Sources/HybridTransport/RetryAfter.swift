@@ -1,5 +1,4 @@
-import Foundation
-import HybridTransport
+package import Foundation
 
 /// Reads how long to wait after a 429 from the response headers.
 ///
@@ -7,8 +6,9 @@ import HybridTransport
 /// an IMF-fixdate HTTP-date, RFC 9110 §10.2.3), then OpenAI's `x-ratelimit-reset-requests` /
 /// `x-ratelimit-reset-tokens` (Go-style durations such as `1s`, `6m0s`, `12ms`); when both reset headers are
 /// present the longer one is used, because either limit may be the one that was hit.
-enum RetryAfter {
-    static func duration(from headers: HTTPHeaders, now: Date = Date()) -> Duration? {
+/// Shared by the providers (429s) and the event uploader (503s), hence `package`.
+package enum RetryAfter {
+    package static func duration(from headers: HTTPHeaders, now: Date = Date()) -> Duration? {
         if let ms = headers["retry-after-ms"].flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }), ms.isFinite, ms >= 0 {
             return .milliseconds(Int64(ms.rounded()))
         }
@@ -21,14 +21,14 @@ enum RetryAfter {
     }
 
     /// `Retry-After: 120` (fractions tolerated, negatives rejected).
-    static func seconds(_ value: String) -> Duration? {
+    package static func seconds(_ value: String) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 else { return nil }
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
     /// `Retry-After: Wed, 21 Oct 2015 07:28:00 GMT`, as the time left from `now` (zero if already past).
-    static func httpDate(_ value: String, now: Date) -> Duration? {
+    package static func httpDate(_ value: String, now: Date) -> Duration? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
@@ -39,7 +39,7 @@ enum RetryAfter {
     }
 
     /// A Go `time.Duration` string: one or more `<decimal><unit>` with units h, m, s, ms, us/µs, ns.
-    static func goDuration(_ value: String) -> Duration? {
+    package static func goDuration(_ value: String) -> Duration? {
         var rest = Substring(value.trimmingCharacters(in: .whitespaces))
         guard !rest.isEmpty else { return nil }
         if rest == "0" { return .zero }

@@ -1,0 +1,55 @@
+import CZlib
+public import Foundation
+
+/// gzip (RFC 1952) compression over the system zlib, for `Content-Encoding: gzip` upload bodies.
+public enum Gzip {
+    /// `data` as one gzip member; nil only if zlib fails (out of memory).
+    public static func compress(_ data: Data, level: Int32 = 6) -> Data? {
+        var stream = z_stream()
+        guard hybrid_deflate_init_gzip(&stream, level) == Z_OK else { return nil }
+        defer { deflateEnd(&stream) }
+        let bound = Int(deflateBound(&stream, uLong(data.count)))
+        var output = Data(count: bound)
+        var input = data
+        let status = input.withUnsafeMutableBytes { (inBytes: UnsafeMutableRawBufferPointer) -> Int32 in
+            output.withUnsafeMutableBytes { (outBytes: UnsafeMutableRawBufferPointer) -> Int32 in
+                stream.next_in = inBytes.baseAddress?.assumingMemoryBound(to: Bytef.self)
+                stream.avail_in = uInt(inBytes.count)
+                stream.next_out = outBytes.baseAddress?.assumingMemoryBound(to: Bytef.self)
+                stream.avail_out = uInt(outBytes.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { return nil }
+        output.count = Int(stream.total_out)
+        return output
+    }
+
+    /// The bytes of a gzip (or zlib) stream, or nil when `data` is not one or would inflate past `limit` bytes
+    /// (so a small hostile body cannot exhaust a collector's memory).
+    public static func decompress(_ data: Data, limit: Int) -> Data? {
+        var stream = z_stream()
+        guard hybrid_inflate_init_auto(&stream) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var input = data
+        var output = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let finished = input.withUnsafeMutableBytes { (inBytes: UnsafeMutableRawBufferPointer) -> Bool in
+            stream.next_in = inBytes.baseAddress?.assumingMemoryBound(to: Bytef.self)
+            stream.avail_in = uInt(inBytes.count)
+            while true {
+                let (status, produced) = chunk.withUnsafeMutableBufferPointer { buffer -> (Int32, Int) in
+                    stream.next_out = buffer.baseAddress
+                    stream.avail_out = uInt(buffer.count)
+                    let status = inflate(&stream, Z_NO_FLUSH)
+                    return (status, buffer.count - Int(stream.avail_out))
+                }
+                output.append(contentsOf: chunk[0..<produced])
+                if output.count > limit { return false }
+                if status == Z_STREAM_END { return true }
+                guard status == Z_OK, produced > 0 || stream.avail_in > 0 else { return false }
+            }
+        }
+        return finished ? output : nil
+    }
+}

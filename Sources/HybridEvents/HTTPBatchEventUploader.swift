@@ -1,0 +1,159 @@
+import Foundation
+public import HybridCore
+public import HybridTransport
+import Synchronization
+
+/// Uploads route events to a collector in gzip-compressed batches (`RouteEventBatch`), in the background.
+///
+/// `record` only appends to a bounded in-memory inbox (a full queue drops the event and counts it: `droppedCount`,
+/// also sent to the collector in the next batch); the actor takes events from there, appends them to the spool
+/// file (`spoolDirectory/spool.jsonl`, read back when a new uploader starts on the same directory, so events
+/// survive app restarts), and sends a batch when `maxBatchEvents` are queued or the oldest waited `maxBatchAge`.
+/// Failed uploads (network errors, 5xx, 429) are retried with exponential back-off and jitter, honouring
+/// `Retry-After`; a 401 stops uploading (`Status.stopped`); a 400 or a 413 for a single event rejects those events
+/// instead of retrying them forever. Each event has a unique id, so a batch sent twice is stored once.
+public actor HTTPBatchEventUploader: RouteEventSink {
+    struct Inbox {
+        var events: [RouteEvent] = []
+        /// Events taken by the actor and not yet accepted or rejected.
+        var held = 0
+        var dropped = 0
+        var drainScheduled = false
+    }
+
+    /// The configuration in force.
+    public nonisolated let configuration: Configuration
+    let transport: any HTTPTransport
+    nonisolated let inbox = Mutex(Inbox())
+    var queue: [RouteEvent] = []
+    var spool: LineAppender?
+    var oldestQueuedAt: ContinuousClock.Instant?
+    var retryAt: ContinuousClock.Instant?
+    var wakeAt: ContinuousClock.Instant?
+    var sendTask: Task<Void, Never>?
+    /// A 413 halves this, so later batches fit the collector's limit.
+    var batchLimit: Int
+    var consecutiveFailures = 0
+    var reportedDrops = 0
+    var status = Status(
+        pending: 0, sent: 0, droppedCount: 0, rejectedCount: 0, failedUploads: 0, lastError: nil, stopped: false)
+
+    /// An uploader; events left in the spool by an earlier instance are queued and sent first.
+    public init(configuration: Configuration, transport: any HTTPTransport = DefaultHTTPTransport.shared) {
+        self.configuration = configuration
+        self.transport = transport
+        self.batchLimit = configuration.maxBatchEvents
+        if let directory = configuration.spoolDirectory {
+            let url = directory.appendingPathComponent("spool.jsonl")
+            let leftover = (try? RouteEventLines.read(url).events) ?? []
+            queue = Array(leftover.suffix(configuration.maxQueuedEvents))
+            spool = LineAppender(url: url)
+            if !queue.isEmpty { oldestQueuedAt = ContinuousClock.now - configuration.maxBatchAge }
+        }
+        let held = queue.count
+        inbox.withLock { $0.held = held; $0.drainScheduled = held > 0 }
+        if held > 0 { Task { await self.drainInbox() } }
+    }
+
+    public nonisolated func record(_ event: RouteEvent) {
+        let capacity = configuration.maxQueuedEvents
+        let schedule = inbox.withLock { box -> Bool in
+            guard box.events.count + box.held < capacity else {
+                box.dropped += 1
+                return false
+            }
+            box.events.append(event)
+            guard !box.drainScheduled else { return false }
+            box.drainScheduled = true
+            return true
+        }
+        if schedule { Task { await self.drainInbox() } }
+    }
+
+    /// Events dropped so far because the queue was full.
+    public nonisolated var droppedCount: Int { inbox.withLock { $0.dropped } }
+
+    /// What the uploader has done so far.
+    public var currentStatus: Status {
+        var current = status
+        current.pending = queue.count + inbox.withLock { $0.events.count }
+        current.droppedCount = droppedCount
+        return current
+    }
+
+    /// Sends every queued event now, ignoring batch age and back-off, in as many batches as needed; stops at the
+    /// first failed upload. For tests, and for an app going to the background.
+    @discardableResult
+    public func flush() async -> Status {
+        drainInbox()
+        while !queue.isEmpty, !status.stopped {
+            while let running = sendTask { await running.value }
+            guard !queue.isEmpty, !status.stopped else { break }
+            let failuresBefore = status.failedUploads
+            let task = Task { await self.sendOneBatch() }
+            sendTask = task
+            await task.value
+            sendTask = nil
+            if status.failedUploads > failuresBefore { break }
+        }
+        return currentStatus
+    }
+
+    /// Moves events from the inbox to the queue and the spool, then sends if a batch is due.
+    private func drainInbox() {
+        let taken = inbox.withLock { box -> [RouteEvent] in
+            defer {
+                box.held += box.events.count
+                box.events = []
+                box.drainScheduled = false
+            }
+            return box.events
+        }
+        guard !taken.isEmpty else { return pump() }
+        if oldestQueuedAt == nil { oldestQueuedAt = .now }
+        queue += taken
+        appendToSpool(taken)
+        pump()
+    }
+
+    private func appendToSpool(_ events: [RouteEvent]) {
+        guard let spool else { return }
+        do {
+            for event in events { try spool.append(try RouteEventLines.line(event)) }
+        } catch {
+            status.lastError = "spool \(spool.url.path): \(error)"
+        }
+    }
+
+    /// Starts a send when a batch is due and none is running; otherwise arranges to look again when one will be.
+    private func pump() {
+        guard sendTask == nil, !status.stopped, !queue.isEmpty, let oldest = oldestQueuedAt else { return }
+        let now = ContinuousClock.now
+        if let retryAt, now < retryAt { return wake(at: retryAt) }
+        let dueByAge = oldest + configuration.maxBatchAge
+        guard retryAt != nil || queue.count >= batchLimit || now >= dueByAge else { return wake(at: dueByAge) }
+        sendTask = Task {
+            await self.sendOneBatch()
+            self.backgroundSendEnded()
+        }
+    }
+
+    private func backgroundSendEnded() {
+        sendTask = nil
+        pump()
+    }
+
+    private func wake(at instant: ContinuousClock.Instant) {
+        if let wakeAt, wakeAt <= instant, wakeAt > .now { return }
+        wakeAt = instant
+        Task {
+            try? await Task.sleep(until: instant, clock: .continuous)
+            self.woke()
+        }
+    }
+
+    private func woke() {
+        if let wakeAt, wakeAt <= .now { self.wakeAt = nil }
+        pump()
+    }
+}

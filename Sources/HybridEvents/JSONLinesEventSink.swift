@@ -1,0 +1,92 @@
+public import Foundation
+public import HybridCore
+import Synchronization
+
+/// Appends each event as one JSON line to `<name>.jsonl` in a directory, rotating by size: when the file would
+/// pass `maxFileBytes` it becomes `<name>.1.jsonl` (older files shift to `.2`, `.3`, …; the oldest beyond
+/// `maxRotatedFiles` is deleted).
+///
+/// `record` only queues the event: encoding and writing happen on the sink's own serial queue, in order, so a
+/// request never waits for the disk. A line torn by a crash is skipped by `RouteEventLines.decode` and the next
+/// write starts a fresh line, so it never costs the other events. Events that cannot be written are counted in
+/// `droppedCount`.
+public final class JSONLinesEventSink: RouteEventSink {
+    /// The directory holding the files.
+    public let directory: URL
+    /// The base name of the files (`events` → `events.jsonl`, `events.1.jsonl`, …).
+    public let name: String
+    /// The size past which the current file is rotated.
+    public let maxFileBytes: Int
+    /// How many rotated files are kept besides the current one.
+    public let maxRotatedFiles: Int
+
+    private let queue = DispatchQueue(label: "HybridEvents.JSONLinesEventSink")
+    // Touched only on `queue`.
+    nonisolated(unsafe) private var appender: LineAppender
+    private let dropped = Atomic<Int>(0)
+    private let lastError = Mutex<String?>(nil)
+
+    /// A sink writing to `directory/<name>.jsonl` (the directory is created on the first write).
+    public init(directory: URL, name: String = "events", maxFileBytes: Int = 5_000_000, maxRotatedFiles: Int = 3) {
+        self.directory = directory
+        self.name = name
+        self.maxFileBytes = max(1, maxFileBytes)
+        self.maxRotatedFiles = max(0, maxRotatedFiles)
+        self.appender = LineAppender(url: directory.appendingPathComponent("\(name).jsonl"))
+    }
+
+    public func record(_ event: RouteEvent) {
+        queue.async { self.write(event) }
+    }
+
+    /// Returns once every event recorded before the call is written and flushed to disk.
+    public func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                try? self.appender.synchronize()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Events that could not be written.
+    public var droppedCount: Int { dropped.load(ordering: .relaxed) }
+
+    /// The last write error, naming the file; nil when every write succeeded.
+    public var lastWriteError: String? { lastError.withLock { $0 } }
+
+    /// The files holding events, oldest first (rotated files, then the current one); only those that exist.
+    public var files: [URL] {
+        let urls = (0...maxRotatedFiles).reversed().map(fileURL)
+        return urls.filter { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// The current file (`index` 0) or a rotated one.
+    public func fileURL(_ index: Int) -> URL {
+        directory.appendingPathComponent(index == 0 ? "\(name).jsonl" : "\(name).\(index).jsonl")
+    }
+
+    private func write(_ event: RouteEvent) {
+        do {
+            let line = try RouteEventLines.line(event)
+            if appender.size > 0, appender.size + line.count > maxFileBytes { try rotate() }
+            try appender.append(line)
+        } catch {
+            dropped.add(1, ordering: .relaxed)
+            lastError.withLock { $0 = "\(appender.url.path): \(error)" }
+        }
+    }
+
+    /// Shifts `<name>.jsonl` to `.1`, `.1` to `.2`, …, deleting the file beyond `maxRotatedFiles`.
+    private func rotate() throws {
+        appender.close()
+        let manager = FileManager.default
+        try? manager.removeItem(at: fileURL(maxRotatedFiles))
+        if maxRotatedFiles > 0 {
+            for index in stride(from: maxRotatedFiles - 1, through: 0, by: -1) where manager.fileExists(atPath: fileURL(index).path) {
+                try manager.moveItem(at: fileURL(index), to: fileURL(index + 1))
+            }
+        }
+        appender = LineAppender(url: fileURL(0))
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import HybridCore
+@testable import HybridProviders
+import Testing
+
+/// The request body written without `JSONEncoder`, and answers and stream chunks read without `JSONDecoder`
+/// (issue #10's profile), must mean exactly what the `Codable` paths mean.
+@Suite struct OpenAIFastPathTests {
+    @Test(arguments: [false, true]) func requestBodyMatchesJSONEncoder(stream: Bool) throws {
+        let request = GenerationRequest(
+            instructions: "Be brief. \"Quoted\"\n\t\u{1}é/",
+            messages: [.user("Hi"), .assistant("Hello!"), .user("Capital of France?")],
+            options: GenerationOptions(temperature: 0.2, maxOutputTokens: 100, sampling: .topP(0.9), seed: 42),
+            responseSchema: ["type": "object", "properties": ["a": ["type": "string"]], "required": ["a"]],
+            responseSchemaName: "answer")
+        for parameter in [OpenAICompatibleModel.MaxTokensParameter.maxTokens, .maxCompletionTokens] {
+            let body = OpenAIChatRequest(request, model: "m", stream: stream, maxTokensParameter: parameter)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let fast = try JSONValue(parsing: String(decoding: try #require(body.jsonBody()), as: UTF8.self))
+            #expect(fast == (try JSONValue(parsing: String(decoding: encoder.encode(body), as: UTF8.self))))
+        }
+        var infinite = OpenAIChatRequest(request, model: "m", stream: stream, maxTokensParameter: .maxTokens)
+        infinite.temperature = .infinity
+        #expect(infinite.jsonBody() == nil)
+    }
+
+    @Test func answersAndChunksMatchJSONDecoder() throws {
+        let completion = #"{"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"Hi \"there\"","refusal":null},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":1}},"timings":{"prompt_ms":1.5,"predicted_ms":2.5}}"#
+        let fast = try #require(OpenAIFastParse.completion(completion))
+        let slow = try JSONDecoder().decode(OpenAIChatCompletion.self, from: Data(completion.utf8))
+        #expect(fast.model == slow.model && fast.choices.count == slow.choices.count)
+        #expect(fast.choices.first?.message?.content == slow.choices.first?.message?.content)
+        #expect(fast.choices.first?.finishReason == slow.choices.first?.finishReason)
+        #expect(fast.usage?.tokenUsage == slow.usage?.tokenUsage)
+        let chunk = #"{"model":"m","choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}"#
+        #expect(OpenAIFastParse.chunk(chunk)?.choices?.first?.delta?.content == "Hel")
+        // Unexpected types leave it to the Decodable path, which reports them.
+        #expect(OpenAIFastParse.chunk(#"{"choices":[{"delta":{"content":7}}]}"#) == nil)
+        #expect(OpenAIFastParse.completion(#"{"model":"m"}"#) == nil)
+    }
+}
