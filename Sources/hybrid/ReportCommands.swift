@@ -20,8 +20,9 @@ struct ReportCommand: AsyncParsableCommand {
     var pairs: [String] = []
     @Option(help: "A gates file (see README: Reports); failed gates exit 3.")
     var gate: String?
+    // Not `--config`: the root command's global `--config` takes that name wherever it appears.
     @Option(help: "Field runs: the config (file or URL) whose rollout split the sample-ratio check uses; without it no effect is reported.")
-    var config: String?
+    var rolloutConfig: String?
     @Option(help: "Field runs: the rollout arm the others are compared with (default: `default` when it has a share, else the first arm).")
     var control: String?
 
@@ -33,7 +34,7 @@ struct ReportCommand: AsyncParsableCommand {
             let fieldStore = try SQLiteFieldEventStore(path: output.db)
             if try await fieldStore.isFieldRun(run) {
                 report = try await FieldRunReport.build(
-                    run: run, store: store, fieldStore: fieldStore, config: config, db: output.db, control: control,
+                    run: run, store: store, fieldStore: fieldStore, config: rolloutConfig, db: output.db, control: control,
                     options: options)
             } else {
                 report = try await ReportBuilder(options: options).build(store: store, runID: run)

@@ -29,7 +29,7 @@ private struct TeeSink: RouteEventSink {
 /// (platform.openai.com/docs/api-reference/chat/create) and answers the `brief` prompt within the word limit and
 /// the `concise` prompt beyond it.
 @Suite(.serialized) struct FieldLoopEndToEndTests {
-    static let installs = 2_000
+    static let installs = 1_500
     static let localInstalls = 6
     static let input = "The city council voted on Monday to close the old bridge for six months of repairs."
 
@@ -171,7 +171,7 @@ private struct TeeSink: RouteEventSink {
     static func report(run: String, db: String, config: String, in directory: URL, name: String) async throws -> RunReport {
         let out = directory.appendingPathComponent("report-\(name)").path
         let outcome = try await HybridCLI.run(
-            ["report", run, "--db", db, "--config", config, "--out", out, "--format", "json,md"], in: directory)
+            ["report", run, "--db", db, "--rollout-config", config, "--out", out, "--format", "json,md"], in: directory)
         #expect(outcome.status == 0, "\(outcome.output)")
         return try RunReport.load(path: out + "/report.json")
     }

@@ -91,7 +91,7 @@ public struct FieldReportBuilder: Sendable {
             + "(Johari et al. 2022; τ = 0.05 for rates, half the pooled SD for means), Holm-adjusted, so the report "
             + "may be read after every upload without inflating false positives."
         if !srmKnown {
-            text += " The configured split is unknown (pass --config), so no effect is reported."
+            text += " The configured split is unknown (pass --rollout-config), so no effect is reported."
         } else if !reportable {
             text += " The sample-ratio-mismatch check failed (p < 0.001): the split is broken and no effect is reported."
         }
