@@ -3,8 +3,10 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
 # Debian packages the build and the tests need: libcurl (transport), SQLite (store), pkg-config (finds libcurl),
-# cmake (builds llama-server), nginx (the config-fetch test server), chromium (renders the HTML report in a test).
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light python3-venv chromium
+# cmake (builds llama-server), nginx (the config-fetch test server), chromium (renders the HTML report in a test),
+# postgresql (the shared-store tests start their own throwaway server from its programs; none is left running),
+# zlib1g-dev (gzip for the event uploader, CZlib).
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light python3-venv chromium postgresql zlib1g-dev
 SWIFT_BUILD_FLAGS ?=
 
 .PHONY: all deps setup build run test bench clean help
@@ -61,7 +63,7 @@ test: setup
 	bash scripts/typecheck-apple-adapters.sh
 	swift test --skip-build --no-parallel $(SWIFT_BUILD_FLAGS)
 
-BENCHMARKS ?= transport config runner router report cli view ingest
+BENCHMARKS ?= transport config runner router report cli view workers ingest
 bench: setup
 	swift build -c release --product hybrid-bench
 	swift build -c release --product hybrid

@@ -37,6 +37,8 @@ let package = Package(
         // The local results viewer (`hybrid view`) only; no library product an app embeds depends on these.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        // The shared PostgreSQL store (HybridPostgres) only: the harness's CLI, never an app product.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         .target(name: "HybridCore", swiftSettings: strict),
@@ -71,6 +73,16 @@ let package = Package(
         .target(
             name: "HybridStore",
             dependencies: ["HybridCore", "HybridConfig", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+        // The shared store: the same store protocols over PostgreSQL, for many workers filling one run at once.
+        .target(
+            name: "HybridPostgres",
+            dependencies: [
+                "HybridCore", "HybridConfig", "HybridStore", "HybridTransport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .target(
@@ -128,7 +140,7 @@ let package = Package(
             name: "hybrid",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridProviders", "HybridStore", "HybridRunner", "HybridConfig",
-                "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView", "HybridCollect",
+                "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView", "HybridPostgres", "HybridCollect",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -138,7 +150,7 @@ let package = Package(
             name: "hybrid-bench",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridProviders",
-                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridEvents", "HybridCollect",
+                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridPostgres", "HybridEvents", "HybridCollect",
             ],
             path: "Benchmarks/hybrid-bench",
             swiftSettings: strict
@@ -173,7 +185,10 @@ let package = Package(
         .executableTarget(name: "hybrid-store-stress", dependencies: ["HybridStore"], swiftSettings: strict),
         .testTarget(
             name: "HybridStoreTests",
-            dependencies: ["HybridStore", "hybrid-store-stress", "HybridTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "HybridStore", "hybrid-store-stress", "HybridTestSupport", "HybridTesting", "HybridPostgres", "HybridCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -232,7 +247,10 @@ let package = Package(
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
         .testTarget(
             name: "HybridCLITests",
-            dependencies: ["hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore"],
+            dependencies: [
+                "hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore", "HybridTesting",
+                "HybridPostgres",
+            ],
             swiftSettings: strict
         ),
     ],

@@ -13,10 +13,12 @@ let benchmarks: [(name: String, summary: String, run: @Sendable (BenchmarkArgume
      CLIBenchmark.run),
     ("router", "Router overhead per request with an instant fake model (target < 20 µs) and deadline accuracy (target 5 ms)",
      RouterBenchmark.run),
-    ("report", "Report generation over 1,000,000 stored results, 5 arms (target < 5 s, < 300 MB peak RSS)",
+    ("report", "Report generation over 1,000,000 stored results, 5 arms (target < 2 s, < 150 MB peak RSS; sqlite3 floor beside it)",
      ReportBenchmark.run),
     ("view", "hybrid view: cases × arms grid pages of a 100,000-result run over loopback HTTP (target < 200 ms)",
      ViewBenchmark.run),
+    ("workers", "Four `hybrid eval --worker` processes vs one on a shared PostgreSQL store, 20 ms stub: every key once, speed-up (target ≥ 3×)",
+     WorkersBenchmark.run),
     ("ingest", "Router events into a field run in SQLite: validated, and decoded from JSON batches (target ≥ 100,000 events/s)",
      IngestBenchmark.run),
     // Internal: the loopback server the transport benchmark starts as a child process.

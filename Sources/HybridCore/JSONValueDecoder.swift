@@ -48,29 +48,33 @@ private struct IndexKey: CodingKey {
 }
 
 /// Primitive conversions shared by the three containers.
+///
+/// The coding path is an autoclosure, built only for an error or a nested value: appending the key to the path for
+/// every primitive member (an array allocation each) was a large share of decoding a 200-feature config at
+/// start-up (`hybrid-bench config`).
 private enum Primitive {
-    static func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue, _ path: [any CodingKey]) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue, _ path: @autoclosure () -> [any CodingKey]) throws -> T {
         switch type {
         case is Bool.Type:
-            guard case .bool(let b) = value else { throw mismatch(type, value, path) }
+            guard case .bool(let b) = value else { throw mismatch(type, value, path()) }
             return b as! T
         case is String.Type:
-            guard case .string(let s) = value else { throw mismatch(type, value, path) }
+            guard case .string(let s) = value else { throw mismatch(type, value, path()) }
             return s as! T
         case is Double.Type:
-            guard let d = value.doubleValue else { throw mismatch(type, value, path) }
+            guard let d = value.doubleValue else { throw mismatch(type, value, path()) }
             return d as! T
         case is Float.Type:
-            guard let d = value.doubleValue else { throw mismatch(type, value, path) }
+            guard let d = value.doubleValue else { throw mismatch(type, value, path()) }
             return Float(d) as! T
         case is Int.Type:
-            guard let i = value.intValue else { throw mismatch(type, value, path) }
+            guard let i = value.intValue else { throw mismatch(type, value, path()) }
             return i as! T
         case let integer as any FixedWidthInteger.Type:
-            guard let i = value.intValue, let converted = integer.init(exactly: i) else { throw mismatch(type, value, path) }
+            guard let i = value.intValue, let converted = integer.init(exactly: i) else { throw mismatch(type, value, path()) }
             return converted as! T
         default:
-            return try T(from: TreeDecoder(value: value, codingPath: path))
+            return try T(from: TreeDecoder(value: value, codingPath: path()))
         }
     }
 }
@@ -127,12 +131,18 @@ private struct UnkeyedTreeContainer: UnkeyedDecodingContainer {
     var count: Int? { elements.count }
     var isAtEnd: Bool { currentIndex >= elements.count }
 
-    private mutating func next(_ type: Any.Type) throws -> (JSONValue, [any CodingKey]) {
+    /// The next element and its index; the coding path is left to the caller, which builds it only when needed.
+    private mutating func advance(_ type: Any.Type) throws -> (JSONValue, Int) {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [IndexKey(currentIndex)], debugDescription: "the array has no more elements"))
         }
         defer { currentIndex += 1 }
-        return (elements[currentIndex], codingPath + [IndexKey(currentIndex)])
+        return (elements[currentIndex], currentIndex)
+    }
+
+    private mutating func next(_ type: Any.Type) throws -> (JSONValue, [any CodingKey]) {
+        let (value, index) = try advance(type)
+        return (value, codingPath + [IndexKey(index)])
     }
 
     mutating func decodeNil() throws -> Bool {
@@ -142,8 +152,8 @@ private struct UnkeyedTreeContainer: UnkeyedDecodingContainer {
     }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let (value, path) = try next(type)
-        return try Primitive.decode(type, value, path)
+        let (value, index) = try advance(type)
+        return try Primitive.decode(type, value, codingPath + [IndexKey(index)])
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {

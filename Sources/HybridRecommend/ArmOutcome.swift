@@ -21,12 +21,12 @@ struct ArmOutcome: Sendable {
     var scores: [Double?]
     var cacheHit: Bool
 
-    init(_ record: ResultRecord, scorerIndex: (String) -> Int) {
+    init(_ record: ResultMeasures, scorerIndex: (String) -> Int) {
         failed = record.error != nil
         // Kinds only the runner knows reach the router as server errors; name them so, as the replay does.
         errorKind = record.error.map { GenerationError.Kind(rawValue: $0.kind) == nil ? GenerationError.Kind.serverError.rawValue : $0.kind }
         failedChecks = record.constraints.filter { !$0.passed }.map(\.name)
-        hasOutput = record.error == nil && record.rawOutput != nil
+        hasOutput = record.error == nil && record.hasOutput
         adherent = record.allConstraintsPassed
         totalMs = record.timings.totalMs
         costUSD = record.costUSD

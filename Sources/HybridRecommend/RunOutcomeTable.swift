@@ -49,7 +49,7 @@ public struct RunOutcomeTable: Sendable {
 
         var builder = Builder()
         do {
-            try await store.forEachResult(run: runID) { result in
+            try await store.forEachMeasures(run: runID, batchSize: 2_000) { result in
                 guard result.feature == chosen else { return }
                 builder.add(result)
             }
@@ -70,7 +70,7 @@ public struct RunOutcomeTable: Sendable {
         var scorerIndex: [String: Int] = [:]
         var rows: [[ArmOutcome?]] = []
 
-        mutating func add(_ result: ResultRecord) {
+        mutating func add(_ result: ResultMeasures) {
             let key = CaseKey(caseID: result.key.caseID, repeatIndex: result.key.repeatIndex)
             let c: Int
             if let existing = caseIndex[key] {

@@ -74,7 +74,9 @@ public final class HybridDatabase: Sendable {
     }
 
     private static func migrate(_ writer: any DatabaseWriter, path: String) throws(StoreError) {
-        _ = try appliedMigrations(writer, path: path)
+        // An up-to-date file (every app launch after the first) skips the migrator's write barrier: opening the
+        // config cache is on the start-up path.
+        if try appliedMigrations(writer, path: path).count == migrator.migrations.count { return }
         do {
             try migrator.migrate(writer)
         } catch {

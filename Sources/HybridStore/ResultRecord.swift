@@ -291,7 +291,7 @@ extension ResultRecord: StoredRecord {
     }
 
     /// SQLite stores NaN as NULL, which would then fail to decode; refuse non-finite numbers up front.
-    private func validate() throws(StoreError) {
+    package func validate() throws(StoreError) {
         let numbers: [(String, Double?)] = [
             ("ttft_ms", timings.ttftMs), ("total_ms", timings.totalMs),
             ("decode_tokens_per_s", timings.decodeTokensPerSecond), ("retry_backoff_ms", timings.retryBackoffMs),

@@ -47,6 +47,16 @@ public protocol ResultStore: Sendable {
     /// reads to show a few listed cases without streaming whole runs again.
     func results(keys: [ResultKey]) async throws(StoreError) -> [ResultRecord]
 
+    /// Like `forEachResult`, but only the ``ResultMeasures`` of each result (no texts): what reports, `compare`,
+    /// `recommend` and the viewer aggregate. The default streams whole records; stores that can read fewer columns
+    /// (SQLite: typed columns and side tables, never JSON) override it. Same order and consistency as
+    /// `forEachResult`.
+    nonisolated(nonsending) func forEachMeasures(
+        run: String,
+        batchSize: Int,
+        _ body: (ResultMeasures) async throws -> Void
+    ) async throws
+
     /// The cached response for a request hash, or nil.
     func cachedResponse(requestHash: String) async throws(StoreError) -> CachedResponseRecord?
     /// Stores (or replaces) the cached response for its request hash.
@@ -57,6 +67,15 @@ extension ResultStore {
     /// Streams a run's results in batches of 1,000; see `forEachResult(run:batchSize:_:)`.
     nonisolated(nonsending) public func forEachResult(run: String, _ body: (ResultRecord) async throws -> Void) async throws {
         try await forEachResult(run: run, batchSize: 1000, body)
+    }
+
+    /// The measures of each whole record from `forEachResult`: correct for any store, as slow as full rows.
+    nonisolated(nonsending) public func forEachMeasures(
+        run: String,
+        batchSize: Int,
+        _ body: (ResultMeasures) async throws -> Void
+    ) async throws {
+        try await forEachResult(run: run, batchSize: batchSize) { try await body(ResultMeasures($0)) }
     }
 
     /// Streams each run the keys name and keeps the matching results; stores with indexed lookups do better.

@@ -2,9 +2,14 @@ import Foundation
 public import HybridConfig
 
 /// The SQLite snapshot table serves as the config loader's last-known-good cache.
+extension SQLiteConfigSnapshotStore: ConfigSnapshotCache {}
+
+/// Any snapshot store serves as the config loader's last-known-good cache (SQLite's here, PostgreSQL's in
+/// `HybridPostgres`): these are the `ConfigSnapshotCache` methods, built on the store's own.
 ///
 /// Signatures travel base64 in `ConfigSnapshot` and as bytes in the table; the conversion is lossless.
-extension SQLiteConfigSnapshotStore: ConfigSnapshotCache {
+extension ConfigSnapshotStore {
+    /// The latest snapshot of `source` as the loader's last-known-good config.
     public func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot? {
         do {
             return try await latestSnapshot(source: source).map(Self.snapshot(from:))
@@ -13,6 +18,7 @@ extension SQLiteConfigSnapshotStore: ConfigSnapshotCache {
         }
     }
 
+    /// Saves an accepted config as the latest snapshot of its source.
     public func save(_ snapshot: ConfigSnapshot) async throws(ConfigError) {
         let record = ConfigSnapshotRecord(
             sourceURL: snapshot.source, version: snapshot.version, etag: snapshot.etag, fetchedAt: snapshot.fetchedAt,
@@ -24,6 +30,7 @@ extension SQLiteConfigSnapshotStore: ConfigSnapshotCache {
         }
     }
 
+    /// The source's snapshots, newest version first, at most `limit`.
     public func history(source: String, limit: Int) async throws(ConfigError) -> [ConfigSnapshot] {
         do {
             return try await snapshots(source: source).prefix(limit).map(Self.snapshot(from:))

@@ -106,6 +106,8 @@ public final class SQLiteResultStore: ResultStore {
         do {
             // A cached statement with positional arguments: the record path builds a column dictionary per row.
             try db.cachedStatement(sql: ResultRecord.insertSQL).execute(arguments: StatementArguments(result.insertValues()))
+            try ResultRecord.insertSideRows(
+                rowID: db.lastInsertedRowID, constraints: result.constraints, scores: result.scores, db: db)
             return true
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return false

@@ -3,14 +3,14 @@ import HybridCore
 
 /// JSON for the store's TEXT columns: written with `JSONEncoder` (sorted keys, so equal values store equal text),
 /// read with `JSONValue(parsing:)`.
-enum StoreJSON {
+package enum StoreJSON {
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
 
-    static func encode(_ value: some Encodable, field: String) throws(StoreError) -> String {
+    package static func encode(_ value: some Encodable, field: String) throws(StoreError) -> String {
         do {
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         } catch {
@@ -70,7 +70,7 @@ extension StoreJSON {
     }
 
     /// Parses a JSON column into a `JSONValue` (`JSONValue(parsing:)`, not `JSONDecoder`, which is several times slower).
-    static func value(from text: String, column: String) throws -> JSONValue {
+    package static func value(from text: String, column: String) throws -> JSONValue {
         do {
             return try JSONValue(parsing: text)
         } catch {
@@ -78,11 +78,11 @@ extension StoreJSON {
         }
     }
 
-    static func strings(from text: String, column: String) throws -> [String] {
+    package static func strings(from text: String, column: String) throws -> [String] {
         try list(from: text, column: column) { element in element.stringValue }
     }
 
-    static func constraints(from text: String, column: String) throws -> [ConstraintOutcome] {
+    package static func constraints(from text: String, column: String) throws -> [ConstraintOutcome] {
         try list(from: text, column: column) { element in
             guard let name = element["name"]?.stringValue, let passed = element["passed"]?.boolValue else { return nil }
             let observed = element["observed"]
@@ -92,7 +92,7 @@ extension StoreJSON {
         }
     }
 
-    static func scores(from text: String, column: String) throws -> [QualityScore] {
+    package static func scores(from text: String, column: String) throws -> [QualityScore] {
         try list(from: text, column: column) { element in
             guard let scorer = element["scorer"]?.stringValue, let value = element["value"]?.doubleValue else { return nil }
             return QualityScore(scorer: scorer, value: value, detail: element["detail"]?.stringValue)
@@ -115,9 +115,14 @@ extension StoreJSON {
 }
 
 /// A stored row that does not decode; the store turns it into `StoreError.unreadableRow` with the path.
-struct RecordDecodingError: Error {
-    var table: String?
-    var reason: String
+package struct RecordDecodingError: Error {
+    package var table: String?
+    package var reason: String
+
+    package init(table: String?, reason: String) {
+        self.table = table
+        self.reason = reason
+    }
 }
 
 extension JSONValue {

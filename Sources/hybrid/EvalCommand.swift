@@ -77,7 +77,24 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "Finish the missing results of an interrupted run; refused when the config, dataset or plan differs.")
     var resume: String?
 
+    @Flag(help: "Be one of many workers filling the shared run --run-id (needs --db postgres://…): claim batches of its pending keys under a lease until every key is stored. The first worker creates the run, the last marks it completed.")
+    var worker = false
+
+    @Option(help: "With --worker: seconds a claimed batch stays leased; a killed worker's keys return after this (default: 120).")
+    var leaseSeconds: Double = 120
+
+    @Option(help: "With --worker: keys claimed at a time (default: 16).")
+    var claimBatch: Int = 16
+
+    @Option(help: "With --worker: this worker's name in the leases (default: HOST-PID).")
+    var workerID: String?
+
     func validate() throws {
+        if worker && (runID == nil || resume != nil) {
+            throw ValidationError("--worker needs --run-id (the same on every worker) and no --resume")
+        }
+        if worker && !(leaseSeconds > 0 && leaseSeconds.isFinite) { throw ValidationError("--lease-seconds must be positive") }
+        try OptionChecks.atLeast(1, claimBatch, option: "--claim-batch")
         if resume == nil && (feature == nil || dataset == nil) {
             throw ValidationError("give --feature and --dataset, or --resume RUN")
         }
@@ -90,7 +107,9 @@ struct EvalCommand: AsyncParsableCommand {
     func run() async throws {
         try await CLIOutput.run {
             let (document, configHash, source) = try await global.loadConfig()
-            let store = try global.openStore()
+            let queue = worker ? try await StoreLocation.queue(global.db) : nil
+            let store: any ResultStore
+            if let queue { store = queue } else { store = try await global.openStore() }
             var settings = Settings(
                 feature: feature ?? "", dataset: dataset ?? "", models: models.map(Self.list), variants: variants.map(Self.list),
                 repeats: repeats ?? 1, limit: limit, seed: seed ?? 42, cache: cache, skipInvalid: skipInvalid,
@@ -99,7 +118,7 @@ struct EvalCommand: AsyncParsableCommand {
             let runID: String
             if let resume {
                 guard let existing = try await store.run(id: resume) else {
-                    throw CLIError("no run \(resume) in \(global.db); `hybrid report` lists runs")
+                    throw CLIError("no run \(resume) in \(global.database.shown); `hybrid report` lists runs")
                 }
                 // What is given again on the command line overrides the stored plan, so a changed plan is refused
                 // by name below instead of being silently ignored.
@@ -155,8 +174,15 @@ struct EvalCommand: AsyncParsableCommand {
                     sendOversizedPrompts: sendOversizedPrompts))
             let reporter = ProgressReporter(label: runID)
             let trap = InterruptTrap()
+            let workerOptions = WorkerOptions(
+                workerID: workerID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)",
+                batchSize: claimBatch, lease: .milliseconds(Int64(leaseSeconds * 1000)))
             let task = Task {
-                try await runner.run(plan, resume: resume != nil, arguments: settings.json, progress: reporter.update)
+                if let queue {
+                    return try await runner.runWorker(
+                        plan, queue: queue, worker: workerOptions, arguments: settings.json, progress: reporter.update)
+                }
+                return try await runner.run(plan, resume: resume != nil, arguments: settings.json, progress: reporter.update)
             }
             trap.install { task.cancel() }
             let summary = try await task.value
@@ -166,7 +192,14 @@ struct EvalCommand: AsyncParsableCommand {
                 print("unavailable arm \(arm.id): \(reason)")
             }
             let skipped = summary.unavailable > 0 ? ", \(summary.unavailable) skipped (unavailable)" : ""
-            print("stored \(summary.stored)/\(summary.planned) results (\(summary.errors) errors\(skipped), \(summary.cacheHits) cache hits) in \(global.db), run \(runID)")
+            print("stored \(summary.stored)/\(summary.planned) results (\(summary.errors) errors\(skipped), \(summary.cacheHits) cache hits) in \(global.database.shown), run \(runID)")
+            if summary.interrupted, worker {
+                print("worker stopped: its leased keys return to the queue when their lease expires; any worker finishes the run")
+                throw ExitCode(130)
+            }
+            if summary.alreadyCompleted, worker {
+                print("run \(runID) is already completed; nothing was sent or changed")
+            }
             if summary.interrupted {
                 print("interrupted: finish it with `hybrid eval --resume \(runID)`")
                 throw ExitCode(130)
@@ -190,7 +223,7 @@ struct EvalCommand: AsyncParsableCommand {
             print("next: hybrid report \(runID)")
             return
         }
-        let store = try global.openStore()
+        let store = try await global.openStore()
         var report = try await ReportBuilder(options: ReportOptions()).build(store: store, runID: runID)
         let base = try baseline.map { path throws(ReportError) in try RunReport.load(path: path) }
         report.gates = GateEvaluator.evaluate(report: report, gates: try GateSpec.load(path: gate), baseline: base)

@@ -52,10 +52,9 @@ struct GlobalOptions: ParsableArguments {
             return (document, Self.hash(document), "bundled defaults")
         }
         if config.contains("://") {
-            let database = try HybridDatabase(path: db)
             let loader = try ConfigLoader.withBundledDefaults(
                 sourceURL: config, fetcher: ConfigFetcher(transport: CurlTransport.shared),
-                cache: SQLiteConfigSnapshotStore(database: database))
+                cache: try await StoreLocation.snapshots(db))
             await loader.start()
             let resolution = await loader.refresh()
             if let reason = resolution.reasonNewOneRejected {
@@ -64,7 +63,7 @@ struct GlobalOptions: ParsableArguments {
                 if resolution.source == .bundled && !allowBundledFallback {
                     throw CLIError(
                         "cannot use --config \(URLRedaction.redact(config)): \(reason); there is no last-known-good copy "
-                            + "in \(db). Fix the URL or the server, or pass --allow-bundled-fallback to run on the bundled defaults")
+                            + "in \(database.shown). Fix the URL or the server, or pass --allow-bundled-fallback to run on the bundled defaults")
                 }
                 CLIOutput.error("warning: \(URLRedaction.redact(config)) was not used: \(reason); using \(resolution.source)")
             }
@@ -78,8 +77,9 @@ struct GlobalOptions: ParsableArguments {
         return (document, Self.hash(document), config)
     }
 
-    func openStore() throws -> SQLiteResultStore {
-        try SQLiteResultStore(path: db)
+    /// The result store `--db` names (SQLite file or PostgreSQL URL).
+    func openStore() async throws -> any ResultStore {
+        try await StoreLocation.results(db)
     }
 
     static func hash(_ document: HybridConfigDocument) -> String {
@@ -90,8 +90,19 @@ struct GlobalOptions: ParsableArguments {
 /// `--db`: its own type so commands that need only the database (`report`, `simulate`, `config publish`) share
 /// the root command's value, given before or after the subcommand.
 struct DatabaseOption: ParsableArguments {
-    @Option(name: .long, help: "SQLite database for runs, results, the response cache and config snapshots.")
-    var db: String = ".hybrid/hybrid.sqlite"
+    // Optional with the default applied below: a default from HYBRID_DB_URL would print its password in --help.
+    @Option(
+        name: .customLong("db"),
+        help: "Where runs, results, the response cache and config snapshots live: a SQLite file (default .hybrid/hybrid.sqlite) or a shared postgres://USER@HOST:PORT/DATABASE (password from the URL or PGPASSWORD). Default: $HYBRID_DB_URL when set.")
+    var location: String?
+
+    /// The database: `--db`, else `HYBRID_DB_URL`, else the SQLite file `.hybrid/hybrid.sqlite`.
+    var db: String {
+        location ?? ProcessInfo.processInfo.environment["HYBRID_DB_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? ".hybrid/hybrid.sqlite"
+    }
+
+    /// `db` as messages may show it: a URL without its user, password and query.
+    var shown: String { URLRedaction.redact(db) }
 }
 
 /// A failure the CLI reports as one line on stderr with exit code 1.

@@ -54,7 +54,7 @@ struct SimulateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIOutput.run {
-            let store = try SQLiteResultStore(path: global.db)
+            let store = try await global.openStore()
             if checkRouter {
                 try await runRouterCheck(store: store)
                 return
@@ -70,7 +70,7 @@ struct SimulateCommand: AsyncParsableCommand {
             stopOn: Set(Self.list(stopOn)))
     }
 
-    private func runRouterCheck(store: SQLiteResultStore) async throws {
+    private func runRouterCheck(store: any ResultStore) async throws {
         let loaded = try await global.loadConfig()
         var document = loaded.document
         if let order {
@@ -122,7 +122,7 @@ struct RecommendCommand: AsyncParsableCommand {
         try await CLIOutput.run {
             let (document, _, source) = try await global.loadConfig()
             let floors = try policy.map { path throws(RecommendError) in try RecommendationPolicy.load(path: path) } ?? .standard
-            let store = try global.openStore()
+            let store = try await global.openStore()
             let fieldStore = try SQLiteFieldEventStore(path: global.db)
             if runs.count == 1, try await fieldStore.isFieldRun(runs[0]) {
                 let report = try await FieldRunReport.build(
@@ -231,8 +231,8 @@ struct PublishTarget: ParsableArguments {
         to.contains("://") ? to : URL(fileURLWithPath: to).absoluteURL.absoluteString
     }
 
-    func publisher() throws -> ConfigPublisher {
-        ConfigPublisher(transport: CurlTransport.shared, snapshots: SQLiteConfigSnapshotStore(database: try HybridDatabase(path: database.db)))
+    func publisher() async throws -> ConfigPublisher {
+        ConfigPublisher(transport: CurlTransport.shared, snapshots: try await StoreLocation.snapshots(database.db))
     }
 
     func options(promptFiles: PromptFileResolver) throws -> ConfigPublisher.Options {

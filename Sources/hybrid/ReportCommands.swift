@@ -29,7 +29,7 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         try await ReportCLI.guarded {
             let options = try ReportCLI.options(pairs: pairs, worst: output.worst)
-            let store = try ReportCLI.openStore(output.db)
+            let store = try await ReportCLI.openStore(output.db)
             var report: RunReport
             let fieldStore = try SQLiteFieldEventStore(path: output.db)
             if try await fieldStore.isFieldRun(run) {
@@ -84,7 +84,7 @@ struct CompareCommand: AsyncParsableCommand {
     func run() async throws {
         try await ReportCLI.guarded {
             let options = try ReportCLI.options(pairs: [], worst: output.worst)
-            let store = try ReportCLI.openStore(output.db)
+            let store = try await ReportCLI.openStore(output.db)
             let builder = ReportBuilder(options: options)
             let currentID = runs[runs.count - 1]
             var report = try await builder.build(store: store, runID: currentID)
@@ -172,7 +172,8 @@ enum ReportCLI {
         return options
     }
 
-    static func openStore(_ path: String) throws -> SQLiteResultStore {
+    static func openStore(_ path: String) async throws -> any ResultStore {
+        if StoreLocation.isPostgres(path) { return try await StoreLocation.results(path) }
         guard FileManager.default.fileExists(atPath: path) else {
             throw ValidationError("no results database at \(path); run `hybrid eval` first or pass --db PATH")
         }

@@ -52,9 +52,9 @@ struct RescoreCommand: AsyncParsableCommand {
     func run() async throws {
         try await CLIOutput.run {
             let (document, _, source) = try await global.loadConfig()
-            let store = try ReportCLI.openStore(global.db)
+            let store = try await ReportCLI.openStore(global.db)
             guard let existing = try await store.run(id: run) else {
-                throw CLIError("no run \(run) in \(global.db); `hybrid report` lists runs")
+                throw CLIError("no run \(run) in \(global.database.shown); `hybrid report` lists runs")
             }
             let settings = try EvalCommand.Settings(existing.arguments)
             var changes: [String] = []

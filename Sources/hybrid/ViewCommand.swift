@@ -26,6 +26,10 @@ struct ViewCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIOutput.run {
+            if StoreLocation.isPostgres(database.db) {
+                // The viewer pages through SQL of its own (SQLite); reports, compare and recommend read either backend.
+                throw CLIError("hybrid view reads a SQLite file only; for \(database.shown) use `hybrid report RUN`")
+            }
             let opened = try HybridDatabase.openReadOnly(path: database.db)
             let server = ViewServer(store: SQLiteResultStore(database: opened))
             do {

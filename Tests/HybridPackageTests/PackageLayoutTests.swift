@@ -10,8 +10,10 @@ struct PackageLayoutTests {
     /// The products apps use; `HybridAI` is the umbrella. `AppIntegrationFeatures` is the example app's feature code.
     static let appProducts = ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter", "HybridEvents", "HybridAI"]
     static let appTargets = ["AppIntegrationFeatures"]
-    /// Targets only the harness may link: libcurl, the llama-server child processes, SQLite.
-    static let harnessOnly: Set = ["CCurl", "HybridCurl", "HybridLocalModel", "HybridStore", "HybridRunner", "HybridReport", "HybridRecommend"]
+    /// Targets only the harness may link: libcurl, the llama-server child processes, SQLite, PostgreSQL.
+    static let harnessOnly: Set = [
+        "CCurl", "HybridCurl", "HybridLocalModel", "HybridStore", "HybridRunner", "HybridReport", "HybridRecommend", "HybridPostgres",
+    ]
     /// The only packages an app product may pull in.
     static let allowedPackages: Set = ["swift-crypto", "swift-log"]
     /// Words that mean a child process or libcurl in app code (whole words, except the `curl_` prefix).

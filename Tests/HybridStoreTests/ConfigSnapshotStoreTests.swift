@@ -1,9 +1,11 @@
 import Foundation
 import HybridTestSupport
+import HybridTesting
 import Testing
 @testable import HybridStore
 
-@Suite("SQLiteConfigSnapshotStore")
+/// The `ConfigSnapshotStore` contract on every backend (`StoreBackend`).
+@Suite("ConfigSnapshotStore conformance", .postgresServer)
 struct ConfigSnapshotStoreTests {
     static let source = "https://config.example.com/hybrid.json"
 
@@ -19,32 +21,34 @@ struct ConfigSnapshotStoreTests {
         )
     }
 
-    @Test("snapshots list by version, latest is the last saved, and each version reads back exactly")
-    func orderingAndLookup() async throws {
-        let store = SQLiteConfigSnapshotStore(database: try HybridDatabase.inMemory())
-        #expect(try await store.latestSnapshot(source: Self.source) == nil)
-        for version in [1, 10, 3, 2] {
-            try await store.saveSnapshot(Self.snapshot(version))
-        }
-        try await store.saveSnapshot(Self.snapshot(50, source: "file:///etc/hybrid.json"))
+    @Test("snapshots list by version, latest is the last saved, and each version reads back exactly", arguments: StoreBackend.allCases)
+    func orderingAndLookup(_ backend: StoreBackend) async throws {
+        try await backend.withStores { (opened) async throws in
+            let store = opened.snapshots
+            #expect(try await store.latestSnapshot(source: Self.source) == nil)
+            for version in [1, 10, 3, 2] {
+                try await store.saveSnapshot(Self.snapshot(version))
+            }
+            try await store.saveSnapshot(Self.snapshot(50, source: "file:///etc/hybrid.json"))
 
-        #expect(try await store.snapshots(source: Self.source).map(\.version) == [10, 3, 2, 1])
-        #expect(try await store.latestSnapshot(source: Self.source) == Self.snapshot(2))
-        #expect(try await store.snapshot(source: Self.source, version: 10) == Self.snapshot(10))
-        #expect(try await store.snapshot(source: Self.source, version: 4) == nil)
-        #expect(try await store.latestSnapshot(source: "file:///etc/hybrid.json")?.version == 50)
+            #expect(try await store.snapshots(source: Self.source).map(\.version) == [10, 3, 2, 1])
+            #expect(try await store.latestSnapshot(source: Self.source) == Self.snapshot(2))
+            #expect(try await store.snapshot(source: Self.source, version: 10) == Self.snapshot(10))
+            #expect(try await store.snapshot(source: Self.source, version: 4) == nil)
+            #expect(try await store.latestSnapshot(source: "file:///etc/hybrid.json")?.version == 50)
+        }
     }
 
-    @Test("saving a stored version again replaces it and makes it the latest (rollback)")
-    func resaveMakesLatest() async throws {
-        try await withTemporaryDirectory { directory in
+    @Test("saving a stored version again replaces it and makes it the latest (rollback)", arguments: StoreBackend.allCases)
+    func resaveMakesLatest(_ backend: StoreBackend) async throws {
+        try await backend.withStores { (opened) async throws in
             do {
-                let store = SQLiteConfigSnapshotStore(database: try HybridDatabase(path: directory.databasePath))
+                let store = opened.snapshots
                 for version in 1...3 { try await store.saveSnapshot(Self.snapshot(version)) }
                 try await store.saveSnapshot(Self.snapshot(1, etag: "\"rolled-back\""))
             }
             // Survives reopening: this is what an app starting offline reads.
-            let store = SQLiteConfigSnapshotStore(database: try HybridDatabase(path: directory.databasePath))
+            let store = try await opened.reopenSnapshots()
             let latest = try #require(try await store.latestSnapshot(source: Self.source))
             #expect(latest.version == 1)
             #expect(latest.etag == "\"rolled-back\"")

@@ -6,7 +6,9 @@ import Testing
 
 @Suite("HybridDatabase")
 struct HybridDatabaseTests {
-    static let tables: Set<String> = ["runs", "results", "response_cache", "config_snapshots", "spend"]
+    static let tables: Set<String> = [
+        "runs", "results", "response_cache", "config_snapshots", "spend", "result_constraints", "result_scores",
+    ]
 
     private func userTables(_ database: HybridDatabase) async throws -> Set<String> {
         try await database.writer.read { db in
@@ -31,8 +33,8 @@ struct HybridDatabaseTests {
             let applied = try await reopened.writer.read { db in
                 try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
             }
-            #expect(applied == ["v1", "v2"])
-            #expect(HybridDatabase.knownSchemaVersion == 2)
+            #expect(applied == ["v1", "v2", "v3"])
+            #expect(HybridDatabase.knownSchemaVersion == 3)
             // Reopening kept the data written before.
             #expect(try await SQLiteResultStore(database: reopened).run(id: "run-1") == Fixtures.run())
         }
@@ -78,18 +80,20 @@ struct HybridDatabaseTests {
 
     @Test("a database written by a newer build is refused with both schema versions in the message")
     func refusesNewerSchema() async throws {
+        let known = HybridDatabase.knownSchemaVersion
         try await withTemporaryDirectory { directory in
             do {
                 let database = try HybridDatabase(path: directory.databasePath)
                 try await database.writer.write { db in
-                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3'), ('v4')")
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v\(known + 1)'), ('v\(known + 2)')")
                 }
             }
-            #expect(throws: StoreError.schemaTooNew(path: directory.databasePath, found: 4, known: 2)) {
+            #expect(throws: StoreError.schemaTooNew(path: directory.databasePath, found: known + 2, known: known)) {
                 try HybridDatabase(path: directory.databasePath)
             }
-            let message = StoreError.schemaTooNew(path: directory.databasePath, found: 4, known: 2).description
-            #expect(message.contains("database at \(directory.databasePath) has schema version 4 newer than this build knows (2)"))
+            let message = StoreError.schemaTooNew(path: directory.databasePath, found: known + 2, known: known).description
+            #expect(message.contains(
+                "database at \(directory.databasePath) has schema version \(known + 2) newer than this build knows (\(known))"))
         }
     }
 

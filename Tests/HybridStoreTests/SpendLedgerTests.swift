@@ -1,25 +1,27 @@
 import Foundation
 import HybridTestSupport
+import HybridTesting
 import Testing
 @testable import HybridStore
 
-@Suite("SQLiteSpendLedger")
+/// The `SpendLedger` contract on every backend (`StoreBackend`), and `BillingMonth`.
+@Suite("SpendLedger conformance", .postgresServer)
 struct SpendLedgerTests {
     let june = BillingMonth(year: 2025, month: 6)!
     let july = BillingMonth(year: 2025, month: 7)!
 
-    @Test("spend accumulates per model and month, and survives reopening")
-    func accumulatesPerMonth() async throws {
-        try await withTemporaryDirectory { directory in
+    @Test("spend accumulates per model and month, and survives reopening", arguments: StoreBackend.allCases)
+    func accumulatesPerMonth(_ backend: StoreBackend) async throws {
+        try await backend.withStores { (opened) async throws in
             do {
-                let ledger = SQLiteSpendLedger(database: try HybridDatabase(path: directory.databasePath))
+                let ledger = opened.ledger
                 #expect(try await ledger.spend(model: "gpt-4o-mini", month: june) == 0)
                 #expect(try await ledger.addSpend(model: "gpt-4o-mini", month: june, usd: 0.5) == 0.5)
                 #expect(try await ledger.addSpend(model: "gpt-4o-mini", month: june, usd: 0.25) == 0.75)
                 #expect(try await ledger.addSpend(model: "gpt-4o-mini", month: july, usd: 2) == 2)
                 #expect(try await ledger.addSpend(model: "claude-haiku", month: june, usd: 1.5) == 1.5)
             }
-            let ledger = SQLiteSpendLedger(database: try HybridDatabase(path: directory.databasePath))
+            let ledger = try await opened.reopenLedger()
             #expect(try await ledger.spend(model: "gpt-4o-mini", month: june) == 0.75)
             #expect(try await ledger.spend(model: "gpt-4o-mini", month: july) == 2)
             #expect(try await ledger.spend(model: "claude-haiku", month: july) == 0)
@@ -31,30 +33,34 @@ struct SpendLedgerTests {
         }
     }
 
-    @Test("concurrent adds never lose an increment")
-    func concurrentAdds() async throws {
-        let ledger = SQLiteSpendLedger(database: try HybridDatabase.inMemory())
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<40 {
-                group.addTask { try await ledger.addSpend(model: "m", month: june, usd: 0.25) }
+    @Test("concurrent adds never lose an increment", arguments: StoreBackend.allCases)
+    func concurrentAdds(_ backend: StoreBackend) async throws {
+        try await backend.withStores { (opened) async throws in
+            let ledger = opened.ledger
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<40 {
+                    group.addTask { try await ledger.addSpend(model: "m", month: june, usd: 0.25) }
+                }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+            #expect(try await ledger.spend(model: "m", month: june) == 10)
+            #expect(try await ledger.spendRecords(month: june).first?.requestCount == 40)
         }
-        #expect(try await ledger.spend(model: "m", month: june) == 10)
-        #expect(try await ledger.spendRecords(month: june).first?.requestCount == 40)
     }
 
-    @Test("negative and non-finite amounts are refused")
-    func invalidAmounts() async throws {
-        let ledger = SQLiteSpendLedger(database: try HybridDatabase.inMemory())
-        for amount in [-0.01, .nan, .infinity] {
-            let error = await #expect(throws: StoreError.self) { try await ledger.addSpend(model: "m", month: june, usd: amount) }
-            guard case .invalidValue = error else {
-                Issue.record("expected invalidValue for \(amount), got \(String(describing: error))")
-                continue
+    @Test("negative and non-finite amounts are refused", arguments: StoreBackend.allCases)
+    func invalidAmounts(_ backend: StoreBackend) async throws {
+        try await backend.withStores { (opened) async throws in
+            let ledger = opened.ledger
+            for amount in [-0.01, .nan, .infinity] {
+                let error = await #expect(throws: StoreError.self) { try await ledger.addSpend(model: "m", month: june, usd: amount) }
+                guard case .invalidValue = error else {
+                    Issue.record("expected invalidValue for \(amount), got \(String(describing: error))")
+                    continue
+                }
             }
+            #expect(try await ledger.spendRecords(month: june).isEmpty)
         }
-        #expect(try await ledger.spendRecords(month: june).isEmpty)
     }
 
     @Test("billing months parse, print, order and follow UTC")

@@ -60,6 +60,14 @@ extension ArmAccumulator {
         )
     }
 
+    /// Drops the arrays only ``summary(caseCount:featureHasConstraints:constraintNames:options:)`` reads; the
+    /// per-case arrays stay for the side by side.
+    mutating func releaseSummaryInputs() {
+        ttftMs = []
+        decodeTokensPerSecond = []
+        coldStartTotalMs = []
+    }
+
     /// An arm that was never sent: its counts, and no figure that could read as a measurement.
     private func notMeasuredSummary(reason: String) -> ArmSummary {
         ArmSummary(

@@ -47,15 +47,15 @@ struct ArmAccumulator {
 
     var worst: WorstCaseSelector
 
-    init(record: ResultRecord, worstCaseLimit: Int, textLimit: Int) {
+    init(record: ResultMeasures, worstCaseLimit: Int) {
         armID = record.key.armID
         promptVariant = record.promptVariant
         modelID = record.modelID
         tier = record.tier.rawValue
-        worst = WorstCaseSelector(limit: worstCaseLimit, textLimit: textLimit)
+        worst = WorstCaseSelector(limit: worstCaseLimit)
     }
 
-    mutating func add(_ record: ResultRecord, caseIndex: Int) {
+    mutating func add(_ record: ResultMeasures, caseIndex: Int) {
         count += 1
         if record.cacheHit { cacheHits += 1 }
         if record.retries > 0 { retried += 1 }
@@ -74,10 +74,9 @@ struct ArmAccumulator {
         } else {
             var allPassed = true
             for outcome in record.constraints {
-                var counts = constraintCounts[outcome.name] ?? (0, 0)
-                counts.total += 1
-                if outcome.passed { counts.passed += 1 } else { allPassed = false }
-                constraintCounts[outcome.name] = counts
+                // One in-place dictionary access per constraint.
+                Self.count(&constraintCounts[outcome.name, default: (0, 0)], passed: outcome.passed)
+                if !outcome.passed { allPassed = false }
             }
             checkedTotal += 1
             if allPassed { checkedPassed += 1 }
@@ -104,7 +103,7 @@ struct ArmAccumulator {
     }
 
     /// Latency describes the model, so only successful, uncached, unretried results count; cold starts apart.
-    private mutating func addLatency(_ record: ResultRecord, caseIndex: Int) {
+    private mutating func addLatency(_ record: ResultMeasures, caseIndex: Int) {
         if record.error != nil {
             latencyExcluded.errors += 1
         } else if record.cacheHit {
@@ -120,6 +119,11 @@ struct ArmAccumulator {
             if let speed = record.timings.decodeTokensPerSecond, speed.isFinite { decodeTokensPerSecond.append(speed) }
             if let queueing = record.timings.queueingMs { queueingMs.append(queueing) }
         }
+    }
+
+    private static func count(_ counts: inout (passed: Int, total: Int), passed: Bool) {
+        counts.total += 1
+        if passed { counts.passed += 1 }
     }
 
     /// The reason the arm was never sent, when every result is `unavailable`; nil for a measured arm.

@@ -2,38 +2,47 @@ import HybridStore
 
 /// One feature's arms while streaming, with the shared case index that aligns every arm's per-case arrays.
 struct FeatureAccumulator {
+    /// A (case, repeat) while streaming: hashing the parts spares building the "caseID#repeat" string per result.
+    private struct CaseSlot: Hashable {
+        var caseID: String
+        var repeatIndex: Int
+    }
+
     let feature: String
-    private var caseIndex: [String: Int] = [:]
+    private var caseIndex: [CaseSlot: Int] = [:]
     private(set) var caseKeys: [String] = []
     private(set) var arms: [String: ArmAccumulator] = [:]
     private var constraintNames: Set<String> = []
     private var scorers: Set<String> = []
+    /// The names of the previous result's constraints and scores: nearly every result repeats them, and comparing
+    /// with the last list is cheaper than a set lookup per name.
+    private var lastConstraintNames: [String] = []
+    private var lastScorers: [String] = []
 
     init(feature: String) {
         self.feature = feature
     }
 
-    mutating func add(_ record: ResultRecord, options: ReportOptions) {
-        let key = Self.caseKey(caseID: record.key.caseID, repeatIndex: record.key.repeatIndex)
+    mutating func add(_ record: ResultMeasures, options: ReportOptions) {
+        let slot = CaseSlot(caseID: record.key.caseID, repeatIndex: record.key.repeatIndex)
         let index: Int
-        if let existing = caseIndex[key] {
+        if let existing = caseIndex[slot] {
             index = existing
         } else {
             index = caseKeys.count
-            caseIndex[key] = index
-            caseKeys.append(key)
+            caseIndex[slot] = index
+            caseKeys.append(Self.caseKey(caseID: slot.caseID, repeatIndex: slot.repeatIndex))
         }
-        for outcome in record.constraints where !constraintNames.contains(outcome.name) {
-            constraintNames.insert(outcome.name)
+        if !record.constraints.elementsEqual(lastConstraintNames, by: { $0.name == $1 }) {
+            lastConstraintNames = record.constraints.map(\.name)
+            constraintNames.formUnion(lastConstraintNames)
         }
-        for score in record.scores where !scorers.contains(score.scorer) {
-            scorers.insert(score.scorer)
+        if !record.scores.elementsEqual(lastScorers, by: { $0.scorer == $1 }) {
+            lastScorers = record.scores.map(\.scorer)
+            scorers.formUnion(lastScorers)
         }
-        let armID = record.key.armID
-        if arms[armID] == nil {
-            arms[armID] = ArmAccumulator(record: record, worstCaseLimit: options.worstCasesPerArm, textLimit: options.textLimit)
-        }
-        arms[armID]?.add(record, caseIndex: index)
+        arms[record.key.armID, default: ArmAccumulator(record: record, worstCaseLimit: options.worstCasesPerArm)]
+            .add(record, caseIndex: index)
     }
 
     /// "caseID#repeat": the unit two arms are paired on.
@@ -42,15 +51,20 @@ struct FeatureAccumulator {
     }
 
     /// The feature section without verdicts, and the comparisons still to be Holm-adjusted with the rest of the
-    /// report.
-    func finish(options: ReportOptions) -> (FeatureReport, [PendingComparison]) {
+    /// report. Frees what only streaming and the summaries needed as it goes, so a million-result report does not
+    /// hold the streaming arrays and the summaries' per-case vectors at once.
+    mutating func finish(options: ReportOptions) -> (FeatureReport, [PendingComparison]) {
         let names = constraintNames.sorted()
         let scorerNames = scorers.sorted()
         let hasConstraints = !names.isEmpty
-        var summaries = arms.keys.sorted().compactMap { id in
-            arms[id]?.summary(
+        caseIndex = [:]
+        var summaries: [ArmSummary] = []
+        for id in arms.keys.sorted() {
+            guard let summary = arms[id]?.summary(
                 caseCount: caseKeys.count, featureHasConstraints: hasConstraints, constraintNames: names, options: options
-            )
+            ) else { continue }
+            summaries.append(summary)
+            arms[id]?.releaseSummaryInputs()
         }
         let primary = scorerNames.first
         Self.markParetoFront(&summaries, scorer: primary)

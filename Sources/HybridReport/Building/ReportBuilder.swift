@@ -2,7 +2,7 @@ import HybridCore
 public import HybridStore
 import Foundation
 
-/// Turns a stored run into a ``RunReport`` in one streaming pass.
+/// Turns a stored run into a ``RunReport`` in one streaming pass over the results' measures (no texts).
 ///
 /// Memory is bounded by the per-arm, per-case numeric arrays (tens of bytes per result), never by whole records,
 /// so a million-result run fits in a few hundred megabytes. Comparisons pair arms on the same (case id, repeat);
@@ -10,8 +10,8 @@ import Foundation
 /// adherence failures. Without named pairs, the best arm (highest adherence, then primary quality, then lower
 /// median latency) is compared with each other arm. All p-values of the report are Holm-adjusted together.
 ///
-/// The per-case side by side of each compared pair is chosen from the numbers; then only the listed cases are read
-/// again, by key, for their texts.
+/// The per-case side by side of each compared pair and each arm's worst cases are chosen from the numbers; then only
+/// the listed cases are read again, by key, for their texts.
 public struct ReportBuilder: Sendable {
     /// The options every report of this builder uses.
     public let options: ReportOptions
@@ -26,7 +26,7 @@ public struct ReportBuilder: Sendable {
     public func build(store: any ResultStore, runID: String) async throws -> RunReport {
         let run = try await store.run(id: runID)
         var accumulator = ReportAccumulator(options: options)
-        try await store.forEachResult(run: runID, batchSize: 2_000) { record in
+        try await store.forEachMeasures(run: runID, batchSize: 2_000) { record in
             accumulator.add(record)
         }
         guard run != nil || accumulator.resultCount > 0 else { throw ReportError.runNotFound(runID) }
@@ -41,7 +41,7 @@ public struct ReportBuilder: Sendable {
     public func build(runID: String, run: RunRecord?, results: some Collection<ResultRecord>) -> RunReport {
         var accumulator = ReportAccumulator(options: options)
         for record in results {
-            accumulator.add(record)
+            accumulator.add(ResultMeasures(record))
         }
         var filler = CaseDetailFiller(report: accumulator.finish(runID: runID, run: run), textLimit: options.textLimit)
         if !filler.isEmpty {
@@ -61,19 +61,19 @@ struct ReportAccumulator {
         self.options = options
     }
 
-    mutating func add(_ record: ResultRecord) {
+    mutating func add(_ record: ResultMeasures) {
         resultCount += 1
-        if features[record.feature] == nil {
-            features[record.feature] = FeatureAccumulator(feature: record.feature)
-        }
-        features[record.feature]?.add(record, options: options)
+        // One in-place lookup per result (the default is built only for a new feature).
+        features[record.feature, default: FeatureAccumulator(feature: record.feature)].add(record, options: options)
     }
 
-    func finish(runID: String, run: RunRecord?) -> RunReport {
+    /// The report; each feature's streaming state is dropped once its section is built.
+    mutating func finish(runID: String, run: RunRecord?) -> RunReport {
         var sections: [FeatureReport] = []
         var pending: [PendingComparison] = []
         for name in features.keys.sorted() {
             guard let (section, comparisons) = features[name]?.finish(options: options) else { continue }
+            features[name] = nil
             sections.append(section)
             pending += comparisons
         }

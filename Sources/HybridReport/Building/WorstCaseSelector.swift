@@ -1,7 +1,7 @@
 import HybridStore
 
-/// Keeps the `limit` worst results of one arm while streaming, building the (text-heavy) ``WorstCase`` only for
-/// results that enter the list.
+/// Keeps the `limit` worst results of one arm while streaming measures; the (text-heavy) ``WorstCase`` is filled
+/// afterwards from only the listed results, read by key (``CaseDetailFiller``).
 ///
 /// Order, worst first: errors (except `unavailable`: never sent, nothing to look at), then constraint failures, then the rest by ascending mean score; ties by case id and
 /// repeat so the list is deterministic whatever the storage order. Results that passed and have no score are
@@ -19,16 +19,17 @@ struct WorstCaseSelector {
         }
     }
 
-    let limit: Int
-    let textLimit: Int
-    private(set) var entries: [(rank: Rank, value: WorstCase)] = []
+    /// The `reason` of a worst case, by severity.
+    static let reasons = ["error", "constraint-failed", "low-score"]
 
-    init(limit: Int, textLimit: Int) {
+    let limit: Int
+    private(set) var entries: [(rank: Rank, armID: String)] = []
+
+    init(limit: Int) {
         self.limit = max(0, limit)
-        self.textLimit = max(16, textLimit)
     }
 
-    mutating func consider(_ record: ResultRecord) {
+    mutating func consider(_ record: ResultMeasures) {
         guard limit > 0 else { return }
         let severity: Int
         if let error = record.error {
@@ -48,30 +49,37 @@ struct WorstCaseSelector {
         let rank = Rank(severity: severity, meanScore: mean, caseID: record.key.caseID, repeatIndex: record.key.repeatIndex)
         if entries.count == limit, let last = entries.last, !(rank < last.rank) { return }
         let position = entries.firstIndex { rank < $0.rank } ?? entries.count
-        entries.insert((rank, worstCase(record, severity: severity)), at: position)
+        entries.insert((rank, record.key.armID), at: position)
         if entries.count > limit { entries.removeLast() }
     }
 
-    var cases: [WorstCase] { entries.map(\.value) }
+    /// The listed cases with their key and reason only; ``CaseDetailFiller`` adds error, checks, scores and texts.
+    var cases: [WorstCase] {
+        entries.map { entry in
+            WorstCase(
+                armID: entry.armID, caseID: entry.rank.caseID, repeatIndex: entry.rank.repeatIndex,
+                reason: Self.reasons[entry.rank.severity], error: nil, failedConstraints: [], scores: [:], input: nil,
+                output: nil)
+        }
+    }
+}
 
-    private func worstCase(_ record: ResultRecord, severity: Int) -> WorstCase {
-        let failed = CaseOutcome.failedChecks(record)
+extension WorstCase {
+    /// A listed worst case filled from its stored result, texts cut at `textLimit` characters (at least 16).
+    init(_ record: ResultRecord, reason: String, textLimit: Int) {
+        let limit = max(16, textLimit)
         var scores: [String: Double] = [:]
         for score in record.scores { scores[score.scorer] = score.value }
-        return WorstCase(
+        self.init(
             armID: record.key.armID,
             caseID: record.key.caseID,
             repeatIndex: record.key.repeatIndex,
-            reason: ["error", "constraint-failed", "low-score"][severity],
-            error: record.error.map { WorstCase.ErrorDetail(kind: $0.kind, message: truncate($0.message)) },
-            failedConstraints: failed,
+            reason: reason,
+            error: record.error.map { WorstCase.ErrorDetail(kind: $0.kind, message: CaseText.cut($0.message, limit: limit)) },
+            failedConstraints: CaseOutcome.failedChecks(record),
             scores: scores,
-            input: record.renderedPrompt.map(truncate),
-            output: record.rawOutput.map(truncate)
+            input: record.renderedPrompt.map { CaseText.cut($0, limit: limit) },
+            output: record.rawOutput.map { CaseText.cut($0, limit: limit) }
         )
-    }
-
-    private func truncate(_ text: String) -> String {
-        CaseText.cut(text, limit: textLimit)
     }
 }

@@ -23,7 +23,7 @@ extension CaseFlips {
             }
         }
         var finder = CaseFlipFinder(limit: limit, textLimit: textLimit)
-        try await store.forEachResult(run: baselineRunID, batchSize: 2_000) { finder.addBaseline($0) }
+        try await store.forEachMeasures(run: baselineRunID, batchSize: 2_000) { finder.addBaseline($0) }
         try await store.forEachResult(run: candidateRunID, batchSize: 2_000) { finder.considerCandidate($0) }
         if finder.needsBaselineDetails {
             for record in try await store.results(keys: finder.listedKeys(runID: baselineRunID)) { finder.fillBaseline(record) }
@@ -54,7 +54,7 @@ extension CaseFlips {
         candidate: some Collection<ResultRecord>, limit: Int? = defaultLimit, textLimit: Int? = 1_000
     ) -> CaseFlips {
         var finder = CaseFlipFinder(limit: limit, textLimit: textLimit)
-        baseline.forEach { finder.addBaseline($0) }
+        baseline.forEach { finder.addBaseline(ResultMeasures($0)) }
         candidate.forEach { finder.considerCandidate($0) }
         if finder.needsBaselineDetails { baseline.forEach { finder.fillBaseline($0) } }
         return finder.finish(baselineRunID: baselineRunID, candidateRunID: candidateRunID)
@@ -80,6 +80,12 @@ struct CaseFlipFinder {
         }
 
         init(_ record: ResultRecord) {
+            self.init(
+                arm: ArmKey(feature: record.feature, armID: record.key.armID), caseID: record.key.caseID,
+                repeatIndex: record.key.repeatIndex)
+        }
+
+        init(_ record: ResultMeasures) {
             self.init(
                 arm: ArmKey(feature: record.feature, armID: record.key.armID), caseID: record.key.caseID,
                 repeatIndex: record.key.repeatIndex)
@@ -113,7 +119,8 @@ struct CaseFlipFinder {
         self.textLimit = textLimit
     }
 
-    mutating func addBaseline(_ record: ResultRecord) {
+    /// Baseline results need only their verdict, so they stream as measures (no texts).
+    mutating func addBaseline(_ record: ResultMeasures) {
         let key = CaseKey(record)
         baselineArms.insert(key.arm)
         if let verdict = CaseOutcome.verdict(record) { baselineVerdicts[key] = verdict }

@@ -24,6 +24,14 @@ extension CaseOutcome {
         return record.allConstraintsPassed
     }
 
+    /// ``verdict(_:)`` from a result's measures.
+    static func verdict(_ record: ResultMeasures) -> Bool? {
+        if let error = record.error {
+            return error.kind == NotMeasured.errorKind ? nil : false
+        }
+        return record.allConstraintsPassed
+    }
+
     /// The constraints of `record` that failed, with the observed value as compact JSON.
     static func failedChecks(_ record: ResultRecord) -> [WorstCase.FailedCheck] {
         record.constraints.filter { !$0.passed }.map { outcome in

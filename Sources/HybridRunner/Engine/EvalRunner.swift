@@ -40,67 +40,18 @@ public struct EvalRunner: Sendable {
                 runID: plan.runID, stored: plan.plannedCount, planned: plan.plannedCount, errors: 0, cacheHits: 0,
                 unavailableArms: [], interrupted: false, alreadyCompleted: true)
         }
-        var unavailable: [String: String] = [:]
-        for modelID in Set(plan.arms.map(\.modelID)) {
-            guard let model = models[modelID] else {
-                unavailable[modelID] = "no adapter was built for this model"
-                continue
-            }
-            if case .unavailable(let reason) = await model.availability() { unavailable[modelID] = reason.message }
-        }
-
+        let execution = await prepareExecution(plan)
+        let unavailable = execution.context.unavailable
         let completed = start.completed
         let counter = ProgressCounter(total: plan.plannedCount, alreadyDone: completed.count)
-        let scorer = SampleScorer(
-            schema: plan.featureConfig.outputSchema, constraints: plan.featureConfig.constraints, scorers: options.scorers)
-        var perModel: [String: ConcurrencyLimiter] = [:]
-        for modelID in Set(plan.arms.map(\.modelID)) {
-            let limit = options.perModelConcurrencyOverrides[modelID] ?? options.perModelConcurrency
-            // A limit the global one already enforces would only cost two actor hops per sample.
-            if limit < options.concurrency { perModel[modelID] = ConcurrencyLimiter(limit: limit) }
-        }
         // A fresh run has nothing to leave out, and a streamed dataset's cases are not decoded to find that out.
         let pending = completed.isEmpty ? plan.workItems : plan.workItems.filter { item in
             key(plan, item).map { !completed.contains($0) } ?? true
         }
-        let context = SampleContext(
-            plan: plan, scorer: scorer, store: store, models: models, options: options, unavailable: unavailable)
-
         let storeFailure = StoreFailure()
         let opening = plan.dataset.isStreamed ? RunOpening(plan: plan, creating: start.deferredRun, in: store) : nil
         let writer = ResultWriter(store: store, opening: opening) { record in progress(counter.record(record)) }
-        await withTaskGroup(of: Void.self) { group in
-            // The global limit is the number of children alive at once. Reaping a finished child before adding the
-            // next also frees its task storage: a group keeps finished children until they are awaited, which
-            // grew memory by tens of kilobytes per sample over a whole run.
-            var inFlight = 0
-            for item in pending {
-                if inFlight >= options.concurrency {
-                    await group.next()
-                    inFlight -= 1
-                }
-                if Task.isCancelled || storeFailure.error != nil || opening?.failure != nil { break }
-                let limiter = perModel[item.arm.modelID]
-                inFlight += 1
-                group.addTask {
-                    do {
-                        try await limiter?.acquire()
-                    } catch {
-                        return
-                    }
-                    let outcome = await context.execute(item)
-                    await limiter?.release()
-                    // A cancelled request yields no record: its key stays missing, so a resume sends it again.
-                    guard let (record, cache) = outcome else { return }
-                    do {
-                        try await writer.submit(record, cache: cache)
-                    } catch {
-                        storeFailure.set(error)
-                    }
-                }
-            }
-            await group.waitForAll()
-        }
+        await dispatch(pending, execution, writer: writer, storeFailure: storeFailure, opening: opening)
         do {
             try await writer.finish()
         } catch {
@@ -124,7 +75,79 @@ public struct EvalRunner: Sendable {
             interrupted: interrupted, alreadyCompleted: false)
     }
 
-    private static func closeOutsideCancellation(run: String, interrupted: Bool, in store: any ResultStore) async -> StoreError? {
+    /// What every sample of a plan shares: the sample context (models, scorer, arms found unavailable at start)
+    /// and the per-model limiters.
+    struct Execution: Sendable {
+        var context: SampleContext
+        var perModel: [String: ConcurrencyLimiter]
+    }
+
+    /// Checks which models are available and builds what `dispatch` needs.
+    func prepareExecution(_ plan: EvalPlan) async -> Execution {
+        var unavailable: [String: String] = [:]
+        for modelID in Set(plan.arms.map(\.modelID)) {
+            guard let model = models[modelID] else {
+                unavailable[modelID] = "no adapter was built for this model"
+                continue
+            }
+            if case .unavailable(let reason) = await model.availability() { unavailable[modelID] = reason.message }
+        }
+        let scorer = SampleScorer(
+            schema: plan.featureConfig.outputSchema, constraints: plan.featureConfig.constraints, scorers: options.scorers)
+        var perModel: [String: ConcurrencyLimiter] = [:]
+        for modelID in Set(plan.arms.map(\.modelID)) {
+            let limit = options.perModelConcurrencyOverrides[modelID] ?? options.perModelConcurrency
+            // A limit the global one already enforces would only cost two actor hops per sample.
+            if limit < options.concurrency { perModel[modelID] = ConcurrencyLimiter(limit: limit) }
+        }
+        let context = SampleContext(
+            plan: plan, scorer: scorer, store: store, models: models, options: options, unavailable: unavailable)
+        return Execution(context: context, perModel: perModel)
+    }
+
+    /// Runs `items` at most `options.concurrency` at a time and submits each result to `writer` as it completes.
+    /// Stops dispatching on cancellation, on the first store failure (recorded in `storeFailure`) or when a streamed
+    /// dataset's check fails (`opening`). Results may still be in the writer when this returns: `finish()` it.
+    func dispatch(
+        _ items: [EvalPlan.WorkItem], _ execution: Execution, writer: ResultWriter, storeFailure: StoreFailure,
+        opening: RunOpening? = nil
+    ) async {
+        let context = execution.context
+        await withTaskGroup(of: Void.self) { group in
+            // The global limit is the number of children alive at once. Reaping a finished child before adding the
+            // next also frees its task storage: a group keeps finished children until they are awaited, which
+            // grew memory by tens of kilobytes per sample over a whole run.
+            var inFlight = 0
+            for item in items {
+                if inFlight >= options.concurrency {
+                    await group.next()
+                    inFlight -= 1
+                }
+                if Task.isCancelled || storeFailure.error != nil || opening?.failure != nil { break }
+                let limiter = execution.perModel[item.arm.modelID]
+                inFlight += 1
+                group.addTask {
+                    do {
+                        try await limiter?.acquire()
+                    } catch {
+                        return
+                    }
+                    let outcome = await context.execute(item)
+                    await limiter?.release()
+                    // A cancelled request yields no record: its key stays missing, so a resume sends it again.
+                    guard let (record, cache) = outcome else { return }
+                    do {
+                        try await writer.submit(record, cache: cache)
+                    } catch {
+                        storeFailure.set(error)
+                    }
+                }
+            }
+            await group.waitForAll()
+        }
+    }
+
+    static func closeOutsideCancellation(run: String, interrupted: Bool, in store: any ResultStore) async -> StoreError? {
         let task = Task.detached { await close(run: run, interrupted: interrupted, in: store) }
         return await task.value
     }
@@ -143,7 +166,7 @@ public struct EvalRunner: Sendable {
     }
 
     /// The item's key; nil when its case line is bad (a streamed dataset's check then stops the run).
-    private func key(_ plan: EvalPlan, _ item: EvalPlan.WorkItem) -> ResultKey? {
+    func key(_ plan: EvalPlan, _ item: EvalPlan.WorkItem) -> ResultKey? {
         guard let evalCase = try? plan.dataset.evalCase(at: item.caseIndex) else { return nil }
         return ResultKey(runID: plan.runID, caseID: evalCase.id, armID: item.arm.id, repeatIndex: item.repeatIndex)
     }
@@ -187,7 +210,7 @@ public struct EvalRunner: Sendable {
 }
 
 /// Counts stored results for progress reporting; a lock, not an actor, since every sample passes through it.
-private final class ProgressCounter: Sendable {
+final class ProgressCounter: Sendable {
     private let progress: Mutex<EvalProgress>
     private let started = ContinuousClock.now
 
@@ -217,7 +240,7 @@ private final class ProgressCounter: Sendable {
 }
 
 /// The first store failure; once set, dispatch stops (results already stored stay).
-private final class StoreFailure: Sendable {
+final class StoreFailure: Sendable {
     private let storage = Mutex<StoreError?>(nil)
     var error: StoreError? { storage.withLock { $0 } }
     func set(_ error: any Error) {

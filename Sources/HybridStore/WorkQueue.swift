@@ -1,0 +1,18 @@
+import Foundation
+
+/// A result store that many worker processes fill at once: the run's planned keys wait in a queue, each worker
+/// leases a batch, runs it and stores the results, and a key whose worker died comes back when its lease expires.
+///
+/// Storing a result (any `insertResults` method) takes its key off the queue in the same transaction, so a key is
+/// either queued or stored, never lost. The results table stays unique on the key, so a key two workers both ran
+/// (a lease that expired while its worker still ran) is stored once.
+public protocol WorkQueue: ResultStore {
+    /// Creates the run and queues `keys` in one transaction. Returns false, changing nothing, when the run already
+    /// exists: the first worker plans the run and the others join it.
+    func createRun(_ run: RunRecord, queueing keys: [ResultKey]) async throws(StoreError) -> Bool
+    /// Leases up to `limit` queued keys of the run that nobody holds (or whose lease expired) to `worker` until
+    /// `lease` from now; empty when none is free right now. Concurrent callers never get the same key.
+    func claim(run: String, worker: String, limit: Int, lease: Duration) async throws(StoreError) -> [ResultKey]
+    /// How many keys of the run are still queued, leased or not: 0 once every key is stored.
+    func queuedCount(run: String) async throws(StoreError) -> Int
+}

@@ -1,0 +1,99 @@
+import Foundation
+import HybridPostgres
+import HybridStore
+import HybridTestSupport
+import HybridTesting
+import Synchronization
+import Testing
+
+/// `hybrid eval --worker`: many processes fill one run in a shared PostgreSQL store, each key stored exactly once,
+/// and a worker killed with SIGKILL loses nothing.
+@Suite("hybrid eval --worker on PostgreSQL", .postgresServer, .serialized)
+struct WorkerTests {
+    /// 10 cases × 2 variants × 2 models.
+    static let planned = 40
+
+    /// Writes a config over two models at `fake` and a 10-case dataset; the worker command line over them.
+    static func evalArguments(_ fixture: CLIFixture, fake: FakeChatCompletionsServer, db: String, run: String) throws -> [String] {
+        let config = try fixture.writeConfig("c.json", models: ["fake-a", "fake-b"], baseURL: fake.baseURL)
+        let dataset = try fixture.writeDataset("cases.jsonl", count: 10)
+        return ["--db", db, "--config", config, "eval", "--feature", "summarize", "--dataset", dataset, "--run-id", run, "--worker"]
+    }
+
+    /// The stored run, its results and what is left in the queue, read through the store's protocols.
+    static func check(_ url: String, run: String) async throws -> (status: RunStatus?, keys: Int, rows: Int, queued: Int) {
+        let database = try await PostgresDatabase(url: url)
+        defer { database.close() }
+        let store = PostgresResultStore(database: database)
+        return (
+            try await store.run(id: run)?.status, try await store.completedKeys(run: run).count,
+            try await store.resultCount(run: run), try await store.queuedCount(run: run)
+        )
+    }
+
+    @Test("four workers finish one run together: every key stored exactly once, each sent once, run completed")
+    func fourWorkersShareOneRun() async throws {
+        let fake = try FakeChatCompletionsServer { _, _ in .reply("The feeds were fine today.", delay: .milliseconds(20)) }
+        defer { fake.stop() }
+        let fixture = try CLIFixture()
+        defer { fixture.remove() }
+        try await PostgresServerTrait.server().withDatabase { url in
+            let arguments = try Self.evalArguments(fixture, fake: fake, db: url, run: "shared")
+                + ["--concurrency", "2", "--claim-batch", "3"]
+            let outcomes = try await withThrowingTaskGroup(of: HybridCLI.Outcome.self) { group in
+                for _ in 0..<4 { group.addTask { try await fixture.hybrid(arguments) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.output)") }
+            let state = try await Self.check(url, run: "shared")
+            #expect(state.status == .completed)
+            #expect(state.keys == Self.planned && state.rows == Self.planned && state.queued == 0)
+            // No lease expired (120 s by default), so no key was sent twice either.
+            #expect(fake.requestCount == Self.planned)
+            #expect(!outcomes.contains { $0.output.contains("postgres@") }, "the database URL's user and password stay out of output")
+            // Reports read the shared store through the same protocols.
+            let report = try await fixture.hybrid(["--db", url, "report", "shared", "--format", "json"])
+            #expect(report.status == 0, "\(report.output)")
+        }
+    }
+
+    @Test("a worker SIGKILLed holding leased keys loses nothing: they return when the lease expires and another worker finishes the run")
+    func killedWorkerIsRecoveredFrom() async throws {
+        // While `stalled`, every request hangs, so the first worker is stuck mid-batch holding its lease.
+        let stalled = Atomic(true)
+        let fake = try FakeChatCompletionsServer { _, _ in
+            .reply("The feeds were fine today.", delay: stalled.load(ordering: .relaxed) ? .seconds(600) : .milliseconds(5))
+        }
+        defer { fake.stop() }
+        let fixture = try CLIFixture()
+        defer { fixture.remove() }
+        try await PostgresServerTrait.server().withDatabase { url in
+            let arguments = try Self.evalArguments(fixture, fake: fake, db: url, run: "crash")
+                + ["--lease-seconds", "2", "--claim-batch", "8", "--concurrency", "4"]
+            let doomed = Process()
+            doomed.executableURL = try HybridCLI.executable()
+            doomed.arguments = arguments + ["--worker-id", "doomed"]
+            doomed.currentDirectoryURL = fixture.directory
+            doomed.standardOutput = FileHandle.nullDevice
+            doomed.standardError = FileHandle.nullDevice
+            try doomed.run()
+            let pid = doomed.processIdentifier
+            defer { kill(pid, SIGKILL) }
+            // Kill it once it holds keys and is waiting on the model: the worst moment.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while fake.requestCount < 4, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(fake.requestCount >= 4, "the first worker never reached the model")
+            kill(pid, SIGKILL)
+            _ = try await BlockingWork.run { doomed.waitUntilExit() }
+            let before = try await Self.check(url, run: "crash")
+            #expect(before.rows == 0 && before.queued == Self.planned, "the killed worker stored nothing and its keys are still queued")
+
+            stalled.store(false, ordering: .relaxed)
+            let survivor = try await fixture.hybrid(arguments + ["--worker-id", "survivor"])
+            #expect(survivor.status == 0, "\(survivor.output)")
+            let after = try await Self.check(url, run: "crash")
+            #expect(after.status == .completed)
+            #expect(after.keys == Self.planned && after.rows == Self.planned && after.queued == 0)
+        }
+    }
+}
