@@ -65,7 +65,7 @@ test: setup
 	bash scripts/typecheck-apple-adapters.sh
 	swift test --skip-build --no-parallel $(SWIFT_BUILD_FLAGS)
 
-BENCHMARKS ?= transport config runner router report cli view workers
+BENCHMARKS ?= transport config runner router report cli view workers ingest
 bench: setup
 	swift build -c release --product hybrid-bench
 	swift build -c release --product hybrid

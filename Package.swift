@@ -125,11 +125,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `hybrid collect` / `hybrid ingest`: router events from apps into field runs (Hummingbird, SQLite, zlib).
+        .target(
+            name: "HybridCollect",
+            dependencies: [
+                "HybridCore", "HybridStore", "CZlib",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "hybrid",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridProviders", "HybridStore", "HybridRunner", "HybridConfig",
-                "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView", "HybridPostgres",
+                "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView", "HybridPostgres", "HybridCollect",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -139,7 +150,7 @@ let package = Package(
             name: "hybrid-bench",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridProviders",
-                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridPostgres", "HybridEvents",
+                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridPostgres", "HybridEvents", "HybridCollect",
             ],
             path: "Benchmarks/hybrid-bench",
             swiftSettings: strict
@@ -224,6 +235,15 @@ let package = Package(
             dependencies: [
                 "HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders",
                 "HybridReport",
+            ],
+            swiftSettings: strict
+        ),
+        // The collector in-process and the field loop end to end (router → uploader → `hybrid collect` → report → recommend).
+        .testTarget(
+            name: "HybridCollectTests",
+            dependencies: [
+                "HybridCollect", "HybridStore", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridTransport",
+                "HybridRouter", "HybridConfig", "HybridProviders", "HybridLocalModel", "HybridEvents", "HybridReport", "hybrid",
             ],
             swiftSettings: strict
         ),

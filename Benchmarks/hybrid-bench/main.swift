@@ -19,6 +19,8 @@ let benchmarks: [(name: String, summary: String, run: @Sendable (BenchmarkArgume
      ViewBenchmark.run),
     ("workers", "Four `hybrid eval --worker` processes vs one on a shared PostgreSQL store, 20 ms stub: every key once, speed-up (target ≥ 3×)",
      WorkersBenchmark.run),
+    ("ingest", "Router events into a field run in SQLite: validated, and decoded from JSON batches (target ≥ 100,000 events/s)",
+     IngestBenchmark.run),
     // Internal: the loopback server the transport benchmark starts as a child process.
     ("serve-loopback", "", LoopbackServeCommand.run),
 ]

@@ -28,6 +28,7 @@ extension SchemaMigration {
         SchemaMigration(
             version: "v3", sqlite: v3SQLite, postgres: "-- side tables are SQLite-only (see above)",
             sqliteBackfill: { db in try ResultRecord.backfillSideTables(db) }),
+        SchemaMigration(version: "v4", sqlite: v4SQLite, postgres: "-- field runs are SQLite-only (SQLiteFieldEventStore)"),
     ]
 
     private static let v3SQLite = """

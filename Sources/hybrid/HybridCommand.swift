@@ -17,7 +17,7 @@ struct HybridCommand: AsyncParsableCommand {
         subcommands: [
             AskCommand.self, ModelsCommand.self, EvalCommand.self, CheckCommand.self, ReportCommand.self,
             CompareCommand.self, ConfigCommand.self, SimulateCommand.self, RecommendCommand.self, RescoreCommand.self,
-            ViewCommand.self, MergeCommand.self,
+            ViewCommand.self, MergeCommand.self, CollectCommand.self, IngestCommand.self,
         ]
     )
 

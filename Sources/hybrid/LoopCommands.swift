@@ -5,6 +5,7 @@ import HybridRecommend
 import HybridStore
 import HybridCurl
 import HybridTransport
+import HybridReport
 
 /// `hybrid simulate RUN`: replays a routing policy over a stored run; no model is called.
 struct SimulateCommand: AsyncParsableCommand {
@@ -122,6 +123,14 @@ struct RecommendCommand: AsyncParsableCommand {
             let (document, _, source) = try await global.loadConfig()
             let floors = try policy.map { path throws(RecommendError) in try RecommendationPolicy.load(path: path) } ?? .standard
             let store = try await global.openStore()
+            let fieldStore = try SQLiteFieldEventStore(path: global.db)
+            if runs.count == 1, try await fieldStore.isFieldRun(runs[0]) {
+                let report = try await FieldRunReport.build(
+                    run: runs[0], store: store, fieldStore: fieldStore, document: document, control: nil,
+                    options: ReportOptions())
+                try FieldRunReport.recommend(report, document: document, source: source, policy: floors, out: out)
+                return
+            }
             var simulators: [RouteSimulator] = []
             for run in runs {
                 simulators.append(try await RouteSimulator.load(from: store, run: run))

@@ -20,12 +20,25 @@ struct ReportCommand: AsyncParsableCommand {
     var pairs: [String] = []
     @Option(help: "A gates file (see README: Reports); failed gates exit 3.")
     var gate: String?
+    // Not `--config`: the root command's global `--config` takes that name wherever it appears.
+    @Option(help: "Field runs: the config (file or URL) whose rollout split the sample-ratio check uses; without it no effect is reported.")
+    var rolloutConfig: String?
+    @Option(help: "Field runs: the rollout arm the others are compared with (default: `default` when it has a share, else the first arm).")
+    var control: String?
 
     func run() async throws {
         try await ReportCLI.guarded {
             let options = try ReportCLI.options(pairs: pairs, worst: output.worst)
             let store = try await ReportCLI.openStore(output.db)
-            var report = try await ReportBuilder(options: options).build(store: store, runID: run)
+            var report: RunReport
+            let fieldStore = try SQLiteFieldEventStore(path: output.db)
+            if try await fieldStore.isFieldRun(run) {
+                report = try await FieldRunReport.build(
+                    run: run, store: store, fieldStore: fieldStore, config: rolloutConfig, db: output.db, control: control,
+                    options: options)
+            } else {
+                report = try await ReportBuilder(options: options).build(store: store, runID: run)
+            }
             if let gate {
                 report.gates = GateEvaluator.evaluate(report: report, gates: try GateSpec.load(path: gate), baseline: nil)
             }

@@ -22,6 +22,9 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var baseline: BaselineComparison?
     /// Gate results, when gates were evaluated.
     public var gates: GateOutcome?
+    /// For a field run (router events from apps): the split check, rollout arms and arm-vs-control comparisons;
+    /// nil (and absent from the JSON) for offline runs.
+    public var field: FieldAnalysis?
 
     /// A report; normally made by ``ReportBuilder``.
     public init(

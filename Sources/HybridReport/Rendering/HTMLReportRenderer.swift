@@ -16,6 +16,7 @@ public struct HTMLReportRenderer: Sendable {
         var body = "<h1>Eval report: run <code>\(escape(report.runID))</code></h1>\n"
         body += "<p class=\"meta\">\(escape(runLine(report)))</p>\n"
         if let gates = report.gates { body += gateSection(gates) }
+        if let field = report.field { body += fieldSection(field) }
         for feature in report.features {
             body += featureSection(feature)
         }
@@ -252,7 +253,7 @@ public struct HTMLReportRenderer: Sendable {
         return out + "</dl></details>\n"
     }
 
-    private func table(_ header: [String], _ rows: [[String]], className: String? = nil) -> String {
+    func table(_ header: [String], _ rows: [[String]], className: String? = nil) -> String {
         var out = "<table\(className.map { " class=\"\($0)\"" } ?? "")><thead><tr>"
         out += header.map { "<th>\(escape($0))</th>" }.joined()
         out += "</tr></thead><tbody>\n"
@@ -264,7 +265,7 @@ public struct HTMLReportRenderer: Sendable {
 
     private func code(_ text: String) -> String { "<code>\(escape(text))</code>" }
 
-    private func escape(_ text: String) -> String { HTMLCharts.escape(text) }
+    func escape(_ text: String) -> String { HTMLCharts.escape(text) }
 
     /// The stylesheet the report's markup expects.
     public static let css = """

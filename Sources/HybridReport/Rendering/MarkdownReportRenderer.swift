@@ -34,6 +34,8 @@ public struct MarkdownReportRenderer: Sendable {
         var out = "## Eval report: run `\(report.runID)`\n\n"
         out += runLine(report) + "\n\n"
         if let gates = report.gates { out += gateSection(gates) }
+        // The split check and the arm comparison come first: a broken split invalidates every figure below.
+        if let field = report.field { out += fieldSection(field) }
         for feature in report.features {
             out += summarySection(feature)
         }

@@ -50,7 +50,7 @@ public enum MinimumDetectableEffect {
         return root * root / (d * d)
     }
 
-    private static func criticalValues(alpha: Double, power: Double) -> (Double, Double)? {
+    static func criticalValues(alpha: Double, power: Double) -> (Double, Double)? {
         guard alpha > 0, alpha < 1, power > 0, power < 1 else { return nil }
         return (NormalDistribution.quantile(1 - alpha / 2), NormalDistribution.quantile(power))
     }

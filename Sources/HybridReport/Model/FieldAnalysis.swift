@@ -1,0 +1,175 @@
+/// The field part of a report on a field run (router events from apps): the split check, one row per rollout arm,
+/// and each arm against the control with unpaired methods. Absent (nil) in reports of offline runs.
+public struct FieldAnalysis: Sendable, Hashable, Codable {
+    /// The feature the field run covers.
+    public var feature: String
+    /// The config version the events ran under.
+    public var configVersion: Int
+    /// The group the other arms are compared with (`default` = installs outside every arm).
+    public var control: String
+    /// The sample-ratio-mismatch check over distinct installs; nil when the configured split is unknown.
+    public var sampleRatio: SampleRatioMismatch?
+    /// True when effects may be claimed: the split check ran and passed.
+    public var effectsReportable: Bool
+    /// One row per group, sorted by name.
+    public var arms: [FieldArmSummary]
+    /// Each arm against the control, Holm-adjusted across the report.
+    public var comparisons: [FieldComparison]
+    /// How claims are made, printed with the report (the always-valid method and what it means for peeking).
+    public var method: String
+
+    /// The analysis; normally made by ``FieldReportBuilder``.
+    public init(
+        feature: String, configVersion: Int, control: String, sampleRatio: SampleRatioMismatch?,
+        effectsReportable: Bool, arms: [FieldArmSummary], comparisons: [FieldComparison], method: String
+    ) {
+        self.feature = feature
+        self.configVersion = configVersion
+        self.control = control
+        self.sampleRatio = sampleRatio
+        self.effectsReportable = effectsReportable
+        self.arms = arms
+        self.comparisons = comparisons
+        self.method = method
+    }
+
+    /// The row of `arm`.
+    public func arm(_ name: String) -> FieldArmSummary? {
+        arms.first { $0.name == name }
+    }
+
+    /// The comparisons of `arm`.
+    public func comparisons(of arm: String) -> [FieldComparison] {
+        comparisons.filter { $0.arm == arm }
+    }
+}
+
+/// One rollout arm's figures from the field.
+public struct FieldArmSummary: Sendable, Hashable, Codable {
+    /// The arm's name, or `default`.
+    public var name: String
+    /// Prompt variants seen in the arm, sorted.
+    public var variants: [String]
+    /// Events.
+    public var events: Int
+    /// Distinct installs.
+    public var installs: Int
+    /// Events served by each model (`none` when no model served), sorted by model.
+    public var servedBy: [String: Int]
+    /// Events answered with every check passed (failed requests count as failures).
+    public var adherence: ProportionSummary?
+    /// Events where the router fell back past the first model called.
+    public var fallback: ProportionSummary?
+    /// Events that failed (no answer).
+    public var errors: ProportionSummary?
+    /// Failed events by error kind.
+    public var errorsByKind: [String: Int]
+    /// Events answered from the router's cache.
+    public var cacheHits: Int
+    /// Latency of answered, uncached events.
+    public var latency: FieldLatency?
+    /// Time to first token of answered, uncached, streamed events.
+    public var ttft: FieldLatency?
+    /// Cost per 1,000 requests, in US dollars.
+    public var costPer1000: Double
+
+    /// A row; see the properties.
+    public init(
+        name: String, variants: [String], events: Int, installs: Int, servedBy: [String: Int],
+        adherence: ProportionSummary?, fallback: ProportionSummary?, errors: ProportionSummary?,
+        errorsByKind: [String: Int], cacheHits: Int, latency: FieldLatency?, ttft: FieldLatency?, costPer1000: Double
+    ) {
+        self.name = name
+        self.variants = variants
+        self.events = events
+        self.installs = installs
+        self.servedBy = servedBy
+        self.adherence = adherence
+        self.fallback = fallback
+        self.errors = errors
+        self.errorsByKind = errorsByKind
+        self.cacheHits = cacheHits
+        self.latency = latency
+        self.ttft = ttft
+        self.costPer1000 = costPer1000
+    }
+}
+
+/// Percentiles (type 7) and mean of a set of durations, in milliseconds.
+public struct FieldLatency: Sendable, Hashable, Codable {
+    /// Values.
+    public var count: Int
+    /// Median.
+    public var p50: Double
+    /// 95th percentile.
+    public var p95: Double
+    /// 99th percentile.
+    public var p99: Double
+    /// Mean.
+    public var mean: Double
+
+    /// The summary of `values`, or nil when empty.
+    public init?(_ values: [Double]) {
+        guard let percentiles = Percentiles(values) else { return nil }
+        count = percentiles.count
+        p50 = percentiles.p50
+        p95 = percentiles.p95
+        p99 = percentiles.p99
+        mean = SampleMoments(percentiles.sorted).mean
+    }
+}
+
+/// One metric of one arm against the control.
+public struct FieldComparison: Sendable, Hashable, Codable {
+    /// `adherence`, `fallbackRate`, `errorRate` (proportions), `latencyMeanMs`, `latencyP50Ms`, `latencyP95Ms`.
+    public var metric: String
+    /// The arm.
+    public var arm: String
+    /// The control.
+    public var control: String
+    /// Arm minus control.
+    public var difference: Double
+    /// Fixed-horizon interval at the current n: Newcombe for rates, two-sample bootstrap for latency.
+    public var lower: Double
+    /// Upper bound of that interval.
+    public var upper: Double
+    /// The interval's method, e.g. `newcombe`, `bootstrap(1000)`, `welch`.
+    public var intervalMethod: String
+    /// Fixed-horizon two-sided p-value.
+    public var pValue: Double
+    /// Always-valid (mixture SPRT) interval, for rates and means; nil for quantiles.
+    public var sequentialLower: Double?
+    /// Upper bound of the always-valid interval.
+    public var sequentialUpper: Double?
+    /// Always-valid p-value; claims are made on it.
+    public var sequentialPValue: Double?
+    /// `sequentialPValue` Holm-adjusted across every sequential comparison of the report.
+    public var adjustedPValue: Double?
+    /// Smallest difference detectable at this n (α, 80 % power).
+    public var minimumDetectableEffect: Double?
+    /// `better`, `worse` or `no detectable difference`; `not reported (sample ratio mismatch)` while the split
+    /// check fails, `descriptive` for quantiles (no always-valid test).
+    public var verdict: String
+
+    /// A comparison; see the properties.
+    public init(
+        metric: String, arm: String, control: String, difference: Double, lower: Double, upper: Double,
+        intervalMethod: String, pValue: Double, sequentialLower: Double?, sequentialUpper: Double?,
+        sequentialPValue: Double?, adjustedPValue: Double?, minimumDetectableEffect: Double?, verdict: String
+    ) {
+        self.metric = metric
+        self.arm = arm
+        self.control = control
+        self.difference = difference
+        self.lower = lower
+        self.upper = upper
+        self.intervalMethod = intervalMethod
+        self.pValue = pValue
+        self.sequentialLower = sequentialLower
+        self.sequentialUpper = sequentialUpper
+        self.sequentialPValue = sequentialPValue
+        self.adjustedPValue = adjustedPValue
+        self.minimumDetectableEffect = minimumDetectableEffect
+        self.verdict = verdict
+    }
+}

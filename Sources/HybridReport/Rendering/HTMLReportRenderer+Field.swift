@@ -1,0 +1,36 @@
+import Foundation
+
+extension HTMLReportRenderer {
+    /// The field analysis: split check first, one row per rollout arm, each arm against the control.
+    func fieldSection(_ field: FieldAnalysis) -> String {
+        typealias F = FieldFormatting
+        var out = "<h2>Field: <code>\(escape(field.feature))</code> config v\(field.configVersion), control "
+            + "<code>\(escape(field.control))</code></h2>\n"
+        let mismatch = field.sampleRatio?.mismatch ?? true
+        out += "<p class=\"\(mismatch ? "fail" : "pass")\">"
+            + escape(MarkdownReportRenderer.sampleRatioLine(field.sampleRatio).replacingOccurrences(of: "**", with: "")
+                .replacingOccurrences(of: "`", with: "")) + "</p>\n"
+        out += table(
+            ["arm", "variants", "events", "installs", "adherence", "fallback", "errors", "latency p50 / p95 ms", "cost / 1k"],
+            field.arms.map { arm in
+                [
+                    "<code>\(escape(arm.name))</code>", escape(arm.variants.joined(separator: ", ")), "\(arm.events)",
+                    "\(arm.installs)", F.rate(arm.adherence), F.rate(arm.fallback), F.rate(arm.errors),
+                    arm.latency.map { "\(F.number($0.p50)) / \(F.number($0.p95))" } ?? "–",
+                    "$" + F.number(arm.costPer1000, digits: 4),
+                ]
+            })
+        out += table(
+            ["arm vs control", "metric", "difference", "95% CI", "always-valid CI", "p (Holm, always-valid)", "MDE", "verdict"],
+            field.comparisons.map { c in
+                [
+                    "<code>\(escape(c.arm))</code> vs <code>\(escape(c.control))</code>", escape(c.metric),
+                    F.number(c.difference), "[\(F.number(c.lower)), \(F.number(c.upper))] (\(escape(c.intervalMethod)))",
+                    c.sequentialLower.map { "[\(F.number($0)), \(F.number(c.sequentialUpper ?? 0))]" } ?? "–",
+                    c.adjustedPValue.map { F.number($0) } ?? "–", c.minimumDetectableEffect.map { F.number($0) } ?? "–",
+                    escape(c.verdict),
+                ]
+            })
+        return out + "<p class=\"meta\">\(escape(field.method))</p>\n"
+    }
+}

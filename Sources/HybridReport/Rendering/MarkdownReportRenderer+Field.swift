@@ -1,0 +1,54 @@
+import Foundation
+
+extension MarkdownReportRenderer {
+    /// The field analysis: split check, one row per rollout arm, then each arm against the control.
+    func fieldSection(_ field: FieldAnalysis) -> String {
+        var out = "### Field: `\(field.feature)` config v\(field.configVersion), control `\(field.control)`\n\n"
+        out += Self.sampleRatioLine(field.sampleRatio) + "\n\n"
+        out += "| arm | variants | events | installs | served by | adherence | fallback | errors | latency p50 / p95 ms | TTFT p50 ms | cost / 1k |\n"
+        out += "|---|---|---|---|---|---|---|---|---|---|---|\n"
+        for arm in field.arms {
+            out += "| `\(arm.name)` | \(arm.variants.joined(separator: ", ")) | \(arm.events) | \(arm.installs) | "
+                + arm.servedBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + " | "
+                + [arm.adherence, arm.fallback, arm.errors].map(FieldFormatting.rate).joined(separator: " | ") + " | "
+                + (arm.latency.map { "\(FieldFormatting.number($0.p50)) / \(FieldFormatting.number($0.p95))" } ?? "–") + " | "
+                + (arm.ttft.map { FieldFormatting.number($0.p50) } ?? "–") + " | $\(FieldFormatting.number(arm.costPer1000, digits: 4)) |\n"
+        }
+        out += "\n"
+        if !field.comparisons.isEmpty {
+            out += "| arm vs control | metric | difference | 95% CI | always-valid CI | p (Holm, always-valid) | MDE | verdict |\n"
+            out += "|---|---|---|---|---|---|---|---|\n"
+            for c in field.comparisons {
+                let sequential = c.sequentialLower.map { "[\(FieldFormatting.number($0)), \(FieldFormatting.number(c.sequentialUpper ?? 0))]" } ?? "–"
+                out += "| `\(c.arm)` vs `\(c.control)` | \(c.metric) | \(FieldFormatting.number(c.difference)) | "
+                    + "[\(FieldFormatting.number(c.lower)), \(FieldFormatting.number(c.upper))] (\(c.intervalMethod)) | \(sequential) | "
+                    + (c.adjustedPValue.map { FieldFormatting.number($0) } ?? "–") + " | "
+                    + (c.minimumDetectableEffect.map { FieldFormatting.number($0) } ?? "–") + " | \(c.verdict) |\n"
+            }
+            out += "\n"
+        }
+        return out + "_\(field.method)_\n\n"
+    }
+
+    static func sampleRatioLine(_ check: SampleRatioMismatch?) -> String {
+        guard let check else { return "**Sample ratio: not checked** (configured split unknown; no effect is reported)." }
+        let groups = check.groups.map { "`\($0.name)` \($0.observed) installs (expected \(FieldFormatting.number($0.expected)), \(FieldFormatting.number($0.expectedPercent)) %)" }
+        let verdict = check.mismatch ? "**SAMPLE RATIO MISMATCH** — the split is broken; no effect is reported" : "Sample ratio OK"
+        return "\(verdict): χ² = \(FieldFormatting.number(check.chiSquare)), df = \(check.degreesOfFreedom), p = \(FieldFormatting.number(check.pValue)) "
+            + "(flagged below \(SampleRatioMismatch.threshold)); " + groups.joined(separator: ", ") + "."
+    }
+}
+
+/// Number formats shared by the Markdown and HTML field sections.
+enum FieldFormatting {
+    static func rate(_ summary: ProportionSummary?) -> String {
+        guard let summary else { return "–" }
+        return "\(number(summary.rate * 100, digits: 1)) % [\(number(summary.lower * 100, digits: 1)), \(number(summary.upper * 100, digits: 1))]"
+    }
+
+    static func number(_ value: Double, digits: Int = 3) -> String {
+        guard value.isFinite else { return "–" }
+        if value != 0, abs(value) < 0.001 { return String(format: "%.2e", value) }
+        return String(format: "%.\(digits)f", value)
+    }
+}

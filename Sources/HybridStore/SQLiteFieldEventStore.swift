@@ -1,0 +1,194 @@
+import Foundation
+import GRDB
+
+/// Field runs in SQLite: router events uploaded by apps (`hybrid collect`, `hybrid ingest`), one run per
+/// (feature, config version) with kind `field`, each event stored once by its id.
+///
+/// Inserts are one transaction per batch through a cached positional statement, so ingest is bounded by SQLite's
+/// B-tree work, not by per-row allocation (`hybrid-bench ingest`).
+public final class SQLiteFieldEventStore: Sendable {
+    /// What a batch did to the store.
+    public struct InsertOutcome: Sendable, Hashable {
+        /// Events stored for the first time.
+        public var accepted: Int
+        /// Events whose id was already stored (re-sent); nothing changed for them.
+        public var duplicates: Int
+        /// The field runs the batch touched, sorted.
+        public var runIDs: [String]
+    }
+
+    private let database: HybridDatabase
+
+    /// A store over an open database.
+    public init(database: HybridDatabase) {
+        self.database = database
+    }
+
+    /// Opens (creating when missing) the database file at `path`.
+    public convenience init(path: String) throws(StoreError) {
+        self.init(database: try HybridDatabase(path: path))
+    }
+
+    /// The id of the field run of `feature` at `configVersion`: `field-<feature>-v<version>`.
+    public static func runID(feature: String, configVersion: Int) -> String {
+        "field-\(feature)-v\(configVersion)"
+    }
+
+    /// Stores `events`, creating their field runs when new; events already stored (same id) are counted as
+    /// duplicates and left unchanged.
+    @discardableResult
+    public func insert(_ events: [FieldEventRecord]) async throws(StoreError) -> InsertOutcome {
+        try await database.write("store \(events.count) field events") { db in
+            let runs = try Self.createRuns(for: events, db: db)
+            let statement = try db.cachedStatement(sql: Self.insertSQL)
+            var accepted = 0
+            for event in events {
+                statement.setUncheckedArguments(StatementArguments(Self.values(of: event)))
+                try statement.execute()
+                accepted += db.changesCount
+            }
+            return InsertOutcome(accepted: accepted, duplicates: events.count - accepted, runIDs: runs)
+        }
+    }
+
+    /// True when `runID` is a field run.
+    public func isFieldRun(_ runID: String) async throws(StoreError) -> Bool {
+        try await database.read("read kind of run \(runID)") { db in
+            try String.fetchOne(db, sql: "SELECT kind FROM runs WHERE id = ?", arguments: [runID]) == "field"
+        }
+    }
+
+    /// The field runs, newest first.
+    public func fieldRunIDs() async throws(StoreError) -> [String] {
+        try await database.read("list field runs") { db in
+            try String.fetchAll(db, sql: "SELECT id FROM runs WHERE kind = 'field' ORDER BY started_at DESC, id")
+        }
+    }
+
+    /// Number of events stored for `runID`.
+    public func eventCount(run runID: String) async throws(StoreError) -> Int {
+        try await database.read("count field events of \(runID)") { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM field_events WHERE run_id = ?", arguments: [runID]) ?? 0
+        }
+    }
+
+    /// Every event of `runID`, in id order.
+    public func events(run runID: String) async throws(StoreError) -> [FieldEventRecord] {
+        try await database.read("read field events of \(runID)") { db in
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT \(Self.columns.joined(separator: ", ")), runs.config_hash FROM field_events "
+                    + "JOIN runs ON runs.id = field_events.run_id WHERE run_id = ? ORDER BY event_id",
+                arguments: [runID])
+            var events: [FieldEventRecord] = []
+            while let row = try rows.next() {
+                events.append(try Self.record(from: row))
+            }
+            return events
+        }
+    }
+
+    // MARK: - Rows
+
+    private static func createRuns(for events: [FieldEventRecord], db: Database) throws -> [String] {
+        var seen: [String: FieldEventRecord] = [:]
+        for event in events where seen[event.runID] == nil {
+            seen[event.runID] = event
+        }
+        for (id, event) in seen {
+            let features = try StoreJSON.encode([event.feature], field: "run features")
+            try db.execute(
+                sql: """
+                    INSERT INTO runs (id, features_json, dataset_path, dataset_hash, config_version, config_hash,
+                        started_at, status, arguments_json, planned_count, seed, kind)
+                    VALUES (?, ?, 'field', '', ?, ?, ?, 'running', '{"kind":"field"}', 0, 0, 'field')
+                    ON CONFLICT (id) DO NOTHING
+                    """,
+                arguments: [id, features, event.configVersion, event.configHash, Date()])
+        }
+        return seen.keys.sorted()
+    }
+
+    private static let columns = [
+        "event_id", "run_id", "occurred_at_ms", "install_id", "rollout_arm", "bucket", "variant", "served_by",
+        "served_tier", "outcome", "error_kind", "attempt_count", "fallback", "ttft_ms", "latency_ms", "input_tokens",
+        "output_tokens", "tokens_estimated", "cost_usd", "checks_total", "checks_failed", "cache_hit", "labels_json",
+    ]
+
+    private static let insertSQL =
+        "INSERT INTO field_events (\(columns.joined(separator: ", "))) VALUES ("
+        + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ") ON CONFLICT (event_id) DO NOTHING"
+
+    private static func values(of event: FieldEventRecord) -> [(any DatabaseValueConvertible)?] {
+        [
+            event.eventID, event.runID, Int64((event.occurredAt.timeIntervalSince1970 * 1000).rounded()),
+            event.installID, event.rolloutArm, event.bucket, event.variant, event.servedBy, event.servedTier,
+            event.outcome, event.errorKind, event.attemptCount, event.fellBack, event.ttftMs, event.latencyMs,
+            event.inputTokens, event.outputTokens, event.tokensEstimated, event.costUSD, event.checksTotal,
+            event.failedChecks.joined(separator: "\n"), event.cacheHit, LabelsJSON.encode(event.labels),
+        ]
+    }
+
+    private static func record(from row: Row) throws -> FieldEventRecord {
+        let runID: String = row[1]
+        let failed: String = row[20]
+        return FieldEventRecord(
+            eventID: row[0], occurredAt: Date(timeIntervalSince1970: Double(row[2] as Int64) / 1000),
+            installID: row[3], feature: try feature(ofRun: runID), configVersion: try version(ofRun: runID),
+            configHash: row[23], rolloutArm: row[4], bucket: row[5], variant: row[6], servedBy: row[7],
+            servedTier: row[8], outcome: row[9], errorKind: row[10], attemptCount: row[11], fellBack: row[12],
+            ttftMs: row[13], latencyMs: row[14], inputTokens: row[15], outputTokens: row[16], tokensEstimated: row[17],
+            costUSD: row[18], checksTotal: row[19],
+            failedChecks: failed.isEmpty ? [] : failed.split(separator: "\n").map(String.init), cacheHit: row[21],
+            labels: try LabelsJSON.decode(row[22]))
+    }
+
+    private static func feature(ofRun runID: String) throws -> String {
+        guard runID.hasPrefix("field-"), let range = runID.range(of: "-v", options: .backwards) else {
+            throw RecordDecodingError(table: "field_events", reason: "run id '\(runID)' is not a field run id")
+        }
+        return String(runID[runID.index(runID.startIndex, offsetBy: 6)..<range.lowerBound])
+    }
+
+    private static func version(ofRun runID: String) throws -> Int {
+        guard let range = runID.range(of: "-v", options: .backwards), let version = Int(runID[range.upperBound...])
+        else { throw RecordDecodingError(table: "field_events", reason: "run id '\(runID)' has no config version") }
+        return version
+    }
+}
+
+/// Labels as a small sorted JSON object, written by hand: JSONEncoder per event would dominate ingest time.
+enum LabelsJSON {
+    static func encode(_ labels: [String: String]) -> String {
+        guard !labels.isEmpty else { return "{}" }
+        var out = "{"
+        for (index, key) in labels.keys.sorted().enumerated() {
+            if index > 0 { out += "," }
+            out += quoted(key) + ":" + quoted(labels[key] ?? "")
+        }
+        return out + "}"
+    }
+
+    static func decode(_ text: String) throws -> [String: String] {
+        guard text != "{}" else { return [:] }
+        guard let object = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)) else {
+            throw RecordDecodingError(table: "field_events", reason: "labels_json is not an object of strings")
+        }
+        return object
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import HybridConfig
+import HybridRecommend
+import HybridReport
+import HybridStore
+
+/// The report of a field run for `hybrid report` and `hybrid recommend`: the configured split comes from --config.
+enum FieldRunReport {
+    static func build(
+        run: String, store: any ResultStore, fieldStore: SQLiteFieldEventStore, config: String?, db: String,
+        control: String?, options: ReportOptions
+    ) async throws -> RunReport {
+        var document: HybridConfigDocument?
+        if let config {
+            document = try await GlobalOptions.parse(["--config", config, "--db", db]).loadConfig().document
+        }
+        return try await build(
+            run: run, store: store, fieldStore: fieldStore, document: document, control: control, options: options)
+    }
+
+    /// The report with the split of `document` (none when nil: then no effect is reported).
+    static func build(
+        run: String, store: any ResultStore, fieldStore: SQLiteFieldEventStore, document: HybridConfigDocument?,
+        control: String?, options: ReportOptions
+    ) async throws -> RunReport {
+        guard let record = try await store.run(id: run), let feature = record.features.first else {
+            throw CLIError("field run \(run) has no run record")
+        }
+        var percentages: [String: Double] = [:]
+        var control = control
+        if let document {
+            control = control ?? defaultControl(of: feature, in: document)
+            if document.version != record.configVersion {
+                CLIOutput.error(
+                    "warning: the config is version \(document.version), the field run ran under v\(record.configVersion ?? -1); using its split")
+            }
+            percentages = split(of: feature, in: document)
+        }
+        return try await FieldReportBuilder(percentages: percentages, control: control, options: options)
+            .build(store: fieldStore, run: record, runID: run)
+    }
+
+    /// `hybrid recommend FIELD_RUN`: prints the decision, its figures and the diff; writes the config with --out.
+    static func recommend(
+        _ report: RunReport, document: HybridConfigDocument, source: String, policy: RecommendationPolicy, out: String?
+    ) throws {
+        guard let field = report.field else { throw CLIError("run \(report.runID) has no field events") }
+        let recommendation = try FieldRecommender(policy: policy).recommend(
+            document: document, analysis: field, runID: report.runID)
+        print("recommendation from \(source) (version \(document.version)) and field run \(report.runID):")
+        switch recommendation.action {
+        case .promote(let arm): print("promote rollout arm \(arm) of \(field.feature) to 100 %")
+        case .rollBack(let arm): print("roll back rollout arm \(arm) of \(field.feature) to 0 %")
+        case .hold(let reason): print("no change: \(reason)")
+        }
+        for line in recommendation.evidence { print("  \(line)") }
+        guard recommendation.changesRollout else { return }
+        print("")
+        print("diff of the proposed config (version \(recommendation.document.version)):")
+        print(recommendation.diff)
+        if let out {
+            let url = URL(fileURLWithPath: out)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try recommendation.document.encodedJSON().write(to: url, options: .atomic)
+            print("")
+            print("wrote \(out); publish it with `hybrid config publish \(out) --to URL`")
+        }
+    }
+
+    /// `default` while installs outside every arm exist, else the rollout's first arm (the config's order).
+    static func defaultControl(of feature: String, in document: HybridConfigDocument) -> String? {
+        guard let rollout = document.rollouts[feature] else { return nil }
+        return rollout.arms.reduce(0) { $0 + $1.percentage } < 100 ? "default" : rollout.arms.first?.name
+    }
+
+    /// Arm → percentage of the feature's rollout; a feature without a rollout is 100 % `default`.
+    static func split(of feature: String, in document: HybridConfigDocument) -> [String: Double] {
+        guard let rollout = document.rollouts[feature] else { return ["default": 100] }
+        return Dictionary(rollout.arms.map { ($0.name, $0.percentage) }, uniquingKeysWith: +)
+    }
+}

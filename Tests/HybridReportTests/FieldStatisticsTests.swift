@@ -1,0 +1,143 @@
+import Foundation
+import HybridReport
+import Testing
+
+/// The unpaired methods field reports use, against published worked examples and closed forms.
+@Suite struct FieldStatisticsTests {
+    /// Newcombe (1998), Statistics in Medicine 17, 873–890, Table II, method 10 (score, no continuity correction),
+    /// examples (a), (b) and (d), published to four decimals.
+    @Test(arguments: [
+        (56, 70, 48, 80, 0.0524, 0.3339),
+        (9, 10, 3, 10, 0.1705, 0.8090),
+        (5, 56, 0, 29, -0.0381, 0.1926),
+    ])
+    func newcombeMatchesThePublishedIntervals(
+        _ example: (Int, Int, Int, Int, Double, Double)
+    ) throws {
+        let (s1, n1, s2, n2, lower, upper) = example
+        let interval = try #require(NewcombeInterval(successes1: s1, trials1: n1, successes2: s2, trials2: n2))
+        #expect(abs(interval.lower - lower) < 5e-5)
+        #expect(abs(interval.upper - upper) < 5e-5)
+        #expect(abs(interval.difference - (Double(s1) / Double(n1) - Double(s2) / Double(n2))) < 1e-12)
+    }
+
+    @Test func newcombeWithoutTrialsIsNil() {
+        #expect(NewcombeInterval(successes1: 0, trials1: 0, successes2: 1, trials2: 2) == nil)
+    }
+
+    /// Critical values from any χ² table (e.g. NIST/SEMATECH e-Handbook §1.3.6.7.4); for 2 degrees of freedom the
+    /// survival function is exactly e^(−x/2).
+    @Test func chiSquareSurvivalMatchesTableValues() {
+        #expect(abs(ChiSquareDistribution.survival(3.841458820694124, degreesOfFreedom: 1) - 0.05) < 1e-12)
+        #expect(abs(ChiSquareDistribution.survival(10.827566170662733, degreesOfFreedom: 1) - 0.001) < 1e-13)
+        #expect(abs(ChiSquareDistribution.survival(7.814727903251178, degreesOfFreedom: 3) - 0.05) < 1e-12)
+        #expect(abs(ChiSquareDistribution.survival(18.307038053275146, degreesOfFreedom: 10) - 0.05) < 1e-12)
+        for x in [0.5, 3.0, 9.0, 40.0] {
+            #expect(abs(ChiSquareDistribution.survival(x, degreesOfFreedom: 2) - Foundation.exp(-x / 2)) < 1e-14)
+        }
+        #expect(ChiSquareDistribution.survival(0, degreesOfFreedom: 4) == 1)
+    }
+
+    /// Kohavi, Tang & Xu, *Trustworthy Online Controlled Experiments* (2020), ch. 21: 821,588 vs 815,482 users
+    /// in a designed 50/50 split, "p-value 1.8E-6", a sample ratio mismatch.
+    @Test func sampleRatioMismatchFlagsThePublishedExample() throws {
+        let check = try #require(
+            SampleRatioMismatch(
+                observed: ["control": 821_588, "treatment": 815_482], expectedPercent: ["control": 50, "treatment": 50]))
+        #expect(abs(check.pValue - 1.8e-6) < 0.05e-6)
+        #expect(check.mismatch)
+        #expect(check.degreesOfFreedom == 1)
+    }
+
+    @Test func sampleRatioMismatchCountsInstallsOutsideEveryArmAsDefault() throws {
+        // A 10 % arm: the other 90 % of installs get the feature's defaults and are the third group.
+        let fine = try #require(SampleRatioMismatch(observed: ["b": 98, "default": 902], expectedPercent: ["b": 10]))
+        #expect(!fine.mismatch)
+        #expect(fine.groups.map(\.name) == ["b", "default"])
+        #expect(abs(fine.groups[1].expected - 900) < 1e-9)
+        let broken = try #require(SampleRatioMismatch(observed: ["b": 160, "default": 840], expectedPercent: ["b": 10]))
+        #expect(broken.mismatch)
+        let impossible = try #require(
+            SampleRatioMismatch(observed: ["a": 500, "b": 500, "c": 1], expectedPercent: ["a": 50, "b": 50]))
+        #expect(impossible.mismatch)
+    }
+
+    /// Two-sample power formula (Chow, Shao & Wang 2008, §4.2): p̄ = 0.5, n = 1,000 per arm, α = 0.05, power 0.8:
+    /// (1.959964 + 0.841621) · √(0.25 · 2/1000) = 0.062645.
+    @Test func twoSampleMinimumDetectableEffect() throws {
+        let mde = try #require(MinimumDetectableEffect.twoProportions(pooledRate: 0.5, counts: 1_000, 1_000))
+        #expect(abs(mde - 0.062645) < 1e-5)
+        let means = try #require(MinimumDetectableEffect.twoMeans(standardDeviation: 100, counts: 50, 50))
+        #expect(abs(means - 2.801585 * 100 * (0.04).squareRoot()) < 1e-3)
+        #expect(MinimumDetectableEffect.twoProportions(pooledRate: 0, counts: 10, 10) == nil)
+    }
+
+    /// Johari et al. (2022) closed forms, evaluated by hand: θ̂ = 0.03, V = 0.0005, τ = 0.05 gives Λ < 1 (p = 1)
+    /// and half-width 0.068337; θ̂ = 0.08 gives p = 0.011826.
+    @Test func mixtureSPRTMatchesTheClosedForm() throws {
+        let small = try #require(MixtureSPRT(difference: 0.03, variance: 0.0005, tau: 0.05))
+        #expect(small.pValue == 1)
+        #expect(abs((small.upper - small.lower) / 2 - 0.0683369183516613) < 1e-12)
+        let large = try #require(MixtureSPRT(difference: 0.08, variance: 0.0005, tau: 0.05))
+        #expect(abs(large.pValue - 0.011826013988560221) < 1e-12)
+        #expect(large.lower > 0)
+    }
+
+    /// What "always valid" means: peeking after every 100 observations per arm up to 3,000 under no true
+    /// difference, the share of simulated experiments ever rejected at α = 0.05 stays below α (a fixed-horizon
+    /// z-test peeked at this often rejects far more often).
+    @Test func mixtureSPRTKeepsItsErrorRateUnderContinuousPeeking() throws {
+        var rng = SplitMix64(seed: 7)
+        var everRejected = 0
+        let experiments = 200
+        for _ in 0..<experiments {
+            var successes = (0, 0)
+            var rejected = false
+            for look in 1...30 {
+                for _ in 0..<100 {
+                    if rng.next() % 10 < 3 { successes.0 += 1 }
+                    if rng.next() % 10 < 3 { successes.1 += 1 }
+                }
+                let n = look * 100
+                if let test = MixtureSPRT.proportions(
+                    successes1: successes.0, trials1: n, successes2: successes.1, trials2: n),
+                    test.pValue < 0.05
+                {
+                    rejected = true
+                }
+            }
+            if rejected { everRejected += 1 }
+        }
+        #expect(Double(everRejected) / Double(experiments) <= 0.05)
+    }
+
+    @Test func twoSampleBootstrapFindsAShiftInMediansAndNoneBetweenEqualSamples() throws {
+        var rng = SplitMix64(seed: 11)
+        let base = (0..<400).map { _ in Double(rng.nextIndex(below: 1_000)) }
+        let shifted = base.map { $0 + 300 }
+        let configuration = BootstrapConfiguration(resamples: 1_000)
+        let shift = try #require(TwoSampleBootstrap(shifted, base, statistic: .quantile(0.5), configuration: configuration))
+        #expect(abs(shift.difference - 300) < 1e-9)
+        #expect(shift.lower > 150 && shift.upper < 450)
+        #expect(shift.pValue < 0.01)
+        let same = try #require(TwoSampleBootstrap(base, base, statistic: .quantile(0.95), configuration: configuration))
+        #expect(same.difference == 0)
+        #expect(same.lower < 0 && same.upper > 0)
+        #expect(same.pValue > 0.2)
+    }
+
+    @Test func twoSampleBootstrapOfMeansAgreesWithWelchAtLargeN() throws {
+        var rng = SplitMix64(seed: 3)
+        let a = (0..<1_500).map { _ in Double(rng.nextIndex(below: 200)) }
+        let b = (0..<1_500).map { _ in Double(rng.nextIndex(below: 200)) + 10 }
+        let resampled = try #require(
+            TwoSampleBootstrap(a, b, statistic: .mean, configuration: BootstrapConfiguration(resamples: 2_000)))
+        let normal = try #require(
+            TwoSampleBootstrap(a, b, statistic: .mean, configuration: BootstrapConfiguration(maximumResampledCount: 100)))
+        #expect(normal.method == .normalApproximation)
+        #expect(abs(resampled.lower - normal.lower) < 0.6)
+        #expect(abs(resampled.upper - normal.upper) < 0.6)
+        #expect(resampled.upper < 0)
+        #expect(TwoSampleBootstrap([1], [1, 2], statistic: .mean) == nil)
+    }
+}
