@@ -129,7 +129,7 @@ let package = Package(
         .target(
             name: "HybridCollect",
             dependencies: [
-                "HybridCore", "HybridStore", "CZlib",
+                "HybridCore", "HybridStore", "HybridEvents",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 public import Foundation
 import Hummingbird
 import HybridCore
+import HybridEvents
 import Logging
 import NIOCore
 
@@ -62,7 +63,13 @@ public struct CollectorServer: Sendable {
             }
             var data = Data(buffer: body)
             if request.headers[.contentEncoding]?.lowercased() == "gzip" {
-                data = try Gzip.decompress(data, limit: maximumBodyBytes)
+                do {
+                    data = try Gzip.inflate(data, limit: maximumBodyBytes)
+                } catch .tooLarge {
+                    throw CollectError.tooLarge(limit: maximumBodyBytes)
+                } catch {
+                    throw CollectError.unreadable("gzip: body is not complete gzip data")
+                }
             }
             let batch = try LenientEventBatch(data: data)
             let answer = try await ingestor.ingest(batch.events)
