@@ -20,4 +20,13 @@ static inline long hy_global_all(void) { return CURL_GLOBAL_ALL; }
 /* The CURLMsg payload is a union; reading it in C keeps the Swift side free of union layout details. */
 static inline CURLcode hy_msg_result(const CURLMsg *m) { return m->data.result; }
 
+#ifdef __linux__
+#include <sys/prctl.h>
+/* Names the calling thread for the kernel (`top -H`, perf, /proc/thread-self/comm); Foundation's Thread.name does
+   not, on Linux. */
+static inline void hy_name_current_thread(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
+#else
+static inline void hy_name_current_thread(const char *name) { (void)name; }
+#endif
+
 #endif

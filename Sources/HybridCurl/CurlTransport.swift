@@ -35,6 +35,12 @@ public final class CurlTransport: HTTPTransport {
         loop.shutdown()
     }
 
+    /// The transport's loop thread as a task executor. Work that mostly waits on this transport's requests (an
+    /// eval's samples) runs cheapest under `withTaskExecutorPreference(transport.taskExecutor)`: a response then
+    /// resumes its task on the thread that received it, and the next request is added without waking that thread.
+    /// Keep CPU-heavy or blocking work off it: it delays every transfer in flight.
+    public var taskExecutor: any TaskExecutor { loop }
+
     /// Sends `request`; returns when the final status line and headers arrived. See `HTTPTransport.execute`.
     public func execute(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         let transfer = try CurlTransfer(request: request, loop: loop)
