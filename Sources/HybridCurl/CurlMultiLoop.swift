@@ -8,11 +8,13 @@ import Synchronization
 ///
 /// Tasks that prefer this executor (`withTaskExecutorPreference`) resume on the thread that saw their response, and
 /// the transfers they start are added on the next turn: no hop through the global pool (a futex wake) per
-/// completion, and no `curl_multi_wakeup` per request. Only work that arrives while the loop sleeps in
-/// `curl_multi_poll` wakes it.
+/// completion, and no wake-up per request. Only work that arrives while the loop sleeps in `poll` wakes it.
+///
+/// curl is driven by `curl_multi_socket_action` (``CurlSocketWatch``): it only touches transfers whose socket is
+/// ready or whose timer ran out, instead of every transfer in flight on every turn.
 ///
 /// `@unchecked Sendable` because the multi handle and the `active` table are confined to the loop thread; other
-/// threads only touch `inbox` (a `Mutex`) and call `curl_multi_wakeup`, which libcurl allows from any thread.
+/// threads only touch `inbox` (a `Mutex`) and the watch's wake pipe.
 final class CurlMultiLoop: @unchecked Sendable {
     private struct Inbox {
         var adds: [CurlTransfer] = []
@@ -20,13 +22,14 @@ final class CurlMultiLoop: @unchecked Sendable {
         var jobs: [UnownedJob] = []
         var shuttingDown = false
         var stopped = false
-        /// The loop is (about to be) blocked in `curl_multi_poll`: only then does new work need a wakeup.
+        /// The loop is (about to be) blocked in `poll`: only then does new work need a wakeup.
         var sleeping = false
 
         var hasWork: Bool { !adds.isEmpty || !cancels.isEmpty || !jobs.isEmpty }
     }
 
     private let multi: UnsafeMutableRawPointer?
+    private let watch: CurlSocketWatch?
     private let inbox = Mutex(Inbox())
     /// Transfers added to the multi handle, keyed by identity. Loop thread only.
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
@@ -35,7 +38,9 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Starts the loop thread. `maxConnections` bounds the idle connections kept for reuse.
     init(maxConnections: Int, name: String) {
-        multi = CurlGlobal.isInitialized ? curl_multi_init() : nil
+        let watch = CurlSocketWatch()
+        self.watch = watch
+        multi = CurlGlobal.isInitialized && watch != nil ? curl_multi_init() : nil
         if let multi {
             _ = hy_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maxConnections)
             let thread = Thread { [self] in
@@ -64,7 +69,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private func wakeUp() {
-        if let multi { _ = curl_multi_wakeup(multi) }
+        watch?.wake()
     }
 
     /// Asks the loop to remove `transfer` and fail it with `.cancelled`. Safe from any thread, any number of times.
@@ -85,8 +90,9 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private func run() {
-        guard let multi else { return }
-        var running: Int32 = 0
+        guard let multi, let watch else { return }
+        watch.install(on: multi)
+        var ready: [CurlSocketWatch.Readiness] = []
         while true {
             runJobs()
             let (adds, cancels, shuttingDown) = inbox.withLock { inbox in
@@ -102,22 +108,35 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             if shuttingDown && active.isEmpty && stop() { break }
 
-            _ = curl_multi_perform(multi, &running)
+            if watch.takeExpiredTimer(now: .now) { act(on: hy_socket_timeout(), mask: 0, multi) }
             collectFinished(multi)
-            let nextDeadline = enforceFirstByteLimits(multi)
-            var waitMilliseconds: Int32 = 1000
-            if let nextDeadline {
-                let remaining = (nextDeadline - .now).roundedUpMilliseconds
-                waitMilliseconds = Int32(max(1, min(remaining, 1000)))
-            }
+            let wait = waitMilliseconds(firstByteDeadline: enforceFirstByteLimits(multi), timer: watch.timerDeadline)
             // Completions above queued the jobs of the tasks they resumed: run those before sleeping.
             let sleep = inbox.withLock { inbox in
                 inbox.sleeping = !inbox.hasWork
                 return inbox.sleeping
             }
-            if sleep { _ = curl_multi_poll(multi, nil, 0, waitMilliseconds, nil) }
+            watch.wait(milliseconds: sleep ? wait : 0, into: &ready)
+            // Awake again: the jobs the completions below enqueue must not write to the wake pipe.
+            if sleep { inbox.withLock { $0.sleeping = false } }
+            for readiness in ready { act(on: readiness.socket, mask: readiness.mask, multi) }
+            collectFinished(multi)
         }
         curl_multi_cleanup(multi)
+    }
+
+    private func act(on socket: curl_socket_t, mask: Int32, _ multi: UnsafeMutableRawPointer) {
+        var running: Int32 = 0
+        _ = curl_multi_socket_action(multi, socket, mask, &running)
+    }
+
+    /// How long the loop may sleep: until curl's timer, the earliest first-byte deadline, or a second at most.
+    private func waitMilliseconds(firstByteDeadline: ContinuousClock.Instant?, timer: ContinuousClock.Instant?) -> Int32 {
+        var wait = 1000
+        let now = ContinuousClock.now
+        if let firstByteDeadline { wait = min(wait, max(1, (firstByteDeadline - now).roundedUpMilliseconds)) }
+        if let timer { wait = min(wait, max(0, (timer - now).roundedUpMilliseconds)) }
+        return Int32(wait)
     }
 
     /// Runs the jobs queued for this executor, in order, and the jobs those enqueue, until none is left (or a
@@ -224,7 +243,7 @@ final class CurlMultiLoop: @unchecked Sendable {
 }
 
 extension CurlMultiLoop: TaskExecutor {
-    /// Queues `job` for the loop thread; wakes the loop only if it sleeps in `curl_multi_poll`. Once the loop has
+    /// Queues `job` for the loop thread; wakes the loop only if it sleeps in `poll`. Once the loop has
     /// stopped, jobs go to the global concurrent executor, so a task that still prefers this one keeps running.
     func enqueue(_ job: consuming ExecutorJob) {
         let unownedJob = UnownedJob(job)
