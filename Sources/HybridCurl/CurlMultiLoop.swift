@@ -141,8 +141,8 @@ final class CurlMultiLoop: @unchecked Sendable {
 
     /// Runs the jobs queued for this executor, in order, and the jobs those enqueue, until none is left (or a
     /// bounded number of rounds, so a task that keeps yielding cannot starve the transfers). A continuation resumed
-    /// right away (a body chunk already buffered) is a job too: going back to curl between each would cost a
-    /// `curl_multi_perform` per hop.
+    /// right away (a body chunk already buffered) is a job too: going back to curl between each would cost a turn
+    /// (a `poll`) per hop.
     private func runJobs() {
         let executor = asUnownedTaskExecutor()
         for _ in 0..<Self.jobRoundsPerTurn {
