@@ -22,6 +22,10 @@ extension SQLiteResultStore {
         var next: Task<MeasuresPage, any Error>? = prefetch(after: Int64.min)
         defer { next?.cancel() }
         while let pending = next {
+            // The pages are read in tasks of their own, which the caller's cancellation does not reach.
+            if Task.isCancelled {
+                throw StoreError.cancelled(path: database.path, operation: "read results of run \(run)")
+            }
             let page = try await pending.value
             next = nil
             if page.isFull, let lastRowID = page.rowIDs.last {
