@@ -14,10 +14,35 @@ static inline CURLcode hy_easy_setopt_prereq_cb(CURL *h, int (*cb)(void *, char 
 static inline CURLcode hy_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode hy_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLMcode hy_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+static inline CURLMcode hy_multi_setopt_pointer(CURLM *m, CURLMoption o, void *v) { return curl_multi_setopt(m, o, v); }
+static inline CURLMcode hy_multi_setopt_socket_cb(CURLM *m, int (*cb)(CURL *, curl_socket_t, int, void *, void *)) { return curl_multi_setopt(m, CURLMOPT_SOCKETFUNCTION, cb); }
+static inline CURLMcode hy_multi_setopt_timer_cb(CURLM *m, int (*cb)(CURLM *, long, void *)) { return curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, cb); }
+static inline curl_socket_t hy_socket_timeout(void) { return CURL_SOCKET_TIMEOUT; }
 
 /* Macros Swift does not import. */
 static inline long hy_global_all(void) { return CURL_GLOBAL_ALL; }
 /* The CURLMsg payload is a union; reading it in C keeps the Swift side free of union layout details. */
 static inline CURLcode hy_msg_result(const CURLMsg *m) { return m->data.result; }
+
+#include <fcntl.h>
+#include <unistd.h>
+/* A non-blocking, close-on-exec pipe: the loop polls the read end, other threads write a byte to wake it. */
+static inline int hy_wake_pipe(int fds[2]) {
+    if (pipe(fds) != 0) return -1;
+    for (int i = 0; i < 2; i++) {
+        fcntl(fds[i], F_SETFL, fcntl(fds[i], F_GETFL) | O_NONBLOCK);
+        fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+    }
+    return 0;
+}
+
+#ifdef __linux__
+#include <sys/prctl.h>
+/* Names the calling thread for the kernel (`top -H`, perf, /proc/thread-self/comm); Foundation's Thread.name does
+   not, on Linux. */
+static inline void hy_name_current_thread(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
+#else
+static inline void hy_name_current_thread(const char *name) { (void)name; }
+#endif
 
 #endif

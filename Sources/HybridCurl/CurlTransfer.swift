@@ -42,7 +42,7 @@ final class CurlTransfer: @unchecked Sendable {
     private(set) var firstByteArrived = false
 
     init(request: HTTPRequest, loop: CurlMultiLoop) throws(TransportError) {
-        url = URLRedaction.redact(request.url)
+        url = Self.redacted(request.url)
         timeouts = request.timeouts
         maxBodyBytes = request.maxBodyBytes
         isHead = request.method.uppercased() == "HEAD"
@@ -65,6 +65,17 @@ final class CurlTransfer: @unchecked Sendable {
     deinit {
         cleanup()
         errorBuffer.deallocate()
+    }
+
+    /// The last URL redacted, and its redaction: an eval sends thousands of requests to one URL, and redacting it
+    /// (character by character) each time was a fiftieth of a fast eval's CPU.
+    private static let lastRedaction = Mutex<(url: String, redacted: String)?>(nil)
+
+    static func redacted(_ url: String) -> String {
+        if let hit = lastRedaction.withLock({ $0.flatMap { $0.url == url ? $0.redacted : nil } }) { return hit }
+        let redacted = URLRedaction.redact(url)
+        lastRedaction.withLock { $0 = (url, redacted) }
+        return redacted
     }
 
     private func configure(_ easy: UnsafeMutableRawPointer, _ request: HTTPRequest) throws(TransportError) {
@@ -172,28 +183,44 @@ final class CurlTransfer: @unchecked Sendable {
         return 0
     }
 
-    /// Without spaces and tabs at either end (HTTP's optional white space around a field value). Foundation's
-    /// `trimmingCharacters(in:)` bridges through `NSString`, a tenth of the CPU a fast request costs.
-    static func trimmedSpaces(_ text: Substring) -> String {
-        var text = text
-        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-        return String(text)
+    /// The bytes without spaces and tabs at either end (HTTP's optional white space around a field value), as text.
+    static func trimmedText(_ bytes: UnsafeRawBufferPointer.SubSequence) -> String {
+        var bytes = bytes
+        while let first = bytes.first, first == space || first == tab { bytes.removeFirst() }
+        while let last = bytes.last, last == space || last == tab { bytes.removeLast() }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes), as: UTF8.self)
     }
 
+    /// The status code of a status line ("HTTP/1.1 200 OK"): the digits of its second word, 0 if it has none.
+    static func statusCode(_ line: UnsafeRawBufferPointer.SubSequence) -> Int {
+        guard let space = line.firstIndex(of: Self.space) else { return 0 }
+        var code = 0
+        var digits = 0
+        for byte in line[(space + 1)...] {
+            if byte == Self.space { break }
+            guard (0x30...0x39).contains(byte), digits < 4 else { return 0 }
+            code = code * 10 + Int(byte - 0x30)
+            digits += 1
+        }
+        return digits > 0 ? code : 0
+    }
+
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(ascii: "\t")
+
+    /// One line of the response head. Parsed as bytes: every response passes here a dozen times, and building a
+    /// `String` per line to split it was a twentieth of a fast eval's CPU.
     private func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         firstByteArrived = true
         if cancelRequested.load(ordering: .relaxed) { return 0 }
         // Trailers after a chunked body also arrive here; the head was already delivered.
         if headersComplete { return bytes.count }
-        var line = Substring(String(decoding: bytes, as: UTF8.self))
-        // "\r\n" is one Character in Swift, so test for any newline rather than for "\r" or "\n".
-        while let last = line.last, last.isNewline { line.removeLast() }
+        var line = bytes[...]
+        while let last = line.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") { line.removeLast() }
 
-        if line.hasPrefix("HTTP/") {
+        if line.starts(with: "HTTP/".utf8) {
             // A new status line (after 100 Continue or any 1xx) starts a new head.
-            let parts = line.split(separator: " ", maxSplits: 2)
-            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            status = Self.statusCode(line)
             headers = HTTPHeaders()
             return bytes.count
         }
@@ -201,7 +228,7 @@ final class CurlTransfer: @unchecked Sendable {
             if (100..<200).contains(status) { return bytes.count }
             headersComplete = true
             if !isHead, let limit = maxBodyBytes,
-                let length = headers["Content-Length"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
+                let length = headers["Content-Length"].flatMap({ Int($0) }),
                 length > limit
             {
                 failure = .bodyTooLarge(url: url, limit: limit)
@@ -210,18 +237,16 @@ final class CurlTransfer: @unchecked Sendable {
             deliverHead()
             return bytes.count
         }
-        if line.first == " " || line.first == "\t", var last = headers.fields.last {
+        if line.first == Self.space || line.first == Self.tab, var last = headers.fields.last {
             // Obsolete line folding: continue the previous value.
-            last.value += " " + line.trimmingCharacters(in: .whitespaces)
+            last.value += " " + Self.trimmedText(line)
             var fields = headers.fields.map { ($0.name, $0.value) }
             fields[fields.count - 1] = (last.name, last.value)
             headers = HTTPHeaders(fields)
             return bytes.count
         }
-        if let colon = line.firstIndex(of: ":") {
-            let name = Self.trimmedSpaces(line[..<colon])
-            let value = Self.trimmedSpaces(line[line.index(after: colon)...])
-            headers.add(name: name, value: value)
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            headers.add(name: Self.trimmedText(line[..<colon]), value: Self.trimmedText(line[(colon + 1)...]))
         }
         return bytes.count
     }

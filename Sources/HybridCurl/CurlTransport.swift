@@ -3,8 +3,10 @@ public import HybridTransport
 // Design: CurlTransport drives libcurl's MULTI interface from ONE dedicated thread per transport (not Swift's
 // cooperative pool, which has only a few threads and must never block). The multi handle keeps a connection
 // cache, so sequential and concurrent requests to the same host reuse keep-alive connections, and one thread
-// multiplexes any number of transfers with `curl_multi_poll`. Callers hand new transfers and cancellations to the
-// loop through a lock-protected inbox plus `curl_multi_wakeup`; only the loop thread touches curl handles.
+// multiplexes any number of transfers with `curl_multi_socket_action` over one `poll` of the sockets curl asked for
+// (`CurlSocketWatch`). Callers hand new transfers and cancellations to the loop through a lock-protected inbox plus a
+// wake-up pipe (written only while the loop sleeps); only the loop thread touches curl handles. The loop is also a
+// `TaskExecutor` (`taskExecutor`) that runs Swift jobs between two turns.
 // `execute` suspends on a continuation the loop resumes when the final status line and headers arrived
 // (1xx heads are skipped); body chunks go, in wire order, into a channel the returned `AsyncThrowingStream` reads.
 // Cancellation (the awaiting task cancelled, the body iterated from a cancelled task, or the stream dropped)
@@ -34,6 +36,12 @@ public final class CurlTransport: HTTPTransport {
     deinit {
         loop.shutdown()
     }
+
+    /// The transport's loop thread as a task executor. Work that mostly waits on this transport's requests (an
+    /// eval's samples) runs cheapest under `withTaskExecutorPreference(transport.taskExecutor)`: a response then
+    /// resumes its task on the thread that received it, and the next request is added without waking that thread.
+    /// Keep CPU-heavy or blocking work off it: it delays every transfer in flight.
+    public var taskExecutor: any TaskExecutor { loop }
 
     /// Sends `request`; returns when the final status line and headers arrived. See `HTTPTransport.execute`.
     public func execute(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {

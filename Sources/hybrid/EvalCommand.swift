@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HybridConfig
 import HybridCore
+import HybridCurl
 import HybridProviders
 import HybridReport
 import HybridRunner
@@ -190,7 +191,7 @@ struct EvalCommand: AsyncParsableCommand {
                     useCache: settings.cache,
                     scorers: try Self.scorers(settings.scorers, hasSchema: plan.featureConfig.outputSchema != nil),
                     judge: try Self.makeJudge(judge, rubric: rubric, document: document, factory: factory, existing: languageModels),
-                    sendOversizedPrompts: sendOversizedPrompts))
+                    sendOversizedPrompts: sendOversizedPrompts, taskExecutor: CurlTransport.shared.taskExecutor))
             let reporter = ProgressReporter(label: runID)
             let trap = InterruptTrap()
             let workerOptions = WorkerOptions(

@@ -39,4 +39,19 @@ import Testing
         #expect(OpenAIFastParse.chunk(#"{"choices":[{"delta":{"content":7}}]}"#) == nil)
         #expect(OpenAIFastParse.completion(#"{"model":"m"}"#) == nil)
     }
+
+    /// `usage` is read without `Decodable`; every shape must come out as the `Decodable` path reads it.
+    @Test(arguments: [
+        #"{"prompt_tokens":3,"completion_tokens":2}"#,
+        #"{"prompt_tokens":3,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":1},"completion_tokens_details":{"reasoning_tokens":5}}"#,
+        #"{"prompt_tokens":3,"completion_tokens":2,"prompt_tokens_details":{},"completion_tokens_details":null,"total_tokens":5}"#,
+        #"{"prompt_tokens":null,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":null}}"#,
+        #"{"prompt_tokens":3.0,"completion_tokens":2}"#,
+    ])
+    func usageMatchesJSONDecoder(usage: String) throws {
+        let completion = #"{"model":"m","choices":[{"message":{"content":"x"},"finish_reason":"stop"}],"usage":\#(usage)}"#
+        let fast = try #require(OpenAIFastParse.completion(completion))
+        let slow = try JSONDecoder().decode(OpenAIChatCompletion.self, from: Data(completion.utf8))
+        #expect(fast.usage == slow.usage)
+    }
 }

@@ -22,7 +22,7 @@ enum OpenAIFastParse {
                 }) else { return nil }
                 chunk.choices = choices
             case "usage":
-                guard let usage = try? JSONValueDecoder().decode(OpenAIUsage.self, from: value) else { return nil }
+                guard let usage = Self.usage(value) else { return nil }
                 chunk.usage = usage
             case "timings":
                 guard let timings = try? JSONValueDecoder().decode(LlamaCppTimings.self, from: value) else { return nil }
@@ -51,7 +51,7 @@ enum OpenAIFastParse {
                 completion.choices = choices
                 sawChoices = true
             case "usage":
-                guard let usage = try? JSONValueDecoder().decode(OpenAIUsage.self, from: value) else { return nil }
+                guard let usage = Self.usage(value) else { return nil }
                 completion.usage = usage
             case "timings":
                 guard let timings = try? JSONValueDecoder().decode(LlamaCppTimings.self, from: value) else { return nil }
@@ -61,6 +61,41 @@ enum OpenAIFastParse {
         }
         // `choices` is required by the `Decodable` type: without it, let that path report the error.
         return sawChoices ? completion : nil
+    }
+
+    /// `usage` read straight from the parsed value (the `Decodable` route was a hundredth of a fast eval's CPU);
+    /// its `Decodable` decoding when a member has another shape than the documented integer counts.
+    private static func usage(_ value: JSONValue) -> OpenAIUsage? {
+        guard case .object(let members) = value else { return nil }
+        guard let prompt = optionalInt(members["prompt_tokens"]),
+            let completion = optionalInt(members["completion_tokens"]),
+            let promptDetails = details(members["prompt_tokens_details"], "cached_tokens", { OpenAIUsage.PromptDetails(cachedTokens: $0) }),
+            let completionDetails = details(
+                members["completion_tokens_details"], "reasoning_tokens", { OpenAIUsage.CompletionDetails(reasoningTokens: $0) })
+        else { return try? JSONValueDecoder().decode(OpenAIUsage.self, from: value) }
+        return OpenAIUsage(
+            promptTokens: prompt, completionTokens: completion, promptTokensDetails: promptDetails,
+            completionTokensDetails: completionDetails)
+    }
+
+    /// A details object with its one count: `.some(nil)` when missing or null, nil for another shape.
+    private static func details<T>(_ value: JSONValue?, _ key: String, _ make: (Int?) -> T) -> T?? {
+        switch value {
+        case nil, .null?: return .some(nil)
+        case .object(let fields)?:
+            guard let count = optionalInt(fields[key]) else { return nil }
+            return .some(make(count))
+        default: return nil
+        }
+    }
+
+    /// `.some(nil)` for a missing or null member, `.some(n)` for an integer, nil for any other type.
+    private static func optionalInt(_ value: JSONValue?) -> Int?? {
+        switch value {
+        case nil, .null?: .some(nil)
+        case .int(let number)?: .some(number)
+        default: nil
+        }
     }
 
     private static func object(_ text: String) -> [String: JSONValue]? {

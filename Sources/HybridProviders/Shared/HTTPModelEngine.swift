@@ -62,7 +62,7 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
     func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
         let (events, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
         let engine = self
-        let task = Task {
+        let task = Self.taskPreferringCurrentExecutor {
             do throws(GenerationError) {
                 let response: GenerationResponse
                 if engine.streaming {
@@ -85,6 +85,18 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
         }
         continuation.onTermination = { _ in task.cancel() }
         return events
+    }
+
+    /// A task for `operation` that prefers the caller's task executor, if the caller has one. An eval's samples
+    /// run on the HTTP transport's thread (`EvalOptions.taskExecutor`); a stream they consume is then produced
+    /// there too, instead of on the global pool with a thread hop per event.
+    private static func taskPreferringCurrentExecutor(_ operation: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        if #available(macOS 26.4, iOS 26.4, watchOS 26.4, tvOS 26.4, visionOS 26.4, *),
+            let executor = withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor })?.asTaskExecutor()
+        {
+            return Task(executorPreference: executor, operation: operation)
+        }
+        return Task(operation: operation)
     }
 
     // MARK: - One call

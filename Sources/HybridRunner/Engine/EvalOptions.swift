@@ -18,6 +18,9 @@ public struct EvalOptions: Sendable {
     /// Send prompts whose estimated size exceeds the model's declared context window instead of storing them as
     /// `context_window_exceeded` without a call.
     public var sendOversizedPrompts: Bool
+    /// The executor the samples' tasks prefer; nil for the global pool. The CLI passes its `CurlTransport`'s
+    /// loop thread, so a response resumes its sample where it arrived instead of hopping threads twice per request.
+    public var taskExecutor: (any TaskExecutor)?
 
     /// Creates options; concurrency values below 1 are raised to 1.
     public init(
@@ -28,7 +31,8 @@ public struct EvalOptions: Sendable {
         useCache: Bool = false,
         scorers: [any QualityScorer] = StandardScorers.all,
         judge: LLMJudge? = nil,
-        sendOversizedPrompts: Bool = false
+        sendOversizedPrompts: Bool = false,
+        taskExecutor: (any TaskExecutor)? = nil
     ) {
         self.concurrency = max(1, concurrency)
         self.perModelConcurrency = max(1, perModelConcurrency)
@@ -38,5 +42,6 @@ public struct EvalOptions: Sendable {
         self.scorers = scorers
         self.judge = judge
         self.sendOversizedPrompts = sendOversizedPrompts
+        self.taskExecutor = taskExecutor
     }
 }

@@ -114,6 +114,17 @@ public struct EvalRunner: Sendable {
         _ items: [EvalPlan.WorkItem], _ execution: Execution, writer: ResultWriter, storeFailure: StoreFailure,
         opening: RunOpening? = nil
     ) async {
+        // Samples mostly wait on HTTP: on the transport's thread (when given) a response resumes its sample where
+        // it arrived, and the sample's next request starts there, with no thread hop either way.
+        await withTaskExecutorPreference(options.taskExecutor) {
+            await dispatchInGroup(items, execution, writer: writer, storeFailure: storeFailure, opening: opening)
+        }
+    }
+
+    private func dispatchInGroup(
+        _ items: [EvalPlan.WorkItem], _ execution: Execution, writer: ResultWriter, storeFailure: StoreFailure,
+        opening: RunOpening?
+    ) async {
         let context = execution.context
         await withTaskGroup(of: Void.self) { group in
             // The global limit is the number of children alive at once. Reaping a finished child before adding the
