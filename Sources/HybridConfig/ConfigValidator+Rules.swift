@@ -250,10 +250,10 @@ extension ConfigValidator {
 
         private mutating func checkPriority(_ priority: [String], feature: FeatureConfig, _ path: ConfigPath, allowEmpty: Bool) {
             if priority.isEmpty && !allowEmpty { error(path, "list at least one model id") }
-            var seen = Set<String>()
             for (i, id) in priority.enumerated() {
                 let ipath = path.index(i)
-                if !seen.insert(id).inserted { error(ipath, "model \"\(id)\" is listed twice") }
+                // Lists are a handful of ids: a scan of the earlier ones beats building a set per feature.
+                if priority[..<i].contains(id) { error(ipath, "model \"\(id)\" is listed twice") }
                 guard let model = document.models[id] else {
                     error(ipath, "model \"\(id)\" is not defined in models (defined: \(Self.list(document.models.keys)))")
                     continue
@@ -273,12 +273,13 @@ extension ConfigValidator {
             let prefix = file.map { "in \($0): " } ?? ""
             do {
                 let template = try PromptTemplate(text)
-                var ok = true
-                for variable in template.variables where !inputs.contains(variable) {
+                // The segments, not `variables`: that builds a set per template, and nearly every variable is known.
+                var unknown: [String] = []
+                for case .variable(let variable) in template.segments where !inputs.contains(variable) && !unknown.contains(variable) {
                     error(path, "\(prefix)template references unknown variable \"\(variable)\" (declared inputs: \(Self.list(inputs)))")
-                    ok = false
+                    unknown.append(variable)
                 }
-                return ok
+                return unknown.isEmpty
             } catch {
                 self.error(path, prefix + error.description)
                 return false

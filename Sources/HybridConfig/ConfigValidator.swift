@@ -31,12 +31,14 @@ public enum ConfigValidator {
         try decode(data, tree: try? JSONValue(parsing: String(decoding: data, as: UTF8.self)))
     }
 
-    /// Decodes from `tree` (the parse of `data`) when it can: Foundation's JSONDecoder spends most of start-up
-    /// decoding the JSONValue members of schemas. Anything the fast path refuses goes the slow way, which also
-    /// words the errors with paths.
+    /// Decodes from `tree` (the parse of `data`) when it can: first with the hand-written reader
+    /// (`HybridConfigDocument+TreeDecoding.swift`), then through `Decodable` over the tree (Foundation's
+    /// JSONDecoder spends most of start-up decoding the JSONValue members of schemas). Anything both refuse goes
+    /// the slow way, which also words the errors with paths.
     private static func decode(_ data: Data, tree: JSONValue?) throws(ConfigError) -> HybridConfigDocument {
-        if let tree, let document = try? JSONValueDecoder().decode(HybridConfigDocument.self, from: tree) {
-            return document
+        if let tree {
+            if let document = try? HybridConfigDocument(tree: tree) { return document }
+            if let document = try? JSONValueDecoder().decode(HybridConfigDocument.self, from: tree) { return document }
         }
         do {
             return try JSONDecoder().decode(HybridConfigDocument.self, from: data)

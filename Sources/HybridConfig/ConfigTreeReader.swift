@@ -1,0 +1,97 @@
+import HybridCore
+
+/// Reads one JSON object of a parsed config the way the `Decodable` conformances do, without going through
+/// `Decoder`: on a 200-feature document the generic containers (a boxed container, a coding-path array and
+/// a metadata lookup per member) cost more than the rest of start-up together.
+///
+/// It only ever accepts what the `Decodable` path accepts and yields the same values; anything else (a wrong
+/// type, a missing key, an unknown constraint) throws ``Refusal`` and `ConfigValidator` decodes the document the
+/// slow way, which words the error with its JSON path. Tests check both paths give equal documents.
+struct ConfigTreeReader {
+    /// This reader does not accept the value; the `Decodable` path decides and explains.
+    struct Refusal: Error {}
+
+    let members: [String: JSONValue]
+
+    init(_ value: JSONValue) throws(Refusal) {
+        guard case .object(let members) = value else { throw Refusal() }
+        self.members = members
+    }
+
+    /// The member, when present and not null (what `decodeIfPresent` treats as absent).
+    func optional(_ key: String) -> JSONValue? {
+        switch members[key] {
+        case nil, .null?: nil
+        case let value?: value
+        }
+    }
+
+    func required(_ key: String) throws(Refusal) -> JSONValue {
+        guard let value = members[key] else { throw Refusal() }
+        return value
+    }
+
+    func string(_ key: String) throws(Refusal) -> String { try Self.string(try required(key)) }
+    func optionalString(_ key: String) throws(Refusal) -> String? { try optional(key).map(Self.string) }
+    func optionalInt(_ key: String) throws(Refusal) -> Int? { try optional(key).map(Self.int) }
+    func optionalDouble(_ key: String) throws(Refusal) -> Double? { try optional(key).map(Self.double) }
+    func optionalBool(_ key: String) throws(Refusal) -> Bool? { try optional(key).map(Self.bool) }
+    func strings(_ key: String) throws(Refusal) -> [String] { try Self.strings(try required(key)) }
+    func optionalStrings(_ key: String) throws(Refusal) -> [String]? { try optional(key).map(Self.strings) }
+
+    /// A member of a type this reader does not spell out, through the tree decoder (same result, slower).
+    func optionalDecoded<T: Decodable>(_ type: T.Type, _ key: String) throws(Refusal) -> T? {
+        try optional(key).map { (value) throws(Refusal) in try Self.decoded(type, value) }
+    }
+
+    /// Every member of the object at `key`, each read by `read`.
+    func map<T>(_ key: String, _ read: (JSONValue) throws(Refusal) -> T) throws(Refusal) -> [String: T] {
+        try Self.map(try required(key), read)
+    }
+
+    // MARK: Values (the same accessors as `JSONValueDecoder`'s primitives)
+
+    static func string(_ value: JSONValue) throws(Refusal) -> String {
+        guard case .string(let text) = value else { throw Refusal() }
+        return text
+    }
+
+    static func int(_ value: JSONValue) throws(Refusal) -> Int {
+        guard let number = value.intValue else { throw Refusal() }
+        return number
+    }
+
+    static func double(_ value: JSONValue) throws(Refusal) -> Double {
+        guard let number = value.doubleValue else { throw Refusal() }
+        return number
+    }
+
+    static func bool(_ value: JSONValue) throws(Refusal) -> Bool {
+        guard case .bool(let flag) = value else { throw Refusal() }
+        return flag
+    }
+
+    static func strings(_ value: JSONValue) throws(Refusal) -> [String] {
+        guard case .array(let elements) = value else { throw Refusal() }
+        var result: [String] = []
+        result.reserveCapacity(elements.count)
+        for element in elements { result.append(try string(element)) }
+        return result
+    }
+
+    static func map<T>(_ value: JSONValue, _ read: (JSONValue) throws(Refusal) -> T) throws(Refusal) -> [String: T] {
+        guard case .object(let members) = value else { throw Refusal() }
+        var result: [String: T] = [:]
+        result.reserveCapacity(members.count)
+        for (key, member) in members { result[key] = try read(member) }
+        return result
+    }
+
+    static func decoded<T: Decodable>(_ type: T.Type, _ value: JSONValue) throws(Refusal) -> T {
+        do {
+            return try JSONValueDecoder().decode(type, from: value)
+        } catch {
+            throw Refusal()
+        }
+    }
+}
