@@ -7,13 +7,20 @@ extension ConfigValidator {
         let document: HybridConfigDocument
         let promptFiles: PromptFileResolver
         var issues: [ConfigIssue] = []
-        var resolved: HybridConfigDocument
+        /// Variants whose `templateFile` was read, to be replaced by their text once checking is done.
+        var inlinedTemplates: [InlinedTemplate] = []
         var templateFiles: [String: String] = [:]
+
+        /// A variant with its template file's text in place of the file name.
+        struct InlinedTemplate {
+            var feature: String
+            var variant: String
+            var prompt: PromptVariant
+        }
 
         init(document: HybridConfigDocument, promptFiles: PromptFileResolver) {
             self.document = document
             self.promptFiles = promptFiles
-            self.resolved = document
         }
 
         private mutating func error(_ path: ConfigPath, _ message: String) {
@@ -49,7 +56,9 @@ extension ConfigValidator {
                 checkModel(id, model, root.key("models").key(id))
             }
             if document.features.isEmpty { error(root.key("features"), "define at least one feature") }
-            for (name, feature) in document.features.sorted(by: { $0.key < $1.key }) {
+            // Sorting the names, not (name, feature) pairs, spares a copy of every feature on each load.
+            for name in document.features.keys.sorted() {
+                guard let feature = document.features[name] else { continue }
                 checkFeature(name, feature, root.key("features").key(name))
             }
             for (name, rollout) in document.rollouts.sorted(by: { $0.key < $1.key }) {
@@ -167,7 +176,8 @@ extension ConfigValidator {
                             error(vpath.key("templateFile"), "in \(file): " + Self.secretMessage(finding.kind))
                         }
                         if checkTemplate(text, inputs: seenInputs, vpath.key("templateFile"), file: file) {
-                            resolved.features[name]?.variants[variantName] = PromptVariant(instructions: variant.instructions, template: text)
+                            inlinedTemplates.append(InlinedTemplate(
+                                feature: name, variant: variantName, prompt: PromptVariant(instructions: variant.instructions, template: text)))
                             templateFiles[vpath.description] = file
                         }
                     } else {

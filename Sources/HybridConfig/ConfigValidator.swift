@@ -58,23 +58,36 @@ public enum ConfigValidator {
 
     /// `tree` is the parsed payload when there is one: the secret scan then also covers keys the document model
     /// does not know; without it the scan runs over the document's own encoding.
+    ///
+    /// Template files are inlined into `document` only after the checker is gone: `load` hands the document over,
+    /// so it is the only reference and inlining modifies it in place instead of copying every feature.
     private static func validate(
-        _ document: HybridConfigDocument,
+        _ document: consuming HybridConfigDocument,
         tree: JSONValue?,
         promptFiles: PromptFileResolver,
         extraWarnings: [ConfigIssue]
     ) throws(ConfigError) -> ValidatedConfig {
+        let checked = check(document, tree: tree, promptFiles: promptFiles, extraWarnings: extraWarnings)
+        let errors = checked.issues.filter { $0.severity == .error }
+        guard errors.isEmpty else { throw .invalid(errors) }
+        for inlined in checked.inlinedTemplates {
+            document.features[inlined.feature]?.variants[inlined.variant] = inlined.prompt
+        }
+        return ValidatedConfig(
+            document: document,
+            warnings: checked.issues.filter { $0.severity == .warning },
+            templateFiles: checked.templateFiles
+        )
+    }
+
+    private static func check(
+        _ document: HybridConfigDocument, tree: JSONValue?, promptFiles: PromptFileResolver, extraWarnings: [ConfigIssue]
+    ) -> Checker {
         var checker = Checker(document: document, promptFiles: promptFiles)
         checker.scanSecrets(in: tree ?? (try? JSONValue(parsing: String(decoding: document.encodedJSON(pretty: false), as: UTF8.self))))
         checker.issues += extraWarnings
         checker.run()
-        let errors = checker.issues.filter { $0.severity == .error }
-        guard errors.isEmpty else { throw .invalid(errors) }
-        return ValidatedConfig(
-            document: checker.resolved,
-            warnings: checker.issues.filter { $0.severity == .warning },
-            templateFiles: checker.templateFiles
-        )
+        return checker
     }
 
     /// All issues of `data` (errors and warnings), for `hybrid config validate`; empty when it is fine.

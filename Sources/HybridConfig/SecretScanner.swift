@@ -121,10 +121,11 @@ public enum SecretScanner {
     /// Called for every key of every config loaded, so ASCII keys (all of them in practice) are compared byte by
     /// byte, folded on the fly, against the names of the same folded length: no string is built or hashed.
     static func isCredentialName(_ key: String) -> Bool {
-        guard key.utf8.allSatisfy({ $0 < 0x80 }) else {
-            return credentialNames.contains(String(key.lowercased().filter { $0 != "-" && $0 != "_" }))
+        var length = 0
+        for byte in key.utf8 {
+            guard byte < 0x80 else { return credentialNames.contains(String(key.lowercased().filter { $0 != "-" && $0 != "_" })) }
+            if byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") { length += 1 }
         }
-        let length = key.utf8.count { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_") }
         return credentialNameBytes.contains { $0.count == length && foldedEquals(key, $0) }
     }
 
