@@ -80,14 +80,21 @@ public enum ConfigValidator {
         )
     }
 
+    /// What checking found; it holds no reference to the document, so the caller's copy stays unique.
+    private struct CheckOutcome {
+        var issues: [ConfigIssue]
+        var inlinedTemplates: [Checker.InlinedTemplate]
+        var templateFiles: [String: String]
+    }
+
     private static func check(
         _ document: HybridConfigDocument, tree: JSONValue?, promptFiles: PromptFileResolver, extraWarnings: [ConfigIssue]
-    ) -> Checker {
+    ) -> CheckOutcome {
         var checker = Checker(document: document, promptFiles: promptFiles)
         checker.scanSecrets(in: tree ?? (try? JSONValue(parsing: String(decoding: document.encodedJSON(pretty: false), as: UTF8.self))))
         checker.issues += extraWarnings
         checker.run()
-        return checker
+        return CheckOutcome(issues: checker.issues, inlinedTemplates: checker.inlinedTemplates, templateFiles: checker.templateFiles)
     }
 
     /// All issues of `data` (errors and warnings), for `hybrid config validate`; empty when it is fine.
