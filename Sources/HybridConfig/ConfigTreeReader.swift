@@ -79,12 +79,14 @@ struct ConfigTreeReader {
         return result
     }
 
+    /// `mapValues` keeps the object's hash table layout: no key is hashed again.
     static func map<T>(_ value: JSONValue, _ read: (JSONValue) throws(Refusal) -> T) throws(Refusal) -> [String: T] {
         guard case .object(let members) = value else { throw Refusal() }
-        var result: [String: T] = [:]
-        result.reserveCapacity(members.count)
-        for (key, member) in members { result[key] = try read(member) }
-        return result
+        do {
+            return try members.mapValues { member throws(Refusal) in try read(member) }
+        } catch {
+            throw Refusal()
+        }
     }
 
     static func decoded<T: Decodable>(_ type: T.Type, _ value: JSONValue) throws(Refusal) -> T {
