@@ -7,45 +7,61 @@ import HybridCore
 /// It only ever accepts what the `Decodable` path accepts and yields the same values; anything else (a wrong
 /// type, a missing key, an unknown constraint) throws ``Refusal`` and `ConfigValidator` decodes the document the
 /// slow way, which words the error with its JSON path. Tests check both paths give equal documents.
+///
+/// An object with a key the reader did not read is refused too (``requireAllRead()``): a field added to a
+/// `Decodable` conformance but not here then costs speed (that document goes the slow way), never the field.
 struct ConfigTreeReader {
     /// This reader does not accept the value; the `Decodable` path decides and explains.
     struct Refusal: Error {}
 
     let members: [String: JSONValue]
+    /// How many of `members` were looked up and found.
+    private var read = 0
 
     init(_ value: JSONValue) throws(Refusal) {
         guard case .object(let members) = value else { throw Refusal() }
         self.members = members
     }
 
+    /// Refuses an object with keys nobody read (unknown to this reader, though maybe not to `Decodable`).
+    func requireAllRead() throws(Refusal) {
+        guard read == members.count else { throw Refusal() }
+    }
+
     /// The member, when present and not null (what `decodeIfPresent` treats as absent).
-    func optional(_ key: String) -> JSONValue? {
+    mutating func optional(_ key: String) -> JSONValue? {
         switch members[key] {
-        case nil, .null?: nil
-        case let value?: value
+        case nil: return nil
+        case .null?:
+            read += 1
+            return nil
+        case let value?:
+            read += 1
+            return value
         }
     }
 
-    func required(_ key: String) throws(Refusal) -> JSONValue {
+    mutating func required(_ key: String) throws(Refusal) -> JSONValue {
         guard let value = members[key] else { throw Refusal() }
+        read += 1
         return value
     }
 
-    func string(_ key: String) throws(Refusal) -> String { try Self.string(try required(key)) }
-    func optionalString(_ key: String) throws(Refusal) -> String? { try optional(key).map(Self.string) }
-    func optionalInt(_ key: String) throws(Refusal) -> Int? { try optional(key).map(Self.int) }
-    func optionalDouble(_ key: String) throws(Refusal) -> Double? { try optional(key).map(Self.double) }
-    func optionalBool(_ key: String) throws(Refusal) -> Bool? { try optional(key).map(Self.bool) }
-    func strings(_ key: String) throws(Refusal) -> [String] { try Self.strings(try required(key)) }
-    func optionalStrings(_ key: String) throws(Refusal) -> [String]? { try optional(key).map(Self.strings) }
+    mutating func string(_ key: String) throws(Refusal) -> String { try Self.string(try required(key)) }
+    mutating func optionalString(_ key: String) throws(Refusal) -> String? { try optional(key).map(Self.string) }
+    mutating func optionalInt(_ key: String) throws(Refusal) -> Int? { try optional(key).map(Self.int) }
+    mutating func optionalDouble(_ key: String) throws(Refusal) -> Double? { try optional(key).map(Self.double) }
+    mutating func optionalBool(_ key: String) throws(Refusal) -> Bool? { try optional(key).map(Self.bool) }
+    mutating func strings(_ key: String) throws(Refusal) -> [String] { try Self.strings(try required(key)) }
+    mutating func optionalStrings(_ key: String) throws(Refusal) -> [String]? { try optional(key).map(Self.strings) }
 
     /// A member of a type this reader does not spell out, through the tree decoder (same result, slower).
-    func optionalDecoded<T: Decodable>(_ type: T.Type, _ key: String) throws(Refusal) -> T? {
+    mutating func optionalDecoded<T: Decodable>(_ type: T.Type, _ key: String) throws(Refusal) -> T? {
         try optional(key).map { (value) throws(Refusal) in try Self.decoded(type, value) }
     }
 
     /// Every member of the object at `key`, each read by `read`.
-    func map<T>(_ key: String, _ read: (JSONValue) throws(Refusal) -> T) throws(Refusal) -> [String: T] {
+    mutating func map<T>(_ key: String, _ read: (JSONValue) throws(Refusal) -> T) throws(Refusal) -> [String: T] {
         try Self.map(try required(key), read)
     }
 

@@ -7,7 +7,7 @@ import HybridCore
 /// conformances (`init(from:)` of each type): keep the two in step when a field is added.
 extension HybridConfigDocument {
     init(tree: JSONValue) throws(ConfigTreeReader.Refusal) {
-        let r = try ConfigTreeReader(tree)
+        var r = try ConfigTreeReader(tree)
         self.init(
             schema: try r.optionalString("$schema"),
             version: try ConfigTreeReader.int(try r.required("version")),
@@ -22,12 +22,13 @@ extension HybridConfigDocument {
             } ?? [:],
             routing: try r.optionalDecoded(RoutingConfig.self, "routing")
         )
+        try r.requireAllRead()
     }
 }
 
 extension FeatureConfig {
     init(tree: JSONValue) throws(ConfigTreeReader.Refusal) {
-        let r = try ConfigTreeReader(tree)
+        var r = try ConfigTreeReader(tree)
         guard let privacy = PrivacyClass(rawValue: try r.string("privacy")) else { throw ConfigTreeReader.Refusal() }
         self.init(
             description: try r.optionalString("description"),
@@ -45,35 +46,44 @@ extension FeatureConfig {
             privacy: privacy,
             monthlyBudgetUSD: try r.optionalDouble("monthlyBudgetUSD"),
             routing: try r.optionalDecoded(RoutingConfig.self, "routing"),
-            events: try r.optional("events").map { (value) throws(ConfigTreeReader.Refusal) in
-                FeatureEventsConfig(includeContent: try ConfigTreeReader(value).optionalBool("includeContent") ?? false)
-            }
+            events: try r.optional("events").map(FeatureEventsConfig.init(tree:))
         )
+        try r.requireAllRead()
     }
 }
 
 extension PromptVariant {
     init(tree: JSONValue) throws(ConfigTreeReader.Refusal) {
-        let r = try ConfigTreeReader(tree)
+        var r = try ConfigTreeReader(tree)
         self.init(
             instructions: try r.optionalString("instructions"), template: try r.optionalString("template"),
             templateFile: try r.optionalString("templateFile"))
+        try r.requireAllRead()
     }
 }
 
 extension FeatureGenerationOptions {
     init(tree: JSONValue) throws(ConfigTreeReader.Refusal) {
-        let r = try ConfigTreeReader(tree)
+        var r = try ConfigTreeReader(tree)
         self.init(
             temperature: try r.optionalDouble("temperature"), maxOutputTokens: try r.optionalInt("maxOutputTokens"),
             topP: try r.optionalDouble("topP"), seed: try r.optionalInt("seed"))
+        try r.requireAllRead()
+    }
+}
+
+extension FeatureEventsConfig {
+    init(tree: JSONValue) throws(ConfigTreeReader.Refusal) {
+        var r = try ConfigTreeReader(tree)
+        self.init(includeContent: try r.optionalBool("includeContent") ?? false)
+        try r.requireAllRead()
     }
 }
 
 extension OutputConstraints {
     /// Unknown keys are refused: the `Decodable` path reports them as errors.
     init(tree: JSONValue) throws(ConfigTreeReader.Refusal) {
-        let r = try ConfigTreeReader(tree)
+        var r = try ConfigTreeReader(tree)
         for key in r.members.keys where !Self.supportedKeys.contains(key) { throw ConfigTreeReader.Refusal() }
         self.init(
             minSentences: try r.optionalInt("minSentences"), maxSentences: try r.optionalInt("maxSentences"),
@@ -94,7 +104,7 @@ extension OutputConstraints {
                 result.append(.phrase(phrase))
                 continue
             }
-            let r = try ConfigTreeReader(element)
+            var r = try ConfigTreeReader(element)
             guard r.members.count == 1 else { throw ConfigTreeReader.Refusal() }
             result.append(.regex(try r.string("regex")))
         }

@@ -68,6 +68,19 @@ import Testing
         #expect(fast.encodedJSON() == slow.encodedJSON())
     }
 
+    @Test("a key the reader does not read (a field it lacks, or an unknown key) sends the document the slow way")
+    func unreadKeysGoTheDecodablePath() throws {
+        let data = Fixtures.config {
+            $0.set(["features", "summarize", "futureField"], 1)
+            $0.set(["features", "summarize", "variants", "bullet", "futureField"], true)
+        }
+        #expect((try? HybridConfigDocument(tree: Self.tree(data))) == nil)
+        let slow = try JSONDecoder().decode(HybridConfigDocument.self, from: data)
+        #expect(try ConfigValidator.decode(data) == slow)
+        let loaded = try ConfigValidator.load(data)
+        #expect(loaded.warnings.map(\.path).contains("features.summarize.futureField"))
+    }
+
     @Test(arguments: refused.map(\.0))
     func fastPathRefusesWhatDecodableRefuses(_ name: String) throws {
         let data = try #require(Self.refused.first { $0.0 == name }?.1)
