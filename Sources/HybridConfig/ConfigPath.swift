@@ -20,11 +20,20 @@ public struct ConfigPath: Sendable, Hashable, CustomStringConvertible {
     public static let root = ConfigPath()
 
     /// This path extended by an object key.
-    public func key(_ key: String) -> ConfigPath { ConfigPath(components + [.key(key)]) }
+    public func key(_ key: String) -> ConfigPath { appending(.key(key)) }
     /// This path extended by an array index.
-    public func index(_ index: Int) -> ConfigPath { ConfigPath(components + [.index(index)]) }
+    public func index(_ index: Int) -> ConfigPath { appending(.index(index)) }
     /// This path followed by `other`.
     public func appending(_ other: ConfigPath) -> ConfigPath { ConfigPath(components + other.components) }
+
+    /// One allocation per step (`components + [step]` made two): validation builds a path for every check.
+    private func appending(_ component: Component) -> ConfigPath {
+        var copy: [Component] = []
+        copy.reserveCapacity(components.count + 1)
+        copy += components
+        copy.append(component)
+        return ConfigPath(copy)
+    }
 
     public var description: String {
         if components.isEmpty { return "$" }

@@ -7,13 +7,20 @@ extension ConfigValidator {
         let document: HybridConfigDocument
         let promptFiles: PromptFileResolver
         var issues: [ConfigIssue] = []
-        var resolved: HybridConfigDocument
+        /// Variants whose `templateFile` was read, to be replaced by their text once checking is done.
+        var inlinedTemplates: [InlinedTemplate] = []
         var templateFiles: [String: String] = [:]
+
+        /// A variant with its template file's text in place of the file name.
+        struct InlinedTemplate {
+            var feature: String
+            var variant: String
+            var prompt: PromptVariant
+        }
 
         init(document: HybridConfigDocument, promptFiles: PromptFileResolver) {
             self.document = document
             self.promptFiles = promptFiles
-            self.resolved = document
         }
 
         private mutating func error(_ path: ConfigPath, _ message: String) {
@@ -49,7 +56,9 @@ extension ConfigValidator {
                 checkModel(id, model, root.key("models").key(id))
             }
             if document.features.isEmpty { error(root.key("features"), "define at least one feature") }
-            for (name, feature) in document.features.sorted(by: { $0.key < $1.key }) {
+            // Sorting the names, not (name, feature) pairs, spares a copy of every feature on each load.
+            for name in document.features.keys.sorted() {
+                guard let feature = document.features[name] else { continue }
                 checkFeature(name, feature, root.key("features").key(name))
             }
             for (name, rollout) in document.rollouts.sorted(by: { $0.key < $1.key }) {
@@ -167,7 +176,8 @@ extension ConfigValidator {
                             error(vpath.key("templateFile"), "in \(file): " + Self.secretMessage(finding.kind))
                         }
                         if checkTemplate(text, inputs: seenInputs, vpath.key("templateFile"), file: file) {
-                            resolved.features[name]?.variants[variantName] = PromptVariant(instructions: variant.instructions, template: text)
+                            inlinedTemplates.append(InlinedTemplate(
+                                feature: name, variant: variantName, prompt: PromptVariant(instructions: variant.instructions, template: text)))
                             templateFiles[vpath.description] = file
                         }
                     } else {
@@ -250,10 +260,10 @@ extension ConfigValidator {
 
         private mutating func checkPriority(_ priority: [String], feature: FeatureConfig, _ path: ConfigPath, allowEmpty: Bool) {
             if priority.isEmpty && !allowEmpty { error(path, "list at least one model id") }
-            var seen = Set<String>()
             for (i, id) in priority.enumerated() {
                 let ipath = path.index(i)
-                if !seen.insert(id).inserted { error(ipath, "model \"\(id)\" is listed twice") }
+                // Lists are a handful of ids: a scan of the earlier ones beats building a set per feature.
+                if priority[..<i].contains(id) { error(ipath, "model \"\(id)\" is listed twice") }
                 guard let model = document.models[id] else {
                     error(ipath, "model \"\(id)\" is not defined in models (defined: \(Self.list(document.models.keys)))")
                     continue
@@ -273,12 +283,13 @@ extension ConfigValidator {
             let prefix = file.map { "in \($0): " } ?? ""
             do {
                 let template = try PromptTemplate(text)
-                var ok = true
-                for variable in template.variables where !inputs.contains(variable) {
+                // The segments, not `variables`: that builds a set per template, and nearly every variable is known.
+                var unknown: [String] = []
+                for case .variable(let variable) in template.segments where !inputs.contains(variable) && !unknown.contains(variable) {
                     error(path, "\(prefix)template references unknown variable \"\(variable)\" (declared inputs: \(Self.list(inputs)))")
-                    ok = false
+                    unknown.append(variable)
                 }
-                return ok
+                return unknown.isEmpty
             } catch {
                 self.error(path, prefix + error.description)
                 return false

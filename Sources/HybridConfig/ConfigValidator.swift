@@ -31,12 +31,14 @@ public enum ConfigValidator {
         try decode(data, tree: try? JSONValue(parsing: String(decoding: data, as: UTF8.self)))
     }
 
-    /// Decodes from `tree` (the parse of `data`) when it can: Foundation's JSONDecoder spends most of start-up
-    /// decoding the JSONValue members of schemas. Anything the fast path refuses goes the slow way, which also
-    /// words the errors with paths.
+    /// Decodes from `tree` (the parse of `data`) when it can: first with the hand-written reader
+    /// (`HybridConfigDocument+TreeDecoding.swift`), then through `Decodable` over the tree (Foundation's
+    /// JSONDecoder spends most of start-up decoding the JSONValue members of schemas). Anything both refuse goes
+    /// the slow way, which also words the errors with paths.
     private static func decode(_ data: Data, tree: JSONValue?) throws(ConfigError) -> HybridConfigDocument {
-        if let tree, let document = try? JSONValueDecoder().decode(HybridConfigDocument.self, from: tree) {
-            return document
+        if let tree {
+            if let document = try? HybridConfigDocument(tree: tree) { return document }
+            if let document = try? JSONValueDecoder().decode(HybridConfigDocument.self, from: tree) { return document }
         }
         do {
             return try JSONDecoder().decode(HybridConfigDocument.self, from: data)
@@ -56,23 +58,43 @@ public enum ConfigValidator {
 
     /// `tree` is the parsed payload when there is one: the secret scan then also covers keys the document model
     /// does not know; without it the scan runs over the document's own encoding.
+    ///
+    /// Template files are inlined into `document` only after the checker is gone: `load` hands the document over,
+    /// so it is the only reference and inlining modifies it in place instead of copying every feature.
     private static func validate(
-        _ document: HybridConfigDocument,
+        _ document: consuming HybridConfigDocument,
         tree: JSONValue?,
         promptFiles: PromptFileResolver,
         extraWarnings: [ConfigIssue]
     ) throws(ConfigError) -> ValidatedConfig {
+        let checked = check(document, tree: tree, promptFiles: promptFiles, extraWarnings: extraWarnings)
+        let errors = checked.issues.filter { $0.severity == .error }
+        guard errors.isEmpty else { throw .invalid(errors) }
+        for inlined in checked.inlinedTemplates {
+            document.features[inlined.feature]?.variants[inlined.variant] = inlined.prompt
+        }
+        return ValidatedConfig(
+            document: document,
+            warnings: checked.issues.filter { $0.severity == .warning },
+            templateFiles: checked.templateFiles
+        )
+    }
+
+    /// What checking found; it holds no reference to the document, so the caller's copy stays unique.
+    private struct CheckOutcome {
+        var issues: [ConfigIssue]
+        var inlinedTemplates: [Checker.InlinedTemplate]
+        var templateFiles: [String: String]
+    }
+
+    private static func check(
+        _ document: HybridConfigDocument, tree: JSONValue?, promptFiles: PromptFileResolver, extraWarnings: [ConfigIssue]
+    ) -> CheckOutcome {
         var checker = Checker(document: document, promptFiles: promptFiles)
         checker.scanSecrets(in: tree ?? (try? JSONValue(parsing: String(decoding: document.encodedJSON(pretty: false), as: UTF8.self))))
         checker.issues += extraWarnings
         checker.run()
-        let errors = checker.issues.filter { $0.severity == .error }
-        guard errors.isEmpty else { throw .invalid(errors) }
-        return ValidatedConfig(
-            document: checker.resolved,
-            warnings: checker.issues.filter { $0.severity == .warning },
-            templateFiles: checker.templateFiles
-        )
+        return CheckOutcome(issues: checker.issues, inlinedTemplates: checker.inlinedTemplates, templateFiles: checker.templateFiles)
     }
 
     /// All issues of `data` (errors and warnings), for `hybrid config validate`; empty when it is fine.

@@ -80,11 +80,19 @@ public struct PromptTemplate: Sendable, Hashable {
         func characterOffset(_ byteOffset: Int) -> Int {
             String(decoding: bytes[..<byteOffset], as: UTF8.self).count
         }
+        // Literal bytes since the last delimiter are copied as one run, not byte by byte.
+        var runStart = 0
         while i < bytes.count {
             let c = bytes[i]
+            guard c == open || c == backslash else {
+                i += 1
+                continue
+            }
             if c == backslash, i + 2 < bytes.count, bytes[i + 1] == open, bytes[i + 2] == open {
+                text += bytes[runStart..<i]
                 text += [open, open]
                 i += 3
+                runStart = i
                 continue
             }
             if c == open, i + 1 < bytes.count, bytes[i + 1] == open {
@@ -99,21 +107,31 @@ public struct PromptTemplate: Sendable, Hashable {
                     j += 1
                 }
                 guard closed else { throw .unterminatedPlaceholder(offset: characterOffset(start)) }
-                let name = String(decoding: bytes[(i + 2)..<j], as: UTF8.self).trimmingCharacters(in: " \t")
+                let name = trimmedName(bytes[(i + 2)..<j])
                 guard isValidName(name) else { throw .invalidVariableName(name, offset: characterOffset(start)) }
+                text += bytes[runStart..<i]
                 if !text.isEmpty {
                     segments.append(.text(String(decoding: text, as: UTF8.self)))
                     text.removeAll(keepingCapacity: true)
                 }
                 segments.append(.variable(name))
                 i = j + 2
+                runStart = i
                 continue
             }
-            text.append(c)
             i += 1
         }
+        text += bytes[runStart...]
         if !text.isEmpty { segments.append(.text(String(decoding: text, as: UTF8.self))) }
         return segments
+    }
+
+    /// The placeholder's name without surrounding spaces and tabs; trimming bytes instead of building a
+    /// `CharacterSet` per placeholder (every template is parsed whenever a config is validated).
+    private static func trimmedName(_ bytes: ArraySlice<UInt8>) -> String {
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(decoding: bytes[first...last], as: UTF8.self)
     }
 
     /// Whether `name` can be a template variable (and a feature input).

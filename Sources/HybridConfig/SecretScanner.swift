@@ -117,10 +117,30 @@ public enum SecretScanner {
 
     /// Header and field names that hold a credential themselves (not the *name* of one, like `apiKeyEnv`). Bare
     /// `key`, `token` and `secret` are left out: schemas and options use them for ordinary values.
+    ///
+    /// Called for every key of every config loaded, so ASCII keys (all of them in practice) are compared byte by
+    /// byte, folded on the fly, against the names of the same folded length: no string is built or hashed.
     static func isCredentialName(_ key: String) -> Bool {
-        let folded = String(key.lowercased().filter { $0 != "-" && $0 != "_" })
-        return credentialNames.contains(folded)
+        var length = 0
+        for byte in key.utf8 {
+            guard byte < 0x80 else { return credentialNames.contains(String(key.lowercased().filter { $0 != "-" && $0 != "_" })) }
+            if byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") { length += 1 }
+        }
+        return credentialNameBytes.contains { $0.count == length && foldedEquals(key, $0) }
     }
+
+    /// `key` lower-cased without `-` and `_` equals `name` (ASCII, same length checked by the caller).
+    private static func foldedEquals(_ key: String, _ name: [UInt8]) -> Bool {
+        var position = 0
+        for byte in key.utf8 where byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") {
+            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            guard folded == name[position] else { return false }
+            position += 1
+        }
+        return true
+    }
+
+    private static let credentialNameBytes = credentialNames.map { Array($0.utf8) }
 
     private static let credentialNames: Set<String> = [
         "authorization", "proxyauthorization", "xapikey", "apikey", "xgoogapikey", "accesstoken", "authtoken",

@@ -29,8 +29,11 @@ public final class HybridDatabase: Sendable {
             throw StoreError.cannotOpen(path: path, reason: "cannot create directory \(directory.path): \(error.localizedDescription)")
         }
         do {
-            // DatabasePool switches the file to WAL mode itself.
-            writer = try DatabasePool(path: path, configuration: Self.configuration())
+            // DatabasePool switches the file to WAL mode itself, and sets its writer to synchronous=NORMAL after
+            // `prepareDatabase` ran: set FULL again, or commits are synced only at checkpoints.
+            let pool = try DatabasePool(path: path, configuration: Self.configuration())
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            writer = pool
         } catch {
             throw StoreError.cannotOpen(path: path, reason: Self.describe(error))
         }
