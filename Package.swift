@@ -72,7 +72,11 @@ let package = Package(
         ),
         .target(
             name: "HybridStore",
-            dependencies: ["HybridCore", "HybridConfig", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "HybridCore", "HybridConfig", .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the field-event insert that binds columns directly.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         // The shared store: the same store protocols over PostgreSQL, for many workers filling one run at once.

@@ -39,14 +39,9 @@ public struct JSONLinesIngest: Sendable {
         var outcome = FileOutcome(path: path, accepted: 0, duplicates: 0, rejected: [])
         var chunk: [Result<RouteEvent, FieldEventRejection>] = []
         var lineNumbers: [Int] = []
-        let decoder = JSONDecoder()
         for (offset, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
             guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") }) else { continue }
-            do {
-                chunk.append(.success(try decoder.decode(RouteEvent.self, from: line)))
-            } catch {
-                chunk.append(.failure(FieldEventRejection(reasons: [LenientEventBatch.describe(error)])))
-            }
+            chunk.append(RouteEventReader.decodeLine(line))
             lineNumbers.append(offset + 1)
             if chunk.count == Self.chunkSize {
                 try await flush(&chunk, &lineNumbers, into: &outcome)

@@ -32,3 +32,48 @@ extension SchemaMigration {
             CREATE INDEX field_events_by_run ON field_events (run_id);
             """
 }
+
+extension SchemaMigration {
+    /// Field events clustered by (run, time, id) instead of by id with a second index on the run: uploads arrive
+    /// roughly in time order, so each batch appends to a few pages at the B-tree's end, where a random event id
+    /// as the key dirtied about one 4 KiB page per event in each of two B-trees (measured: 12 KiB written per event,
+    /// 14,000 events/s; `hybrid-bench ingest`). A re-sent event repeats its id, feature, config version and time,
+    /// so it still lands on its stored copy and is ignored. A field report reads one run as one range of the key.
+    static let v5SQLite = """
+            CREATE TABLE field_events_v5 (
+                run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+                occurred_at_ms INTEGER NOT NULL,
+                event_id TEXT NOT NULL,
+                install_id TEXT NOT NULL,
+                rollout_arm TEXT,
+                bucket INTEGER,
+                variant TEXT NOT NULL,
+                served_by TEXT,
+                served_tier TEXT,
+                outcome TEXT NOT NULL,
+                error_kind TEXT,
+                attempt_count INTEGER NOT NULL CHECK (attempt_count >= 0),
+                fallback INTEGER NOT NULL,
+                ttft_ms REAL,
+                latency_ms REAL NOT NULL,
+                input_tokens INTEGER NOT NULL,
+                output_tokens INTEGER NOT NULL,
+                tokens_estimated INTEGER NOT NULL,
+                cost_usd REAL NOT NULL,
+                checks_total INTEGER NOT NULL,
+                checks_failed TEXT NOT NULL DEFAULT '',
+                cache_hit INTEGER NOT NULL,
+                labels_json TEXT NOT NULL DEFAULT '{}',
+                PRIMARY KEY (run_id, occurred_at_ms, event_id)
+            ) STRICT, WITHOUT ROWID;
+            INSERT INTO field_events_v5 (run_id, occurred_at_ms, event_id, install_id, rollout_arm, bucket, variant,
+                served_by, served_tier, outcome, error_kind, attempt_count, fallback, ttft_ms, latency_ms, input_tokens,
+                output_tokens, tokens_estimated, cost_usd, checks_total, checks_failed, cache_hit, labels_json)
+            SELECT run_id, occurred_at_ms, event_id, install_id, rollout_arm, bucket, variant, served_by, served_tier,
+                outcome, error_kind, attempt_count, fallback, ttft_ms, latency_ms, input_tokens, output_tokens,
+                tokens_estimated, cost_usd, checks_total, checks_failed, cache_hit, labels_json
+            FROM field_events;
+            DROP TABLE field_events;
+            ALTER TABLE field_events_v5 RENAME TO field_events;
+            """
+}
