@@ -44,7 +44,7 @@ public struct LenientEventBatch: Sendable {
     /// the body is not plainly a current batch (the reference then gives the error).
     static func fastRead(_ data: Data) -> LenientEventBatch? {
         data.withUnsafeBytes { raw -> LenientEventBatch? in
-            var scanner = JSONByteScanner(raw.bindMemory(to: UInt8.self))
+            var scanner = JSONByteScanner(raw.assumingMemoryBound(to: UInt8.self))
             guard let batch = try? readBatch(&scanner) else { return nil }
             scanner.skipWhitespace()
             return scanner.atEnd ? batch : nil

@@ -9,14 +9,18 @@ public import HybridCore
 public enum RouteEventReader {
     /// One JSON Lines line: the event, or why it is not one (the same answer as `JSONDecoder`).
     public static func decodeLine(_ line: some ContiguousBytes) -> Result<RouteEvent, FieldEventRejection> {
-        let fast: RouteEvent? = line.withUnsafeBytes { raw in
-            var scanner = JSONByteScanner(raw.bindMemory(to: UInt8.self))
+        if let fast = fastDecode(line) { return .success(fast) }
+        return referenceDecode(line.withUnsafeBytes { Data($0) })
+    }
+
+    /// The event when the byte-level reader vouches for the whole line; nil leaves it to `JSONDecoder`.
+    static func fastDecode(_ line: some ContiguousBytes) -> RouteEvent? {
+        line.withUnsafeBytes { raw in
+            var scanner = JSONByteScanner(raw.assumingMemoryBound(to: UInt8.self))
             guard let event = try? readEvent(&scanner) else { return nil }
             scanner.skipWhitespace()
             return scanner.atEnd ? event : nil
         }
-        if let fast { return .success(fast) }
-        return referenceDecode(line.withUnsafeBytes { Data($0) })
     }
 
     /// What `JSONDecoder` makes of one event's bytes.

@@ -5,7 +5,7 @@ import GRDB
 /// (feature, config version) with kind `field`, each event stored once by its id.
 ///
 /// Inserts are one transaction per batch through a cached statement bound column by column
-/// (``FieldEventInsertStatement``), into a table keyed by (run, time, id) so a batch appends to a few pages instead
+/// (``FieldEventInsertStatement``), into a table keyed by (run, install, time, id) so an install's batch appends to a few pages instead
 /// of dirtying one per event (`hybrid-bench ingest`).
 public final class SQLiteFieldEventStore: Sendable {
     /// What a batch did to the store.

@@ -34,17 +34,18 @@ extension SchemaMigration {
 }
 
 extension SchemaMigration {
-    /// Field events clustered by (run, time, id) instead of by id with a second index on the run: uploads arrive
-    /// roughly in time order, so each batch appends to a few pages at the B-tree's end, where a random event id
-    /// as the key dirtied about one 4 KiB page per event in each of two B-trees (measured: 12 KiB written per event,
-    /// 14,000 events/s; `hybrid-bench ingest`). A re-sent event repeats its id, feature, config version and time,
-    /// so it still lands on its stored copy and is ignored. A field report reads one run as one range of the key.
+    /// Field events clustered by (run, install, time, id) instead of by id with a second index on the run. An
+    /// upload is one install's events, oldest first (`HTTPBatchEventUploader`, `JSONLinesEventSink`), so a batch
+    /// appends to a few pages at the end of its install's range, where a random event id as the key dirtied about
+    /// one 4 KiB page per event in each of two B-trees (measured: 12 KiB written per event, 14,000 events/s in
+    /// `hybrid-bench ingest`). A re-sent event repeats its id with its feature, config version, install and time,
+    /// so it lands on its stored copy and is ignored. A field report reads one run as one range of the key.
     static let v5SQLite = """
             CREATE TABLE field_events_v5 (
                 run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+                install_id TEXT NOT NULL,
                 occurred_at_ms INTEGER NOT NULL,
                 event_id TEXT NOT NULL,
-                install_id TEXT NOT NULL,
                 rollout_arm TEXT,
                 bucket INTEGER,
                 variant TEXT NOT NULL,
@@ -64,12 +65,12 @@ extension SchemaMigration {
                 checks_failed TEXT NOT NULL DEFAULT '',
                 cache_hit INTEGER NOT NULL,
                 labels_json TEXT NOT NULL DEFAULT '{}',
-                PRIMARY KEY (run_id, occurred_at_ms, event_id)
+                PRIMARY KEY (run_id, install_id, occurred_at_ms, event_id)
             ) STRICT, WITHOUT ROWID;
-            INSERT INTO field_events_v5 (run_id, occurred_at_ms, event_id, install_id, rollout_arm, bucket, variant,
+            INSERT INTO field_events_v5 (run_id, install_id, occurred_at_ms, event_id, rollout_arm, bucket, variant,
                 served_by, served_tier, outcome, error_kind, attempt_count, fallback, ttft_ms, latency_ms, input_tokens,
                 output_tokens, tokens_estimated, cost_usd, checks_total, checks_failed, cache_hit, labels_json)
-            SELECT run_id, occurred_at_ms, event_id, install_id, rollout_arm, bucket, variant, served_by, served_tier,
+            SELECT run_id, install_id, occurred_at_ms, event_id, rollout_arm, bucket, variant, served_by, served_tier,
                 outcome, error_kind, attempt_count, fallback, ttft_ms, latency_ms, input_tokens, output_tokens,
                 tokens_estimated, cost_usd, checks_total, checks_failed, cache_hit, labels_json
             FROM field_events;
