@@ -37,18 +37,42 @@ public struct JSONLinesIngest: Sendable {
             throw CollectError.unreadable("\(path): cannot read (\(error.localizedDescription))")
         }
         var outcome = FileOutcome(path: path, accepted: 0, duplicates: 0, rejected: [])
+        var cursor = LineCursor()
         var chunk: [Result<RouteEvent, FieldEventRejection>] = []
         var lineNumbers: [Int] = []
-        for (offset, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") }) else { continue }
-            chunk.append(RouteEventReader.decodeLine(line))
-            lineNumbers.append(offset + 1)
-            if chunk.count == Self.chunkSize {
-                try await flush(&chunk, &lineNumbers, into: &outcome)
+        while !cursor.finished(in: data) {
+            cursor.decode(data, upTo: Self.chunkSize, into: &chunk, lineNumbers: &lineNumbers)
+            try await flush(&chunk, &lineNumbers, into: &outcome)
+        }
+        return outcome
+    }
+
+    /// Where the reading of a file stands: lines are found in the raw bytes (`Data.split` costs more per line than
+    /// decoding the event), a chunk at a time so the file's events are never all in memory at once.
+    struct LineCursor {
+        var offset = 0
+        var lineNumber = 0
+
+        func finished(in data: Data) -> Bool { offset >= data.count }
+
+        /// Decodes lines until `limit` events are in `chunk` or the data ends; blank lines (spaces, CR) are skipped.
+        mutating func decode(
+            _ data: Data, upTo limit: Int, into chunk: inout [Result<RouteEvent, FieldEventRejection>],
+            lineNumbers: inout [Int]
+        ) {
+            data.withUnsafeBytes { raw in
+                while offset < raw.count, chunk.count < limit {
+                    let rest = UnsafeRawBufferPointer(rebasing: raw[offset...])
+                    let end = rest.firstIndex(of: UInt8(ascii: "\n")).map { offset + $0 } ?? raw.count
+                    let line = UnsafeRawBufferPointer(rebasing: raw[offset..<end])
+                    lineNumber += 1
+                    offset = end + 1
+                    guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") }) else { continue }
+                    chunk.append(RouteEventReader.decodeLine(line))
+                    lineNumbers.append(lineNumber)
+                }
             }
         }
-        try await flush(&chunk, &lineNumbers, into: &outcome)
-        return outcome
     }
 
     private func flush(

@@ -19,10 +19,12 @@ public final class SQLiteFieldEventStore: Sendable {
     }
 
     private let database: HybridDatabase
+    private let commits: FieldEventGroupCommit
 
     /// A store over an open database.
     public init(database: HybridDatabase) {
         self.database = database
+        commits = FieldEventGroupCommit(database: database)
     }
 
     /// Opens (creating when missing) the database file at `path`.
@@ -36,22 +38,26 @@ public final class SQLiteFieldEventStore: Sendable {
     }
 
     /// Stores `events`, creating their field runs when new; events already stored (same id) are counted as
-    /// duplicates and left unchanged.
+    /// duplicates and left unchanged. Returns once the transaction holding them is committed; batches stored
+    /// concurrently share transactions (``FieldEventGroupCommit``).
     @discardableResult
     public func insert(_ events: [FieldEventRecord]) async throws(StoreError) -> InsertOutcome {
-        try await database.write("store \(events.count) field events") { db in
-            let runs = try Self.createRuns(for: events, db: db)
-            var statement = try FieldEventInsertStatement(db)
-            var accepted = 0
-            var run = (feature: "", version: -1, id: "")
-            for event in events {
-                if event.configVersion != run.version || event.feature != run.feature {
-                    run = (event.feature, event.configVersion, event.runID)
-                }
-                if try statement.insert(event, runID: run.id) { accepted += 1 }
+        try await commits.insert(events)
+    }
+
+    /// One batch inside the current transaction.
+    static func insertBatch(_ events: [FieldEventRecord], db: Database) throws -> InsertOutcome {
+        let runs = try createRuns(for: events, db: db)
+        var statement = try FieldEventInsertStatement(db)
+        var accepted = 0
+        var run = (feature: "", version: -1, id: "")
+        for event in events {
+            if event.configVersion != run.version || event.feature != run.feature {
+                run = (event.feature, event.configVersion, event.runID)
             }
-            return InsertOutcome(accepted: accepted, duplicates: events.count - accepted, runIDs: runs)
+            if try statement.insert(event, runID: run.id) { accepted += 1 }
         }
+        return InsertOutcome(accepted: accepted, duplicates: events.count - accepted, runIDs: runs)
     }
 
     /// True when `runID` is a field run.
