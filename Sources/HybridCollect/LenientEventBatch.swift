@@ -85,14 +85,31 @@ public struct LenientEventBatch: Sendable {
             if let event = try? RouteEventReader.readEvent(&scanner) {
                 events.append(.success(event))
             } else {
-                // Valid JSON the reader declined: JSONDecoder decodes this element alone, as it would in the batch.
+                // Valid JSON the reader declined: JSONDecoder decodes this element, as it would in the batch.
                 scanner.position = start
                 try scanner.skipValue()
-                let slice = Data(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(scanner.bytes)[start..<scanner.position]))
-                events.append(RouteEventReader.referenceDecode(slice))
+                events.append(referenceDecodeElement(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(scanner.bytes)[start..<scanner.position])))
             }
         } while try scanner.continues(before: UInt8(ascii: "]"))
         return events
+    }
+
+    /// One array element through `JSONDecoder` inside an `events` array, not alone: some errors (a number too large
+    /// for its type) read differently at the top level of a document.
+    private static func referenceDecodeElement(_ element: UnsafeRawBufferPointer) -> Result<RouteEvent, FieldEventRejection> {
+        var data = Data(#"{"events":["#.utf8)
+        data.append(contentsOf: element)
+        data.append(contentsOf: "]}".utf8)
+        do {
+            let decoded = try JSONDecoder().decode(Elements.self, from: data)
+            return decoded.events.first?.result ?? .failure(FieldEventRejection(reasons: ["event: missing"]))
+        } catch {
+            return .failure(FieldEventRejection(reasons: [describe(error)]))
+        }
+    }
+
+    private struct Elements: Decodable {
+        var events: [Element]
     }
 
     private struct Wire: Decodable {
