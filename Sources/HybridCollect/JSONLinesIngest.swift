@@ -38,12 +38,20 @@ public struct JSONLinesIngest: Sendable {
         }
         var outcome = FileOutcome(path: path, accepted: 0, duplicates: 0, rejected: [])
         var cursor = LineCursor()
-        var chunk: [Result<RouteEvent, FieldEventRejection>] = []
-        var lineNumbers: [Int] = []
+        // The next chunk is decoded while the previous one is being stored (SQLite writes on its own thread).
+        var storing: (task: Task<RouteEventBatchResponse, any Error>, lines: [Int])?
         while !cursor.finished(in: data) {
+            var chunk: [Result<RouteEvent, FieldEventRejection>] = []
+            var lineNumbers: [Int] = []
             cursor.decode(data, upTo: Self.chunkSize, into: &chunk, lineNumbers: &lineNumbers)
-            try await flush(&chunk, &lineNumbers, into: &outcome)
+            if let storing { try await record(storing, into: &outcome) }
+            storing = nil
+            guard !chunk.isEmpty else { continue }
+            let ingestor = self.ingestor
+            let events = chunk
+            storing = (Task { try await ingestor.ingest(events) }, lineNumbers)
         }
+        if let storing { try await record(storing, into: &outcome) }
         return outcome
     }
 
@@ -75,15 +83,12 @@ public struct JSONLinesIngest: Sendable {
         }
     }
 
-    private func flush(
-        _ chunk: inout [Result<RouteEvent, FieldEventRejection>], _ lines: inout [Int], into outcome: inout FileOutcome
+    private func record(
+        _ storing: (task: Task<RouteEventBatchResponse, any Error>, lines: [Int]), into outcome: inout FileOutcome
     ) async throws {
-        guard !chunk.isEmpty else { return }
-        let response = try await ingestor.ingest(chunk)
+        let response = try await storing.task.value
         outcome.accepted += response.accepted
         outcome.duplicates += response.duplicates
-        outcome.rejected += response.rejected.map { "\(outcome.path):\(lines[$0.index]): \($0.reason)" }
-        chunk.removeAll(keepingCapacity: true)
-        lines.removeAll(keepingCapacity: true)
+        outcome.rejected += response.rejected.map { "\(outcome.path):\(storing.lines[$0.index]): \($0.reason)" }
     }
 }
