@@ -17,15 +17,19 @@ public struct JSONLinesIngest: Sendable {
         public var rejected: [String]
     }
 
-    /// Events stored per transaction.
+    /// Events stored per transaction by default.
     public static let chunkSize = 10_000
 
     /// Where events go.
     public let ingestor: FieldEventIngestor
 
-    /// An ingest into `ingestor`'s store.
-    public init(ingestor: FieldEventIngestor) {
+    /// Events per transaction of this ingest.
+    public let eventsPerTransaction: Int
+
+    /// An ingest into `ingestor`'s store, `eventsPerTransaction` events per transaction.
+    public init(ingestor: FieldEventIngestor, eventsPerTransaction: Int = JSONLinesIngest.chunkSize) {
         self.ingestor = ingestor
+        self.eventsPerTransaction = max(1, eventsPerTransaction)
     }
 
     /// Reads and stores one file. Blank lines are skipped (a torn last line of a rotated file is reported).
@@ -43,7 +47,7 @@ public struct JSONLinesIngest: Sendable {
         while !cursor.finished(in: data) {
             var chunk: [Result<RouteEvent, FieldEventRejection>] = []
             var lineNumbers: [Int] = []
-            cursor.decode(data, upTo: Self.chunkSize, into: &chunk, lineNumbers: &lineNumbers)
+            cursor.decode(data, upTo: eventsPerTransaction, into: &chunk, lineNumbers: &lineNumbers)
             if let storing { try await record(storing, into: &outcome) }
             storing = nil
             guard !chunk.isEmpty else { continue }
