@@ -74,7 +74,8 @@ let package = Package(
             name: "HybridStore",
             dependencies: [
                 "HybridCore", "HybridConfig", .product(name: "GRDB", package: "GRDB.swift"),
-                // The raw SQLite API (`sqlite3_column_*`) for the report's read path; GRDB's own system library.
+                // The raw SQLite API (`sqlite3_column_*`) for the report's read path, and for the field-event
+                // insert that binds columns directly; GRDB's own system library.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: strict

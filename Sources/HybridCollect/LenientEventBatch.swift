@@ -10,8 +10,23 @@ public struct LenientEventBatch: Sendable {
     /// Events the sender says it dropped before this batch.
     public var droppedEvents: Int?
 
-    /// Decodes `data`; throws ``CollectError`` when it is not a batch.
+    /// Decodes `data`; throws ``CollectError`` when it is not a batch. The byte-level ``RouteEventReader`` reads
+    /// what it can vouch for and `JSONDecoder` the rest, so the answer is always the reference's.
     public init(data: Data) throws(CollectError) {
+        if let fast = Self.fastRead(data) {
+            self = fast
+        } else {
+            self = try Self.referenceDecode(data)
+        }
+    }
+
+    private init(events: [Result<RouteEvent, FieldEventRejection>], droppedEvents: Int?) {
+        self.events = events
+        self.droppedEvents = droppedEvents
+    }
+
+    /// The whole body through `JSONDecoder`: the reference every faster path must agree with.
+    static func referenceDecode(_ data: Data) throws(CollectError) -> LenientEventBatch {
         let decoded: Wire
         do {
             decoded = try JSONDecoder().decode(Wire.self, from: data)
@@ -22,8 +37,79 @@ public struct LenientEventBatch: Sendable {
             throw CollectError.malformedBatch(
                 "schemaVersion: \(decoded.schemaVersion) is not supported (this collector reads \(RouteEventBatch.currentSchemaVersion))")
         }
-        events = decoded.events.map(\.result)
-        droppedEvents = decoded.droppedEvents
+        return LenientEventBatch(events: decoded.events.map(\.result), droppedEvents: decoded.droppedEvents)
+    }
+
+    /// The batch read byte by byte; an event the reader cannot vouch for is handed alone to `JSONDecoder`. Nil when
+    /// the body is not plainly a current batch (the reference then gives the error).
+    static func fastRead(_ data: Data) -> LenientEventBatch? {
+        data.withUnsafeBytes { raw -> LenientEventBatch? in
+            var scanner = JSONByteScanner(raw.assumingMemoryBound(to: UInt8.self))
+            guard let batch = try? readBatch(&scanner) else { return nil }
+            scanner.skipWhitespace()
+            return scanner.atEnd ? batch : nil
+        }
+    }
+
+    private static func readBatch(_ scanner: inout JSONByteScanner) throws(JSONByteScanner.Stop) -> LenientEventBatch {
+        var schemaVersion: Int?
+        var events: [Result<RouteEvent, FieldEventRejection>]?
+        var dropped: Int??
+        guard try scanner.openObject() else { throw JSONByteScanner.Stop() }
+        repeat {
+            let key = try scanner.readKey()
+            if scanner.matches(key, "schemaVersion"), schemaVersion == nil {
+                schemaVersion = try scanner.readInt()
+            } else if scanner.matches(key, "events"), events == nil {
+                events = try readEvents(&scanner)
+            } else if scanner.matches(key, "droppedEvents"), dropped == nil {
+                dropped = .some(try scanner.readNull() ? nil : try scanner.readInt())
+            } else if scanner.matches(key, "schemaVersion") || scanner.matches(key, "events") || scanner.matches(key, "droppedEvents") {
+                throw JSONByteScanner.Stop()
+            } else {
+                try scanner.skipValue()
+            }
+        } while try scanner.continues(before: UInt8(ascii: "}"))
+        guard schemaVersion == RouteEventBatch.currentSchemaVersion, let events else { throw JSONByteScanner.Stop() }
+        return LenientEventBatch(events: events, droppedEvents: dropped ?? nil)
+    }
+
+    private static func readEvents(_ scanner: inout JSONByteScanner) throws(JSONByteScanner.Stop)
+        -> [Result<RouteEvent, FieldEventRejection>]
+    {
+        var events: [Result<RouteEvent, FieldEventRejection>] = []
+        guard try scanner.openArray() else { return events }
+        repeat {
+            scanner.skipWhitespace()
+            let start = scanner.position
+            if let event = try? RouteEventReader.readEvent(&scanner) {
+                events.append(.success(event))
+            } else {
+                // Valid JSON the reader declined: JSONDecoder decodes this element, as it would in the batch.
+                scanner.position = start
+                try scanner.skipValue()
+                events.append(referenceDecodeElement(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(scanner.bytes)[start..<scanner.position])))
+            }
+        } while try scanner.continues(before: UInt8(ascii: "]"))
+        return events
+    }
+
+    /// One array element through `JSONDecoder` inside an `events` array, not alone: some errors (a number too large
+    /// for its type) read differently at the top level of a document.
+    private static func referenceDecodeElement(_ element: UnsafeRawBufferPointer) -> Result<RouteEvent, FieldEventRejection> {
+        var data = Data(#"{"events":["#.utf8)
+        data.append(contentsOf: element)
+        data.append(contentsOf: "]}".utf8)
+        do {
+            let decoded = try JSONDecoder().decode(Elements.self, from: data)
+            return decoded.events.first?.result ?? .failure(FieldEventRejection(reasons: ["event: missing"]))
+        } catch {
+            return .failure(FieldEventRejection(reasons: [describe(error)]))
+        }
+    }
+
+    private struct Elements: Decodable {
+        var events: [Element]
     }
 
     private struct Wire: Decodable {

@@ -4,8 +4,9 @@ import GRDB
 /// Field runs in SQLite: router events uploaded by apps (`hybrid collect`, `hybrid ingest`), one run per
 /// (feature, config version) with kind `field`, each event stored once by its id.
 ///
-/// Inserts are one transaction per batch through a cached positional statement, so ingest is bounded by SQLite's
-/// B-tree work, not by per-row allocation (`hybrid-bench ingest`).
+/// Inserts are one transaction per batch through a cached statement bound column by column
+/// (``FieldEventInsertStatement``), into a table keyed by (run, install, time, id) so an install's batch appends to a few pages instead
+/// of dirtying one per event (`hybrid-bench ingest`).
 public final class SQLiteFieldEventStore: Sendable {
     /// What a batch did to the store.
     public struct InsertOutcome: Sendable, Hashable {
@@ -18,10 +19,12 @@ public final class SQLiteFieldEventStore: Sendable {
     }
 
     private let database: HybridDatabase
+    private let commits: FieldEventGroupCommit
 
     /// A store over an open database.
     public init(database: HybridDatabase) {
         self.database = database
+        commits = FieldEventGroupCommit(database: database)
     }
 
     /// Opens (creating when missing) the database file at `path`.
@@ -35,20 +38,26 @@ public final class SQLiteFieldEventStore: Sendable {
     }
 
     /// Stores `events`, creating their field runs when new; events already stored (same id) are counted as
-    /// duplicates and left unchanged.
+    /// duplicates and left unchanged. Returns once the transaction holding them is committed; batches stored
+    /// concurrently share transactions (``FieldEventGroupCommit``).
     @discardableResult
     public func insert(_ events: [FieldEventRecord]) async throws(StoreError) -> InsertOutcome {
-        try await database.write("store \(events.count) field events") { db in
-            let runs = try Self.createRuns(for: events, db: db)
-            let statement = try db.cachedStatement(sql: Self.insertSQL)
-            var accepted = 0
-            for event in events {
-                statement.setUncheckedArguments(StatementArguments(Self.values(of: event)))
-                try statement.execute()
-                accepted += db.changesCount
+        try await commits.insert(events)
+    }
+
+    /// One batch inside the current transaction.
+    static func insertBatch(_ events: [FieldEventRecord], db: Database) throws -> InsertOutcome {
+        let runs = try createRuns(for: events, db: db)
+        var statement = try FieldEventInsertStatement(db)
+        var accepted = 0
+        var run = (feature: "", version: -1, id: "")
+        for event in events {
+            if event.configVersion != run.version || event.feature != run.feature {
+                run = (event.feature, event.configVersion, event.runID)
             }
-            return InsertOutcome(accepted: accepted, duplicates: events.count - accepted, runIDs: runs)
+            if try statement.insert(event, runID: run.id) { accepted += 1 }
         }
+        return InsertOutcome(accepted: accepted, duplicates: events.count - accepted, runIDs: runs)
     }
 
     /// True when `runID` is a field run.
@@ -91,8 +100,10 @@ public final class SQLiteFieldEventStore: Sendable {
 
     private static func createRuns(for events: [FieldEventRecord], db: Database) throws -> [String] {
         var seen: [String: FieldEventRecord] = [:]
-        for event in events where seen[event.runID] == nil {
-            seen[event.runID] = event
+        var previous: (feature: String, version: Int)?
+        for event in events where previous.map({ $0 != (event.feature, event.configVersion) }) ?? true {
+            previous = (event.feature, event.configVersion)
+            if seen[event.runID] == nil { seen[event.runID] = event }
         }
         for (id, event) in seen {
             let features = try StoreJSON.encode([event.feature], field: "run features")
@@ -108,25 +119,7 @@ public final class SQLiteFieldEventStore: Sendable {
         return seen.keys.sorted()
     }
 
-    private static let columns = [
-        "event_id", "run_id", "occurred_at_ms", "install_id", "rollout_arm", "bucket", "variant", "served_by",
-        "served_tier", "outcome", "error_kind", "attempt_count", "fallback", "ttft_ms", "latency_ms", "input_tokens",
-        "output_tokens", "tokens_estimated", "cost_usd", "checks_total", "checks_failed", "cache_hit", "labels_json",
-    ]
-
-    private static let insertSQL =
-        "INSERT INTO field_events (\(columns.joined(separator: ", "))) VALUES ("
-        + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ") ON CONFLICT (event_id) DO NOTHING"
-
-    private static func values(of event: FieldEventRecord) -> [(any DatabaseValueConvertible)?] {
-        [
-            event.eventID, event.runID, Int64((event.occurredAt.timeIntervalSince1970 * 1000).rounded()),
-            event.installID, event.rolloutArm, event.bucket, event.variant, event.servedBy, event.servedTier,
-            event.outcome, event.errorKind, event.attemptCount, event.fellBack, event.ttftMs, event.latencyMs,
-            event.inputTokens, event.outputTokens, event.tokensEstimated, event.costUSD, event.checksTotal,
-            event.failedChecks.joined(separator: "\n"), event.cacheHit, LabelsJSON.encode(event.labels),
-        ]
-    }
+    private static let columns = FieldEventInsertStatement.columns
 
     private static func record(from row: Row) throws -> FieldEventRecord {
         let runID: String = row[1]

@@ -29,6 +29,8 @@ extension SchemaMigration {
             version: "v3", sqlite: v3SQLite, postgres: "-- side tables are SQLite-only (see above)",
             sqliteBackfill: { db in try ResultRecord.backfillSideTables(db) }),
         SchemaMigration(version: "v4", sqlite: v4SQLite, postgres: "-- field runs are SQLite-only (SQLiteFieldEventStore)"),
+        // Field events keyed by (run, install, time, id), so an upload appends instead of writing a random page per event.
+        SchemaMigration(version: "v5", sqlite: v5SQLite, postgres: "-- field runs are SQLite-only (SQLiteFieldEventStore)"),
     ]
 
     private static let v3SQLite = """
