@@ -1,7 +1,7 @@
 import Foundation
 import HybridConfig
 import HybridCore
-import HybridRunner
+@testable import HybridRunner
 import HybridStore
 import HybridTestSupport
 import Testing
@@ -103,10 +103,55 @@ import Testing
         #expect(summary.stored == 60 && !summary.interrupted)
         let run = try #require(try await store.run(id: "s"))
         #expect(run.status == .completed && run.plannedCount == 60)
+        // Hashed on its own thread while the run sent, and recorded once known.
+        #expect(run.datasetHash == (try Dataset.load(path: path)).contentHash)
         #expect(Set(try await store.results(run: "s").map(\.key.caseID)).count == 30)
         // The run id is taken now: a second streamed run under it is refused before anything is sent.
         let before = fake.requestCount
         await #expect(throws: EvalError.self) { try await EvalRunner(store: store, models: EvalRunnerTests.models(document)).run(plan) }
         #expect(fake.requestCount == before)
+    }
+
+    @Test func aMissingEmptyOrPipedFileIsHandledAsLoadingHandlesIt() throws {
+        #expect(throws: DatasetError.self) { try Dataset.open(path: "/nonexistent/data.jsonl") }
+        let empty = try temporaryFile(["", "  // only a comment"])
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect(throws: DatasetError.empty(path: empty)) { try Dataset.open(path: empty) }
+
+        // A pipe cannot be read twice, so it is loaded whole.
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-fifo-\(UUID().uuidString).jsonl").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { try? FileManager.default.removeItem(atPath: fifo) }
+        let text = (1...3).map(Self.line).joined(separator: "\n") + "\n"
+        let writer = Thread {
+            // Opening a FIFO for writing waits for its reader.
+            FileManager.default.createFile(atPath: fifo, contents: nil)
+            let handle = FileHandle(forWritingAtPath: fifo)
+            handle?.write(Data(text.utf8))
+            try? handle?.close()
+        }
+        writer.start()
+        let piped = try Dataset.open(path: fifo)
+        #expect(!piped.isStreamed && piped.cases.map(\.id) == ["c1", "c2", "c3"])
+    }
+
+    /// The compact work order is the order shuffling the items themselves gave: a run resumed by an older or newer
+    /// build sends in the same order, and `keeping` (a resume's missing keys) keeps it.
+    @Test func theWorkOrderIsTheSeededShuffleOfEveryKeyOnce() throws {
+        let document = try EvalRunnerTests.config(models: ["a": "http://127.0.0.1:9/v1", "b": "http://127.0.0.1:9/v1"])
+        let cases = (1...10).map { EvalCase(id: "c\($0)", input: ["input": "text \($0)"], line: $0) }
+        let plan = try EvalPlan(
+            runID: "r", feature: "summarize", config: document, configHash: "h",
+            dataset: Dataset(path: "memory.jsonl", cases: cases, contentHash: "h"), repeats: 3, seed: 11)
+        var expected: [EvalPlan.WorkItem] = []
+        for caseIndex in 0..<10 {
+            for repeatIndex in 0..<3 {
+                for arm in plan.arms { expected.append(EvalPlan.WorkItem(caseIndex: caseIndex, arm: arm, repeatIndex: repeatIndex)) }
+            }
+        }
+        var generator = SeededGenerator(seed: 11)
+        expected.shuffle(using: &generator)
+        #expect(plan.workItems == expected && plan.workItems.count == plan.plannedCount)
+        #expect(Array(plan.workOrder.keeping { $0.repeatIndex != 1 }) == expected.filter { $0.repeatIndex != 1 })
     }
 }
