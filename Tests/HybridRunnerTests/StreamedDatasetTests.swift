@@ -112,27 +112,13 @@ import Testing
         #expect(fake.requestCount == before)
     }
 
-    @Test func aMissingEmptyOrPipedFileIsHandledAsLoadingHandlesIt() throws {
-        #expect(throws: DatasetError.self) { try Dataset.open(path: "/nonexistent/data.jsonl") }
+    @Test func aMissingOrEmptyFileIsRefusedAsLoadingRefusesIt() throws {
+        let missing = "/nonexistent/data.jsonl"
+        let loadError = try #require(throws: DatasetError.self) { try Dataset.load(path: missing) }
+        #expect(throws: loadError) { try Dataset.open(path: missing) }
         let empty = try temporaryFile(["", "  // only a comment"])
         defer { try? FileManager.default.removeItem(atPath: empty) }
         #expect(throws: DatasetError.empty(path: empty)) { try Dataset.open(path: empty) }
-
-        // A pipe cannot be read twice, so it is loaded whole.
-        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("streamed-fifo-\(UUID().uuidString).jsonl").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        defer { try? FileManager.default.removeItem(atPath: fifo) }
-        let text = (1...3).map(Self.line).joined(separator: "\n") + "\n"
-        let writer = Thread {
-            // Opening a FIFO for writing waits for its reader.
-            FileManager.default.createFile(atPath: fifo, contents: nil)
-            let handle = FileHandle(forWritingAtPath: fifo)
-            handle?.write(Data(text.utf8))
-            try? handle?.close()
-        }
-        writer.start()
-        let piped = try Dataset.open(path: fifo)
-        #expect(!piped.isStreamed && piped.cases.map(\.id) == ["c1", "c2", "c3"])
     }
 
     /// The compact work order is the order shuffling the items themselves gave: a run resumed by an older or newer

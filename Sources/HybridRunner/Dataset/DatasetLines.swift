@@ -23,9 +23,11 @@ final class DatasetLines: Sendable {
     /// parses) and starts hashing it; nil when it cannot be opened or is not a regular file (``Dataset/load(path:skipInvalid:)``
     /// then reads it, or says why it cannot).
     init?(scanning path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Checked before opening: opening a pipe would take the bytes its writer sends, which `load` then needs.
         var info = stat()
-        guard descriptor >= 0, fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0, fstat(descriptor, &info) == 0 else {
             if descriptor >= 0 { close(descriptor) }
             return nil
         }
