@@ -72,7 +72,11 @@ let package = Package(
         ),
         .target(
             name: "HybridStore",
-            dependencies: ["HybridCore", "HybridConfig", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "HybridCore", "HybridConfig", .product(name: "GRDB", package: "GRDB.swift"),
+                // The raw SQLite API (`sqlite3_column_*`) for the report's read path; GRDB's own system library.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         // The shared store: the same store protocols over PostgreSQL, for many workers filling one run at once.

@@ -29,4 +29,24 @@ import Testing
         #expect(p.count == 2)
         #expect(p.p50 == 15)
     }
+
+    /// Large samples take a radix sort (``DoubleRadixSort``); it must give the comparison sort's order bit for bit,
+    /// negatives, infinities, duplicates and signed zeros included, or reports would change with sample size.
+    @Test func largeSamplesSortExactlyLikeTheStandardLibrary() throws {
+        var rng = SplitMix64(seed: 7)
+        func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        var values = (0..<5_000).map { index -> Double in
+            switch index % 7 {
+            case 0: return -1_000 * uniform()
+            case 1: return Double(index % 13)
+            case 2: return 1e-300 * uniform()
+            default: return 1e6 * uniform()
+            }
+        }
+        values += [.infinity, -.infinity, 0, .greatestFiniteMagnitude, -.leastNonzeroMagnitude]
+        let p = try #require(Percentiles(values))
+        #expect(p.sorted.map(\.bitPattern) == values.sorted().map(\.bitPattern))
+        let signedZeros = values + [-0.0, 0, -0.0]
+        #expect(try #require(Percentiles(signedZeros)).sorted.map(\.bitPattern) == signedZeros.sorted().map(\.bitPattern))
+    }
 }

@@ -75,6 +75,24 @@ struct ResultMeasuresTests {
         }
     }
 
+    @Test("cancelling the reader stops the stream with a cancelled error (pages are read in tasks of their own)")
+    func stopsWhenCancelled() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try SQLiteResultStore(path: directory.databasePath)
+            try await store.createRun(Fixtures.run())
+            try await store.insertResults((0..<20).map { Fixtures.minimalResult(caseID: "case-\($0)") })
+            let reader = Task {
+                var seen = 0
+                try await store.forEachMeasures(run: "run-1", batchSize: 2) { _ in
+                    seen += 1
+                    if seen == 1 { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+                return seen
+            }
+            await #expect(throws: StoreError.self) { try await reader.value }
+        }
+    }
+
     @Test("deleting a run removes its side rows")
     func cascades() async throws {
         try await withTemporaryDirectory { directory in

@@ -3,20 +3,21 @@ extension ArmAccumulator {
     /// the feature has constraints; otherwise there is no adherence to fail.
     func summary(caseCount: Int, featureHasConstraints: Bool, constraintNames: [String], options: ReportOptions) -> ArmSummary {
         if let reason = notMeasuredReason { return notMeasuredSummary(reason: reason) }
-        var caseAdherence = [Int?](repeating: nil, count: caseCount)
+        // The compact forms of ArmCases: -1 and NaN for nil.
+        var caseAdherence = [Int8](repeating: -1, count: caseCount)
         for (index, code) in adherence.enumerated() {
             switch code {
             case .absent, .unchecked: break
             case .failed: caseAdherence[index] = 0
             case .passed: caseAdherence[index] = 1
-            case .errored: caseAdherence[index] = featureHasConstraints ? 0 : nil
+            case .errored: caseAdherence[index] = featureHasConstraints ? 0 : -1
             }
         }
-        var caseScores: [String: [Double?]] = [:]
+        var caseScores: [String: [Double]] = [:]
         var quality: [ScoreSummary] = []
         for scorer in scores.keys.sorted() {
             let values = scores[scorer] ?? []
-            caseScores[scorer] = Self.optionals(values, count: caseCount)
+            caseScores[scorer] = Self.padded(values, count: caseCount)
             let present = values.filter { !$0.isNaN }
             if let summary = Self.scoreSummary(scorer: scorer, values: present, options: options) {
                 quality.append(summary)
@@ -55,7 +56,7 @@ extension ArmAccumulator {
             cost: pricedCount > 0 ? CostSummary(pricedCount: pricedCount, totalUSD: totalCostUSD) : nil,
             paretoOptimal: nil,
             cases: ArmCases(
-                adherence: caseAdherence, scores: caseScores, totalMs: Self.optionals(totalMs, count: caseCount)
+                adherenceCodes: caseAdherence, scoreValues: caseScores, totalValues: Self.padded(totalMs, count: caseCount)
             )
         )
     }
@@ -95,11 +96,8 @@ extension ArmAccumulator {
         )
     }
 
-    private static func optionals(_ values: [Double], count: Int) -> [Double?] {
-        var result = [Double?](repeating: nil, count: count)
-        for (index, value) in values.enumerated() where !value.isNaN {
-            result[index] = value
-        }
-        return result
+    /// `values` (NaN where a case has none) extended with NaN to `count` cases.
+    private static func padded(_ values: [Double], count: Int) -> [Double] {
+        values.count >= count ? values : values + repeatElement(.nan, count: count - values.count)
     }
 }

@@ -27,10 +27,13 @@ struct ArmAccumulator {
     var adherence: [AdherenceCode] = []
     var checkedPassed = 0
     var checkedTotal = 0
-    /// Per constraint: (passed, checked) over non-error results.
+    /// Per constraint: (passed, checked) over non-error results; filled from `streamingCounts` by `reorder`.
     var constraintCounts: [String: (passed: Int, total: Int)] = [:]
+    private var streamingCounts = NamedSlots<(passed: Int, total: Int)>()
 
+    /// Per scorer, the per-case scores; filled from `streamingScores` by `reorder`.
     var scores: [String: [Double]] = [:]
+    private var streamingScores = NamedSlots<[Double]>()
     var totalMs: [Double] = []
     var ttftMs: [Double] = []
     var decodeTokensPerSecond: [Double] = []
@@ -68,23 +71,23 @@ struct ArmAccumulator {
                 unavailableCount += 1
                 if unavailableMessage == nil { unavailableMessage = error.message }
             }
-            set(&adherence, caseIndex, .errored, filler: .absent)
+            Self.set(&adherence, caseIndex, .errored, filler: .absent)
         } else if record.constraints.isEmpty {
-            set(&adherence, caseIndex, .unchecked, filler: .absent)
+            Self.set(&adherence, caseIndex, .unchecked, filler: .absent)
         } else {
             var allPassed = true
             for outcome in record.constraints {
                 // One in-place dictionary access per constraint.
-                Self.count(&constraintCounts[outcome.name, default: (0, 0)], passed: outcome.passed)
+                streamingCounts.update(outcome.name, initial: (0, 0)) { Self.count(&$0, passed: outcome.passed) }
                 if !outcome.passed { allPassed = false }
             }
             checkedTotal += 1
             if allPassed { checkedPassed += 1 }
-            set(&adherence, caseIndex, allPassed ? .passed : .failed, filler: .absent)
+            Self.set(&adherence, caseIndex, allPassed ? .passed : .failed, filler: .absent)
         }
 
         for score in record.scores where score.value.isFinite {
-            set(&scores[score.scorer, default: []], caseIndex, score.value, filler: .nan)
+            streamingScores.update(score.scorer, initial: []) { Self.set(&$0, caseIndex, score.value, filler: .nan) }
         }
 
         addLatency(record, caseIndex: caseIndex)
@@ -114,7 +117,7 @@ struct ArmAccumulator {
             latencyExcluded.coldStarts += 1
             coldStartTotalMs.append(record.timings.totalMs)
         } else {
-            set(&totalMs, caseIndex, record.timings.totalMs, filler: .nan)
+            Self.set(&totalMs, caseIndex, record.timings.totalMs, filler: .nan)
             if let ttft = record.timings.ttftMs { ttftMs.append(ttft) }
             if let speed = record.timings.decodeTokensPerSecond, speed.isFinite { decodeTokensPerSecond.append(speed) }
             if let queueing = record.timings.queueingMs { queueingMs.append(queueing) }
@@ -133,17 +136,20 @@ struct ArmAccumulator {
     }
 
     /// The per-case arrays reordered so that position `i` holds what case `order[i]` had (`order` names every case
-    /// of the feature, so the arrays come out full length).
+    /// of the feature, so the arrays come out full length); ends streaming (the per-name tallies become
+    /// dictionaries).
     mutating func reorder(_ order: [Int]) {
         func permute<T>(_ array: [T], filler: T) -> [T] {
             order.map { $0 < array.count ? array[$0] : filler }
         }
         adherence = permute(adherence, filler: .absent)
-        scores = scores.mapValues { permute($0, filler: .nan) }
+        scores = streamingScores.dictionary { permute($0, filler: .nan) }
+        streamingScores = NamedSlots()
+        constraintCounts = streamingCounts.dictionary { $0 }
         totalMs = permute(totalMs, filler: .nan)
     }
 
-    private func set<T>(_ array: inout [T], _ index: Int, _ value: T, filler: T) {
+    private static func set<T>(_ array: inout [T], _ index: Int, _ value: T, filler: T) {
         if index >= array.count {
             array.append(contentsOf: repeatElement(filler, count: index - array.count + 1))
         }

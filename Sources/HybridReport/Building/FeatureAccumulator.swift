@@ -11,7 +11,14 @@ struct FeatureAccumulator {
     let feature: String
     private var caseIndex: [CaseSlot: Int] = [:]
     private(set) var caseKeys: [String] = []
+    /// The arms by id, filled from `streamingArms` when the stream ends.
     private(set) var arms: [String: ArmAccumulator] = [:]
+    /// The arms while streaming, found through `armPositions` without hashing the arm id per result.
+    private var streamingArms: [ArmAccumulator] = []
+    private var armPositions = PositionCache()
+    /// The previous result's (case, repeat) and its index: an arm's results of one case usually come together.
+    private var lastSlot: CaseSlot?
+    private var lastCaseIndex = 0
     private var constraintNames: Set<String> = []
     private var scorers: Set<String> = []
     /// The names of the previous result's constraints and scores: nearly every result repeats them, and comparing
@@ -24,15 +31,7 @@ struct FeatureAccumulator {
     }
 
     mutating func add(_ record: ResultMeasures, options: ReportOptions) {
-        let slot = CaseSlot(caseID: record.key.caseID, repeatIndex: record.key.repeatIndex)
-        let index: Int
-        if let existing = caseIndex[slot] {
-            index = existing
-        } else {
-            index = caseKeys.count
-            caseIndex[slot] = index
-            caseKeys.append(Self.caseKey(caseID: slot.caseID, repeatIndex: slot.repeatIndex))
-        }
+        let index = caseIndex(of: record.key)
         if !record.constraints.elementsEqual(lastConstraintNames, by: { $0.name == $1 }) {
             lastConstraintNames = record.constraints.map(\.name)
             constraintNames.formUnion(lastConstraintNames)
@@ -41,8 +40,30 @@ struct FeatureAccumulator {
             lastScorers = record.scores.map(\.scorer)
             scorers.formUnion(lastScorers)
         }
-        arms[record.key.armID, default: ArmAccumulator(record: record, worstCaseLimit: options.worstCasesPerArm)]
-            .add(record, caseIndex: index)
+        let position = armPositions.position(of: record.key.armID) {
+            streamingArms.append(ArmAccumulator(record: record, worstCaseLimit: options.worstCasesPerArm))
+            return streamingArms.count - 1
+        }
+        streamingArms[position].add(record, caseIndex: index)
+    }
+
+    /// The index of the result's (case, repeat), new ones appended; the previous result's is reused without hashing.
+    private mutating func caseIndex(of key: ResultKey) -> Int {
+        if let lastSlot, lastSlot.repeatIndex == key.repeatIndex, lastSlot.caseID == key.caseID {
+            return lastCaseIndex
+        }
+        let slot = CaseSlot(caseID: key.caseID, repeatIndex: key.repeatIndex)
+        let index: Int
+        if let existing = caseIndex[slot] {
+            index = existing
+        } else {
+            index = caseKeys.count
+            caseIndex[slot] = index
+            caseKeys.append(Self.caseKey(caseID: slot.caseID, repeatIndex: slot.repeatIndex))
+        }
+        lastSlot = slot
+        lastCaseIndex = index
+        return index
     }
 
     /// "caseID#repeat": the unit two arms are paired on.
@@ -54,6 +75,9 @@ struct FeatureAccumulator {
     /// report. Frees what only streaming and the summaries needed as it goes, so a million-result report does not
     /// hold the streaming arrays and the summaries' per-case vectors at once.
     mutating func finish(options: ReportOptions) -> (FeatureReport, [PendingComparison]) {
+        for arm in streamingArms { arms[arm.armID] = arm }
+        streamingArms = []
+        lastSlot = nil
         putCasesInKeyOrder()
         let names = constraintNames.sorted()
         let scorerNames = scorers.sorted()

@@ -54,7 +54,8 @@ public struct ReportBuilder: Sendable {
 /// The whole run while streaming: one ``FeatureAccumulator`` per feature.
 struct ReportAccumulator {
     let options: ReportOptions
-    private var features: [String: FeatureAccumulator] = [:]
+    private var features: [FeatureAccumulator] = []
+    private var positions = PositionCache()
     private(set) var resultCount = 0
 
     init(options: ReportOptions) {
@@ -63,17 +64,20 @@ struct ReportAccumulator {
 
     mutating func add(_ record: ResultMeasures) {
         resultCount += 1
-        // One in-place lookup per result (the default is built only for a new feature).
-        features[record.feature, default: FeatureAccumulator(feature: record.feature)].add(record, options: options)
+        let position = positions.position(of: record.feature) {
+            features.append(FeatureAccumulator(feature: record.feature))
+            return features.count - 1
+        }
+        features[position].add(record, options: options)
     }
 
     /// The report; each feature's streaming state is dropped once its section is built.
     mutating func finish(runID: String, run: RunRecord?) -> RunReport {
         var sections: [FeatureReport] = []
         var pending: [PendingComparison] = []
-        for name in features.keys.sorted() {
-            guard let (section, comparisons) = features[name]?.finish(options: options) else { continue }
-            features[name] = nil
+        for (name, position) in positions.all.sorted(by: { $0.key < $1.key }) {
+            let (section, comparisons) = features[position].finish(options: options)
+            features[position] = FeatureAccumulator(feature: name)
             sections.append(section)
             pending += comparisons
         }

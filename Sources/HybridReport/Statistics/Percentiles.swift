@@ -12,7 +12,7 @@ public struct Percentiles: Sendable, Equatable {
         var copy = values
         copy.removeAll(where: \.isNaN)
         guard !copy.isEmpty else { return nil }
-        copy.sort()
+        DoubleRadixSort.sort(&copy)
         sorted = copy
     }
 
