@@ -53,7 +53,9 @@ enum FirstRequestBenchmark {
         let deadline = spawned + 10
         while Date().timeIntervalSince1970 < deadline {
             if let text = try? String(contentsOfFile: marker, encoding: .utf8), let arrived = Double(text) {
-                return arrived - spawned
+                if arrived >= spawned { return arrived - spawned }
+                // A request of the previous (killed) run reached the stub after the marker was removed.
+                try? FileManager.default.removeItem(atPath: marker)
             }
             try await Task.sleep(for: .milliseconds(2))
         }
