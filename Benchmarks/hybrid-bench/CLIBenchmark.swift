@@ -68,6 +68,7 @@ enum CLIBenchmark {
                 }
             }
         }
+        try await FirstRequestBenchmark.run(arguments, hybrid: hybrid, directory: directory)
     }
 
     private static func report(delay: Int, streaming: Bool, samples: Int, cli: Figures, raw: Figures, aiohttp: Figures?) {

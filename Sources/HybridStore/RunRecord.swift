@@ -116,8 +116,9 @@ extension RunRecord: StoredRecord {
         container[Columns.datasetHash] = datasetHash
         container[Columns.configVersion] = configVersion
         container[Columns.configHash] = configHash
-        container[Columns.startedAt] = startedAt
-        container[Columns.finishedAt] = finishedAt
+        // StoreDate, not GRDB's `DateFormatter`: that one loads ICU's locale data, megabytes of a CLI's memory.
+        container[Columns.startedAt] = StoreDate.text(startedAt)
+        container[Columns.finishedAt] = finishedAt.map(StoreDate.text)
         container[Columns.status] = status.rawValue
         container[Columns.arguments] = try StoreJSON.encode(arguments, field: "run arguments")
         container[Columns.plannedCount] = plannedCount

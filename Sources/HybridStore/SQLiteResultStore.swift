@@ -65,7 +65,7 @@ public final class SQLiteResultStore: ResultStore {
         try await database.write("mark run \(runID) \(status.rawValue)") { db in
             try db.execute(
                 sql: "UPDATE runs SET status = ?, finished_at = ? WHERE id = ?",
-                arguments: [status.rawValue, finishedAt, runID]
+                arguments: [status.rawValue, finishedAt.map(StoreDate.text), runID]
             )
             if db.changesCount == 0 {
                 throw StoreError.runNotFound(path: path, runID: runID)

@@ -182,7 +182,7 @@ struct EvalCommand: AsyncParsableCommand {
                 try? await model.prepare()
             }
 
-            let slice = plan.shard.map { " (shard \($0): \(plan.workItems.count) of them)" } ?? ""
+            let slice = plan.shard.map { " (shard \($0): \(plan.workOrder.count) of them)" } ?? ""
             print("run \(runID): feature \(plan.feature), \(plan.dataset.count) cases × \(plan.arms.count) arms × \(plan.repeats) = \(plan.plannedCount) results\(slice) (config: \(source), v\(document.version))")
             let runner = EvalRunner(
                 store: store, models: languageModels,

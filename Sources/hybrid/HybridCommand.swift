@@ -23,4 +23,10 @@ struct HybridCommand: AsyncParsableCommand {
 
     /// Parsed here as well as in the subcommands, so `--config`, `--db` and `--verbose` may come first.
     @OptionGroup(title: "Global Options") var global: GlobalOptions
+
+    /// ArgumentParser's entry point, after the allocator settings that must precede every thread (``MemoryTuning``).
+    static func main() async {
+        MemoryTuning.apply()
+        await main(nil)
+    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import HybridConfig
 import HybridCore
-import HybridRunner
+@testable import HybridRunner
 import HybridStore
 import HybridTestSupport
 import Testing
@@ -103,10 +103,41 @@ import Testing
         #expect(summary.stored == 60 && !summary.interrupted)
         let run = try #require(try await store.run(id: "s"))
         #expect(run.status == .completed && run.plannedCount == 60)
+        // Hashed on its own thread while the run sent, and recorded once known.
+        #expect(run.datasetHash == (try Dataset.load(path: path)).contentHash)
         #expect(Set(try await store.results(run: "s").map(\.key.caseID)).count == 30)
         // The run id is taken now: a second streamed run under it is refused before anything is sent.
         let before = fake.requestCount
         await #expect(throws: EvalError.self) { try await EvalRunner(store: store, models: EvalRunnerTests.models(document)).run(plan) }
         #expect(fake.requestCount == before)
+    }
+
+    @Test func aMissingOrEmptyFileIsRefusedAsLoadingRefusesIt() throws {
+        let missing = "/nonexistent/data.jsonl"
+        let loadError = try #require(throws: DatasetError.self) { try Dataset.load(path: missing) }
+        #expect(throws: loadError) { try Dataset.open(path: missing) }
+        let empty = try temporaryFile(["", "  // only a comment"])
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect(throws: DatasetError.empty(path: empty)) { try Dataset.open(path: empty) }
+    }
+
+    /// The compact work order is the order shuffling the items themselves gave: a run resumed by an older or newer
+    /// build sends in the same order, and `keeping` (a resume's missing keys) keeps it.
+    @Test func theWorkOrderIsTheSeededShuffleOfEveryKeyOnce() throws {
+        let document = try EvalRunnerTests.config(models: ["a": "http://127.0.0.1:9/v1", "b": "http://127.0.0.1:9/v1"])
+        let cases = (1...10).map { EvalCase(id: "c\($0)", input: ["input": "text \($0)"], line: $0) }
+        let plan = try EvalPlan(
+            runID: "r", feature: "summarize", config: document, configHash: "h",
+            dataset: Dataset(path: "memory.jsonl", cases: cases, contentHash: "h"), repeats: 3, seed: 11)
+        var expected: [EvalPlan.WorkItem] = []
+        for caseIndex in 0..<10 {
+            for repeatIndex in 0..<3 {
+                for arm in plan.arms { expected.append(EvalPlan.WorkItem(caseIndex: caseIndex, arm: arm, repeatIndex: repeatIndex)) }
+            }
+        }
+        var generator = SeededGenerator(seed: 11)
+        expected.shuffle(using: &generator)
+        #expect(plan.workItems == expected && plan.workItems.count == plan.plannedCount)
+        #expect(Array(plan.workOrder.keeping { $0.repeatIndex != 1 }) == expected.filter { $0.repeatIndex != 1 })
     }
 }

@@ -17,7 +17,7 @@ public enum ContentHash {
 
     /// Hex digits written straight into the string's storage: `String(format:)` per byte was the largest single
     /// cost of a fast eval (two hashes per sample).
-    private static func hex(_ digest: SHA256.Digest) -> String {
+    static func hex(_ digest: SHA256.Digest) -> String {
         let digits: StaticString = "0123456789abcdef"
         return digest.withUnsafeBytes { bytes in
             String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in

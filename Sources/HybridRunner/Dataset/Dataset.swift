@@ -10,13 +10,23 @@ import HybridCore
 /// variable. Input values must be strings, numbers or booleans (numbers are rendered as written).
 ///
 /// ``load(path:skipInvalid:)`` decodes every case up front; ``open(path:)`` streams a JSONL file: it only scans
-/// for line boundaries and hashes the bytes, and each case is decoded when it is used (``evalCase(at:)``), so a run
-/// over 200,000 lines sends its first request as soon as one over 20 does.
+/// for line boundaries (the bytes are hashed on another thread, and not kept), and each case is read and decoded
+/// when it is used (``evalCase(at:)``), so a run over 200,000 lines sends its first request as soon as one over 20
+/// does, and holds 16 bytes per line instead of the file.
 public struct Dataset: Sendable {
     /// Path of the file the cases were read from.
     public var path: String
-    /// SHA-256 of the file's bytes, stored with each run so a changed dataset is visible.
-    public var contentHash: String
+    /// SHA-256 of the file's bytes, stored with each run so a changed dataset is visible. On a streamed dataset
+    /// the getter waits for the hash its thread computes (``contentHashValue()`` waits without blocking a thread).
+    public var contentHash: String {
+        get {
+            if let knownHash { return knownHash }
+            guard case .lines(let lines, _) = storage else { return "" }
+            return (try? lines.hash.value()) ?? ""
+        }
+        set { knownHash = newValue }
+    }
+    private var knownHash: String?
     /// Lines skipped with `skipInvalid`, with the reason for each.
     public var skipped: [DatasetError]
     private var storage: Storage
@@ -31,8 +41,16 @@ public struct Dataset: Sendable {
     public init(path: String, cases: [EvalCase], contentHash: String, skipped: [DatasetError] = []) {
         self.path = path
         self.storage = .loaded(cases)
-        self.contentHash = contentHash
+        self.knownHash = contentHash
         self.skipped = skipped
+    }
+
+    /// ``contentHash``, waiting without blocking a thread while a streamed dataset is still being hashed; throws
+    /// when the file could not be read whole.
+    public func contentHashValue() async throws(DatasetError) -> String {
+        if let knownHash { return knownHash }
+        guard case .lines(let lines, _) = storage else { return "" }
+        return try await lines.hash.value()
     }
 
     /// The cases in file order. On a streamed dataset this decodes every line (leaving out bad ones): prefer
@@ -89,12 +107,13 @@ public struct Dataset: Sendable {
     /// are decoded as a run dispatches them (a bad line found then stops the run before anything is stored: see
     /// ``EvalRunner``). CSV, whose records may span lines, is loaded whole as by ``load(path:skipInvalid:)``.
     /// `--skip-invalid` needs the whole file first (the plan counts only the valid lines), so it uses `load`.
+    /// Anything but a regular file (a pipe, `/dev/stdin`) is loaded whole too: it cannot be read twice.
     public static func open(path: String) throws(DatasetError) -> Dataset {
         if path.lowercased().hasSuffix(".csv") { return try load(path: path) }
-        let data = try read(path)
-        let lines = DatasetLines(bytes: data)
+        guard let lines = DatasetLines(scanning: path) else { return try load(path: path) }
         if lines.spans.isEmpty { throw .empty(path: path) }
-        var dataset = Dataset(path: path, cases: [], contentHash: ContentHash.hex(of: data))
+        var dataset = Dataset(path: path, cases: [], contentHash: "")
+        dataset.knownHash = nil
         dataset.storage = .lines(lines, count: lines.spans.count)
         return dataset
     }

@@ -121,21 +121,18 @@ public struct EvalPlan: Sendable {
 
     /// Every (case, arm, repeat) of the shard (all of them without one) in a seeded shuffled order, so slow drift
     /// of a server (warming caches, other load) spreads over all arms instead of favouring the arm that ran first.
-    public var workItems: [WorkItem] {
-        var items: [WorkItem] = []
-        items.reserveCapacity(dataset.count * arms.count * repeats / (shard?.count ?? 1))
-        for caseIndex in 0..<dataset.count {
-            // Only a shard needs the case id (on a streamed dataset, decoding the line); a bad line fails validation.
-            let caseID = shard == nil ? "" : (try? dataset.evalCase(at: caseIndex).id) ?? ""
-            for repeatIndex in 0..<repeats {
-                for arm in arms where shard?.contains(caseID: caseID, armID: arm.id, repeatIndex: repeatIndex) ?? true {
-                    items.append(WorkItem(caseIndex: caseIndex, arm: arm, repeatIndex: repeatIndex))
-                }
-            }
+    public var workItems: [WorkItem] { Array(workOrder) }
+
+    /// ``workItems`` at 4 bytes an item, decoded as they are used: what a run iterates.
+    public var workOrder: WorkOrder {
+        guard let shard else { return WorkOrder(caseCount: dataset.count, arms: arms, repeats: repeats, seed: seed) }
+        // Only a shard needs the case id (on a streamed dataset, decoding the line); a bad line fails validation.
+        // Items come case by case before the shuffle: each case is decoded once.
+        var last: (index: Int, id: String)?
+        return WorkOrder(caseCount: dataset.count, arms: arms, repeats: repeats, seed: seed) { [dataset] item in
+            if last?.index != item.caseIndex { last = (item.caseIndex, (try? dataset.evalCase(at: item.caseIndex).id) ?? "") }
+            return shard.contains(caseID: last!.id, armID: item.arm.id, repeatIndex: item.repeatIndex)
         }
-        var generator = SeededGenerator(seed: seed)
-        items.shuffle(using: &generator)
-        return items
     }
 
     /// Total results the run will store (every shard's together).

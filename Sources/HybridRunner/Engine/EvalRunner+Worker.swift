@@ -75,9 +75,15 @@ extension EvalRunner {
     private func joinOrCreate(
         _ plan: EvalPlan, queue: any WorkQueue, keys: [ResultKey], arguments: JSONValue
     ) async throws(EvalError) -> Bool {
+        let datasetHash: String
+        do {
+            datasetHash = try await plan.dataset.contentHashValue()
+        } catch {
+            throw .dataset(error)
+        }
         let record = RunRecord(
             id: plan.runID, features: [plan.feature], datasetPath: plan.dataset.path,
-            datasetHash: plan.dataset.contentHash, configVersion: plan.configVersion, configHash: plan.configHash,
+            datasetHash: datasetHash, configVersion: plan.configVersion, configHash: plan.configHash,
             arguments: ResumeCheck.arguments(arguments, recording: plan), plannedCount: plan.plannedCount,
             skippedInvalidLines: plan.dataset.skipped.count, seed: plan.seed)
         do {

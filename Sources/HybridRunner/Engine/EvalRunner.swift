@@ -44,9 +44,9 @@ public struct EvalRunner: Sendable {
         let unavailable = execution.context.unavailable
         let completed = start.completed
         // A shard's own keys: its progress, completion and summary count only these.
-        let items = plan.workItems
+        let items = plan.workOrder
         // A fresh run has nothing to leave out, and a streamed dataset's cases are not decoded to find that out.
-        let pending = completed.isEmpty ? items : items.filter { item in
+        let pending = completed.isEmpty ? items : items.keeping { item in
             key(plan, item).map { !completed.contains($0) } ?? true
         }
         let counter = ProgressCounter(total: items.count, alreadyDone: items.count - pending.count)
@@ -111,7 +111,7 @@ public struct EvalRunner: Sendable {
     /// Stops dispatching on cancellation, on the first store failure (recorded in `storeFailure`) or when a streamed
     /// dataset's check fails (`opening`). Results may still be in the writer when this returns: `finish()` it.
     func dispatch(
-        _ items: [EvalPlan.WorkItem], _ execution: Execution, writer: ResultWriter, storeFailure: StoreFailure,
+        _ items: some Sequence<EvalPlan.WorkItem>, _ execution: Execution, writer: ResultWriter, storeFailure: StoreFailure,
         opening: RunOpening? = nil
     ) async {
         // Samples mostly wait on HTTP: on the transport's thread (when given) a response resumes its sample where
@@ -202,9 +202,10 @@ public struct EvalRunner: Sendable {
             }
             let record = RunRecord(
                 id: plan.runID, features: [plan.feature], datasetPath: plan.dataset.path,
-                datasetHash: plan.dataset.contentHash, configVersion: plan.configVersion, configHash: plan.configHash,
-                arguments: ResumeCheck.arguments(arguments, recording: plan), plannedCount: plan.plannedCount,
-                skippedInvalidLines: plan.dataset.skipped.count, seed: plan.seed)
+                // A streamed dataset's hash is still being computed: `RunOpening` fills it in.
+                datasetHash: plan.dataset.isStreamed ? "" : plan.dataset.contentHash, configVersion: plan.configVersion,
+                configHash: plan.configHash, arguments: ResumeCheck.arguments(arguments, recording: plan),
+                plannedCount: plan.plannedCount, skippedInvalidLines: plan.dataset.skipped.count, seed: plan.seed)
             // A streamed dataset's run is created once the whole file passed (`RunOpening`); a taken id must still
             // be refused before anything is sent, with the store's own error (creating it again throws that).
             if plan.dataset.isStreamed, try await store.run(id: plan.runID) == nil {

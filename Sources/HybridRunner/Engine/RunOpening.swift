@@ -2,8 +2,8 @@ import HybridStore
 import Synchronization
 
 /// What a run over a streamed dataset must know before its first result is stored: that the whole file is valid
-/// (checked while the first requests are already out), and then the run record itself, created only once the
-/// check passed. So a bad line found late stops the run with the same `file:line` error a loaded dataset gives
+/// (checked while the first requests are already out), its hash (computed meanwhile on a thread of its own), and
+/// then the run record itself, created only once the check passed. So a bad line found late stops the run with the same `file:line` error a loaded dataset gives
 /// before starting, and the database is left as it was: no run, no results (the requests sent meanwhile are lost).
 final class RunOpening: Sendable {
     private let task: Task<EvalError?, Never>
@@ -13,7 +13,8 @@ final class RunOpening: Sendable {
         let value = Mutex<EvalError?>(nil)
     }
 
-    /// Starts checking `plan`'s dataset; `run` is created in `store` once the check passed (nil: it exists).
+    /// Starts checking `plan`'s dataset; `run` is created in `store` once the check passed, with the dataset's hash
+    /// (nil: it exists).
     init(plan: EvalPlan, creating run: RunRecord?, in store: any ResultStore) {
         let failed = Failure()
         self.failed = failed
@@ -38,7 +39,12 @@ final class RunOpening: Sendable {
         } catch {
             return error
         }
-        guard let run else { return nil }
+        guard var run else { return nil }
+        do {
+            run.datasetHash = try await plan.dataset.contentHashValue()
+        } catch {
+            return .dataset(error)
+        }
         do {
             try await store.createRun(run)
         } catch {
