@@ -122,7 +122,7 @@ public struct EvalRunner: Sendable {
     }
 
     private func dispatchInGroup(
-        _ items: [EvalPlan.WorkItem], _ execution: Execution, writer: ResultWriter, storeFailure: StoreFailure,
+        _ items: some Sequence<EvalPlan.WorkItem>, _ execution: Execution, writer: ResultWriter, storeFailure: StoreFailure,
         opening: RunOpening?
     ) async {
         let context = execution.context
