@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HybridCore
 
 /// Field runs in SQLite: router events uploaded by apps (`hybrid collect`, `hybrid ingest`), one run per
 /// (feature, config version) with kind `field`, each event stored once by its id.
@@ -149,16 +150,21 @@ public final class SQLiteFieldEventStore: Sendable {
     }
 }
 
-/// Labels as a small sorted JSON object, written by hand: JSONEncoder per event would dominate ingest time.
+/// Labels as a small sorted JSON object, written with the core's `JSONTextWriter`: JSONEncoder per event would
+/// dominate ingest time.
 enum LabelsJSON {
     static func encode(_ labels: [String: String]) -> String {
         guard !labels.isEmpty else { return "{}" }
-        var out = "{"
+        var out = JSONTextWriter(capacity: 64)
+        out.raw("{")
         for (index, key) in labels.keys.sorted().enumerated() {
-            if index > 0 { out += "," }
-            out += quoted(key) + ":" + quoted(labels[key] ?? "")
+            if index > 0 { out.raw(",") }
+            out.string(key)
+            out.raw(":")
+            out.string(labels[key] ?? "")
         }
-        return out + "}"
+        out.raw("}")
+        return out.text
     }
 
     static func decode(_ text: String) throws -> [String: String] {
@@ -167,21 +173,5 @@ enum LabelsJSON {
             throw RecordDecodingError(table: "field_events", reason: "labels_json is not an object of strings")
         }
         return object
-    }
-
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

@@ -59,13 +59,7 @@ enum FieldRunReport {
         print("")
         print("diff of the proposed config (version \(recommendation.document.version)):")
         print(recommendation.diff)
-        if let out {
-            let url = URL(fileURLWithPath: out)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try recommendation.document.encodedJSON().write(to: url, options: .atomic)
-            print("")
-            print("wrote \(out); publish it with `hybrid config publish \(out) --to URL`")
-        }
+        if let out { try recommendation.document.writeRecommended(to: out) }
     }
 
     /// `default` while installs outside every arm exist, else the rollout's first arm (the config's order).

@@ -144,13 +144,7 @@ struct RecommendCommand: AsyncParsableCommand {
                 print("(no change of order or variant: publishing it would record this evaluation's provenance and the routing block it was simulated with)")
             }
             print(recommendation.diff)
-            if let out {
-                let url = URL(fileURLWithPath: out)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try recommendation.document.encodedJSON().write(to: url, options: .atomic)
-                print("")
-                print("wrote \(out); publish it with `hybrid config publish \(out) --to URL`")
-            }
+            if let out { try recommendation.document.writeRecommended(to: out) }
         }
     }
 }
@@ -245,5 +239,17 @@ struct PublishTarget: ParsableArguments {
     func report(_ outcome: PublishOutcome) {
         print(outcome.description)
         for warning in outcome.warnings { CLIOutput.error("warning: \(warning)") }
+    }
+}
+
+extension HybridConfigDocument {
+    /// Writes a recommended config to `path` (creating its folder) and tells the user how to publish it; shared by
+    /// `hybrid recommend` on eval runs and on field runs.
+    func writeRecommended(to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try encodedJSON().write(to: url, options: .atomic)
+        print("")
+        print("wrote \(path); publish it with `hybrid config publish \(path) --to URL`")
     }
 }
