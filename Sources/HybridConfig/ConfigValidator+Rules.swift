@@ -278,23 +278,28 @@ extension ConfigValidator {
         }
 
         /// Parses a template and checks its variables against the feature's inputs; true when it is usable.
+        ///
+        /// `path` is built only for an issue: templates are checked by the thousand on every load, rarely with one.
         @discardableResult
-        private mutating func checkTemplate(_ text: String, inputs: Set<String>, _ path: ConfigPath, file: String? = nil) -> Bool {
-            let prefix = file.map { "in \($0): " } ?? ""
+        private mutating func checkTemplate(
+            _ text: String, inputs: Set<String>, _ path: @autoclosure () -> ConfigPath, file: String? = nil
+        ) -> Bool {
             do {
                 let template = try PromptTemplate(text)
                 // The segments, not `variables`: that builds a set per template, and nearly every variable is known.
                 var unknown: [String] = []
                 for case .variable(let variable) in template.segments where !inputs.contains(variable) && !unknown.contains(variable) {
-                    error(path, "\(prefix)template references unknown variable \"\(variable)\" (declared inputs: \(Self.list(inputs)))")
+                    error(path(), "\(Self.prefix(file))template references unknown variable \"\(variable)\" (declared inputs: \(Self.list(inputs)))")
                     unknown.append(variable)
                 }
                 return unknown.isEmpty
             } catch {
-                self.error(path, prefix + error.description)
+                self.error(path(), Self.prefix(file) + error.description)
                 return false
             }
         }
+
+        private static func prefix(_ file: String?) -> String { file.map { "in \($0): " } ?? "" }
 
         // MARK: Rollouts
 

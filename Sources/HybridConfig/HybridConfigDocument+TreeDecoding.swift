@@ -27,28 +27,77 @@ extension HybridConfigDocument {
 }
 
 extension FeatureConfig {
+    /// One pass over the feature's members, each matched by name: a large config has hundreds of features, and a
+    /// lookup per field (present or not) hashed every field name of every feature.
     init(tree: JSONValue) throws(ConfigTreeReader.Refusal) {
-        var r = try ConfigTreeReader(tree)
-        guard let privacy = PrivacyClass(rawValue: try r.string("privacy")) else { throw ConfigTreeReader.Refusal() }
+        guard case .object(let members) = tree else { throw ConfigTreeReader.Refusal() }
+        var f = Fields()
+        for (key, value) in members {
+            try f.read(key, value)
+        }
+        guard let variants = f.variants, let defaultVariant = f.defaultVariant, let priority = f.priority,
+            let privacy = f.privacy
+        else { throw ConfigTreeReader.Refusal() }
         self.init(
-            description: try r.optionalString("description"),
-            inputs: try r.optionalStrings("inputs") ?? ["input"],
-            instructions: try r.optionalString("instructions"),
-            variants: try r.map("variants", PromptVariant.init(tree:)),
-            defaultVariant: try r.string("defaultVariant"),
-            outputSchema: try r.optional("outputSchema").map { (value) throws(ConfigTreeReader.Refusal) in
-                do { return try JSONSchema(value) } catch { throw ConfigTreeReader.Refusal() }
-            },
-            constraints: try r.optional("constraints").map(OutputConstraints.init(tree:)),
-            options: try r.optional("options").map(FeatureGenerationOptions.init(tree:)),
-            priority: try r.strings("priority"),
-            deadlineMs: try r.optionalInt("deadlineMs"),
-            privacy: privacy,
-            monthlyBudgetUSD: try r.optionalDouble("monthlyBudgetUSD"),
-            routing: try r.optionalDecoded(RoutingConfig.self, "routing"),
-            events: try r.optional("events").map(FeatureEventsConfig.init(tree:))
-        )
-        try r.requireAllRead()
+            description: f.description, inputs: f.inputs ?? ["input"], instructions: f.instructions, variants: variants,
+            defaultVariant: defaultVariant, outputSchema: f.outputSchema, constraints: f.constraints, options: f.options,
+            priority: priority, deadlineMs: f.deadlineMs, privacy: privacy, monthlyBudgetUSD: f.monthlyBudgetUSD,
+            routing: f.routing, events: f.events)
+    }
+
+    /// The fields read so far; a `null` optional stays nil (what `decodeIfPresent` does), a `null` required field
+    /// is refused by its reader.
+    private struct Fields {
+        var description: String?
+        var inputs: [String]?
+        var instructions: String?
+        var variants: [String: PromptVariant]?
+        var defaultVariant: String?
+        var outputSchema: JSONSchema?
+        var constraints: OutputConstraints?
+        var options: FeatureGenerationOptions?
+        var priority: [String]?
+        var deadlineMs: Int?
+        var privacy: PrivacyClass?
+        var monthlyBudgetUSD: Double?
+        var routing: RoutingConfig?
+        var events: FeatureEventsConfig?
+
+        typealias Refusal = ConfigTreeReader.Refusal
+
+        /// Reads one member; a key `Decodable` does not know is refused (it would ignore it, and report it as unknown).
+        mutating func read(_ key: String, _ value: JSONValue) throws(Refusal) {
+            switch key {
+            case "variants": variants = try ConfigTreeReader.map(value, PromptVariant.init(tree:))
+            case "defaultVariant": defaultVariant = try ConfigTreeReader.string(value)
+            case "priority": priority = try ConfigTreeReader.strings(value)
+            case "privacy":
+                guard let privacy = PrivacyClass(rawValue: try ConfigTreeReader.string(value)) else { throw Refusal() }
+                self.privacy = privacy
+            default: try readOptional(key, value)
+            }
+        }
+
+        private mutating func readOptional(_ key: String, _ value: JSONValue) throws(Refusal) {
+            if case .null = value {
+                guard CodingKeys(rawValue: key) != nil else { throw Refusal() }
+                return
+            }
+            switch key {
+            case "description": description = try ConfigTreeReader.string(value)
+            case "inputs": inputs = try ConfigTreeReader.strings(value)
+            case "instructions": instructions = try ConfigTreeReader.string(value)
+            case "outputSchema":
+                do { outputSchema = try JSONSchema(value) } catch { throw Refusal() }
+            case "constraints": constraints = try OutputConstraints(tree: value)
+            case "options": options = try FeatureGenerationOptions(tree: value)
+            case "deadlineMs": deadlineMs = try ConfigTreeReader.int(value)
+            case "monthlyBudgetUSD": monthlyBudgetUSD = try ConfigTreeReader.double(value)
+            case "routing": routing = try ConfigTreeReader.decoded(RoutingConfig.self, value)
+            case "events": events = try FeatureEventsConfig(tree: value)
+            default: throw Refusal()
+            }
+        }
     }
 }
 

@@ -75,13 +75,23 @@ public struct PromptTemplate: Sendable, Hashable {
         let bytes = Array(source.utf8)
         let open = UInt8(ascii: "{"), close = UInt8(ascii: "}"), backslash = UInt8(ascii: "\\")
         var segments: [Segment] = []
-        var text: [UInt8] = []
+        // Literal text is decoded straight from the source bytes, a run at a time; only a run broken by `\{{`
+        // escapes is gathered into `escaped` first.
+        var escaped: [UInt8] = []
         var i = 0
         func characterOffset(_ byteOffset: Int) -> Int {
             String(decoding: bytes[..<byteOffset], as: UTF8.self).count
         }
-        // Literal bytes since the last delimiter are copied as one run, not byte by byte.
         var runStart = 0
+        func endText(at end: Int) {
+            if escaped.isEmpty {
+                if runStart < end { segments.append(.text(String(decoding: bytes[runStart..<end], as: UTF8.self))) }
+                return
+            }
+            escaped += bytes[runStart..<end]
+            segments.append(.text(String(decoding: escaped, as: UTF8.self)))
+            escaped.removeAll(keepingCapacity: true)
+        }
         while i < bytes.count {
             let c = bytes[i]
             guard c == open || c == backslash else {
@@ -89,8 +99,9 @@ public struct PromptTemplate: Sendable, Hashable {
                 continue
             }
             if c == backslash, i + 2 < bytes.count, bytes[i + 1] == open, bytes[i + 2] == open {
-                text += bytes[runStart..<i]
-                text += [open, open]
+                escaped += bytes[runStart..<i]
+                escaped.append(open)
+                escaped.append(open)
                 i += 3
                 runStart = i
                 continue
@@ -109,11 +120,7 @@ public struct PromptTemplate: Sendable, Hashable {
                 guard closed else { throw .unterminatedPlaceholder(offset: characterOffset(start)) }
                 let name = trimmedName(bytes[(i + 2)..<j])
                 guard isValidName(name) else { throw .invalidVariableName(name, offset: characterOffset(start)) }
-                text += bytes[runStart..<i]
-                if !text.isEmpty {
-                    segments.append(.text(String(decoding: text, as: UTF8.self)))
-                    text.removeAll(keepingCapacity: true)
-                }
+                endText(at: i)
                 segments.append(.variable(name))
                 i = j + 2
                 runStart = i
@@ -121,8 +128,7 @@ public struct PromptTemplate: Sendable, Hashable {
             }
             i += 1
         }
-        text += bytes[runStart...]
-        if !text.isEmpty { segments.append(.text(String(decoding: text, as: UTF8.self))) }
+        endText(at: bytes.count)
         return segments
     }
 

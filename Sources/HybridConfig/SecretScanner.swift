@@ -40,6 +40,7 @@ public enum SecretScanner {
     public static func findings(in value: JSONValue, at path: ConfigPath = .root) -> [Finding] {
         var found: [Finding] = []
         var components = path.components
+        components.reserveCapacity(components.count + 16)
         collect(value, &components, credentialKey: false, into: &found)
         return found.sorted { $0.path < $1.path }
     }
@@ -87,9 +88,10 @@ public enum SecretScanner {
     ) {
         switch value {
         case .string(let text):
-            let kinds = matches(in: text).map(\.kind)
-            if !kinds.isEmpty {
-                found += kinds.map { Finding(path: ConfigPath(path).description, kind: $0) }
+            // Findings are rare: nothing is mapped or appended unless a string has one.
+            let inText = matches(in: text)
+            if !inText.isEmpty {
+                found += inText.map { Finding(path: ConfigPath(path).description, kind: $0.kind) }
             } else if credentialKey && looksLikeCredentialValue(text) {
                 found.append(Finding(path: ConfigPath(path).description, kind: "a credential (the key's name says so)"))
             }
@@ -102,7 +104,10 @@ public enum SecretScanner {
         case .object(let members):
             for (key, member) in members {
                 path.append(.key(key))
-                found += matches(in: key).map { Finding(path: ConfigPath(path).description, kind: "a key name that is " + $0.kind) }
+                let inKey = matches(in: key)
+                if !inKey.isEmpty {
+                    found += inKey.map { Finding(path: ConfigPath(path).description, kind: "a key name that is " + $0.kind) }
+                }
                 let credential: Bool = switch member {
                 case .string, .array: isCredentialName(key)
                 default: false

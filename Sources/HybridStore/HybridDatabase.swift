@@ -95,11 +95,16 @@ public final class HybridDatabase: Sendable {
         } catch {
             throw StoreError.cannotOpen(path: path, reason: describe(error))
         }
+        try refuseNewer(applied, path: path)
+        return applied
+    }
+
+    /// `.schemaTooNew` when `applied` names a migration this build does not know (a newer build wrote the file).
+    static func refuseNewer(_ applied: Set<String>, path: String) throws(StoreError) {
         if !applied.isSubset(of: Set(migrator.migrations)) {
             let found = applied.compactMap(schemaVersion(ofMigration:)).max() ?? applied.count
             throw StoreError.schemaTooNew(path: path, found: max(found, knownSchemaVersion + 1), known: knownSchemaVersion)
         }
-        return applied
     }
 
     /// `v3` → 3; nil for names that do not follow the `vN` scheme.

@@ -2,10 +2,10 @@ import Foundation
 public import HybridConfig
 
 /// The config loader's last-known-good cache in a SQLite file, shaped for app launch: `lastKnownGood` reads
-/// through one read-only connection (`HybridDatabase.openForQuickRead`), and the writable database is opened,
+/// through one raw read-only connection (`QuickReadConnection`), and the writable database is opened,
 /// created or migrated only when a snapshot is saved or the quick read cannot serve (an older schema).
 ///
-/// Same table and semantics as `SQLiteConfigSnapshotStore`, which it uses for every read and write.
+/// Same table and semantics as `SQLiteConfigSnapshotStore`, which it uses for every write and every read after one.
 public actor SQLiteConfigSnapshotCache: ConfigSnapshotCache {
     /// The database file.
     public let path: String
@@ -17,17 +17,23 @@ public actor SQLiteConfigSnapshotCache: ConfigSnapshotCache {
     }
 
     /// The latest snapshot of `source`; nil when there is none or the file does not exist yet.
+    ///
+    /// Until this cache has saved, the read goes through a raw read-only connection on the calling thread
+    /// (`QuickReadConnection`), closed before returning; a file from an older build goes to the writable opening,
+    /// which migrates it.
     public func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot? {
         if let writable { return try await writable.lastKnownGood(source: source) }
-        let quick: HybridDatabase?
+        let read: QuickReadConnection.QuickRead<ConfigSnapshotRecord?>
         do {
-            quick = try HybridDatabase.openForQuickRead(path: path)
+            guard let connection = try QuickReadConnection(path: path) else { return nil }
+            read = try connection.latestConfigSnapshot(source: source)
         } catch {
             throw .cache(reason: error.description)
         }
-        if let quick { return try await SQLiteConfigSnapshotStore(database: quick).lastKnownGood(source: source) }
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try await store().lastKnownGood(source: source)
+        switch read {
+        case .read(let record): return record.map(SQLiteConfigSnapshotStore.snapshot(from:))
+        case .olderSchema: return try await store().lastKnownGood(source: source)
+        }
     }
 
     /// Saves an accepted config as the latest snapshot of its source (opening the writable database).

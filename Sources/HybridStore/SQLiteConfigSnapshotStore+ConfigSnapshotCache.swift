@@ -39,7 +39,8 @@ extension ConfigSnapshotStore {
         }
     }
 
-    private static func snapshot(from record: ConfigSnapshotRecord) -> ConfigSnapshot {
+    /// The loader's view of a stored row.
+    static func snapshot(from record: ConfigSnapshotRecord) -> ConfigSnapshot {
         ConfigSnapshot(
             source: record.sourceURL, body: record.rawBytes, etag: record.etag, version: record.version,
             fetchedAt: record.fetchedAt, signature: record.signature?.base64EncodedString())

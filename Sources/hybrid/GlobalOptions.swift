@@ -54,8 +54,9 @@ struct GlobalOptions: ParsableArguments {
         if config.contains("://") {
             let loader = try ConfigLoader.withBundledDefaults(
                 sourceURL: config, fetcher: ConfigFetcher(transport: CurlTransport.shared),
-                cache: try await StoreLocation.snapshots(db))
-            await loader.start()
+                cache: try await StoreLocation.configCache(db))
+            // A database that cannot be read fails the command, as opening it did before the cache read lazily.
+            if let cacheError = await loader.start().cacheError { throw cacheError }
             let resolution = await loader.refresh()
             if let reason = resolution.reasonNewOneRejected {
                 // An app falls back to the defaults; a command asked for this config, and running on another one

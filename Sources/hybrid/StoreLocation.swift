@@ -29,6 +29,13 @@ enum StoreLocation {
         if isPostgres(location) { return PostgresConfigSnapshotStore(database: try await PostgresPools.shared.database(location)) }
         return SQLiteConfigSnapshotStore(database: try HybridDatabase(path: location))
     }
+
+    /// The config loader's last-known-good cache at `location`. A SQLite file is read at start-up through one raw
+    /// read-only connection (`SQLiteConfigSnapshotCache`); the full database is opened only to save a new config.
+    static func configCache(_ location: String) async throws -> any ConfigSnapshotCache {
+        if isPostgres(location) { return try await snapshots(location) }
+        return SQLiteConfigSnapshotCache(path: location)
+    }
 }
 
 /// The open PostgreSQL databases of this process, by URL, so commands that open several stores share one pool.

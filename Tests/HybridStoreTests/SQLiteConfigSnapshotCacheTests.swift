@@ -84,6 +84,45 @@ struct SQLiteConfigSnapshotCacheTests {
         }
     }
 
+    @Test("the raw quick read refuses what the GRDB quick read refused, with the same words")
+    func rawQuickReadFailsAsBefore() async throws {
+        let known = HybridDatabase.knownSchemaVersion
+        try await withTemporaryDirectory { directory in
+            let path = directory.databasePath
+            try await SQLiteConfigSnapshotCache(path: path).save(Self.snapshot(1))
+            try await HybridDatabase(path: path).writer.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v\(known + 1)')")
+            }
+            let newer = StoreError.schemaTooNew(path: path, found: known + 1, known: known)
+            await #expect(throws: ConfigError.cache(reason: newer.description)) {
+                try await SQLiteConfigSnapshotCache(path: path).lastKnownGood(source: Self.source)
+            }
+            let junk = directory.url.appendingPathComponent("junk.sqlite").path
+            try Data(String(repeating: "not a database, only text. ", count: 40).utf8).write(to: URL(fileURLWithPath: junk))
+            let grdbError = #expect(throws: StoreError.self) { try HybridDatabase.openForQuickRead(path: junk) }
+            let grdbWording = try #require(grdbError).description
+            await #expect(throws: ConfigError.cache(reason: grdbWording)) {
+                try await SQLiteConfigSnapshotCache(path: junk).lastKnownGood(source: Self.source)
+            }
+        }
+    }
+
+    @Test("the raw quick read gives what the store gives: the latest of several sources and versions, nil for another source")
+    func rawQuickReadMatchesStore() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory.databasePath
+            let cache = SQLiteConfigSnapshotCache(path: path)
+            let other = ConfigSnapshot(source: "file:///other.json", body: Data("{}".utf8), etag: nil, version: 9, fetchedAt: Date(), signature: nil)
+            for snapshot in [Self.snapshot(5), other, Self.snapshot(7), Self.snapshot(6)] { try await cache.save(snapshot) }
+            let store = SQLiteConfigSnapshotStore(database: try HybridDatabase(path: path))
+            for source in [Self.source, other.source, "https://nowhere.example/x.json"] {
+                let quick = try await SQLiteConfigSnapshotCache(path: path).lastKnownGood(source: source)
+                #expect(quick == (try await store.lastKnownGood(source: source)))
+            }
+            #expect(try await SQLiteConfigSnapshotCache(path: path).lastKnownGood(source: Self.source)?.version == 6)
+        }
+    }
+
     @Test("the writer connection of a file database syncs every commit (synchronous FULL)")
     func writerIsSynchronousFull() async throws {
         try await withTemporaryDirectory { directory in

@@ -83,14 +83,24 @@ struct JSONTextParser {
         }
     }
 
+    /// Members of the objects being parsed, innermost last: one buffer for the whole parse, so an object's
+    /// members are collected without an allocation of their own and hashed once, into a dictionary of the right
+    /// size, when the object ends (growing a dictionary member by member rehashes every key at each doubling).
+    private var pendingMembers: [(key: String, value: JSONValue)] = []
+    /// Objects with more members than this check duplicates through a dictionary instead of comparing keys.
+    private static let linearDuplicateScanLimit = 16
+
     private mutating func parseObject(depth: Int) throws(Failure) -> JSONValue {
         position += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
-            return .object(members)
+            return .object([:])
         }
+        let first = pendingMembers.count
+        defer { pendingMembers.removeSubrange(first...) }
+        // Filled once the object outgrows the linear duplicate scan; from then on it is the result.
+        var large: [String: JSONValue]?
         while true {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -98,20 +108,50 @@ struct JSONTextParser {
             }
             let keyStart = position
             let key = try parseString()
-            guard members[key] == nil else { throw failure("duplicate object key \"\(key)\"", at: keyStart) }
+            if isDuplicate(key, since: first, in: &large) {
+                throw failure("duplicate object key \"\(key)\"", at: keyStart)
+            }
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                 throw failure("unexpected \(describeCurrent()), expected ':' after object key")
             }
             position += 1
             skipWhitespace()
-            members[key] = try parseValue(depth: depth + 1)
+            let value = try parseValue(depth: depth + 1)
+            if large != nil { large?[key] = value } else { pendingMembers.append((key, value)) }
             skipWhitespace()
             guard position < bytes.count else { throw failure("unexpected end of text, expected ',' or '}'") }
             if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
-            if bytes[position] == UInt8(ascii: "}") { position += 1; return .object(members) }
+            if bytes[position] == UInt8(ascii: "}") {
+                position += 1
+                return .object(large ?? members(since: first))
+            }
             throw failure("unexpected \(describeCurrent()), expected ',' or '}'")
         }
+    }
+
+    /// Whether `key` is already a member of the object whose members start at `first`. A handful of keys (nearly
+    /// every object) are compared directly; past ``linearDuplicateScanLimit`` the members move into `large`, the
+    /// result dictionary, so hostile input with many keys costs one hash per key, not a quadratic scan.
+    private mutating func isDuplicate(_ key: String, since first: Int, in large: inout [String: JSONValue]?) -> Bool {
+        if let members = large { return members[key] != nil }
+        let count = pendingMembers.count - first
+        if count < Self.linearDuplicateScanLimit {
+            for index in first..<pendingMembers.count where pendingMembers[index].key == key { return true }
+            return false
+        }
+        large = members(since: first)
+        pendingMembers.removeSubrange(first...)
+        return large?[key] != nil
+    }
+
+    /// The collected members of the object starting at `first`, hashed once each (keys are known to be unique).
+    private func members(since first: Int) -> [String: JSONValue] {
+        var members = [String: JSONValue](minimumCapacity: pendingMembers.count - first)
+        for index in first..<pendingMembers.count {
+            members[pendingMembers[index].key] = pendingMembers[index].value
+        }
+        return members
     }
 
     private mutating func parseArray(depth: Int) throws(Failure) -> JSONValue {

@@ -51,21 +51,11 @@ extension JSONValue {
         return String(d)
     }
 
+    /// Quoted and escaped by ``JSONTextWriter/string(_:)``, the one escaper of the core, so messages and canonical
+    /// text quote alike.
     private static func writeQuoted(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        var writer = JSONTextWriter(capacity: s.utf8.count + 2)
+        writer.string(s)
+        out += writer.text
     }
 }

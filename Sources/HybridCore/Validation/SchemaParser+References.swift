@@ -63,6 +63,13 @@ extension SchemaParser {
 
     /// Records every `$anchor`, walking only schema positions (a property *named* `$anchor` is not one).
     mutating func collectAnchors(_ value: JSONValue, at tokens: [String]) throws(SchemaError) {
+        var tokens = tokens
+        try collectAnchors(value, under: &tokens)
+    }
+
+    /// One path stack for the whole walk: the schema of every feature is walked on every config load, and a
+    /// token array per visited schema was most of the walk.
+    private mutating func collectAnchors(_ value: JSONValue, under tokens: inout [String]) throws(SchemaError) {
         guard case .object(let members) = value else { return }
         if case .string(let name)? = members["$anchor"] {
             let here = SchemaReference(tokens: tokens)
@@ -75,12 +82,22 @@ extension SchemaParser {
         }
         for key in members.keys.sorted() {
             guard let child = members[key] else { continue }
+            tokens.append(key)
+            defer { tokens.removeLast() }
             if Self.schemaValued.contains(key) || (key == "items" && child.arrayValue == nil) {
-                try collectAnchors(child, at: tokens + [key])
+                try collectAnchors(child, under: &tokens)
             } else if Self.schemaArrays.contains(key), case .array(let elements) = child {
-                for (i, element) in elements.enumerated() { try collectAnchors(element, at: tokens + [key, String(i)]) }
+                for (i, element) in elements.enumerated() {
+                    tokens.append(String(i))
+                    defer { tokens.removeLast() }
+                    try collectAnchors(element, under: &tokens)
+                }
             } else if Self.schemaMaps.contains(key), case .object(let map) = child {
-                for name in map.keys.sorted() { try collectAnchors(map[name] ?? .null, at: tokens + [key, name]) }
+                for name in map.keys.sorted() {
+                    tokens.append(name)
+                    defer { tokens.removeLast() }
+                    try collectAnchors(map[name] ?? .null, under: &tokens)
+                }
             }
         }
     }

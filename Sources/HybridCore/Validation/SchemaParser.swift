@@ -292,11 +292,12 @@ extension SchemaParser {
 
     /// Type names as JSON Schema spells them, or in Gemini's upper case (`STRING`, `OBJECT`).
     static func parseTypes(_ value: JSONValue, bad: (String) -> SchemaError) throws(SchemaError) -> [SchemaType] {
-        let allowed = SchemaType.allCases.map(\.rawValue).joined(separator: ", ")
         func one(_ v: JSONValue) throws(SchemaError) -> SchemaType {
             guard case .string(let name) = v,
                 let type = SchemaType(rawValue: name) ?? (name == name.uppercased() ? SchemaType(rawValue: name.lowercased()) : nil)
             else {
+                // Spelled out only on failure: every config load parses every feature's schema.
+                let allowed = SchemaType.allCases.map(\.rawValue).joined(separator: ", ")
                 throw bad("\(v.compactJSON()) is not a type (expected one of \(allowed))")
             }
             return type

@@ -1,0 +1,53 @@
+import Foundation
+import HybridCore
+import Testing
+
+/// Objects collect their members in one shared buffer and switch to a dictionary past 16 keys: every size, nesting
+/// inside either form, and duplicate keys on both sides of the switch must parse and fail exactly as before.
+@Suite("JSONTextParser objects")
+struct JSONTextParserObjectTests {
+    /// `{"k0": 0, "k1": {"inner0": 0, …}, …}` with `count` keys; odd members are nested objects of `count / 2` keys.
+    static func object(_ count: Int) -> String {
+        let members = (0..<count).map { i in
+            i % 2 == 0 ? "\"k\(i)\": \(i)" : "\"k\(i)\": {" + (0..<(count / 2)).map { "\"inner\($0)\": [\($0), \"s\"]" }.joined(separator: ", ") + "}"
+        }
+        return "{" + members.joined(separator: ", ") + "}"
+    }
+
+    @Test("objects of 0 to 40 members, nested in each other, parse to what JSONDecoder reads")
+    func everySizeMatchesFoundation() throws {
+        for count in 0...40 {
+            let text = Self.object(count)
+            let parsed = try JSONValue(parsing: text)
+            let reference = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            #expect(parsed == reference, "\(count) members")
+            #expect(parsed.objectValue?.count == count)
+        }
+    }
+
+    @Test("a duplicate key is reported at the duplicate, below and above 16 members", arguments: [1, 5, 15, 16, 17, 30])
+    func duplicateKeyPosition(count: Int) {
+        let members = (0..<count).map { "\"key\($0)\": {\"a\": 1}" }
+        let prefix = "{" + members.joined(separator: ", ") + ", "
+        // The duplicate repeats the first key; the column is the duplicate's opening quote, 1-based.
+        let text = prefix + "\"key0\": 2, \"after\": tru}"
+        #expect(Self.failure(text) == "duplicate object key \"key0\" at line 1, column \(prefix.utf8.count + 1)")
+    }
+
+    @Test("a key repeated inside a nested object fails there; the same key in sibling objects is fine")
+    func duplicatesAreScopedToTheirObject() throws {
+        let siblings = "{" + (0..<20).map { "\"o\($0)\": {\"same\": \($0)}" }.joined(separator: ", ") + "}"
+        #expect(try JSONValue(parsing: siblings).objectValue?["o19"]?["same"] == .int(19))
+        let nested = #"{"a": 1, "b": {"x": 1, "x": 2}}"#
+        #expect(Self.failure(nested) == "duplicate object key \"x\" at line 1, column 24")
+    }
+
+    static func failure(_ text: String) -> String? {
+        do {
+            _ = try JSONValue(parsing: text)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+}
