@@ -72,7 +72,12 @@ public struct PromptTemplate: Sendable, Hashable {
     /// Scans UTF-8 bytes: the delimiters are ASCII, so a byte scan finds them without grapheme breaking, which made
     /// parsing a large config's templates a sixth of its start-up. Offsets in errors count characters.
     private static func parse(_ source: String) throws(TemplateError) -> [Segment] {
-        let bytes = Array(source.utf8)
+        var source = source
+        // A native string is contiguous UTF-8 already: the scan reads its own storage instead of a copy.
+        return try source.withUTF8 { bytes in Result { () throws(TemplateError) in try parse(bytes: bytes) } }.get()
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(TemplateError) -> [Segment] {
         let open = UInt8(ascii: "{"), close = UInt8(ascii: "}"), backslash = UInt8(ascii: "\\")
         var segments: [Segment] = []
         // Literal text is decoded straight from the source bytes, a run at a time; only a run broken by `\{{`
@@ -134,7 +139,7 @@ public struct PromptTemplate: Sendable, Hashable {
 
     /// The placeholder's name without surrounding spaces and tabs; trimming bytes instead of building a
     /// `CharacterSet` per placeholder (every template is parsed whenever a config is validated).
-    private static func trimmedName(_ bytes: ArraySlice<UInt8>) -> String {
+    private static func trimmedName(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String {
         let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
         guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else { return "" }
         return String(decoding: bytes[first...last], as: UTF8.self)

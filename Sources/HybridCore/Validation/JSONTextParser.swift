@@ -98,7 +98,7 @@ struct JSONTextParser {
             return .object([:])
         }
         let first = pendingMembers.count
-        defer { pendingMembers.removeSubrange(first...) }
+        defer { pendingMembers.removeLast(pendingMembers.count - first) }
         // Filled once the object outgrows the linear duplicate scan; from then on it is the result.
         var large: [String: JSONValue]?
         while true {
@@ -141,7 +141,7 @@ struct JSONTextParser {
             return false
         }
         large = members(since: first)
-        pendingMembers.removeSubrange(first...)
+        pendingMembers.removeLast(pendingMembers.count - first)
         return large?[key] != nil
     }
 

@@ -63,8 +63,23 @@ extension SchemaParser {
 
     /// Records every `$anchor`, walking only schema positions (a property *named* `$anchor` is not one).
     mutating func collectAnchors(_ value: JSONValue, at tokens: [String]) throws(SchemaError) {
+        // Nearly every schema has no anchor at all: a plain look for the key spares the ordered walk.
+        guard Self.mentionsAnchor(value) else { return }
         var tokens = tokens
         try collectAnchors(value, under: &tokens)
+    }
+
+    /// Whether an `$anchor` key appears anywhere in `value`, schema position or not (a superset of the walk's).
+    private static func mentionsAnchor(_ value: JSONValue) -> Bool {
+        switch value {
+        case .object(let members):
+            if members["$anchor"] != nil { return true }
+            return members.values.contains(where: mentionsAnchor)
+        case .array(let elements):
+            return elements.contains(where: mentionsAnchor)
+        default:
+            return false
+        }
     }
 
     /// One path stack for the whole walk: the schema of every feature is walked on every config load, and a
