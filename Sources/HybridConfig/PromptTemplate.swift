@@ -80,6 +80,10 @@ public struct PromptTemplate: Sendable, Hashable {
     private static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(TemplateError) -> [Segment] {
         let open = UInt8(ascii: "{"), close = UInt8(ascii: "}"), backslash = UInt8(ascii: "\\")
         var segments: [Segment] = []
+        // A placeholder opens with two braces and adds at most two segments: room for all of them at once.
+        var braces = 0
+        for byte in bytes where byte == open { braces += 1 }
+        segments.reserveCapacity(braces + 1)
         // Literal text is decoded straight from the source bytes, a run at a time; only a run broken by `\{{`
         // escapes is gathered into `escaped` first.
         var escaped: [UInt8] = []

@@ -98,7 +98,7 @@ struct JSONTextParser {
             return .object([:])
         }
         let first = pendingMembers.count
-        defer { pendingMembers.removeLast(pendingMembers.count - first) }
+        defer { popMembers(to: first) }
         // Filled once the object outgrows the linear duplicate scan; from then on it is the result.
         var large: [String: JSONValue]?
         while true {
@@ -141,8 +141,14 @@ struct JSONTextParser {
             return false
         }
         large = members(since: first)
-        pendingMembers.removeLast(pendingMembers.count - first)
+        popMembers(to: first)
         return large?[key] != nil
+    }
+
+    /// Drops the members of a finished object one by one: `removeLast(_:)` goes through the generic
+    /// `replaceSubrange`, which cost more than the few members an object has.
+    private mutating func popMembers(to first: Int) {
+        while pendingMembers.count > first { pendingMembers.removeLast() }
     }
 
     /// The collected members of the object starting at `first`, hashed once each (keys are known to be unique).
