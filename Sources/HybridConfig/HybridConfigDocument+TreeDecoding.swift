@@ -130,16 +130,32 @@ extension FeatureEventsConfig {
 }
 
 extension OutputConstraints {
-    /// Unknown keys are refused: the `Decodable` path reports them as errors.
+    /// Unknown keys are refused: the `Decodable` path reports them as errors. One pass over the members, as for
+    /// features: every feature of a large config has constraints.
     init(tree: JSONValue) throws(ConfigTreeReader.Refusal) {
-        var r = try ConfigTreeReader(tree)
-        for key in r.members.keys where !Self.supportedKeys.contains(key) { throw ConfigTreeReader.Refusal() }
-        self.init(
-            minSentences: try r.optionalInt("minSentences"), maxSentences: try r.optionalInt("maxSentences"),
-            minWords: try r.optionalInt("minWords"), maxWords: try r.optionalInt("maxWords"),
-            maxCharacters: try r.optionalInt("maxCharacters"), singleParagraph: try r.optionalBool("singleParagraph"),
-            mustContain: try Self.patterns(r.optional("mustContain")),
-            mustNotContain: try Self.patterns(r.optional("mustNotContain")))
+        guard case .object(let members) = tree else { throw ConfigTreeReader.Refusal() }
+        self.init()
+        for (key, value) in members {
+            try read(key, value)
+        }
+    }
+
+    /// One member; `null` leaves the field unset, as `decodeIfPresent` does.
+    private mutating func read(_ key: String, _ value: JSONValue) throws(ConfigTreeReader.Refusal) {
+        let isNull = if case .null = value { true } else { false }
+        func int() throws(ConfigTreeReader.Refusal) -> Int? { isNull ? nil : try ConfigTreeReader.int(value) }
+        switch key {
+        case "minSentences": minSentences = try int()
+        case "maxSentences": maxSentences = try int()
+        case "minWords": minWords = try int()
+        case "maxWords": maxWords = try int()
+        case "maxCharacters": maxCharacters = try int()
+        case "singleParagraph": singleParagraph = isNull ? nil : try ConfigTreeReader.bool(value)
+        // `JSONValue?.none`, not `nil`: JSONValue is itself nil-literal expressible (as `.null`).
+        case "mustContain": mustContain = try Self.patterns(isNull ? JSONValue?.none : value)
+        case "mustNotContain": mustNotContain = try Self.patterns(isNull ? JSONValue?.none : value)
+        default: throw ConfigTreeReader.Refusal()
+        }
     }
 
     /// A string is a phrase, `{"regex": "…"}` (nothing else) a regex.
