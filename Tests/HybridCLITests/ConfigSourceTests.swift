@@ -1,5 +1,6 @@
 import Foundation
 import HybridTestSupport
+import Synchronization
 import Testing
 
 /// `--config URL` in the CLI: a config that cannot be had is an error unless the user allows the bundled
@@ -21,6 +22,30 @@ struct ConfigSourceTests {
         let allowed = try await fixture.hybrid(["--config", url, "--db", fixture.database, "--allow-bundled-fallback", "models"])
         #expect(allowed.status == 0, "\(allowed.output)")
         #expect(allowed.output.contains("using bundled defaults"), "\(allowed.output)")
+    }
+
+    /// The CLI's config cache is `SQLiteConfigSnapshotCache`: the fetched config is saved through it, and the next
+    /// run, with the server down, starts from the copy its raw read-only connection reads back.
+    @Test func aFetchedConfigIsTheNextRunsLastKnownGoodCopy() async throws {
+        let fixture = try CLIFixture()
+        defer { fixture.remove() }
+        let body = try Data(contentsOf: URL(fileURLWithPath: try fixture.writeConfig(
+            "remote.json", models: ["cached-model"], baseURL: "http://127.0.0.1:9/v1")))
+        let serving = Mutex(true)
+        let server = try LoopbackHTTPServer { _ in
+            serving.withLock { $0 } ? .data(body, contentType: "application/json") : .text(status: 500, "internal error")
+        }
+        defer { server.stop() }
+        let url = server.baseURL + "/hybrid.config.json"
+
+        let fetched = try await fixture.hybrid(["models", "--config", url, "--db", fixture.database])
+        #expect(fetched.status == 0, "\(fetched.output)")
+        #expect(fetched.output.contains("cached-model"), "\(fetched.output)")
+        serving.withLock { $0 = false }
+        let cached = try await fixture.hybrid(["models", "--config", url, "--db", fixture.database])
+        #expect(cached.status == 0, "\(cached.output)")
+        #expect(cached.output.contains("cached-model"), "\(cached.output)")
+        #expect(cached.output.contains("answered HTTP 500"), "\(cached.output)")
     }
 
     @Test func configShowNeverPrintsASecret() async throws {
