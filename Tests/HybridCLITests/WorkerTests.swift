@@ -31,6 +31,13 @@ struct WorkerTests {
         )
     }
 
+    /// Expects the run completed with every key stored exactly once and nothing left in the queue.
+    static func expectFinished(_ url: String, run: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let state = try await check(url, run: run)
+        #expect(state.status == .completed, sourceLocation: sourceLocation)
+        #expect(state.keys == planned && state.rows == planned && state.queued == 0, sourceLocation: sourceLocation)
+    }
+
     /// Runs `count` workers with the same arguments at once; each must exit 0.
     static func together(_ count: Int, _ fixture: CLIFixture, _ arguments: [String]) async throws -> [HybridCLI.Outcome] {
         let outcomes = try await withThrowingTaskGroup(of: HybridCLI.Outcome.self) { group in
@@ -51,9 +58,7 @@ struct WorkerTests {
             let arguments = try Self.evalArguments(fixture, fake: fake, db: url, run: "shared")
                 + ["--concurrency", "2", "--claim-batch", "3"]
             let outcomes = try await Self.together(4, fixture, arguments)
-            let state = try await Self.check(url, run: "shared")
-            #expect(state.status == .completed)
-            #expect(state.keys == Self.planned && state.rows == Self.planned && state.queued == 0)
+            try await Self.expectFinished(url, run: "shared")
             // No lease expired (120 s by default), so no key was sent twice either.
             #expect(fake.requestCount == Self.planned)
             #expect(!outcomes.contains { $0.output.contains("postgres@") }, "the database URL's user and password stay out of output")
@@ -82,9 +87,7 @@ struct WorkerTests {
             let second = try await fixture.hybrid(arguments + ["--worker-id", "second"])
             let firstOutcome = try await first
             #expect(firstOutcome.status == 0 && second.status == 0, "\(firstOutcome.output)\n\(second.output)")
-            let state = try await Self.check(url, run: "slow")
-            #expect(state.status == .completed)
-            #expect(state.keys == Self.planned && state.rows == Self.planned && state.queued == 0)
+            try await Self.expectFinished(url, run: "slow")
             #expect(fake.requestCount == Self.planned, "a key was generated (and billed) twice")
         }
     }
@@ -123,9 +126,7 @@ struct WorkerTests {
             stalled.store(false, ordering: .relaxed)
             let survivor = try await fixture.hybrid(arguments + ["--worker-id", "survivor"])
             #expect(survivor.status == 0, "\(survivor.output)")
-            let after = try await Self.check(url, run: "crash")
-            #expect(after.status == .completed)
-            #expect(after.keys == Self.planned && after.rows == Self.planned && after.queued == 0)
+            try await Self.expectFinished(url, run: "crash")
         }
     }
 }
