@@ -51,3 +51,20 @@ struct JSONTextParserObjectTests {
         }
     }
 }
+
+/// Messages quote JSON values through the core's one escaper (`JSONTextWriter.string`); the bytes are the ones the
+/// message escaper wrote before: two-character escapes, other control characters as lower-case `\u00XX`, the rest
+/// (DEL, non-ASCII) as it is.
+@Suite("Compact JSON in messages")
+struct CompactJSONQuotingTests {
+    @Test("a bad schema type is quoted with the same escapes as before")
+    func quotesLikeBefore() {
+        let type = "a\u{01}\"\\\n\t\u{1F}\u{7F}é"
+        do {
+            _ = try JSONSchema(["type": .string(type)])
+            Issue.record("accepted an unknown type")
+        } catch {
+            #expect("\(error)".contains(#""a\u0001\"\\\n\t\u001f"# + "\u{7F}é\" is not a type"), "\(error)")
+        }
+    }
+}
