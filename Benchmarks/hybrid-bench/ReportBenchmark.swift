@@ -71,7 +71,7 @@ enum ReportBenchmark {
         print("report: SQLite stepping the measures statements alone (\(stepped) rows, one reader) \(seconds(since: stepStart)) s")
         let columnsStart = ContinuousClock.now
         var paged = 0
-        try await SQLiteResultStore(path: path).forEachMeasureColumns(run: "bench", batchSize: 2_000) { paged += $0.count }
+        try await SQLiteResultStore(path: path).forEachMeasureColumns(run: "bench", batchSize: 4_000) { paged += $0.count }
         print("report: streaming \(paged) results' measure columns alone \(seconds(since: columnsStart)) s")
         let measuresStart = ContinuousClock.now
         var measured = 0

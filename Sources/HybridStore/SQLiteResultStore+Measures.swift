@@ -5,33 +5,26 @@ extension SQLiteResultStore {
     /// Pages of typed columns plus the side-table rows of the same id range, merged in Swift into ``MeasureColumns``:
     /// no JSON and no text column is read, and no value is built per result (texts are coded once per page).
     ///
-    /// Each page first reads its id range (index only), then the typed columns and the side-table rows of that range
-    /// at once on two pool readers; and the next page is read while `body` consumes the current one, so decoding and
-    /// aggregating share the two cores. Reading by id range keeps the page consistent across those transactions:
-    /// results are never updated, and a row inserted later gets an id above the range.
+    /// Each page's id range is read first (index only, a fraction of a millisecond); then its typed columns and its
+    /// side-table rows at once on two pool readers. Two pages are read ahead while `body` consumes the current one,
+    /// so the two cores are kept busy by SQLite and aggregation together. Reading by id range keeps a page
+    /// consistent across those transactions: results are never updated, and a row inserted later gets an id above
+    /// the range.
     nonisolated(nonsending) public func forEachMeasureColumns(
         run: String,
         batchSize: Int,
         _ body: (MeasureColumns) async throws -> Void
     ) async throws {
-        let limit = max(1, batchSize)
-        let database = database
-        func prefetch(after cursorStart: Int64) -> Task<MeasuresPage, any Error> {
-            Task { try await MeasuresPage.read(database, run: run, after: cursorStart, limit: limit) }
-        }
-        var next: Task<MeasuresPage, any Error>? = prefetch(after: Int64.min)
-        defer { next?.cancel() }
-        while let pending = next {
+        var reader = MeasuresPageReader(database: database, run: run, limit: max(1, batchSize))
+        defer { reader.cancel() }
+        try await reader.fill()
+        while let page = try await reader.next() {
             // The pages are read in tasks of their own, which the caller's cancellation does not reach.
             if Task.isCancelled {
                 throw StoreError.cancelled(path: database.path, operation: "read results of run \(run)")
             }
-            let page = try await pending.value
-            next = nil
-            if page.isFull, let lastRowID = page.rowIDs.last {
-                next = prefetch(after: lastRowID)
-            }
-            if page.columns.count > 0 { try await body(page.columns) }
+            try await reader.fill()
+            if page.count > 0 { try await body(page) }
         }
     }
 
@@ -47,13 +40,56 @@ extension SQLiteResultStore {
     }
 }
 
+/// The pages of one run in order, with up to ``depth`` of them being read ahead in tasks of their own.
+struct MeasuresPageReader {
+    /// Pages read ahead: two keep both cores busy while the caller aggregates.
+    static let depth = 2
+    let database: HybridDatabase
+    let run: String
+    let limit: Int
+    private var after = Int64.min
+    private var more = true
+    private var pending: [Task<MeasureColumns, any Error>] = []
+
+    init(database: HybridDatabase, run: String, limit: Int) {
+        self.database = database
+        self.run = run
+        self.limit = limit
+    }
+
+    /// Starts reading pages until ``depth`` are pending or the run has no more.
+    mutating func fill() async throws {
+        while more, pending.count < Self.depth {
+            let (database, run, after, limit) = (database, run, after, limit)
+            let range = try await database.read("read results of run \(run)") { db in
+                try MeasuresPage.idRange(db, run: run, after: after, limit: limit)
+            }
+            guard let range else {
+                more = false
+                return
+            }
+            self.after = range.ids.upperBound
+            more = range.count == limit
+            pending.append(Task { try await MeasuresPage.read(database, run: run, ids: range.ids, count: range.count) })
+        }
+    }
+
+    /// The next page in id order; nil when none is left.
+    mutating func next() async throws -> MeasureColumns? {
+        guard !pending.isEmpty else { return nil }
+        return try await pending.removeFirst().value
+    }
+
+    func cancel() {
+        for task in pending { task.cancel() }
+    }
+}
+
 /// One page of ``MeasureColumns`` with their row ids (ascending), read through the raw SQLite statements
 /// (``StatementColumns``), with repeated texts coded once per page (``TextInterner``).
 struct MeasuresPage: Sendable {
     var columns: MeasureColumns
     var rowIDs: [Int64] = []
-    /// True when the page holds `limit` results, so another may follow.
-    var isFull = false
 
     /// The columns of `results` that measures need, in the order `MeasuresRowReader` reads them.
     static let columns = """
@@ -63,22 +99,17 @@ struct MeasuresPage: Sendable {
         raw_output IS NOT NULL
         """
 
-    /// The page of the run's results after row id `after`: its id range, then its columns and side rows at once.
-    static func read(_ database: HybridDatabase, run: String, after: Int64, limit: Int) async throws -> MeasuresPage {
+    /// The run's results in `ids` (`count` of them): their columns and side rows at once, on two readers.
+    static func read(_ database: HybridDatabase, run: String, ids: ClosedRange<Int64>, count: Int) async throws -> MeasureColumns {
         let operation = "read results of run \(run)"
-        let range = try await database.read(operation) { db in try idRange(db, run: run, after: after, limit: limit) }
-        guard let range else { return MeasuresPage(columns: MeasureColumns(runID: run)) }
-        async let sideRows = database.read(operation) { db in try SideRows.read(db, ids: range.ids) }
-        var page = try await database.read(operation) { db in
-            try columns(db, run: run, ids: range.ids, capacity: range.count)
-        }
+        async let sideRows = database.read(operation) { db in try SideRows.read(db, ids: ids) }
+        var page = try await database.read(operation) { db in try columns(db, run: run, ids: ids, capacity: count) }
         page.columns.attach(try await sideRows, rowIDs: page.rowIDs)
-        page.isFull = range.count == limit
-        return page
+        return page.columns
     }
 
     /// The first and last id of the page and how many results it holds; nil when none is left.
-    private static func idRange(
+    static func idRange(
         _ db: Database, run: String, after: Int64, limit: Int
     ) throws -> (ids: ClosedRange<Int64>, count: Int)? {
         let row = try Row.fetchOne(

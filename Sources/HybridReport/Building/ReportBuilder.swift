@@ -26,7 +26,7 @@ public struct ReportBuilder: Sendable {
     public func build(store: any ResultStore, runID: String) async throws -> RunReport {
         let run = try await store.run(id: runID)
         var accumulator = ReportAccumulator(options: options)
-        try await store.forEachMeasureColumns(run: runID, batchSize: 2_000) { columns in
+        try await store.forEachMeasureColumns(run: runID, batchSize: 4_000) { columns in
             accumulator.add(columns)
         }
         guard run != nil || accumulator.resultCount > 0 else { throw ReportError.runNotFound(runID) }
