@@ -230,8 +230,9 @@ struct MeasuresRowReader {
     private var modelIDs = TextInterner()
     private var tierNames = TextInterner(capacity: 3)
     private var errorKinds = TextInterner()
-    /// The tier of each tier-name code seen on this page, so the name is parsed once.
-    private var tiers: [Int32: ModelTier] = [:]
+    /// The previous row's tier-name code and tier: rows repeat it, and parsing the name (or hashing the code) per
+    /// row showed in profiles.
+    private var lastTier: (code: Int32, tier: ModelTier)?
 
     init(columns: StatementColumns) {
         self.columns = columns
@@ -261,12 +262,12 @@ struct MeasuresRowReader {
 
     private mutating func tier(_ code: Int32?, page: MeasureColumns) throws -> ModelTier {
         let code = code ?? -1
-        if let known = tiers[code] { return known }
+        if let lastTier, lastTier.code == code { return lastTier.tier }
         let name = code < 0 ? "" : page.texts[Int(code)]
         guard let tier = ModelTier(rawValue: name) else {
             throw RecordDecodingError(table: ResultRecord.databaseTableName, reason: "unknown model tier '\(name)'")
         }
-        tiers[code] = tier
+        lastTier = (code, tier)
         return tier
     }
 

@@ -2,14 +2,9 @@ import HybridStore
 
 /// One feature's arms while streaming, with the shared case index that aligns every arm's per-case arrays.
 struct FeatureAccumulator {
-    /// A (case, repeat) while streaming: hashing the parts spares building the "caseID#repeat" string per result.
-    private struct CaseSlot: Hashable {
-        var caseID: String
-        var repeatIndex: Int
-    }
-
     let feature: String
-    private var caseIndex: [CaseSlot: Int] = [:]
+    /// The (case, repeat) pairs while streaming; their "caseID#repeat" keys (`caseKeys`) when the stream ends.
+    private var cases = CaseTable()
     private(set) var caseKeys: [String] = []
     /// The arms by id, filled from `streamingArms` when the stream ends.
     private(set) var arms: [String: ArmAccumulator] = [:]
@@ -75,15 +70,7 @@ struct FeatureAccumulator {
         let code = columns.caseCodes[row]
         let repeatIndex = columns.repeatIndexes[row]
         if let lastCase, lastCase.code == code, lastCase.repeatIndex == repeatIndex { return lastCase.index }
-        let slot = CaseSlot(caseID: columns.texts[Int(code)], repeatIndex: repeatIndex)
-        let index: Int
-        if let existing = caseIndex[slot] {
-            index = existing
-        } else {
-            index = caseKeys.count
-            caseIndex[slot] = index
-            caseKeys.append(Self.caseKey(caseID: slot.caseID, repeatIndex: slot.repeatIndex))
-        }
+        let index = cases.index(caseID: columns.texts[Int(code)], repeatIndex: repeatIndex)
         lastCase = (code, repeatIndex, index)
         return index
     }
@@ -101,11 +88,12 @@ struct FeatureAccumulator {
         streamingArms = []
         lastCase = nil
         armSlots = []
+        caseKeys = cases.keys()
+        cases = CaseTable()
         putCasesInKeyOrder()
         let names = constraintNames.sorted()
         let scorerNames = scorers.sorted()
         let hasConstraints = !names.isEmpty
-        caseIndex = [:]
         var summaries: [ArmSummary] = []
         for id in arms.keys.sorted() {
             guard let summary = arms[id]?.summary(
