@@ -44,12 +44,18 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
         return []
     }
 
+    /// False only for a byte that cannot start or end white space: ASCII other than space and controls.
+    private static func mayBePadded(_ byte: UInt8?) -> Bool {
+        guard let byte else { return false }
+        return byte <= 0x20 || byte >= 0x80
+    }
+
     private mutating func handle(
         _ event: ServerSentEvent, into result: inout WireResult, deltas: inout [String], context: WireContext
     ) throws(GenerationError) {
         // Trimming bridges through NSString; a payload without white space at either end (every server's) is
-        // left as it is.
-        let padded = event.data.first?.isWhitespace == true || event.data.last?.isWhitespace == true
+        // left as it is. Looked at as bytes: `Character.isWhitespace` reads Unicode tables, six times an answer.
+        let padded = Self.mayBePadded(event.data.utf8.first) || Self.mayBePadded(event.data.utf8.last)
         let payload = padded ? event.data.trimmingCharacters(in: .whitespaces) : event.data
         if payload == "[DONE]" {
             result.complete = true
