@@ -62,17 +62,19 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
             return
         }
         if payload.isEmpty { return }
-        let data = Data(payload.utf8)
         if event.type == "error" {
-            throw OpenAIErrorMapper.map(streamError: OpenAIErrorBody(data: data) ?? OpenAIErrorBody(message: payload), context: context)
+            throw OpenAIErrorMapper.map(
+                streamError: OpenAIErrorBody(data: Data(payload.utf8)) ?? OpenAIErrorBody(message: payload), context: context)
         }
         let chunk: OpenAIChatCompletionChunk
         do {
-            chunk = try OpenAIFastParse.chunk(payload) ?? WireJSON.decoder.decode(OpenAIChatCompletionChunk.self, from: data)
+            // Cheapest first: the byte scanner for the documented shape, then the parsed tree, then `Decodable`.
+            chunk = try OpenAIChunkScanner.chunk(payload) ?? OpenAIFastParse.chunk(payload)
+                ?? WireJSON.decoder.decode(OpenAIChatCompletionChunk.self, from: Data(payload.utf8))
         } catch {
             throw .decodingFailure(model: context.modelID, detail: context.clean("a stream event is not a chat completion chunk: \(payload.prefix(120))"))
         }
-        if chunk.error != nil, let body = OpenAIErrorBody(data: data) {
+        if chunk.error != nil, let body = OpenAIErrorBody(data: Data(payload.utf8)) {
             throw OpenAIErrorMapper.map(streamError: body, context: context)
         }
         if let model = chunk.model, !model.isEmpty { result.providerModel = model }
