@@ -66,7 +66,7 @@ import Testing
         #"{}"#,
     ])
     func chunkScannerMatchesJSONDecoder(payload: String) throws {
-        let fast = try #require(OpenAIChunkScanner.chunk(payload))
+        let fast = try #require(OpenAIByteScanner.chunk(payload))
         let slow = try JSONDecoder().decode(OpenAIChatCompletionChunk.self, from: Data(payload.utf8))
         #expect(fast.model == slow.model)
         #expect(fast.usage == slow.usage)
@@ -94,6 +94,35 @@ import Testing
         #"[]"#,
     ])
     func chunkScannerDefersWhatItCannotRead(payload: String) {
-        #expect(OpenAIChunkScanner.chunk(payload) == nil)
+        #expect(OpenAIByteScanner.chunk(payload) == nil)
+    }
+
+    /// Whole answers of the documented shape the byte scanner reads must mean what the `Decodable` path reads;
+    /// the rest (escapes, tool calls, timings, no `choices`) is left to the slower paths.
+    @Test func completionScannerMatchesJSONDecoder() throws {
+        let answers = [
+            #"{"id":"bench","object":"chat.completion","model":"bench","choices":[{"index":0,"message":{"role":"assistant","content":"The council closed the bridge."},"finish_reason":"stop"}],"usage":{"prompt_tokens":30,"completion_tokens":7,"total_tokens":37}}"#,
+            #"{"model":null,"choices":[{"message":null,"finish_reason":"length"},{"message":{"content":null,"refusal":"no","tool_calls":null}}]}"#,
+            #"{"choices":[]}"#,
+        ]
+        for answer in answers {
+            let fast = try #require(OpenAIByteScanner.completion(answer), "\(answer)")
+            let slow = try JSONDecoder().decode(OpenAIChatCompletion.self, from: Data(answer.utf8))
+            #expect(fast.model == slow.model && fast.usage == slow.usage && fast.choices.count == slow.choices.count)
+            for (mine, reference) in zip(fast.choices, slow.choices) {
+                #expect(mine.finishReason == reference.finishReason)
+                #expect(mine.message?.content == reference.message?.content)
+                #expect(mine.message?.refusal == reference.message?.refusal)
+                #expect((mine.message == nil) == (reference.message == nil))
+            }
+        }
+        for deferred in [
+            #"{"model":"m"}"#, #"{"choices":null}"#,
+            #"{"choices":[{"message":{"content":"a\"b"}}]}"#,
+            #"{"choices":[{"message":{"tool_calls":[{"id":"1"}]}}]}"#,
+            #"{"choices":[],"timings":{"prompt_ms":1.5}}"#,
+        ] {
+            #expect(OpenAIByteScanner.completion(deferred) == nil, "\(deferred)")
+        }
     }
 }

@@ -69,7 +69,7 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
         let chunk: OpenAIChatCompletionChunk
         do {
             // Cheapest first: the byte scanner for the documented shape, then the parsed tree, then `Decodable`.
-            chunk = try OpenAIChunkScanner.chunk(payload) ?? OpenAIFastParse.chunk(payload)
+            chunk = try OpenAIByteScanner.chunk(payload) ?? OpenAIFastParse.chunk(payload)
                 ?? WireJSON.decoder.decode(OpenAIChatCompletionChunk.self, from: Data(payload.utf8))
         } catch {
             throw .decodingFailure(model: context.modelID, detail: context.clean("a stream event is not a chat completion chunk: \(payload.prefix(120))"))

@@ -1,13 +1,14 @@
-/// Reads the documented shape of a streamed Chat Completions chunk straight from its UTF-8 bytes into an
-/// ``OpenAIChatCompletionChunk``, without building a `JSONValue` tree first (the tree, its dictionaries and their
-/// release were most of a streamed sample's decoding cost: six chunks per answer).
+/// Reads the documented shapes of a streamed Chat Completions chunk and of a whole answer straight from their UTF-8
+/// bytes into an ``OpenAIChatCompletionChunk`` or ``OpenAIChatCompletion``, without building a `JSONValue` tree
+/// first (the tree, its dictionaries and their release were most of a sample's decoding cost: six chunks per
+/// streamed answer).
 ///
 /// It vouches only for what it fully understands: strings without escapes, integer token counts, `null`, and
 /// scalar members it skips (`id`, `object`, `created`, `role`, …). Anything else (an escape, a nested value it does
 /// not know such as `tool_calls`, `timings`, `error` or usage details, a number with a fraction) returns nil, and
 /// the caller goes on to ``OpenAIFastParse`` and then the `Decodable` path, which give the same value or report
 /// the problem. Members that are `null` are treated as missing, as those paths do.
-struct OpenAIChunkScanner {
+struct OpenAIByteScanner {
     private struct Stop: Error {}
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -21,7 +22,7 @@ struct OpenAIChunkScanner {
     static func chunk(_ payload: String) -> OpenAIChatCompletionChunk? {
         var text = payload
         return text.withUTF8 { buffer in
-            var scanner = OpenAIChunkScanner(buffer)
+            var scanner = OpenAIByteScanner(buffer)
             return try? scanner.readChunk()
         }
     }
@@ -41,30 +42,71 @@ struct OpenAIChunkScanner {
         return chunk
     }
 
-    private mutating func readChoice() throws(Stop) -> OpenAIChatCompletionChunk.Choice {
-        var choice = OpenAIChatCompletionChunk.Choice()
-        try readObject { (scanner, key) throws(Stop) in
-            switch key {
-            case "delta": choice.delta = try scanner.readDelta()
-            case "finish_reason": choice.finishReason = try scanner.readOptionalString()
-            default: try scanner.skipScalar()
-            }
+    /// The answer in `body`, or nil when the scanner cannot vouch for it (or `choices` is missing, which the
+    /// `Decodable` path reports).
+    static func completion(_ body: String) -> OpenAIChatCompletion? {
+        var text = body
+        return text.withUTF8 { buffer in
+            var scanner = OpenAIByteScanner(buffer)
+            return try? scanner.readCompletion()
         }
-        return choice
     }
 
-    private mutating func readDelta() throws(Stop) -> OpenAIChatCompletionChunk.Choice.Delta? {
-        if try readNull() { return nil }
-        var delta = OpenAIChatCompletionChunk.Choice.Delta()
+    private mutating func readCompletion() throws(Stop) -> OpenAIChatCompletion {
+        var completion = OpenAIChatCompletion(choices: [])
+        var sawChoices = false
         try readObject { (scanner, key) throws(Stop) in
             switch key {
-            case "content": delta.content = try scanner.readOptionalString()
-            case "refusal": delta.refusal = try scanner.readOptionalString()
-            // `tool_calls: null` is skipped; a list of fragments is not a scalar and stops the scan.
+            case "model": completion.model = try scanner.readOptionalString()
+            case "choices":
+                guard let choices = try scanner.readOptionalArray({ (scanner) throws(Stop) in try scanner.readChoice(messageKey: "message") })
+                else { return }
+                completion.choices = choices.map { .init(message: $0.message.map { .init(content: $0.content, refusal: $0.refusal) }, finishReason: $0.finishReason) }
+                sawChoices = true
+            case "usage": completion.usage = try scanner.readUsage()
             default: try scanner.skipScalar()
             }
         }
-        return delta
+        skipWhitespace()
+        guard position == bytes.count, sawChoices else { throw Stop() }
+        return completion
+    }
+
+    /// A choice's message (or delta) and finish reason.
+    private struct ChoiceParts {
+        var message: (content: String?, refusal: String?)?
+        var finishReason: String?
+    }
+
+    private mutating func readChoice() throws(Stop) -> OpenAIChatCompletionChunk.Choice {
+        let parts = try readChoice(messageKey: "delta")
+        return .init(delta: parts.message.map { .init(content: $0.content, refusal: $0.refusal) }, finishReason: parts.finishReason)
+    }
+
+    private mutating func readChoice(messageKey: String) throws(Stop) -> ChoiceParts {
+        var parts = ChoiceParts()
+        try readObject { (scanner, key) throws(Stop) in
+            switch key {
+            case messageKey: parts.message = try scanner.readMessage()
+            case "finish_reason": parts.finishReason = try scanner.readOptionalString()
+            default: try scanner.skipScalar()
+            }
+        }
+        return parts
+    }
+
+    private mutating func readMessage() throws(Stop) -> (content: String?, refusal: String?)? {
+        if try readNull() { return nil }
+        var message: (content: String?, refusal: String?) = (nil, nil)
+        try readObject { (scanner, key) throws(Stop) in
+            switch key {
+            case "content": message.content = try scanner.readOptionalString()
+            case "refusal": message.refusal = try scanner.readOptionalString()
+            // `tool_calls: null` is skipped; a list of calls is not a scalar and stops the scan.
+            default: try scanner.skipScalar()
+            }
+        }
+        return message
     }
 
     private mutating func readUsage() throws(Stop) -> OpenAIUsage? {
@@ -84,7 +126,7 @@ struct OpenAIChunkScanner {
     // MARK: JSON pieces
 
     /// Reads `{ "key": value, … }`, handing each key to `member`, which must consume the value.
-    private mutating func readObject(_ member: (inout OpenAIChunkScanner, String) throws(Stop) -> Void) throws(Stop) {
+    private mutating func readObject(_ member: (inout OpenAIByteScanner, String) throws(Stop) -> Void) throws(Stop) {
         try expect(UInt8(ascii: "{"))
         if try peek() == UInt8(ascii: "}") {
             position += 1
@@ -97,7 +139,7 @@ struct OpenAIChunkScanner {
         } while try continues(before: UInt8(ascii: "}"))
     }
 
-    private mutating func readOptionalArray<T>(_ element: (inout OpenAIChunkScanner) throws(Stop) -> T) throws(Stop) -> [T]? {
+    private mutating func readOptionalArray<T>(_ element: (inout OpenAIByteScanner) throws(Stop) -> T) throws(Stop) -> [T]? {
         if try readNull() { return nil }
         try expect(UInt8(ascii: "["))
         var items: [T] = []
