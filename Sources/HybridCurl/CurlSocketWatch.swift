@@ -18,7 +18,8 @@ import Darwin
 /// On Linux the sockets live in an epoll set that keeps curl's interest between turns: a turn costs one
 /// `epoll_wait` whose work grows with the ready sockets, not a `poll` that the kernel walks over every socket in
 /// flight (about 40 % of the loop's system time at 32 transfers), and a socket costs a system call only when
-/// curl changes what it wants. Elsewhere the watch polls.
+/// curl changes what it wants (and a socket curl lets go of stays in the set until it is closed or taken up again:
+/// keep-alive connections go back and forth between requests). Elsewhere the watch polls.
 ///
 /// `@unchecked Sendable` because everything but `wake()` (a `write` to a pipe, safe from any thread) is confined to
 /// the loop thread.
@@ -35,6 +36,11 @@ final class CurlSocketWatch: @unchecked Sendable {
     private var watched: [curl_socket_t: Int16] = [:]
     #if os(Linux)
     private let epoll: Int32
+    /// Socket → the interest last given to epoll. A socket curl stopped watching stays here and in the set
+    /// ("parked": an idle keep-alive connection is taken up again by the next request, and leaving it saves a
+    /// `epoll_ctl` each way). The kernel drops a closed socket from the set itself, so an entry may be stale:
+    /// re-watching always goes through `EPOLL_CTL_MOD`, which falls back to `ADD` for a reused descriptor.
+    private var registered: [curl_socket_t: UInt32] = [:]
     /// What one `epoll_wait` returns, reused between turns.
     private var readyFDs = [Int32](repeating: 0, count: 64)
     private var readyEvents = [UInt32](repeating: 0, count: 64)
@@ -116,6 +122,11 @@ final class CurlSocketWatch: @unchecked Sendable {
             let fd = readyFDs[index]
             if fd == wakeRead {
                 drainWakeups()
+            } else if watched[fd] == nil {
+                // A parked socket woke (its idle connection was closed by the server): drop it now, or a
+                // level-triggered set would report it on every turn. curl finds the connection dead when it tries it.
+                _ = hy_epoll_set(epoll, fd, 0, 1)
+                registered[fd] = nil
             } else {
                 ready.append(Readiness(socket: fd, mask: Self.curlMask(epollEvents: readyEvents[index])))
             }
@@ -132,20 +143,27 @@ final class CurlSocketWatch: @unchecked Sendable {
     }
 
     private func watch(_ socket: curl_socket_t, what: Int32) {
-        var events: Int16 = 0
-        if what != CURL_POLL_REMOVE {
-            if what & CURL_POLL_IN != 0 { events |= Int16(POLLIN) }
-            if what & CURL_POLL_OUT != 0 { events |= Int16(POLLOUT) }
+        if what == CURL_POLL_REMOVE {
+            // Parked, not removed from epoll (see `registered`); `poll` rebuilds its set.
+            watched[socket] = nil
+            #if !os(Linux)
+            pollSetStale = true
+            #endif
+            return
         }
-        let previous = watched[socket]
-        guard previous != events || what == CURL_POLL_REMOVE else { return }
-        watched[socket] = what == CURL_POLL_REMOVE ? nil : events
+        var events: Int16 = 0
+        if what & CURL_POLL_IN != 0 { events |= Int16(POLLIN) }
+        if what & CURL_POLL_OUT != 0 { events |= Int16(POLLOUT) }
+        guard watched[socket] != events else { return }
+        watched[socket] = events
         #if os(Linux)
         var interest: UInt32 = 0
         if events & Int16(POLLIN) != 0 { interest |= hy_epollin() }
         if events & Int16(POLLOUT) != 0 { interest |= hy_epollout() }
-        // A removal of a socket curl already closed fails (the kernel dropped it): nothing is left to undo.
-        _ = hy_epoll_set(epoll, socket, what == CURL_POLL_REMOVE ? 0 : interest, previous == nil ? 0 : 1)
+        // With `events` 0 (curl wants nothing but keeps the socket) the socket leaves the set.
+        let added = registered[socket] != nil
+        _ = hy_epoll_set(epoll, socket, interest, added ? 1 : 0)
+        registered[socket] = interest == 0 ? nil : interest
         #else
         pollSetStale = true
         #endif
