@@ -169,6 +169,14 @@ let package = Package(
             dependencies: ["HybridTestSupport", "HybridCore", "HybridTransport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // Tests on the real local model: the installed-model guard and the local + loopback-cloud config. Its own
+        // target so neither HybridTestSupport (benchmarks) nor the HybridTesting product pulls in the local-model
+        // processes. Imports Swift Testing.
+        .target(
+            name: "HybridLocalModelTestSupport",
+            dependencies: ["HybridLocalModel", "HybridConfig", "HybridCore", "HybridProviders", "HybridCurl"],
+            swiftSettings: strict
+        ),
         // HybridTestSupport runs the Python jsonschema oracle; HybridReport provides the seeded SplitMix64.
         .testTarget(
             name: "HybridCoreTests", dependencies: ["HybridCore", "HybridTestSupport", "HybridReport"],
@@ -182,7 +190,7 @@ let package = Package(
             name: "HybridProvidersTests",
             dependencies: [
                 "HybridProviders", "HybridTransport", "HybridTestSupport", "HybridTesting", "HybridCurl", "HybridLocalModel",
-                "HybridConfig", .product(name: "Logging", package: "swift-log"),
+                "HybridConfig", .product(name: "Logging", package: "swift-log"), "HybridLocalModelTestSupport",
             ],
             swiftSettings: strict
         ),
@@ -212,6 +220,7 @@ let package = Package(
             dependencies: [
                 "HybridRecommend", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridCore", "HybridTransport",
                 "HybridRunner", "HybridProviders", "HybridRouter", "HybridCurl", "HybridLocalModel", "HybridReport",
+                "HybridLocalModelTestSupport",
             ],
             swiftSettings: strict
         ),
@@ -226,7 +235,7 @@ let package = Package(
             name: "HybridRouterTests",
             dependencies: [
                 "HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridProviders", "HybridCurl",
-                "HybridLocalModel", "hybrid-ledger-stress", "HybridEvents",
+                "HybridLocalModel", "hybrid-ledger-stress", "HybridEvents", "HybridLocalModelTestSupport",
             ],
             swiftSettings: strict
         ),
@@ -239,7 +248,7 @@ let package = Package(
             name: "HybridRunnerTests",
             dependencies: [
                 "HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders",
-                "HybridReport",
+                "HybridReport", "HybridLocalModelTestSupport",
             ],
             swiftSettings: strict
         ),
@@ -249,6 +258,7 @@ let package = Package(
             dependencies: [
                 "HybridCollect", "HybridStore", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridTransport",
                 "HybridRouter", "HybridConfig", "HybridProviders", "HybridLocalModel", "HybridEvents", "HybridReport", "hybrid",
+                "HybridLocalModelTestSupport",
             ],
             swiftSettings: strict
         ),

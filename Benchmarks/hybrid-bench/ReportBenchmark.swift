@@ -55,15 +55,28 @@ enum ReportBenchmark {
         print("report: peak RSS \(peakMB) MB (before the report: \(rssBefore / 1_048_576) MB; "
             + "\(peakMB < 150 ? "OK" : "MISSES") target < 150 MB)")
 
-        // For scale: streaming the measures alone (what the report reads), and whole rows (what it read before v3).
-        let measuresStart = ContinuousClock.now
-        var measured = 0
-        try await SQLiteResultStore(path: path).forEachMeasures(run: "bench", batchSize: 2_000) { _ in measured += 1 }
-        print("report: streaming \(measured) results' measures alone \(seconds(since: measuresStart)) s")
+        try await printReadShares(path: path)
         let streamStart = ContinuousClock.now
         var streamed = 0
         try await SQLiteResultStore(path: path).forEachResult(run: "bench", batchSize: 2_000) { _ in streamed += 1 }
         print("report: streaming \(streamed) whole stored results (row decoding, not used by the report) \(seconds(since: streamStart)) s")
+    }
+
+    /// For scale: where the read's time goes. SQLite stepping the measures statements alone (one reader, no column
+    /// read in Swift); the measures as the report reads them (pages of columns, two readers); the same rows built
+    /// into one ``ResultMeasures`` each (what `compare` and `recommend` read); and whole rows (what it read before v3).
+    private static func printReadShares(path: String) async throws {
+        let stepStart = ContinuousClock.now
+        let stepped = try await SQLiteResultStore(path: path).stepMeasuresStatements(run: "bench")
+        print("report: SQLite stepping the measures statements alone (\(stepped) rows, one reader) \(seconds(since: stepStart)) s")
+        let columnsStart = ContinuousClock.now
+        var paged = 0
+        try await SQLiteResultStore(path: path).forEachMeasureColumns(run: "bench", batchSize: 4_000) { paged += $0.count }
+        print("report: streaming \(paged) results' measure columns alone \(seconds(since: columnsStart)) s")
+        let measuresStart = ContinuousClock.now
+        var measured = 0
+        try await SQLiteResultStore(path: path).forEachMeasures(run: "bench", batchSize: 2_000) { _ in measured += 1 }
+        print("report: streaming \(measured) results' measures as values \(seconds(since: measuresStart)) s")
     }
 
     /// The floor: SQLite alone aggregating the same file the way a report must at least (count, mean latency,

@@ -59,7 +59,7 @@ enum RouterBenchmark {
                 failure = error
             }
             let elapsed = clock.now - start
-            guard case .deadlineExceeded? = failure else { throw Failure.unexpected(String(describing: failure)) }
+            guard failure?.code == .deadlineExceeded else { throw Failure.unexpected(String(describing: failure)) }
             overshoots.append((elapsed - .milliseconds(50)).milliseconds)
         }
         overshoots.sort()

@@ -42,7 +42,7 @@ extension PostgresResultStore: WorkQueue {
     }
 
     public func claim(run: String, worker: String, limit: Int, lease: Duration) async throws(StoreError) -> [ResultKey] {
-        let seconds = Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
+        let seconds = Self.seconds(lease)
         // SKIP LOCKED: concurrent claimers pass over each other's rows instead of waiting on them, and each row is
         // updated by exactly one of them.
         let rows = try await database.rows(
@@ -63,6 +63,24 @@ extension PostgresResultStore: WorkQueue {
             try rows.map { row in try row.decode((String, String, Int, Int).self) }
         }
         return claimed.sorted { $0.3 < $1.3 }.map { ResultKey(runID: run, caseID: $0.0, armID: $0.1, repeatIndex: $0.2) }
+    }
+
+    public func renewLeases(run: String, worker: String, lease: Duration) async throws(StoreError) -> Int {
+        let seconds = Self.seconds(lease)
+        // Expired leases of this worker are renewed too: until another worker claims a key, it is still this one's.
+        let rows = try await database.rows(
+            "renew the leases of worker \(worker) in run \(run)",
+            """
+            UPDATE work_claims SET lease_expires_at = now() + make_interval(secs => \(seconds))
+            WHERE run_id = \(run) AND worker_id = \(worker)
+            RETURNING seq
+            """)
+        return rows.count
+    }
+
+    /// A lease as PostgreSQL's `make_interval(secs => …)` takes it.
+    private static func seconds(_ lease: Duration) -> Double {
+        Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18
     }
 
     public func queuedCount(run: String) async throws(StoreError) -> Int {

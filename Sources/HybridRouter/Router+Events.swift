@@ -40,7 +40,7 @@ extension Router {
             event.describeServed(routed, checks: context.plan?.checks)
             event.costUSD = Self.cost(of: routed.attempts, in: context.document)
         case .failure(let error):
-            event.outcome = if case .inputTooShort = error { .declined } else { .failed }
+            event.outcome = error.code == .inputTooShort ? .declined : .failed
             event.errorKind = error.eventKind
             event.attempts = error.attempts.map(\.eventAttempt)
             event.costUSD = Self.cost(of: error.attempts, in: context.document)
@@ -106,7 +106,7 @@ extension RoutedResponse {
     var servingAttempt: RouteAttempt? {
         if let served = attempts.last(where: { $0.outcome == .served || $0.outcome == .servedFromCache }) { return served }
         return attempts.last { attempt in
-            if case .failedChecks = attempt.outcome { attempt.modelID == response.servedBy.id } else { false }
+            attempt.outcome.kind == .failedChecks && attempt.modelID == response.servedBy.id
         } ?? attempts.last
     }
 }
@@ -116,13 +116,13 @@ extension RouteAttempt {
     var eventAttempt: RouteEvent.Attempt {
         var event = RouteEvent.Attempt(
             model: modelID, tier: tier, outcome: .failed, startMs: startedAt.milliseconds, durationMs: duration.milliseconds)
-        switch outcome {
+        switch outcome.kind.name {
         case .served: event.outcome = .served
         case .servedFromCache: event.outcome = .servedFromCache
-        case .skipped(let reason):
+        case .skipped:
             event.outcome = .skipped
-            event.skipReason = reason.name
-        case .failed(let error): event.errorKind = error.kind.rawValue
+            event.skipReason = outcome.skipReason?.name
+        case .failed: event.errorKind = outcome.error?.kind.rawValue
         case .cancelledAtDeadline: event.outcome = .cancelledAtDeadline
         case .failedChecks: event.outcome = .failedChecks
         case .timedOut: event.outcome = .timedOut
@@ -151,13 +151,13 @@ extension RouterError {
     /// The error's kind as a field event reports it: the model's error kind when a model's error ended the
     /// request, else the router's reason, in the same snake_case as `GenerationError.Kind`.
     public var eventKind: String {
-        switch self {
+        switch code.kind {
         case .unknownFeature: "unknown_feature"
         case .inputTooShort: "input_too_short"
         case .renderFailed: "render_failed"
         case .noEligibleModel: "no_eligible_model"
         case .deadlineExceeded: "deadline_exceeded"
-        case .stopped(_, let error, _), .streamInterrupted(_, let error, _): error.kind.rawValue
+        case .stopped, .streamInterrupted: generationError?.kind.rawValue ?? ""
         case .cancelled: "cancelled"
         case .outputChecksFailed: "output_checks_failed"
         }

@@ -3,59 +3,149 @@ public import HybridCore
 
 /// Why a routed request produced no response.
 ///
-/// Every case that got as far as trying models carries the attempts, so the caller (or a log) can see each model's
-/// reason. `.inputTooShort` is a graceful decline, not a fault: show the app's non-AI fallback.
-public enum RouterError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The config in force has no feature by that name.
-    case unknownFeature(String, known: [String])
-    /// The input is shorter than the feature's minimum; no model was called.
-    case inputTooShort(feature: String, minimum: Int, actual: Int)
-    /// The feature's prompt could not be rendered with this input (missing variable, unknown variant).
-    case renderFailed(PromptRenderError)
-    /// Every model in the priority order was skipped or failed.
-    case noEligibleModel(feature: String, attempts: [RouteAttempt])
-    /// The overall deadline passed before any model answered.
-    case deadlineExceeded(feature: String, deadline: Duration, attempts: [RouteAttempt])
-    /// A model failed with an error kind the policy does not fall back on (by default a refusal).
-    case stopped(feature: String, error: GenerationError, attempts: [RouteAttempt])
-    /// A streamed answer failed after text was already delivered, so no other model could take over.
-    case streamInterrupted(feature: String, error: GenerationError, attempts: [RouteAttempt])
-    /// The caller cancelled the request.
-    case cancelled(feature: String, attempts: [RouteAttempt])
-    /// Every model called answered but failed an output check the policy falls back on, and the policy says
-    /// `whenChecksFail: throw`. The attempts list each model's failed checks.
-    case outputChecksFailed(feature: String, attempts: [RouteAttempt])
-
-    /// The attempts made before the failure (empty for errors raised before routing).
-    public var attempts: [RouteAttempt] {
-        switch self {
-        case .unknownFeature, .inputTooShort, .renderFailed: []
-        case .noEligibleModel(_, let attempts), .deadlineExceeded(_, _, let attempts), .stopped(_, _, let attempts),
-            .streamInterrupted(_, _, let attempts), .cancelled(_, let attempts), .outputChecksFailed(_, let attempts):
-            attempts
+/// A struct with a code rather than a public enum, so a new kind of failure does not break callers' exhaustive
+/// switches (the shape of async-http-client's `HTTPClientError`): test `error.code == .deadlineExceeded` and read
+/// the properties. Every kind that got as far as trying models carries the attempts, so the caller (or a log) can see
+/// each model's reason. ``Code/inputTooShort`` is a graceful decline, not a fault: show the app's non-AI fallback.
+public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added; compare with `==` and keep a `default` in a `switch`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// Internal so the router's own switches stay exhaustive while callers cannot depend on the list.
+        enum Kind: String, Sendable {
+            case unknownFeature, inputTooShort, renderFailed, noEligibleModel, deadlineExceeded, stopped
+            case streamInterrupted, cancelled, outputChecksFailed
         }
+
+        let kind: Kind
+
+        /// The config in force has no feature by that name.
+        public static let unknownFeature = Code(kind: .unknownFeature)
+        /// The input is shorter than the feature's minimum; no model was called.
+        public static let inputTooShort = Code(kind: .inputTooShort)
+        /// The feature's prompt could not be rendered with this input (missing variable, unknown variant).
+        public static let renderFailed = Code(kind: .renderFailed)
+        /// Every model in the priority order was skipped or failed.
+        public static let noEligibleModel = Code(kind: .noEligibleModel)
+        /// The overall deadline passed before any model answered.
+        public static let deadlineExceeded = Code(kind: .deadlineExceeded)
+        /// A model failed with an error kind the policy does not fall back on (by default a refusal).
+        public static let stopped = Code(kind: .stopped)
+        /// A streamed answer failed after text was already delivered, so no other model could take over.
+        public static let streamInterrupted = Code(kind: .streamInterrupted)
+        /// The caller cancelled the request.
+        public static let cancelled = Code(kind: .cancelled)
+        /// Every model called failed an output check the policy falls back on, and `whenChecksFail` is `throw`.
+        public static let outputChecksFailed = Code(kind: .outputChecksFailed)
+
+        /// The code's name as written in Swift (`deadlineExceeded`).
+        public var description: String { kind.rawValue }
     }
 
+    /// The kind of failure.
+    public let code: Code
+    /// The feature asked for; nil only for ``Code/renderFailed``, which is raised where the feature is not named.
+    public let feature: String?
+    /// The attempts made before the failure (empty for errors raised before routing).
+    public let attempts: [RouteAttempt]
+    /// For ``Code/unknownFeature``: the features the config in force does define.
+    public let knownFeatures: [String]
+    /// For ``Code/inputTooShort``: the feature's minimum input length, in characters.
+    public let minimumLength: Int?
+    /// For ``Code/inputTooShort``: the input's length, in characters.
+    public let inputLength: Int?
+    /// For ``Code/renderFailed``: why the prompt could not be rendered.
+    public let renderError: PromptRenderError?
+    /// For ``Code/deadlineExceeded``: the overall deadline that passed.
+    public let deadline: Duration?
+    /// For ``Code/stopped`` and ``Code/streamInterrupted``: the model's error that ended the request.
+    public let generationError: GenerationError?
+
+    private init(
+        _ code: Code, feature: String?, attempts: [RouteAttempt] = [], knownFeatures: [String] = [],
+        minimumLength: Int? = nil, inputLength: Int? = nil, renderError: PromptRenderError? = nil,
+        deadline: Duration? = nil, generationError: GenerationError? = nil
+    ) {
+        self.code = code
+        self.feature = feature
+        self.attempts = attempts
+        self.knownFeatures = knownFeatures
+        self.minimumLength = minimumLength
+        self.inputLength = inputLength
+        self.renderError = renderError
+        self.deadline = deadline
+        self.generationError = generationError
+    }
+
+    /// The config in force has no feature by that name; `known` lists the features it has.
+    public static func unknownFeature(_ name: String, known: [String]) -> RouterError {
+        RouterError(.unknownFeature, feature: name, knownFeatures: known)
+    }
+
+    /// The input is shorter than the feature's minimum; no model was called.
+    public static func inputTooShort(feature: String, minimum: Int, actual: Int) -> RouterError {
+        RouterError(.inputTooShort, feature: feature, minimumLength: minimum, inputLength: actual)
+    }
+
+    /// The feature's prompt could not be rendered with this input (missing variable, unknown variant).
+    public static func renderFailed(_ error: PromptRenderError) -> RouterError {
+        RouterError(.renderFailed, feature: nil, renderError: error)
+    }
+
+    /// Every model in the priority order was skipped or failed.
+    public static func noEligibleModel(feature: String, attempts: [RouteAttempt]) -> RouterError {
+        RouterError(.noEligibleModel, feature: feature, attempts: attempts)
+    }
+
+    /// The overall deadline passed before any model answered.
+    public static func deadlineExceeded(feature: String, deadline: Duration, attempts: [RouteAttempt]) -> RouterError {
+        RouterError(.deadlineExceeded, feature: feature, attempts: attempts, deadline: deadline)
+    }
+
+    /// A model failed with an error kind the policy does not fall back on (by default a refusal).
+    public static func stopped(feature: String, error: GenerationError, attempts: [RouteAttempt]) -> RouterError {
+        RouterError(.stopped, feature: feature, attempts: attempts, generationError: error)
+    }
+
+    /// A streamed answer failed after text was already delivered, so no other model could take over.
+    public static func streamInterrupted(feature: String, error: GenerationError, attempts: [RouteAttempt]) -> RouterError {
+        RouterError(.streamInterrupted, feature: feature, attempts: attempts, generationError: error)
+    }
+
+    /// The caller cancelled the request.
+    public static func cancelled(feature: String, attempts: [RouteAttempt]) -> RouterError {
+        RouterError(.cancelled, feature: feature, attempts: attempts)
+    }
+
+    /// Every model called answered but failed an output check the policy falls back on, and the policy says
+    /// `whenChecksFail: throw`. The attempts list each model's failed checks.
+    public static func outputChecksFailed(feature: String, attempts: [RouteAttempt]) -> RouterError {
+        RouterError(.outputChecksFailed, feature: feature, attempts: attempts)
+    }
+
+    /// What failed and what to do about it, with every attempt's reason.
     public var description: String {
-        switch self {
-        case .unknownFeature(let name, let known):
-            return "no feature \"\(name)\" in the config in force (features: \(known.sorted().joined(separator: ", "))); check the name or publish a config that defines it"
-        case .inputTooShort(let feature, let minimum, let actual):
-            return "\(feature): input has \(actual) characters, fewer than the \(minimum) this feature needs; no model was asked"
-        case .renderFailed(let error):
-            return "could not render the prompt: \(error)"
-        case .noEligibleModel(let feature, let attempts):
-            return "\(feature): no model could serve the request. " + Self.list(attempts)
-        case .deadlineExceeded(let feature, let deadline, let attempts):
-            return "\(feature): no answer within the \(RouteAttempt.ms(deadline)) deadline; raise deadlineMs or put a faster model first. " + Self.list(attempts)
-        case .stopped(let feature, let error, let attempts):
-            return "\(feature): stopped after \(error) (the router policy does not fall back on \(error.kind.rawValue)). " + Self.list(attempts)
-        case .streamInterrupted(let feature, let error, let attempts):
-            return "\(feature): the stream failed after text was delivered, so no fallback was possible: \(error). " + Self.list(attempts)
-        case .cancelled(let feature, let attempts):
-            return "\(feature): cancelled by the caller. " + Self.list(attempts)
-        case .outputChecksFailed(let feature, let attempts):
-            return "\(feature): every model's answer failed its output checks (routing.whenChecksFail is throw). " + Self.list(attempts)
+        let name = feature ?? ""
+        switch code.kind {
+        case .unknownFeature:
+            return "no feature \"\(name)\" in the config in force (features: \(knownFeatures.sorted().joined(separator: ", "))); check the name or publish a config that defines it"
+        case .inputTooShort:
+            return "\(name): input has \(inputLength ?? 0) characters, fewer than the \(minimumLength ?? 0) this feature needs; no model was asked"
+        case .renderFailed:
+            return "could not render the prompt: " + (renderError.map { "\($0)" } ?? "")
+        case .noEligibleModel:
+            return "\(name): no model could serve the request. " + Self.list(attempts)
+        case .deadlineExceeded:
+            return "\(name): no answer within the \(RouteAttempt.ms(deadline ?? .zero)) deadline; raise deadlineMs or put a faster model first. " + Self.list(attempts)
+        case .stopped:
+            let error = generationError.map { "\($0)" } ?? "", kind = generationError?.kind.rawValue ?? ""
+            return "\(name): stopped after \(error) (the router policy does not fall back on \(kind)). " + Self.list(attempts)
+        case .streamInterrupted:
+            let error = generationError.map { "\($0)" } ?? ""
+            return "\(name): the stream failed after text was delivered, so no fallback was possible: \(error). " + Self.list(attempts)
+        case .cancelled:
+            return "\(name): cancelled by the caller. " + Self.list(attempts)
+        case .outputChecksFailed:
+            return "\(name): every model's answer failed its output checks (routing.whenChecksFail is throw). " + Self.list(attempts)
         }
     }
 

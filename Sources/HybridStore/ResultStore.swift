@@ -57,6 +57,15 @@ public protocol ResultStore: Sendable {
         _ body: (ResultMeasures) async throws -> Void
     ) async throws
 
+    /// Like `forEachMeasures`, but a page of results at a time as parallel arrays (``MeasureColumns``): what reports
+    /// read, with no value built per result. The default collects `forEachMeasures`; the SQLite store fills the
+    /// columns straight from its statements. Each page holds at most `batchSize` results, in the same order.
+    nonisolated(nonsending) func forEachMeasureColumns(
+        run: String,
+        batchSize: Int,
+        _ body: (MeasureColumns) async throws -> Void
+    ) async throws
+
     /// The cached response for a request hash, or nil.
     func cachedResponse(requestHash: String) async throws(StoreError) -> CachedResponseRecord?
     /// Stores (or replaces) the cached response for its request hash.
@@ -76,6 +85,24 @@ extension ResultStore {
         _ body: (ResultMeasures) async throws -> Void
     ) async throws {
         try await forEachResult(run: run, batchSize: batchSize) { try await body(ResultMeasures($0)) }
+    }
+
+    /// Pages of `batchSize` results collected from `forEachMeasures`: correct for any store.
+    nonisolated(nonsending) public func forEachMeasureColumns(
+        run: String,
+        batchSize: Int,
+        _ body: (MeasureColumns) async throws -> Void
+    ) async throws {
+        let limit = max(1, batchSize)
+        var page = MeasureColumns(runID: run)
+        try await forEachMeasures(run: run, batchSize: limit) { measures in
+            page.append(measures)
+            if page.count == limit {
+                try await body(page)
+                page = MeasureColumns(runID: run)
+            }
+        }
+        if page.count > 0 { try await body(page) }
     }
 
     /// Streams each run the keys name and keeps the matching results; stores with indexed lookups do better.

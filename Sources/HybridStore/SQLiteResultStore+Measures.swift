@@ -2,49 +2,94 @@ import GRDB
 import HybridCore
 
 extension SQLiteResultStore {
-    /// Pages of typed columns plus the side-table rows of the same id range, merged in Swift: no JSON and no text
-    /// column is read, which is what made streaming whole rows for a million-result report slow.
+    /// Pages of typed columns plus the side-table rows of the same id range, merged in Swift into ``MeasureColumns``:
+    /// no JSON and no text column is read, and no value is built per result (texts are coded once per page).
     ///
-    /// Each page first reads its id range (index only), then the typed columns and the side-table rows of that range
-    /// at once on two pool readers; and the next page is read while `body` consumes the current one, so decoding and
-    /// aggregating share the two cores. Reading by id range keeps the page consistent across those transactions:
-    /// results are never updated, and a row inserted later gets an id above the range.
+    /// Each page's id range is read first (index only, a fraction of a millisecond); then its typed columns and its
+    /// side-table rows at once on two pool readers. Two pages are read ahead while `body` consumes the current one,
+    /// so the two cores are kept busy by SQLite and aggregation together. Reading by id range keeps a page
+    /// consistent across those transactions: results are never updated, and a row inserted later gets an id above
+    /// the range.
+    nonisolated(nonsending) public func forEachMeasureColumns(
+        run: String,
+        batchSize: Int,
+        _ body: (MeasureColumns) async throws -> Void
+    ) async throws {
+        var reader = MeasuresPageReader(database: database, run: run, limit: max(1, batchSize))
+        defer { reader.cancel() }
+        try await reader.fill()
+        while let page = try await reader.next() {
+            // The pages are read in tasks of their own, which the caller's cancellation does not reach.
+            if Task.isCancelled {
+                throw StoreError.cancelled(path: database.path, operation: "read results of run \(run)")
+            }
+            try await reader.fill()
+            if page.count > 0 { try await body(page) }
+        }
+    }
+
+    /// The rows of ``forEachMeasureColumns(run:batchSize:_:)`` one value at a time.
     nonisolated(nonsending) public func forEachMeasures(
         run: String,
         batchSize: Int,
         _ body: (ResultMeasures) async throws -> Void
     ) async throws {
-        let limit = max(1, batchSize)
-        let database = database
-        func prefetch(after cursorStart: Int64) -> Task<MeasuresPage, any Error> {
-            Task { try await MeasuresPage.read(database, run: run, after: cursorStart, limit: limit) }
-        }
-        var next: Task<MeasuresPage, any Error>? = prefetch(after: Int64.min)
-        defer { next?.cancel() }
-        while let pending = next {
-            // The pages are read in tasks of their own, which the caller's cancellation does not reach.
-            if Task.isCancelled {
-                throw StoreError.cancelled(path: database.path, operation: "read results of run \(run)")
-            }
-            let page = try await pending.value
-            next = nil
-            if page.isFull, let lastRowID = page.rowIDs.last {
-                next = prefetch(after: lastRowID)
-            }
-            for measures in page.measures {
-                try await body(measures)
-            }
+        try await forEachMeasureColumns(run: run, batchSize: batchSize) { page in
+            for row in 0..<page.count { try await body(page.measures(at: row)) }
         }
     }
 }
 
-/// One page of ``ResultMeasures`` with their row ids (ascending), read through the raw SQLite statements
-/// (``StatementColumns``), with repeated texts built once per page (``TextInterner``).
+/// The pages of one run in order, with up to ``depth`` of them being read ahead in tasks of their own.
+struct MeasuresPageReader {
+    /// Pages read ahead: two keep both cores busy while the caller aggregates.
+    static let depth = 2
+    let database: HybridDatabase
+    let run: String
+    let limit: Int
+    private var after = Int64.min
+    private var more = true
+    private var pending: [Task<MeasureColumns, any Error>] = []
+
+    init(database: HybridDatabase, run: String, limit: Int) {
+        self.database = database
+        self.run = run
+        self.limit = limit
+    }
+
+    /// Starts reading pages until ``depth`` are pending or the run has no more.
+    mutating func fill() async throws {
+        while more, pending.count < Self.depth {
+            let (database, run, after, limit) = (database, run, after, limit)
+            let range = try await database.read("read results of run \(run)") { db in
+                try MeasuresPage.idRange(db, run: run, after: after, limit: limit)
+            }
+            guard let range else {
+                more = false
+                return
+            }
+            self.after = range.ids.upperBound
+            more = range.count == limit
+            pending.append(Task { try await MeasuresPage.read(database, run: run, ids: range.ids, count: range.count) })
+        }
+    }
+
+    /// The next page in id order; nil when none is left.
+    mutating func next() async throws -> MeasureColumns? {
+        guard !pending.isEmpty else { return nil }
+        return try await pending.removeFirst().value
+    }
+
+    func cancel() {
+        for task in pending { task.cancel() }
+    }
+}
+
+/// One page of ``MeasureColumns`` with their row ids (ascending), read through the raw SQLite statements
+/// (``StatementColumns``), with repeated texts coded once per page (``TextInterner``).
 struct MeasuresPage: Sendable {
-    var measures: [ResultMeasures] = []
+    var columns: MeasureColumns
     var rowIDs: [Int64] = []
-    /// True when the page holds `limit` results, so another may follow.
-    var isFull = false
 
     /// The columns of `results` that measures need, in the order `MeasuresRowReader` reads them.
     static let columns = """
@@ -54,20 +99,17 @@ struct MeasuresPage: Sendable {
         raw_output IS NOT NULL
         """
 
-    /// The page of the run's results after row id `after`: its id range, then its columns and side rows at once.
-    static func read(_ database: HybridDatabase, run: String, after: Int64, limit: Int) async throws -> MeasuresPage {
+    /// The run's results in `ids` (`count` of them): their columns and side rows at once, on two readers.
+    static func read(_ database: HybridDatabase, run: String, ids: ClosedRange<Int64>, count: Int) async throws -> MeasureColumns {
         let operation = "read results of run \(run)"
-        let range = try await database.read(operation) { db in try idRange(db, run: run, after: after, limit: limit) }
-        guard let range else { return MeasuresPage() }
-        async let sideRows = database.read(operation) { db in try SideRows.read(db, ids: range.ids) }
-        var page = try await database.read(operation) { db in try columns(db, run: run, ids: range.ids) }
-        page.attach(try await sideRows)
-        page.isFull = range.count == limit
-        return page
+        async let sideRows = database.read(operation) { db in try SideRows.read(db, ids: ids) }
+        var page = try await database.read(operation) { db in try columns(db, run: run, ids: ids, capacity: count) }
+        page.columns.attach(try await sideRows, rowIDs: page.rowIDs)
+        return page.columns
     }
 
     /// The first and last id of the page and how many results it holds; nil when none is left.
-    private static func idRange(
+    static func idRange(
         _ db: Database, run: String, after: Int64, limit: Int
     ) throws -> (ids: ClosedRange<Int64>, count: Int)? {
         let row = try Row.fetchOne(
@@ -81,112 +123,152 @@ struct MeasuresPage: Sendable {
         return (first...last, row[2])
     }
 
-    private static func columns(_ db: Database, run: String, ids: ClosedRange<Int64>) throws -> MeasuresPage {
-        var page = MeasuresPage()
+    /// `+run_id` keeps SQLite off the `(run_id)` index here: the id range is known, so walking the table's range
+    /// in order and skipping other runs' rows beats one index lookup plus one table seek per row.
+    private static func columns(
+        _ db: Database, run: String, ids: ClosedRange<Int64>, capacity: Int
+    ) throws -> MeasuresPage {
+        var page = MeasuresPage(columns: MeasureColumns(runID: run))
+        page.columns.reserveCapacity(capacity)
+        page.rowIDs.reserveCapacity(capacity)
         let statement = try db.cachedStatement(
-            sql: "SELECT \(columns) FROM results WHERE run_id = ? AND id BETWEEN ? AND ? ORDER BY id")
+            sql: "SELECT \(columns) FROM results WHERE +run_id = ? AND id BETWEEN ? AND ? ORDER BY id")
         let rows = try Row.fetchCursor(statement, arguments: [run, ids.lowerBound, ids.upperBound])
-        var reader = MeasuresRowReader(columns: StatementColumns(statement: statement.sqliteStatement), run: run)
+        var reader = MeasuresRowReader(columns: StatementColumns(statement: statement.sqliteStatement))
         while try rows.next() != nil {
             page.rowIDs.append(reader.columns.int64(0))
-            page.measures.append(try reader.measures())
+            try reader.append(to: &page.columns)
         }
         return page
     }
+}
 
-    /// Side rows come ordered by (result_id, ordinal); ids of other runs inside the range are skipped.
-    private mutating func attach(_ side: SideRows) {
-        var index = 0
-        for (resultID, check) in side.constraints {
-            guard let position = advance(&index, to: resultID) else { continue }
-            measures[position].constraints.append(check)
+extension MeasureColumns {
+    /// Cuts the side rows (ordered by result id, then ordinal) into the page's rows; rows of other runs inside the
+    /// id range are skipped. The side rows' texts are coded again into the page's table.
+    mutating func attach(_ side: SideRows, rowIDs: [Int64]) {
+        var recoded = [Int32](repeating: -1, count: side.texts.count)
+        func code(_ sideCode: Int32) -> Int32 {
+            let index = Int(sideCode)
+            if recoded[index] < 0 { recoded[index] = addText(side.texts[index]) }
+            return recoded[index]
         }
-        index = 0
-        for (resultID, score) in side.scores {
-            guard let position = advance(&index, to: resultID) else { continue }
-            measures[position].scores.append(score)
+        var constraint = 0
+        var score = 0
+        for rowID in rowIDs {
+            while constraint < side.constraintIDs.count, side.constraintIDs[constraint] < rowID { constraint += 1 }
+            while constraint < side.constraintIDs.count, side.constraintIDs[constraint] == rowID {
+                appendConstraint(nameCode: code(side.constraintNameCodes[constraint]), passed: side.constraintPassed[constraint])
+                constraint += 1
+            }
+            while score < side.scoreIDs.count, side.scoreIDs[score] < rowID { score += 1 }
+            while score < side.scoreIDs.count, side.scoreIDs[score] == rowID {
+                appendScore(scorerCode: code(side.scorerCodes[score]), value: side.scoreValues[score])
+                score += 1
+            }
+            endRow()
         }
-    }
-
-    /// Moves `index` forward to `rowID`'s position in the page; nil when the row belongs to another run.
-    private func advance(_ index: inout Int, to rowID: Int64) -> Int? {
-        while index < rowIDs.count, rowIDs[index] < rowID { index += 1 }
-        return index < rowIDs.count && rowIDs[index] == rowID ? index : nil
     }
 }
 
-/// The `v3` side-table rows (constraint verdicts, score values) of an id range, ordered by (result id, ordinal).
+/// The `v3` side-table rows (constraint verdicts, score values) of an id range, ordered by (result id, ordinal), as
+/// parallel arrays with names coded into ``texts``.
 struct SideRows: Sendable {
-    var constraints: [(Int64, ResultMeasures.Check)] = []
-    var scores: [(Int64, ResultMeasures.Score)] = []
+    var texts: [String] = []
+    var constraintIDs: [Int64] = []
+    var constraintNameCodes: [Int32] = []
+    var constraintPassed: [Bool] = []
+    var scoreIDs: [Int64] = []
+    var scorerCodes: [Int32] = []
+    var scoreValues: [Double] = []
 
     static func read(_ db: Database, ids: ClosedRange<Int64>) throws -> SideRows {
         var side = SideRows()
+        var names = TextInterner()
         try forEach(
             db, sql: "SELECT result_id, name, passed FROM result_constraints WHERE result_id BETWEEN ? AND ? ORDER BY result_id, ordinal",
             ids: ids
-        ) { id, columns, names in
-            side.constraints.append((id, ResultMeasures.Check(name: names.text(columns.statement, 1) ?? "", passed: columns.bool(2))))
+        ) { columns in
+            side.constraintIDs.append(columns.int64(0))
+            side.constraintNameCodes.append(names.code(columns.statement, 1) { side.addText($0) } ?? side.addText(""))
+            side.constraintPassed.append(columns.bool(2))
         }
         try forEach(
             db, sql: "SELECT result_id, scorer, value FROM result_scores WHERE result_id BETWEEN ? AND ? ORDER BY result_id, ordinal",
             ids: ids
-        ) { id, columns, names in
-            side.scores.append((id, ResultMeasures.Score(scorer: names.text(columns.statement, 1) ?? "", value: columns.double(2))))
+        ) { columns in
+            side.scoreIDs.append(columns.int64(0))
+            side.scorerCodes.append(names.code(columns.statement, 1) { side.addText($0) } ?? side.addText(""))
+            side.scoreValues.append(columns.double(2))
         }
         return side
     }
 
+    private mutating func addText(_ text: String) -> Int32 {
+        texts.append(text)
+        return Int32(texts.count - 1)
+    }
+
     private static func forEach(
-        _ db: Database, sql: String, ids: ClosedRange<Int64>, _ body: (Int64, StatementColumns, inout TextInterner) -> Void
+        _ db: Database, sql: String, ids: ClosedRange<Int64>, _ body: (StatementColumns) -> Void
     ) throws {
         let statement = try db.cachedStatement(sql: sql)
         let rows = try Row.fetchCursor(statement, arguments: [ids.lowerBound, ids.upperBound])
         let columns = StatementColumns(statement: statement.sqliteStatement)
-        var names = TextInterner()
-        while try rows.next() != nil {
-            body(columns.int64(0), columns, &names)
-        }
+        while try rows.next() != nil { body(columns) }
     }
 }
 
-/// Builds ``ResultMeasures`` from the current row of the page's statement (columns in ``MeasuresPage/columns``
-/// order), one interner per repeating text column.
+/// Appends the current row of the page's statement (columns in ``MeasuresPage/columns`` order) to a
+/// ``MeasureColumns``, one interner per repeating text column.
 struct MeasuresRowReader {
     let columns: StatementColumns
-    let run: String
     private var caseIDs = TextInterner(capacity: 2)
     private var armIDs = TextInterner()
     private var features = TextInterner()
     private var promptVariants = TextInterner()
     private var modelIDs = TextInterner()
-    private var tiers = TextInterner()
+    private var tierNames = TextInterner(capacity: 3)
     private var errorKinds = TextInterner()
+    /// The previous row's tier-name code and tier: rows repeat it, and parsing the name (or hashing the code) per
+    /// row showed in profiles.
+    private var lastTier: (code: Int32, tier: ModelTier)?
 
-    init(columns: StatementColumns, run: String) {
+    init(columns: StatementColumns) {
         self.columns = columns
-        self.run = run
     }
 
-    mutating func measures() throws -> ResultMeasures {
+    mutating func append(to page: inout MeasureColumns) throws {
         let statement = columns.statement
-        let tierName = tiers.text(statement, 7) ?? ""
-        guard let tier = ModelTier(rawValue: tierName) else {
-            throw RecordDecodingError(table: ResultRecord.databaseTableName, reason: "unknown model tier '\(tierName)'")
+        func code(_ interner: inout TextInterner, _ column: Int32) -> Int32? {
+            interner.code(statement, column) { page.addText($0) }
         }
-        return ResultMeasures(
-            key: ResultKey(
-                runID: run, caseID: caseIDs.text(statement, 1) ?? "", armID: armIDs.text(statement, 2) ?? "",
-                repeatIndex: columns.int(3)),
-            feature: features.text(statement, 4) ?? "", promptVariant: promptVariants.text(statement, 5) ?? "",
-            modelID: modelIDs.text(statement, 6) ?? "", tier: tier, usage: usage(),
+        let head = MeasureRowHead(
+            caseCode: code(&caseIDs, 1) ?? page.addText(""), repeatIndex: columns.int(3),
+            armCode: code(&armIDs, 2) ?? page.addText(""), featureCode: code(&features, 4) ?? page.addText(""),
+            promptVariantCode: code(&promptVariants, 5) ?? page.addText(""),
+            modelCode: code(&modelIDs, 6) ?? page.addText(""), tier: try tier(code(&tierNames, 7), page: page),
+            usage: usage(),
             timings: ResultTimings(
                 ttftMs: columns.optionalDouble(13), totalMs: columns.double(14),
                 decodeTokensPerSecond: columns.optionalDouble(15), retryBackoffMs: columns.double(16),
                 coldStart: columns.bool(17), serverPromptMs: columns.optionalDouble(18),
                 serverGenerationMs: columns.optionalDouble(19)),
-            costUSD: columns.optionalDouble(20), constraints: [], scores: [], error: error(),
+            costUSD: columns.optionalDouble(20), errorKindCode: code(&errorKinds, 21) ?? -1,
             retries: columns.int(23), cacheHit: columns.bool(24), hasOutput: columns.bool(25))
+        // Messages are read only for errors (about one result in a hundred), so they are not coded.
+        page.appendRow(head, errorMessage: head.errorKindCode >= 0 ? columns.string(22) ?? "" : nil)
+    }
+
+    private mutating func tier(_ code: Int32?, page: MeasureColumns) throws -> ModelTier {
+        let code = code ?? -1
+        if let lastTier, lastTier.code == code { return lastTier.tier }
+        let name = code < 0 ? "" : page.texts[Int(code)]
+        guard let tier = ModelTier(rawValue: name) else {
+            throw RecordDecodingError(table: ResultRecord.databaseTableName, reason: "unknown model tier '\(name)'")
+        }
+        lastTier = (code, tier)
+        return tier
     }
 
     private func usage() -> TokenUsage? {
@@ -195,11 +277,32 @@ struct MeasuresRowReader {
             promptTokens: promptTokens, completionTokens: columns.int(9), cachedTokens: columns.int(10),
             reasoningTokens: columns.int(11), isEstimated: columns.bool(12))
     }
+}
 
-    private mutating func error() -> ResultError? {
-        guard let kind = errorKinds.text(columns.statement, 21) else { return nil }
-        // Messages are read only for errors (about one result in a hundred), so they are not interned.
-        let message = columns.string(22) ?? ""
-        return ResultError(kind: kind, message: message)
+extension SQLiteResultStore {
+    /// Steps the statements ``forEachMeasureColumns(run:batchSize:_:)`` runs, over the whole run on one reader,
+    /// without reading a column in Swift: SQLite's share of the measures read, for `hybrid-bench report`.
+    /// Returns how many rows the three statements stepped.
+    package func stepMeasuresStatements(run: String) async throws -> Int {
+        try await database.read("step results of run \(run)") { db in
+            guard let ids = try Row.fetchOne(
+                db, sql: "SELECT MIN(id), MAX(id) FROM results WHERE run_id = ?", arguments: [run]),
+                let first = ids[0] as Int64?, let last = ids[1] as Int64?
+            else { return 0 }
+            var stepped = 0
+            let statements: [(String, StatementArguments)] = [
+                ("SELECT \(MeasuresPage.columns) FROM results WHERE +run_id = ? AND id BETWEEN ? AND ? ORDER BY id",
+                 [run, first, last]),
+                ("SELECT result_id, name, passed FROM result_constraints WHERE result_id BETWEEN ? AND ? ORDER BY result_id, ordinal",
+                 [first, last]),
+                ("SELECT result_id, scorer, value FROM result_scores WHERE result_id BETWEEN ? AND ? ORDER BY result_id, ordinal",
+                 [first, last]),
+            ]
+            for (sql, arguments) in statements {
+                let rows = try Row.fetchCursor(try db.makeStatement(sql: sql), arguments: arguments)
+                while try rows.next() != nil { stepped += 1 }
+            }
+            return stepped
+        }
     }
 }

@@ -2,16 +2,17 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// Hands out one `String` per distinct text value of a column read with the raw SQLite API, so a page of rows that
-/// repeats a few arm ids, features or model ids (or one case id per arm in a row) builds each string once instead of
-/// once per row.
+/// Hands out one code per distinct text value of a column read with the raw SQLite API, so a page of rows that
+/// repeats a few arm ids, features or model ids (or one case id per arm in a row) builds each string once, into the
+/// page's text table (``MeasureColumns/texts``), instead of once per row.
 ///
-/// A few recent values are kept and compared byte for byte; a new value replaces the oldest one. Texts that never
-/// repeat (unique ids) cost one comparison per kept value more than building the string directly.
+/// A few recent values are kept and compared byte for byte; a new value replaces the oldest one (and is added to the
+/// table again if it comes back later, which costs a string, not a wrong answer). Texts that never repeat (unique
+/// ids) cost one comparison per kept value more than building the string directly.
 struct TextInterner {
     private struct Entry {
         var bytes: [UInt8]
-        var value: String
+        var code: Int32
     }
 
     private let capacity: Int
@@ -24,25 +25,31 @@ struct TextInterner {
         entries.reserveCapacity(self.capacity)
     }
 
-    /// The text at `column` of the statement's current row; nil when it is NULL.
-    mutating func text(_ statement: SQLiteStatement, _ column: Int32) -> String? {
+    /// The code of the text at `column` of the statement's current row; `add` stores a new text and returns its
+    /// code. nil when the column is NULL.
+    mutating func code(_ statement: SQLiteStatement, _ column: Int32, add: (String) -> Int32) -> Int32? {
         guard let pointer = sqlite3_column_text(statement, column) else { return nil }
         let bytes = UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column)))
-        for entry in entries where entry.bytes.count == bytes.count {
-            // memcmp: the generic `elementsEqual` was slower than building the string it spares.
-            let equal = entry.bytes.withUnsafeBytes { kept in
-                guard let base = kept.baseAddress else { return true }  // both empty
-                return memcmp(base, pointer, bytes.count) == 0
-            }
-            if equal { return entry.value }
+        for entry in entries where Self.equal(entry.bytes, pointer, count: bytes.count) {
+            return entry.code
         }
-        let entry = Entry(bytes: Array(bytes), value: String(decoding: bytes, as: UTF8.self))
+        let entry = Entry(bytes: Array(bytes), code: add(String(decoding: bytes, as: UTF8.self)))
         if entries.count < capacity {
             entries.append(entry)
         } else {
             entries[nextVictim] = entry
             nextVictim = (nextVictim + 1) % capacity
         }
-        return entry.value
+        return entry.code
+    }
+
+    /// True when `kept` holds the `count` bytes at `pointer`.
+    private static func equal(_ kept: [UInt8], _ pointer: UnsafePointer<UInt8>, count: Int) -> Bool {
+        guard kept.count == count else { return false }
+        // memcmp: the generic `elementsEqual` was slower than building the string it spares.
+        return kept.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return true }  // both empty
+            return memcmp(base, pointer, count) == 0
+        }
     }
 }

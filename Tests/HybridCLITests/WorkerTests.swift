@@ -31,6 +31,23 @@ struct WorkerTests {
         )
     }
 
+    /// Expects the run completed with every key stored exactly once and nothing left in the queue.
+    static func expectFinished(_ url: String, run: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let state = try await check(url, run: run)
+        #expect(state.status == .completed, sourceLocation: sourceLocation)
+        #expect(state.keys == planned && state.rows == planned && state.queued == 0, sourceLocation: sourceLocation)
+    }
+
+    /// Runs `count` workers with the same arguments at once; each must exit 0.
+    static func together(_ count: Int, _ fixture: CLIFixture, _ arguments: [String]) async throws -> [HybridCLI.Outcome] {
+        let outcomes = try await withThrowingTaskGroup(of: HybridCLI.Outcome.self) { group in
+            for _ in 0..<count { group.addTask { try await fixture.hybrid(arguments) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.output)") }
+        return outcomes
+    }
+
     @Test("four workers finish one run together: every key stored exactly once, each sent once, run completed")
     func fourWorkersShareOneRun() async throws {
         let fake = try FakeChatCompletionsServer { _, _ in .reply("The feeds were fine today.", delay: .milliseconds(20)) }
@@ -40,20 +57,38 @@ struct WorkerTests {
         try await PostgresServerTrait.server().withDatabase { url in
             let arguments = try Self.evalArguments(fixture, fake: fake, db: url, run: "shared")
                 + ["--concurrency", "2", "--claim-batch", "3"]
-            let outcomes = try await withThrowingTaskGroup(of: HybridCLI.Outcome.self) { group in
-                for _ in 0..<4 { group.addTask { try await fixture.hybrid(arguments) } }
-                return try await group.reduce(into: []) { $0.append($1) }
-            }
-            for outcome in outcomes { #expect(outcome.status == 0, "\(outcome.output)") }
-            let state = try await Self.check(url, run: "shared")
-            #expect(state.status == .completed)
-            #expect(state.keys == Self.planned && state.rows == Self.planned && state.queued == 0)
+            let outcomes = try await Self.together(4, fixture, arguments)
+            try await Self.expectFinished(url, run: "shared")
             // No lease expired (120 s by default), so no key was sent twice either.
             #expect(fake.requestCount == Self.planned)
             #expect(!outcomes.contains { $0.output.contains("postgres@") }, "the database URL's user and password stay out of output")
             // Reports read the shared store through the same protocols.
             let report = try await fixture.hybrid(["--db", url, "report", "shared", "--format", "json"])
             #expect(report.status == 0, "\(report.output)")
+        }
+    }
+
+    @Test("a batch that runs longer than its lease is renewed, not handed to another worker: every key is sent once")
+    func longBatchesKeepTheirLease() async throws {
+        // A batch of 8 keys at concurrency 2 waits 4 × 800 ms on the model, well past the 2 s lease. The second
+        // worker starts once the first batch's lease would have run out: without renewal it would claim those keys
+        // (they come first in the queue) and send them again.
+        let fake = try FakeChatCompletionsServer { _, _ in .reply("The feeds were fine today.", delay: .milliseconds(800)) }
+        defer { fake.stop() }
+        let fixture = try CLIFixture()
+        defer { fixture.remove() }
+        try await PostgresServerTrait.server().withDatabase { url in
+            let arguments = try Self.evalArguments(fixture, fake: fake, db: url, run: "slow")
+                + ["--lease-seconds", "2", "--claim-batch", "8", "--concurrency", "2"]
+            async let first = fixture.hybrid(arguments + ["--worker-id", "first"])
+            let deadline = ContinuousClock.now + .seconds(60)
+            while fake.requestCount < 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            try await Task.sleep(for: .milliseconds(2500))
+            let second = try await fixture.hybrid(arguments + ["--worker-id", "second"])
+            let firstOutcome = try await first
+            #expect(firstOutcome.status == 0 && second.status == 0, "\(firstOutcome.output)\n\(second.output)")
+            try await Self.expectFinished(url, run: "slow")
+            #expect(fake.requestCount == Self.planned, "a key was generated (and billed) twice")
         }
     }
 
@@ -91,9 +126,7 @@ struct WorkerTests {
             stalled.store(false, ordering: .relaxed)
             let survivor = try await fixture.hybrid(arguments + ["--worker-id", "survivor"])
             #expect(survivor.status == 0, "\(survivor.output)")
-            let after = try await Self.check(url, run: "crash")
-            #expect(after.status == .completed)
-            #expect(after.keys == Self.planned && after.rows == Self.planned && after.queued == 0)
+            try await Self.expectFinished(url, run: "crash")
         }
     }
 }

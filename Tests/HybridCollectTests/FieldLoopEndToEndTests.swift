@@ -4,6 +4,7 @@ import HybridCore
 import HybridCurl
 import HybridEvents
 import HybridLocalModel
+import HybridLocalModelTestSupport
 import HybridProviders
 import HybridReport
 import HybridRouter
@@ -34,44 +35,27 @@ private struct TeeSink: RouteEventSink {
     static let input = "The city council voted on Monday to close the old bridge for six months of repairs."
 
     static func config(cloudBaseURL: String) throws -> HybridConfigDocument {
-        var document = try HybridConfigDocument.bundledDefaults().document
-        document.version = 1
-        document.models = [
-            "local-smollm2": document.models["local-smollm2"]!,
-            "fake-cloud": ModelConfig(
-                kind: .openAICompatible, baseURL: cloudBaseURL, model: "fake", tier: .thirdParty, apiKeyEnv: "FAKE_CLOUD_KEY",
-                pricing: ModelPricing(inputPerMillion: 0.1, outputPerMillion: 0.4), contextWindow: 8192,
-                capabilities: .init(structuredOutput: true, streaming: true)),
-        ]
-        var feature = document.features["summarize"]!
-        feature.variants = [
-            "concise": PromptVariant(template: "Summarize the text below.\n\nText:\n{{input}}\n\nSummary:"),
-            "brief": PromptVariant(template: "Summarize the text below in three words.\n\nText:\n{{input}}\n\nSummary:"),
-        ]
-        feature.defaultVariant = "concise"
-        feature.constraints = OutputConstraints(maxWords: 6)
-        feature.options = FeatureGenerationOptions(temperature: 0, maxOutputTokens: 24)
-        feature.priority = ["local-smollm2", "fake-cloud"]
-        feature.deadlineMs = 60_000
-        feature.monthlyBudgetUSD = nil
-        feature.routing = RoutingConfig(fallbackOnOutput: ["constraints"])
-        document.features = ["summarize": feature]
-        document.rollouts = [
-            "summarize": RolloutConfig(
-                seed: "field-e2e", arms: [
-                    RolloutArm(name: "concise", percentage: 50, variant: "concise"),
-                    RolloutArm(name: "brief", percentage: 50, variant: "brief"),
-                ])
-        ]
-        return try ConfigValidator.validate(document).document
+        let rollout = RolloutConfig(
+            seed: "field-e2e", arms: [
+                RolloutArm(name: "concise", percentage: 50, variant: "concise"),
+                RolloutArm(name: "brief", percentage: 50, variant: "brief"),
+            ])
+        return try LocalAndCloudConfig.document(
+            feature: "summarize", cloudBaseURL: cloudBaseURL, maxOutputTokens: 24, rollouts: ["summarize": rollout]
+        ) { feature in
+            feature.variants = [
+                "concise": PromptVariant(template: "Summarize the text below.\n\nText:\n{{input}}\n\nSummary:"),
+                "brief": PromptVariant(template: "Summarize the text below in three words.\n\nText:\n{{input}}\n\nSummary:"),
+            ]
+            feature.defaultVariant = "concise"
+            feature.constraints = OutputConstraints(maxWords: 6)
+            feature.deadlineMs = 60_000
+            feature.routing = RoutingConfig(fallbackOnOutput: ["constraints"])
+        }
     }
 
     @Test func routerToCollectorToReportToRecommendation() async throws {
-        let installation = LocalModelInstallation.discover()
-        guard case .success = installation else {
-            Issue.record("the local model is not installed: run `make setup` (or set HYBRID_LLAMA_SERVER and HYBRID_SMOLLM2_GGUF)")
-            return
-        }
+        guard let installation = LocalModelRequirement.installed() else { return }
         let cloud = try FakeChatCompletionsServer { prompt, _ in
             prompt.contains("three words") ? .reply("Council closes bridge.") : .reply(Self.input)
         }
@@ -95,8 +79,8 @@ private struct TeeSink: RouteEventSink {
         let memory = InMemoryEventSink()
         let sink = TeeSink(sinks: [uploader, memory])
 
-        let cloudOnly = ModelFactory(transport: CurlTransport.shared, environment: { $0 == "FAKE_CLOUD_KEY" ? "k" : nil })
-        let withLocal = cloudOnly.withLocalLlama(installation)
+        let cloudOnly = LocalAndCloudConfig.cloudFactory()
+        let withLocal = cloudOnly.withLocalLlama(.success(installation))
         let phoneModels = Self.models(document, cloudOnly)
         let macModels = Self.models(document, withLocal)
         let local = try #require(macModels["local-smollm2"] as? LocalLlamaModel)

@@ -2,6 +2,7 @@ import Foundation
 import HybridCore
 import HybridCurl
 import HybridLocalModel
+import HybridLocalModelTestSupport
 import HybridProviders
 import HybridTransport
 import Testing
@@ -12,10 +13,7 @@ import Testing
     static let installation = LocalModelInstallation.discover()
 
     private func model(id: String = "local-smollm2") throws -> LocalLlamaModel {
-        guard case .success = Self.installation else {
-            Issue.record("the local model is not installed: run `make setup` (make test does this first)")
-            throw CancellationError()
-        }
+        guard LocalModelRequirement.installed(Self.installation) != nil else { throw CancellationError() }
         return LocalLlamaModel(id: id, installation: Self.installation, transport: CurlTransport.shared)
     }
 
@@ -85,10 +83,7 @@ import Testing
     }
 
     @Test func stoppingTheServerKillsTheProcessAndTheNextRequestStartsAFreshOne() async throws {
-        guard case .success(let found) = Self.installation else {
-            Issue.record("the local model is not installed: run `make setup`")
-            return
-        }
+        guard let found = LocalModelRequirement.installed(Self.installation) else { return }
         // A private server (not the shared one) so stopping it cannot disturb the other tests.
         let server = LlamaServerProcess(configuration: .init(installation: found, contextSize: 1024), transport: CurlTransport.shared)
         let base = try await server.start()

@@ -3,6 +3,7 @@ import HybridConfig
 import HybridCore
 import HybridCurl
 import HybridLocalModel
+import HybridLocalModelTestSupport
 import HybridProviders
 import HybridRecommend
 import HybridRouter
@@ -20,33 +21,15 @@ import Testing
     /// The test's starting config: the local model first, a priced third-party model behind it, and a `summarize`
     /// constraint (at most 3 words) that the small local model cannot meet while the fake cloud always does.
     static func baseConfig(cloudBaseURL: String) throws -> HybridConfigDocument {
-        var document = try HybridConfigDocument.bundledDefaults().document
-        document.version = 1
-        document.models = [
-            "local-smollm2": document.models["local-smollm2"]!,
-            "fake-cloud": ModelConfig(
-                kind: .openAICompatible, baseURL: cloudBaseURL, model: "fake", tier: .thirdParty, apiKeyEnv: "FAKE_CLOUD_KEY",
-                pricing: ModelPricing(inputPerMillion: 0.1, outputPerMillion: 0.4), contextWindow: 8192,
-                capabilities: .init(structuredOutput: true, streaming: true)),
-        ]
-        var feature = document.features["summarize"]!
-        feature.variants = ["concise": feature.variants["concise"]!]
-        feature.defaultVariant = "concise"
-        feature.constraints = OutputConstraints(maxWords: 3)
-        feature.options = FeatureGenerationOptions(temperature: 0, maxOutputTokens: 48)
-        feature.priority = ["local-smollm2", "fake-cloud"]
-        feature.monthlyBudgetUSD = nil
-        document.features = ["summarize": feature]
-        document.rollouts = [:]
-        return try ConfigValidator.validate(document).document
+        try LocalAndCloudConfig.document(feature: "summarize", cloudBaseURL: cloudBaseURL, maxOutputTokens: 48) { feature in
+            feature.variants = ["concise": feature.variants["concise"]!]
+            feature.defaultVariant = "concise"
+            feature.constraints = OutputConstraints(maxWords: 3)
+        }
     }
 
     @Test func evalRecommendPublishAndServeThroughTheNewlyPreferredModel() async throws {
-        let installation = LocalModelInstallation.discover()
-        guard case .success = installation else {
-            Issue.record("the local model is not installed: run `make setup` (or set HYBRID_LLAMA_SERVER and HYBRID_SMOLLM2_GGUF)")
-            return
-        }
+        guard let installation = LocalModelRequirement.installed() else { return }
         let cloud = try FakeChatCompletionsServer { _, _ in .reply(Self.cloudReply) }
         defer { cloud.stop() }
         let host = try ConfigStoreServer()
@@ -56,9 +39,7 @@ import Testing
         let database = try HybridDatabase(path: directory.appendingPathComponent("hybrid.sqlite").path)
 
         let base = try Self.baseConfig(cloudBaseURL: cloud.baseURL)
-        let factory = ModelFactory(
-            transport: CurlTransport.shared, environment: { $0 == "FAKE_CLOUD_KEY" ? "test-key" : nil }
-        ).withLocalLlama(installation)
+        let factory = LocalAndCloudConfig.cloudFactory().withLocalLlama(.success(installation))
         let models = Dictionary(uniqueKeysWithValues: base.models.map { ($0.key, factory.model(id: $0.key, config: $0.value)) })
         let local = try #require(models["local-smollm2"] as? LocalLlamaModel)
         do {

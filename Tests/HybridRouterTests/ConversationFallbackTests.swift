@@ -113,7 +113,7 @@ import Testing
         // Steps 2 and 3 walked the order again: OpenAI failed with a server error, Anthropic served.
         for step in turn.steps.dropFirst() {
             #expect(step.routed.attempts.count == 2)
-            if case .failed(let error) = step.routed.attempts[0].outcome { #expect(error.kind == .serverError) } else {
+            if let error = step.routed.attempts[0].outcome.error { #expect(error.kind == .serverError) } else {
                 Issue.record("expected a failed first attempt, got \(step.routed.attempts[0])")
             }
         }

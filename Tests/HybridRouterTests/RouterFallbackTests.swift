@@ -84,7 +84,7 @@ struct RouterFallbackTests {
         let long = ["input": String(repeating: "word ", count: 200)]
         let skipped = try await Fixtures.router([tiny, big]).generate(feature: Fixtures.feature, input: long)
         #expect(skipped.servedBy.id == "big")
-        guard case .skipped(.contextWindowTooSmall(let needed, 64)) = skipped.attempts[0].outcome else {
+        guard case .contextWindowTooSmall(let needed, 64)? = skipped.attempts[0].outcome.skipReason else {
             Issue.record("expected a context-window skip, got \(skipped.attempts[0].outcome)")
             return
         }
@@ -105,7 +105,7 @@ struct RouterFallbackTests {
 
         let second = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
         #expect(second.servedBy.id == "b")
-        guard case .skipped(.coolingDown(let remaining)) = second.attempts[0].outcome else {
+        guard case .coolingDown(let remaining)? = second.attempts[0].outcome.skipReason else {
             Issue.record("expected a cooldown skip, got \(second.attempts[0].outcome)")
             return
         }
@@ -136,12 +136,12 @@ struct RouterFallbackTests {
             _ = try await Fixtures.router([a, b]).generate(feature: Fixtures.feature, input: Fixtures.input)
             Issue.record("expected the refusal to stop the walk")
         } catch {
-            guard case .stopped(_, let stoppedOn, let attempts) = error else {
+            guard error.code == .stopped else {
                 Issue.record("expected .stopped, got \(error)")
                 return
             }
-            #expect(stoppedOn == refusal)
-            #expect(attempts.count == 1)
+            #expect(error.generationError == refusal)
+            #expect(error.attempts.count == 1)
             #expect(error.description.contains("does not fall back on refusal"))
         }
         #expect(b.callCount == 0)
@@ -174,10 +174,11 @@ struct RouterFallbackTests {
                 .generate(feature: Fixtures.feature, input: Fixtures.input)
             Issue.record("expected noEligibleModel")
         } catch {
-            guard case .noEligibleModel(_, let attempts) = error else {
+            guard error.code == .noEligibleModel else {
                 Issue.record("expected noEligibleModel, got \(error)")
                 return
             }
+            let attempts = error.attempts
             #expect(attempts.map(\.modelID) == ["a", "ghost", "b"])
             #expect(attempts[1].outcome == .skipped(.unknownModel))
             #expect(error.description.contains("not allowed for sensitive"))
@@ -212,7 +213,7 @@ struct RouterFallbackTests {
             _ = try await router.generate(feature: Fixtures.feature, input: ["text": "wrong key"])
             Issue.record("expected renderFailed")
         } catch {
-            guard case .renderFailed = error else {
+            guard error.code == .renderFailed, error.renderError != nil else {
                 Issue.record("expected renderFailed, got \(error)")
                 return
             }

@@ -3,6 +3,7 @@ import HybridConfig
 import HybridCore
 import HybridCurl
 import HybridLocalModel
+import HybridLocalModelTestSupport
 import HybridProviders
 import HybridRouter
 import HybridTestSupport
@@ -40,39 +41,21 @@ private final class RecordingModel: LanguageModel {
 
     @Test("SmolLM2 answers that fail the extract schema, and only those, fall back to the loopback cloud model")
     func fallsBackExactlyWhereTheLocalModelFailsTheSchema() async throws {
-        let installation = LocalModelInstallation.discover()
-        guard case .success = installation else {
-            Issue.record("the local model is not installed: run `make setup` (or set HYBRID_LLAMA_SERVER and HYBRID_SMOLLM2_GGUF)")
-            return
-        }
+        guard let installation = LocalModelRequirement.installed() else { return }
         // The fake cloud speaks OpenAI Chat Completions (platform.openai.com/docs/api-reference/chat/create).
         let cloud = try FakeChatCompletionsServer { _, _ in .reply(Self.cloudReply) }
         defer { cloud.stop() }
-        var document = try HybridConfigDocument.bundledDefaults().document
-        var local = document.models["local-smollm2"]!
-        // The schema goes only into the prompt (no grammar), so the small model gets some cases wrong.
-        local.capabilities.structuredOutput = false
-        document.models = [
-            "local-smollm2": local,
-            "fake-cloud": ModelConfig(
-                kind: .openAICompatible, baseURL: cloud.baseURL, model: "fake", tier: .thirdParty, apiKeyEnv: "FAKE_CLOUD_KEY",
-                pricing: ModelPricing(inputPerMillion: 0.1, outputPerMillion: 0.4), contextWindow: 8192,
-                capabilities: .init(structuredOutput: true, streaming: true)),
-        ]
-        var feature = document.features["extract"]!
-        feature.priority = ["local-smollm2", "fake-cloud"]
-        feature.options = FeatureGenerationOptions(temperature: 0, maxOutputTokens: 80)
-        feature.deadlineMs = 120_000
-        feature.monthlyBudgetUSD = nil
-        feature.routing = RoutingConfig(fallbackOnOutput: ["schema"])
-        document.features = ["extract": feature]
-        document.rollouts = [:]
-        document = try ConfigValidator.validate(document).document
+        let document = try LocalAndCloudConfig.document(
+            feature: "extract", cloudBaseURL: cloud.baseURL, maxOutputTokens: 80,
+            adjust: { feature in
+                feature.deadlineMs = 120_000
+                feature.routing = RoutingConfig(fallbackOnOutput: ["schema"])
+            },
+            // The schema goes only into the prompt (no grammar), so the small model gets some cases wrong.
+            adjustLocal: { local in local.capabilities.structuredOutput = false })
 
-        let factory = ModelFactory(
-            transport: CurlTransport.shared, environment: { $0 == "FAKE_CLOUD_KEY" ? "test-key" : nil }
-        ).withLocalLlama(installation)
-        let smol = try #require(factory.model(id: "local-smollm2", config: local) as? LocalLlamaModel)
+        let factory = LocalAndCloudConfig.cloudFactory().withLocalLlama(.success(installation))
+        let smol = try #require(factory.model(id: "local-smollm2", config: document.models["local-smollm2"]!) as? LocalLlamaModel)
         let recorded = RecordingModel(base: smol)
         let router = Router(
             config: document, models: ["local-smollm2": recorded, "fake-cloud": factory.model(id: "fake-cloud", config: document.models["fake-cloud"]!)],
@@ -80,7 +63,7 @@ private final class RecordingModel: LanguageModel {
         let inputs = try Self.inputs(count: 6)
         do {
             try await smol.prepare()
-            try await check(router: router, recorded: recorded, inputs: inputs, schema: try #require(feature.outputSchema), cloud: cloud)
+            try await check(router: router, recorded: recorded, inputs: inputs, schema: try #require(document.features["extract"]?.outputSchema), cloud: cloud)
         } catch {
             await smol.process?.stop()
             throw error

@@ -39,11 +39,11 @@ struct RouterOutputCheckTests {
             .generate(feature: Fixtures.feature, input: Fixtures.input)
         #expect(routed.servedBy.id == "b")
         #expect(!routed.isFailing && routed.failedChecks.isEmpty)
-        guard case .failedChecks(let failures) = routed.attempts[0].outcome else {
+        guard routed.attempts[0].outcome.kind == .failedChecks else {
             Issue.record("expected failedChecks, got \(routed.attempts[0].outcome)")
             return
         }
-        #expect(failures.map(\.description) == ["schema: $.topics minItems"])
+        #expect(routed.attempts[0].outcome.checkFailures.map(\.description) == ["schema: $.topics minItems"])
         #expect(routed.attempts[0].description.contains("failed checks: schema: $.topics minItems"))
         #expect(routed.attempts[1].outcome == .served)
     }
@@ -56,11 +56,11 @@ struct RouterOutputCheckTests {
         let named = try await Self.router([a, b], routing: RoutingConfig(fallbackOnOutput: ["max_words"]))
             .generate(feature: Fixtures.feature, input: Fixtures.input)
         #expect(named.servedBy.id == "b")
-        guard case .failedChecks(let failures) = named.attempts[0].outcome else {
+        guard named.attempts[0].outcome.kind == .failedChecks else {
             Issue.record("expected failedChecks, got \(named.attempts[0].outcome)")
             return
         }
-        #expect(failures.map(\.name) == ["max_words"])
+        #expect(named.attempts[0].outcome.checkFailures.map(\.name) == ["max_words"])
         #expect(named.attempts[0].description.contains("constraint: max_words"))
 
         let schemaOnly = try await Self.router([a, b], routing: RoutingConfig(fallbackOnOutput: ["schema"]))
@@ -86,11 +86,11 @@ struct RouterOutputCheckTests {
         do {
             _ = try await throwing.generate(feature: Fixtures.feature, input: Fixtures.input)
         } catch {
-            guard case .outputChecksFailed(_, let attempts) = error else {
+            guard error.code == .outputChecksFailed else {
                 Issue.record("expected outputChecksFailed, got \(error)")
                 return
             }
-            #expect(attempts.map(\.description).allSatisfy { $0.contains("failed checks: schema") })
+            #expect(error.attempts.map(\.description).allSatisfy { $0.contains("failed checks: schema") })
         }
     }
 

@@ -3,6 +3,7 @@ import HybridConfig
 import HybridCore
 import HybridCurl
 import HybridLocalModel
+import HybridLocalModelTestSupport
 import HybridProviders
 import HybridRunner
 import HybridStore
@@ -76,12 +77,8 @@ import Testing
         // The eval now holds each sample to the feature's deadline (20 s); on a loaded machine the real model can
         // take longer, and this test is about its outputs, not about deadlines (EvalLimitsTests covers those).
         document.features["summarize"]!.deadlineMs = 300_000
-        let installation = LocalModelInstallation.discover()
-        guard case .success = installation else {
-            Issue.record("the local model is not installed: run `make setup`")
-            return
-        }
-        let factory = ModelFactory(transport: CurlTransport.shared).withLocalLlama(installation)
+        guard let installation = LocalModelRequirement.installed() else { return }
+        let factory = ModelFactory(transport: CurlTransport.shared).withLocalLlama(.success(installation))
         let model = factory.model(id: "local-smollm2", config: document.models["local-smollm2"]!)
         let dataset = try Dataset.load(path: "datasets/summarize.jsonl")
         let plan = try EvalPlan(

@@ -45,9 +45,9 @@ do {
     print("servedBy: \(result.servedBy)  variant: \(result.variant)  rollout arm: \(result.rolloutArm ?? "none")")
     print("attempts:")
     for attempt in result.attempts { print("  - \(attempt)") }
-} catch .inputTooShort(_, let minimum, let actual) {
+} catch let error where error.code == .inputTooShort {
     // A graceful decline: the app shows its non-AI fallback instead of an error.
-    print("Text too short to summarize (\(actual) characters, needs \(minimum)).")
+    print("Text too short to summarize (\(error.inputLength ?? 0) characters, needs \(error.minimumLength ?? 0)).")
 } catch {
     print("summarize failed: \(error)")
     exit(1)

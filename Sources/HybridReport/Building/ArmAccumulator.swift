@@ -50,77 +50,115 @@ struct ArmAccumulator {
 
     var worst: WorstCaseSelector
 
-    init(record: ResultMeasures, worstCaseLimit: Int) {
-        armID = record.key.armID
-        promptVariant = record.promptVariant
-        modelID = record.modelID
-        tier = record.tier.rawValue
+    /// Per-page state: which page, and each text code's slot in `streamingCounts` / `streamingScores` (-1: not
+    /// looked up yet on this page).
+    private var page = 0
+    private var constraintSlots: [Int] = []
+    private var scoreSlots: [Int] = []
+
+    init(_ columns: MeasureColumns, row: Int, worstCaseLimit: Int) {
+        armID = columns.texts[Int(columns.armCodes[row])]
+        promptVariant = columns.texts[Int(columns.promptVariantCodes[row])]
+        modelID = columns.texts[Int(columns.modelCodes[row])]
+        tier = columns.tiers[row].rawValue
         worst = WorstCaseSelector(limit: worstCaseLimit)
     }
 
-    mutating func add(_ record: ResultMeasures, caseIndex: Int) {
+    /// Adds row `row` of page number `pageNumber`, whose (case, repeat) is `caseIndex` of the feature.
+    mutating func add(_ columns: MeasureColumns, row: Int, pageNumber: Int, caseIndex: Int) {
+        if pageNumber != page {
+            page = pageNumber
+            constraintSlots = Array(repeating: -1, count: columns.texts.count)
+            scoreSlots = constraintSlots
+        }
         count += 1
-        if record.cacheHit { cacheHits += 1 }
-        if record.retries > 0 { retried += 1 }
-        if record.timings.coldStart { coldStarts += 1 }
+        let timings = columns.timings[row]
+        let cacheHit = columns.cacheHits[row]
+        let retriedOnce = columns.retries[row] > 0
+        if cacheHit { cacheHits += 1 }
+        if retriedOnce { retried += 1 }
+        if timings.coldStart { coldStarts += 1 }
 
-        if let error = record.error {
-            errorCount += 1
-            errorsByKind[error.kind, default: 0] += 1
-            if error.kind == NotMeasured.errorKind {
-                unavailableCount += 1
-                if unavailableMessage == nil { unavailableMessage = error.message }
-            }
+        let errorCode = Int(columns.errorKindCodes[row])
+        if errorCode >= 0 {
+            addError(kind: columns.texts[errorCode], message: columns.errorMessages[row])
             Self.set(&adherence, caseIndex, .errored, filler: .absent)
-        } else if record.constraints.isEmpty {
+        } else if columns.constraintRange(row).isEmpty {
             Self.set(&adherence, caseIndex, .unchecked, filler: .absent)
         } else {
-            var allPassed = true
-            for outcome in record.constraints {
-                // One in-place dictionary access per constraint.
-                streamingCounts.update(outcome.name, initial: (0, 0)) { Self.count(&$0, passed: outcome.passed) }
-                if !outcome.passed { allPassed = false }
-            }
-            checkedTotal += 1
-            if allPassed { checkedPassed += 1 }
+            let allPassed = addConstraints(columns, row: row)
             Self.set(&adherence, caseIndex, allPassed ? .passed : .failed, filler: .absent)
         }
+        addScores(columns, row: row, caseIndex: caseIndex)
+        addLatency(timings, errored: errorCode >= 0, cacheHit: cacheHit, retried: retriedOnce, caseIndex: caseIndex)
 
-        for score in record.scores where score.value.isFinite {
-            streamingScores.update(score.scorer, initial: []) { Self.set(&$0, caseIndex, score.value, filler: .nan) }
-        }
-
-        addLatency(record, caseIndex: caseIndex)
-
-        if let usage = record.usage {
+        if let usage = columns.usages[row] {
             resultsWithUsage += 1
             if usage.isEstimated { estimatedUsage += 1 }
             promptTokens += usage.promptTokens
             completionTokens += usage.completionTokens
         }
-        if let cost = record.costUSD {
+        if let cost = columns.costsUSD[row] {
             pricedCount += 1
             totalCostUSD += cost
         }
-        worst.consider(record)
+        worst.consider(columns, row: row)
+    }
+
+    private mutating func addError(kind: String, message: String?) {
+        errorCount += 1
+        errorsByKind[kind, default: 0] += 1
+        if kind == NotMeasured.errorKind {
+            unavailableCount += 1
+            if unavailableMessage == nil { unavailableMessage = message ?? "" }
+        }
+    }
+
+    /// Tallies the row's verdicts per constraint; true when all passed.
+    private mutating func addConstraints(_ columns: MeasureColumns, row: Int) -> Bool {
+        var allPassed = true
+        for position in columns.constraintRange(row) {
+            let code = Int(columns.constraintNameCodes[position])
+            if constraintSlots[code] < 0 {
+                constraintSlots[code] = streamingCounts.slot(columns.texts[code], initial: (0, 0))
+            }
+            let passed = columns.constraintPassed[position]
+            streamingCounts.update(slot: constraintSlots[code]) { Self.count(&$0, passed: passed) }
+            if !passed { allPassed = false }
+        }
+        checkedTotal += 1
+        if allPassed { checkedPassed += 1 }
+        return allPassed
+    }
+
+    private mutating func addScores(_ columns: MeasureColumns, row: Int, caseIndex: Int) {
+        for position in columns.scoreRange(row) {
+            let value = columns.scoreValues[position]
+            guard value.isFinite else { continue }
+            let code = Int(columns.scorerCodes[position])
+            if scoreSlots[code] < 0 { scoreSlots[code] = streamingScores.slot(columns.texts[code], initial: []) }
+            streamingScores.update(slot: scoreSlots[code]) { Self.set(&$0, caseIndex, value, filler: .nan) }
+        }
     }
 
     /// Latency describes the model, so only successful, uncached, unretried results count; cold starts apart.
-    private mutating func addLatency(_ record: ResultMeasures, caseIndex: Int) {
-        if record.error != nil {
+    private mutating func addLatency(
+        _ timings: ResultTimings, errored: Bool, cacheHit: Bool, retried: Bool, caseIndex: Int
+    ) {
+        if errored {
             latencyExcluded.errors += 1
-        } else if record.cacheHit {
+        } else if cacheHit {
             latencyExcluded.cacheHits += 1
-        } else if record.retries > 0 {
+        } else if retried {
             latencyExcluded.retried += 1
-        } else if record.timings.coldStart {
+        } else if timings.coldStart {
             latencyExcluded.coldStarts += 1
-            coldStartTotalMs.append(record.timings.totalMs)
+            coldStartTotalMs.append(timings.totalMs)
         } else {
-            Self.set(&totalMs, caseIndex, record.timings.totalMs, filler: .nan)
-            if let ttft = record.timings.ttftMs { ttftMs.append(ttft) }
-            if let speed = record.timings.decodeTokensPerSecond, speed.isFinite { decodeTokensPerSecond.append(speed) }
-            if let queueing = record.timings.queueingMs { queueingMs.append(queueing) }
+            Self.set(&totalMs, caseIndex, timings.totalMs, filler: .nan)
+            if let ttft = timings.ttftMs { ttftMs.append(ttft) }
+            if let speed = timings.decodeTokensPerSecond, speed.isFinite { decodeTokensPerSecond.append(speed) }
+            if let queueing = timings.queueingMs { queueingMs.append(queueing) }
         }
     }
 

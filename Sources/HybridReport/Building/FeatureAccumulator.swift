@@ -2,67 +2,76 @@ import HybridStore
 
 /// One feature's arms while streaming, with the shared case index that aligns every arm's per-case arrays.
 struct FeatureAccumulator {
-    /// A (case, repeat) while streaming: hashing the parts spares building the "caseID#repeat" string per result.
-    private struct CaseSlot: Hashable {
-        var caseID: String
-        var repeatIndex: Int
-    }
-
     let feature: String
-    private var caseIndex: [CaseSlot: Int] = [:]
+    /// The (case, repeat) pairs while streaming; their "caseID#repeat" keys (`caseKeys`) when the stream ends.
+    private var cases = CaseTable()
     private(set) var caseKeys: [String] = []
     /// The arms by id, filled from `streamingArms` when the stream ends.
     private(set) var arms: [String: ArmAccumulator] = [:]
     /// The arms while streaming, found through `armPositions` without hashing the arm id per result.
     private var streamingArms: [ArmAccumulator] = []
     private var armPositions = PositionCache()
-    /// The previous result's (case, repeat) and its index: an arm's results of one case usually come together.
-    private var lastSlot: CaseSlot?
-    private var lastCaseIndex = 0
+    /// The previous result's case code and repeat on the current page, and its index: an arm's results of one case
+    /// usually come together.
+    private var lastCase: (code: Int32, repeatIndex: Int, index: Int)?
     private var constraintNames: Set<String> = []
     private var scorers: Set<String> = []
-    /// The names of the previous result's constraints and scores: nearly every result repeats them, and comparing
-    /// with the last list is cheaper than a set lookup per name.
-    private var lastConstraintNames: [String] = []
-    private var lastScorers: [String] = []
+    /// Per-page state: which page (``ReportAccumulator`` numbers them), each text code's arm position (-1: not
+    /// looked up yet), and which codes were already noted as constraint names and scorers.
+    private var page = 0
+    private var armSlots: [Int] = []
+    private var constraintNameSeen: [Bool] = []
+    private var scorerSeen: [Bool] = []
 
     init(feature: String) {
         self.feature = feature
     }
 
-    mutating func add(_ record: ResultMeasures, options: ReportOptions) {
-        let index = caseIndex(of: record.key)
-        if !record.constraints.elementsEqual(lastConstraintNames, by: { $0.name == $1 }) {
-            lastConstraintNames = record.constraints.map(\.name)
-            constraintNames.formUnion(lastConstraintNames)
+    /// Adds row `row` of page number `pageNumber` (numbers change with each page).
+    mutating func add(_ columns: MeasureColumns, row: Int, pageNumber: Int, options: ReportOptions) {
+        if pageNumber != page { begin(columns, pageNumber: pageNumber) }
+        let index = caseIndex(columns, row: row)
+        for position in columns.constraintRange(row) {
+            let code = Int(columns.constraintNameCodes[position])
+            if !constraintNameSeen[code] {
+                constraintNameSeen[code] = true
+                constraintNames.insert(columns.texts[code])
+            }
         }
-        if !record.scores.elementsEqual(lastScorers, by: { $0.scorer == $1 }) {
-            lastScorers = record.scores.map(\.scorer)
-            scorers.formUnion(lastScorers)
+        for position in columns.scoreRange(row) {
+            let code = Int(columns.scorerCodes[position])
+            if !scorerSeen[code] {
+                scorerSeen[code] = true
+                scorers.insert(columns.texts[code])
+            }
         }
-        let position = armPositions.position(of: record.key.armID) {
-            streamingArms.append(ArmAccumulator(record: record, worstCaseLimit: options.worstCasesPerArm))
-            return streamingArms.count - 1
+        let armCode = Int(columns.armCodes[row])
+        var position = armSlots[armCode]
+        if position < 0 {
+            position = armPositions.position(of: columns.texts[armCode]) {
+                streamingArms.append(ArmAccumulator(columns, row: row, worstCaseLimit: options.worstCasesPerArm))
+                return streamingArms.count - 1
+            }
+            armSlots[armCode] = position
         }
-        streamingArms[position].add(record, caseIndex: index)
+        streamingArms[position].add(columns, row: row, pageNumber: pageNumber, caseIndex: index)
     }
 
-    /// The index of the result's (case, repeat), new ones appended; the previous result's is reused without hashing.
-    private mutating func caseIndex(of key: ResultKey) -> Int {
-        if let lastSlot, lastSlot.repeatIndex == key.repeatIndex, lastSlot.caseID == key.caseID {
-            return lastCaseIndex
-        }
-        let slot = CaseSlot(caseID: key.caseID, repeatIndex: key.repeatIndex)
-        let index: Int
-        if let existing = caseIndex[slot] {
-            index = existing
-        } else {
-            index = caseKeys.count
-            caseIndex[slot] = index
-            caseKeys.append(Self.caseKey(caseID: slot.caseID, repeatIndex: slot.repeatIndex))
-        }
-        lastSlot = slot
-        lastCaseIndex = index
+    private mutating func begin(_ columns: MeasureColumns, pageNumber: Int) {
+        page = pageNumber
+        armSlots = Array(repeating: -1, count: columns.texts.count)
+        constraintNameSeen = Array(repeating: false, count: columns.texts.count)
+        scorerSeen = constraintNameSeen
+        lastCase = nil
+    }
+
+    /// The index of the row's (case, repeat), new ones appended; the previous row's is reused without hashing.
+    private mutating func caseIndex(_ columns: MeasureColumns, row: Int) -> Int {
+        let code = columns.caseCodes[row]
+        let repeatIndex = columns.repeatIndexes[row]
+        if let lastCase, lastCase.code == code, lastCase.repeatIndex == repeatIndex { return lastCase.index }
+        let index = cases.index(caseID: columns.texts[Int(code)], repeatIndex: repeatIndex)
+        lastCase = (code, repeatIndex, index)
         return index
     }
 
@@ -77,12 +86,14 @@ struct FeatureAccumulator {
     mutating func finish(options: ReportOptions) -> (FeatureReport, [PendingComparison]) {
         for arm in streamingArms { arms[arm.armID] = arm }
         streamingArms = []
-        lastSlot = nil
+        lastCase = nil
+        armSlots = []
+        caseKeys = cases.keys()
+        cases = CaseTable()
         putCasesInKeyOrder()
         let names = constraintNames.sorted()
         let scorerNames = scorers.sorted()
         let hasConstraints = !names.isEmpty
-        caseIndex = [:]
         var summaries: [ArmSummary] = []
         for id in arms.keys.sorted() {
             guard let summary = arms[id]?.summary(

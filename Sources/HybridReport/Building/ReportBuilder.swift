@@ -26,8 +26,8 @@ public struct ReportBuilder: Sendable {
     public func build(store: any ResultStore, runID: String) async throws -> RunReport {
         let run = try await store.run(id: runID)
         var accumulator = ReportAccumulator(options: options)
-        try await store.forEachMeasures(run: runID, batchSize: 2_000) { record in
-            accumulator.add(record)
+        try await store.forEachMeasureColumns(run: runID, batchSize: 4_000) { columns in
+            accumulator.add(columns)
         }
         guard run != nil || accumulator.resultCount > 0 else { throw ReportError.runNotFound(runID) }
         var filler = CaseDetailFiller(report: accumulator.finish(runID: runID, run: run), textLimit: options.textLimit)
@@ -40,9 +40,15 @@ public struct ReportBuilder: Sendable {
     /// Builds the report from results already in memory (tests, small runs).
     public func build(runID: String, run: RunRecord?, results: some Collection<ResultRecord>) -> RunReport {
         var accumulator = ReportAccumulator(options: options)
+        var columns = MeasureColumns(runID: runID)
         for record in results {
-            accumulator.add(ResultMeasures(record))
+            columns.append(ResultMeasures(record))
+            if columns.count == 2_000 {
+                accumulator.add(columns)
+                columns = MeasureColumns(runID: runID)
+            }
         }
+        accumulator.add(columns)
         var filler = CaseDetailFiller(report: accumulator.finish(runID: runID, run: run), textLimit: options.textLimit)
         if !filler.isEmpty {
             for record in results { filler.add(record) }
@@ -57,18 +63,28 @@ struct ReportAccumulator {
     private var features: [FeatureAccumulator] = []
     private var positions = PositionCache()
     private(set) var resultCount = 0
+    /// Numbers the pages, so accumulators know when the text codes they keep per page go stale.
+    private var pageNumber = 0
 
     init(options: ReportOptions) {
         self.options = options
     }
 
-    mutating func add(_ record: ResultMeasures) {
-        resultCount += 1
-        let position = positions.position(of: record.feature) {
-            features.append(FeatureAccumulator(feature: record.feature))
-            return features.count - 1
+    mutating func add(_ columns: MeasureColumns) {
+        resultCount += columns.count
+        pageNumber += 1
+        var featureSlots = [Int](repeating: -1, count: columns.texts.count)
+        for row in 0..<columns.count {
+            let code = Int(columns.featureCodes[row])
+            if featureSlots[code] < 0 {
+                let name = columns.texts[code]
+                featureSlots[code] = positions.position(of: name) {
+                    features.append(FeatureAccumulator(feature: name))
+                    return features.count - 1
+                }
+            }
+            features[featureSlots[code]].add(columns, row: row, pageNumber: pageNumber, options: options)
         }
-        features[position].add(record, options: options)
     }
 
     /// The report; each feature's streaming state is dropped once its section is built.

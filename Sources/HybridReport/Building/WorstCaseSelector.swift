@@ -29,27 +29,38 @@ struct WorstCaseSelector {
         self.limit = max(0, limit)
     }
 
-    mutating func consider(_ record: ResultMeasures) {
+    /// Considers row `row` of a page.
+    mutating func consider(_ columns: MeasureColumns, row: Int) {
         guard limit > 0 else { return }
+        let scores = columns.scoreRange(row)
         let severity: Int
-        if let error = record.error {
+        let errorCode = Int(columns.errorKindCodes[row])
+        if errorCode >= 0 {
             // Never sent (no key, not installed): nothing about the model to look at.
-            if error.kind == NotMeasured.errorKind { return }
+            if columns.texts[errorCode] == NotMeasured.errorKind { return }
             severity = 0
-        } else if record.constraints.contains(where: { !$0.passed }) {
+        } else if columns.constraintRange(row).contains(where: { !columns.constraintPassed[$0] }) {
             severity = 1
-        } else if !record.scores.isEmpty {
+        } else if !scores.isEmpty {
             severity = 2
         } else {
             return
         }
         var sum = 0.0
-        for score in record.scores { sum += score.value }
-        let mean = record.scores.isEmpty ? 0 : sum / Double(record.scores.count)
-        let rank = Rank(severity: severity, meanScore: mean, caseID: record.key.caseID, repeatIndex: record.key.repeatIndex)
+        for position in scores { sum += columns.scoreValues[position] }
+        let mean = scores.isEmpty ? 0 : sum / Double(scores.count)
+        // Most rows rank below a full list on severity and score alone: decided before the case id is touched.
+        if entries.count == limit, let last = entries.last,
+            (severity, mean) > (last.rank.severity, last.rank.meanScore)
+        {
+            return
+        }
+        let rank = Rank(
+            severity: severity, meanScore: mean, caseID: columns.texts[Int(columns.caseCodes[row])],
+            repeatIndex: columns.repeatIndexes[row])
         if entries.count == limit, let last = entries.last, !(rank < last.rank) { return }
         let position = entries.firstIndex { rank < $0.rank } ?? entries.count
-        entries.insert((rank, record.key.armID), at: position)
+        entries.insert((rank, columns.texts[Int(columns.armCodes[row])]), at: position)
         if entries.count > limit { entries.removeLast() }
     }
 

@@ -36,7 +36,7 @@ public struct ConversationError: Error, Sendable, Equatable, CustomStringConvert
     public var isDeadline: Bool {
         switch kind {
         case .deadline: true
-        case .routing(.deadlineExceeded): true
+        case .routing(let error): error.code == .deadlineExceeded
         default: false
         }
     }

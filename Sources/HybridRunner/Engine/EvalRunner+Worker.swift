@@ -7,7 +7,8 @@ extension EvalRunner {
     ///
     /// The first worker creates the run and queues every planned key in one transaction; the others find it and
     /// join after ``ResumeCheck`` confirms they run the same plan. Each worker claims batches of keys under a lease,
-    /// runs them like `run` does and stores the results (which takes them off the queue). A worker with nothing to
+    /// runs them like `run` does, renewing the lease while the batch runs (``LeaseHeartbeat``), and stores the results
+    /// (which takes them off the queue). A worker with nothing to
     /// claim while keys are still leased elsewhere waits: if their worker was killed, their lease expires and they
     /// are claimed again. The worker that finds the queue empty marks the run completed (every worker that does so
     /// writes the same status). Cancelling a worker leaves its leased keys to expire; the run stays running.
@@ -33,6 +34,7 @@ extension EvalRunner {
         let counter = ProgressCounter(total: plan.plannedCount, alreadyDone: 0)
         let storeFailure = StoreFailure()
         let writer = ResultWriter(store: store) { record in progress(counter.record(record)) }
+        let heartbeat = LeaseHeartbeat(queue: queue, run: plan.runID, worker: worker)
         var finished = false
         do {
             while !Task.isCancelled, storeFailure.error == nil {
@@ -46,12 +48,15 @@ extension EvalRunner {
                     try? await Task.sleep(for: worker.pollInterval)
                     continue
                 }
-                await dispatch(claimed.compactMap { itemsByKey[$0] }, execution, writer: writer, storeFailure: storeFailure)
-                // Stored before the next claim: a batch's keys leave the queue while their lease still holds.
-                do {
-                    try await writer.finish()
-                } catch {
-                    storeFailure.set(error)
+                // Stored before the next claim, under a renewed lease: a batch's keys leave the queue while this
+                // worker still holds them, however long the batch takes.
+                await heartbeat.whileRunning {
+                    await dispatch(claimed.compactMap { itemsByKey[$0] }, execution, writer: writer, storeFailure: storeFailure)
+                    do {
+                        try await writer.finish()
+                    } catch {
+                        storeFailure.set(error)
+                    }
                 }
             }
         } catch {

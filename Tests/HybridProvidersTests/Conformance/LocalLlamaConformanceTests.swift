@@ -2,6 +2,7 @@ import Foundation
 import HybridCore
 import HybridCurl
 import HybridLocalModel
+import HybridLocalModelTestSupport
 import HybridProviders
 import HybridTesting
 import HybridTransport
@@ -16,10 +17,7 @@ struct LocalLlamaConformanceTests {
     static let installation = LocalModelInstallation.discover()
 
     private func model() throws -> LocalLlamaModel {
-        guard case .success = Self.installation else {
-            Issue.record("the local model is not installed: run `make setup` (or set HYBRID_LLAMA_SERVER and HYBRID_SMOLLM2_GGUF)")
-            throw CancellationError()
-        }
+        guard LocalModelRequirement.installed(Self.installation) != nil else { throw CancellationError() }
         return LocalLlamaModel(id: "local-smollm2", installation: Self.installation, transport: CurlTransport.shared)
     }
 
