@@ -20,10 +20,17 @@ struct OpenAIByteScanner {
 
     /// The chunk in `payload`, or nil when the scanner cannot vouch for it.
     static func chunk(_ payload: String) -> OpenAIChatCompletionChunk? {
-        var text = payload
+        scan(payload) { (scanner) throws(Stop) in try scanner.readChunk() }
+    }
+
+    /// `read` over the whole of `text`, which must hold nothing after the value but white space; nil on a stop.
+    private static func scan<T>(_ text: String, _ read: (inout OpenAIByteScanner) throws(Stop) -> T) -> T? {
+        var text = text
         return text.withUTF8 { buffer in
             var scanner = OpenAIByteScanner(buffer)
-            return try? scanner.readChunk()
+            guard let value = try? read(&scanner) else { return nil }
+            scanner.skipWhitespace()
+            return scanner.position == buffer.count ? value : nil
         }
     }
 
@@ -37,19 +44,13 @@ struct OpenAIByteScanner {
             default: try scanner.skipScalar()
             }
         }
-        skipWhitespace()
-        guard position == bytes.count else { throw Stop() }
         return chunk
     }
 
     /// The answer in `body`, or nil when the scanner cannot vouch for it (or `choices` is missing, which the
     /// `Decodable` path reports).
     static func completion(_ body: String) -> OpenAIChatCompletion? {
-        var text = body
-        return text.withUTF8 { buffer in
-            var scanner = OpenAIByteScanner(buffer)
-            return try? scanner.readCompletion()
-        }
+        scan(body) { (scanner) throws(Stop) in try scanner.readCompletion() }
     }
 
     private mutating func readCompletion() throws(Stop) -> OpenAIChatCompletion {
@@ -67,8 +68,7 @@ struct OpenAIByteScanner {
             default: try scanner.skipScalar()
             }
         }
-        skipWhitespace()
-        guard position == bytes.count, sawChoices else { throw Stop() }
+        guard sawChoices else { throw Stop() }
         return completion
     }
 
