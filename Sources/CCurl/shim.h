@@ -37,6 +37,30 @@ static inline int hy_wake_pipe(int fds[2]) {
 }
 
 #ifdef __linux__
+#include <sys/epoll.h>
+/* epoll_event is a packed struct over a union, which Swift imports awkwardly: these take and return plain values.
+   `hy_epoll_set` adds `fd` with `events`, or changes it when already added; `events` 0 removes it. */
+static inline int hy_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+static inline int hy_epoll_set(int epfd, int fd, unsigned events, int added) {
+    struct epoll_event ev = { .events = events, .data = { .fd = fd } };
+    if (events == 0) return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, &ev);
+    int rc = epoll_ctl(epfd, added ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &ev);
+    /* curl may close a socket without a REMOVE and get its number back for a new one: retry the other way. */
+    if (rc != 0) rc = epoll_ctl(epfd, added ? EPOLL_CTL_ADD : EPOLL_CTL_MOD, fd, &ev);
+    return rc;
+}
+/* Waits like epoll_wait; fills `fds` and `events` (each `max` long) with the ready descriptors. */
+static inline int hy_epoll_wait(int epfd, int *fds, unsigned *events, int max, int timeout) {
+    struct epoll_event ready[64];
+    if (max > 64) max = 64;
+    int n = epoll_wait(epfd, ready, max, timeout);
+    for (int i = 0; i < n; i++) { fds[i] = ready[i].data.fd; events[i] = ready[i].events; }
+    return n;
+}
+static inline unsigned hy_epollin(void) { return EPOLLIN; }
+static inline unsigned hy_epollout(void) { return EPOLLOUT; }
+static inline unsigned hy_epollerr(void) { return EPOLLERR; }
+static inline unsigned hy_epollhup(void) { return EPOLLHUP; }
 #include <sys/prctl.h>
 /* Names the calling thread for the kernel (`top -H`, perf, /proc/thread-self/comm); Foundation's Thread.name does
    not, on Linux. */

@@ -35,6 +35,10 @@ final class CurlMultiLoop: @unchecked Sendable {
     private var active: [ObjectIdentifier: CurlTransfer] = [:]
     /// The job array not in the inbox right now. Loop thread only.
     private var spareJobs: [UnownedJob] = []
+    /// No first-byte deadline of an active transfer is earlier than this (nil: none is pending), so turns before it
+    /// skip the scan over every transfer. It may be stale-early (that transfer's first byte came): the scan then
+    /// finds the true one. Loop thread only.
+    private var firstByteScanAt: ContinuousClock.Instant?
 
     /// Starts the loop thread. `maxConnections` bounds the idle connections kept for reuse.
     init(maxConnections: Int, name: String) {
@@ -212,9 +216,17 @@ final class CurlMultiLoop: @unchecked Sendable {
         }
     }
 
+    /// A transfer's request went out with a first-byte limit that ends at `deadline` (loop thread: curl's
+    /// pre-request callback).
+    func firstByteClockStarted(deadline: ContinuousClock.Instant) {
+        if firstByteScanAt.map({ deadline < $0 }) ?? true { firstByteScanAt = deadline }
+    }
+
     /// curl has no first-byte limit, so the loop enforces it. Returns the earliest pending deadline.
     private func enforceFirstByteLimits(_ multi: UnsafeMutableRawPointer) -> ContinuousClock.Instant? {
         let now = ContinuousClock.now
+        // Nothing can have run out before the earliest deadline known: skip the walk over every transfer.
+        guard let scanAt = firstByteScanAt, scanAt <= now else { return firstByteScanAt }
         var earliest: ContinuousClock.Instant?
         var expired: [CurlTransfer] = []
         for transfer in active.values where !transfer.firstByteArrived {
@@ -230,6 +242,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             let limit = transfer.timeouts.firstByte ?? .zero
             remove(transfer, from: multi, failing: .timedOut(url: transfer.url, phase: .firstByte, after: limit))
         }
+        firstByteScanAt = earliest
         return earliest
     }
 

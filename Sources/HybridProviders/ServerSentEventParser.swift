@@ -89,6 +89,13 @@ public struct ServerSentEventParser: Sendable {
             return
         }
         if bytes.first == UInt8(ascii: ":") { return }  // comment line
+        if bytes.starts(with: Self.dataPrefix) {
+            // Nearly every line of a model's stream: decoded straight into the buffer, without a field name string.
+            var valueBytes = bytes.dropFirst(Self.dataPrefix.count)
+            if valueBytes.first == UInt8(ascii: " ") { valueBytes = valueBytes.dropFirst() }
+            appendData(String(decoding: valueBytes, as: UTF8.self))
+            return
+        }
         let name: String
         var value: Substring
         if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
@@ -108,9 +115,7 @@ public struct ServerSentEventParser: Sendable {
         case "event":
             eventTypeBuffer = String(value)
         case "data":
-            dataBuffer += value
-            dataBuffer += "\n"
-            hasData = true
+            appendData(String(value))
         case "id":
             if !value.contains("\u{0}") { lastEventIDBuffer = String(value) }
         case "retry":
@@ -122,6 +127,20 @@ public struct ServerSentEventParser: Sendable {
         }
     }
 
+    private static let dataPrefix = Array("data:".utf8)
+
+    /// Adds a `data:` line. Lines are joined with `\n` as they come, so the buffer never holds the final newline
+    /// the spec removes (removing it meant a grapheme-aware `removeLast` per event).
+    private mutating func appendData(_ value: String) {
+        if hasData {
+            dataBuffer += "\n"
+            dataBuffer += value
+        } else {
+            dataBuffer = value
+        }
+        hasData = true
+    }
+
     private mutating func dispatch() -> ServerSentEvent? {
         defer {
             dataBuffer = ""
@@ -129,11 +148,9 @@ public struct ServerSentEventParser: Sendable {
             eventTypeBuffer = ""
         }
         guard hasData else { return nil }
-        var data = dataBuffer
-        if data.hasSuffix("\n") { data.removeLast() }
         return ServerSentEvent(
             type: eventTypeBuffer.isEmpty ? "message" : eventTypeBuffer,
-            data: data,
+            data: dataBuffer,
             lastEventID: lastEventIDBuffer
         )
     }

@@ -6,21 +6,35 @@ extension ResultRecord {
     static let insertConstraintSQL = "INSERT INTO result_constraints (result_id, ordinal, name, passed) VALUES (?, ?, ?, ?)"
     static let insertScoreSQL = "INSERT INTO result_scores (result_id, ordinal, scorer, value) VALUES (?, ?, ?, ?)"
 
+    /// The prepared statements that store a result and its side rows, looked up once for a whole batch.
+    struct InsertStatements {
+        let result: Statement
+        let constraint: Statement
+        let score: Statement
+
+        init(_ db: Database) throws {
+            result = try db.cachedStatement(sql: ResultRecord.insertSQL)
+            constraint = try db.cachedStatement(sql: insertConstraintSQL)
+            score = try db.cachedStatement(sql: insertScoreSQL)
+        }
+    }
+
     /// Writes the side rows of the result stored at `rowID`.
     static func insertSideRows(
         rowID: Int64, constraints: [ConstraintOutcome], scores: [QualityScore], db: Database
     ) throws {
-        if !constraints.isEmpty {
-            let statement = try db.cachedStatement(sql: insertConstraintSQL)
-            for (ordinal, outcome) in constraints.enumerated() {
-                try statement.execute(arguments: [rowID, ordinal, outcome.name, outcome.passed])
-            }
+        try insertSideRows(rowID: rowID, constraints: constraints, scores: scores, statements: InsertStatements(db))
+    }
+
+    /// `insertSideRows` with the statements already looked up.
+    static func insertSideRows(
+        rowID: Int64, constraints: [ConstraintOutcome], scores: [QualityScore], statements: InsertStatements
+    ) throws {
+        for (ordinal, outcome) in constraints.enumerated() {
+            try statements.constraint.execute(arguments: [rowID, ordinal, outcome.name, outcome.passed])
         }
-        if !scores.isEmpty {
-            let statement = try db.cachedStatement(sql: insertScoreSQL)
-            for (ordinal, score) in scores.enumerated() {
-                try statement.execute(arguments: [rowID, ordinal, score.scorer, score.value])
-            }
+        for (ordinal, score) in scores.enumerated() {
+            try statements.score.execute(arguments: [rowID, ordinal, score.scorer, score.value])
         }
     }
 

@@ -93,21 +93,32 @@ public final class SQLiteResultStore: ResultStore {
     ) async throws(StoreError) -> [Bool] {
         let path = database.path
         return try await database.write("store \(results.count) results") { db in
-            for response in responses {
-                try db.cachedStatement(sql: CachedResponseRecord.replaceSQL).execute(arguments: StatementArguments(response.replaceValues()))
+            if !responses.isEmpty {
+                let replace = try db.cachedStatement(sql: CachedResponseRecord.replaceSQL)
+                for response in responses { try replace.execute(arguments: StatementArguments(response.replaceValues())) }
             }
-            return try results.map { try Self.insertIfAbsent($0, db: db, path: path) }
+            // The statements are looked up once per commit, not once per row: the lookup hashes the whole SQL text.
+            let statements = try ResultRecord.InsertStatements(db)
+            return try results.map { try Self.insertIfAbsent($0, db: db, path: path, statements: statements) }
         }
     }
 
     /// Inserts unless the key exists. Only the unique-key conflict is ignored: a plain `INSERT OR IGNORE` would
     /// also silently drop rows that break NOT NULL or CHECK constraints and report them as duplicates.
     static func insertIfAbsent(_ result: ResultRecord, db: Database, path: String) throws -> Bool {
+        try insertIfAbsent(result, db: db, path: path, statements: ResultRecord.InsertStatements(db))
+    }
+
+    /// `insertIfAbsent` with the statements already looked up (a batch reuses them for every row).
+    static func insertIfAbsent(
+        _ result: ResultRecord, db: Database, path: String, statements: ResultRecord.InsertStatements
+    ) throws -> Bool {
         do {
-            // A cached statement with positional arguments: the record path builds a column dictionary per row.
-            try db.cachedStatement(sql: ResultRecord.insertSQL).execute(arguments: StatementArguments(result.insertValues()))
+            // Positional arguments: the record path builds a column dictionary per row.
+            try statements.result.execute(arguments: StatementArguments(result.insertValues()))
             try ResultRecord.insertSideRows(
-                rowID: db.lastInsertedRowID, constraints: result.constraints, scores: result.scores, db: db)
+                rowID: db.lastInsertedRowID, constraints: result.constraints, scores: result.scores,
+                statements: statements)
             return true
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return false

@@ -70,6 +70,9 @@ package final class BodyChannel: Sendable {
 
     /// Consumer side: the next chunk, nil at the end of the body.
     package func next() async throws(TransportError) -> Data? {
+        // A chunk already buffered (a burst of SSE events read at once) or the end already reached is returned
+        // without suspending: a suspension resumed at once still goes through the executor's queue, once per chunk.
+        if !Task.isCancelled, let ready = state.withLock({ Self.takeReady(&$0, url: url) }) { return try ready.get() }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Data?, TransportError>, Never>) in
                 let taskCancelled = Task.isCancelled
@@ -81,24 +84,7 @@ package final class BodyChannel: Sendable {
                         s.head = 0
                         return (.failure(.cancelled(url: url)), abort)
                     }
-                    if s.cancelled {
-                        return (.failure(.cancelled(url: url)), false)
-                    }
-                    if s.head < s.chunks.count {
-                        let chunk = s.chunks[s.head]
-                        s.head += 1
-                        if s.head == s.chunks.count {
-                            s.chunks.removeAll(keepingCapacity: true)
-                            s.head = 0
-                        }
-                        return (.success(chunk), false)
-                    }
-                    if let end = s.end {
-                        // An error is thrown once; afterwards the sequence just ends, as iterators should.
-                        if s.endDelivered { return (.success(nil), false) }
-                        s.endDelivered = true
-                        return (end.map { nil }, false)
-                    }
+                    if let ready = Self.takeReady(&s, url: url) { return (ready, false) }
                     s.waiter = continuation
                     return (nil, false)
                 }
@@ -109,5 +95,26 @@ package final class BodyChannel: Sendable {
             cancel()
         }
         return try result.get()
+    }
+
+    /// What `next()` returns without waiting: `.cancelled`, the next buffered chunk, or the end; nil when it must wait.
+    private static func takeReady(_ s: inout State, url: String) -> Result<Data?, TransportError>? {
+        if s.cancelled { return .failure(.cancelled(url: url)) }
+        if s.head < s.chunks.count {
+            let chunk = s.chunks[s.head]
+            s.head += 1
+            if s.head == s.chunks.count {
+                s.chunks.removeAll(keepingCapacity: true)
+                s.head = 0
+            }
+            return .success(chunk)
+        }
+        if let end = s.end {
+            // An error is thrown once; afterwards the sequence just ends, as iterators should.
+            if s.endDelivered { return .success(nil) }
+            s.endDelivered = true
+            return end.map { nil }
+        }
+        return nil
     }
 }

@@ -54,4 +54,75 @@ import Testing
         let slow = try JSONDecoder().decode(OpenAIChatCompletion.self, from: Data(completion.utf8))
         #expect(fast.usage == slow.usage)
     }
+
+    /// Chunks of the documented shape the byte scanner reads must mean what the `Decodable` path reads.
+    @Test(arguments: [
+        #"{"id":"c1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o-mini","system_fingerprint":null,"choices":[{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]}"#,
+        #"{"id":"c1","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"content":" the bridge. été 👋"},"finish_reason":null}]}"#,
+        #" { "model" : "m" , "choices" : [ { "index" : 0 , "delta" : { } , "finish_reason" : "stop" } ] } "#,
+        #"{"id":"c1","choices":[],"usage":{"prompt_tokens":30,"completion_tokens":7,"total_tokens":37}}"#,
+        #"{"choices":[{"delta":null,"finish_reason":"length"}],"usage":null,"model":null}"#,
+        #"{"choices":[{"delta":{"refusal":"no","tool_calls":null}}],"usage":{"prompt_tokens":-1,"completion_tokens":0}}"#,
+        #"{}"#,
+    ])
+    func chunkScannerMatchesJSONDecoder(payload: String) throws {
+        let fast = try #require(OpenAIByteScanner.chunk(payload))
+        let slow = try JSONDecoder().decode(OpenAIChatCompletionChunk.self, from: Data(payload.utf8))
+        #expect(fast.model == slow.model)
+        #expect(fast.usage == slow.usage)
+        #expect(fast.choices?.count == slow.choices?.count)
+        for (mine, reference) in zip(fast.choices ?? [], slow.choices ?? []) {
+            #expect(mine.finishReason == reference.finishReason)
+            #expect(mine.delta?.content == reference.delta?.content)
+            #expect(mine.delta?.refusal == reference.delta?.refusal)
+            #expect((mine.delta == nil) == (reference.delta == nil))
+        }
+    }
+
+    /// What the scanner cannot vouch for goes to the slower paths (nil), never to a wrong value.
+    @Test(arguments: [
+        #"{"choices":[{"delta":{"content":"line\nbreak"}}]}"#,
+        #"{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"name":"f"}}]}}]}"#,
+        #"{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":1}}}"#,
+        #"{"choices":[],"usage":{"prompt_tokens":3.0,"completion_tokens":2}}"#,
+        #"{"choices":[],"usage":{"prompt_tokens":03,"completion_tokens":2}}"#,
+        #"{"choices":[],"timings":{"prompt_ms":1.5}}"#,
+        #"{"error":{"message":"boom"}}"#,
+        #"{"choices":[{"delta":{"content":7}}]}"#,
+        #"{"model":"m"} trailing"#,
+        #"{"model":"m""#,
+        #"[]"#,
+    ])
+    func chunkScannerDefersWhatItCannotRead(payload: String) {
+        #expect(OpenAIByteScanner.chunk(payload) == nil)
+    }
+
+    /// Whole answers of the documented shape the byte scanner reads must mean what the `Decodable` path reads;
+    /// the rest (escapes, tool calls, timings, no `choices`) is left to the slower paths.
+    @Test func completionScannerMatchesJSONDecoder() throws {
+        let answers = [
+            #"{"id":"bench","object":"chat.completion","model":"bench","choices":[{"index":0,"message":{"role":"assistant","content":"The council closed the bridge."},"finish_reason":"stop"}],"usage":{"prompt_tokens":30,"completion_tokens":7,"total_tokens":37}}"#,
+            #"{"model":null,"choices":[{"message":null,"finish_reason":"length"},{"message":{"content":null,"refusal":"no","tool_calls":null}}]}"#,
+            #"{"choices":[]}"#,
+        ]
+        for answer in answers {
+            let fast = try #require(OpenAIByteScanner.completion(answer), "\(answer)")
+            let slow = try JSONDecoder().decode(OpenAIChatCompletion.self, from: Data(answer.utf8))
+            #expect(fast.model == slow.model && fast.usage == slow.usage && fast.choices.count == slow.choices.count)
+            for (mine, reference) in zip(fast.choices, slow.choices) {
+                #expect(mine.finishReason == reference.finishReason)
+                #expect(mine.message?.content == reference.message?.content)
+                #expect(mine.message?.refusal == reference.message?.refusal)
+                #expect((mine.message == nil) == (reference.message == nil))
+            }
+        }
+        for deferred in [
+            #"{"model":"m"}"#, #"{"choices":null}"#,
+            #"{"choices":[{"message":{"content":"a\"b"}}]}"#,
+            #"{"choices":[{"message":{"tool_calls":[{"id":"1"}]}}]}"#,
+            #"{"choices":[],"timings":{"prompt_ms":1.5}}"#,
+        ] {
+            #expect(OpenAIByteScanner.completion(deferred) == nil, "\(deferred)")
+        }
+    }
 }

@@ -34,6 +34,8 @@ struct ServerSentEventParserTests {
         Case(name: "trailing empty data line keeps one LF", input: "data: a\ndata:\n\n", expected: [.init(data: "a\n")]),
         Case(name: "event without data is not dispatched", input: "event: x\n\ndata: y\n\n", expected: [.init(data: "y")]),
         Case(name: "unknown fields ignored", input: "foo: bar\ndata: a\n\n", expected: [.init(data: "a")]),
+        Case(name: "a field that only starts with data is unknown", input: "database: x\ndata : y\ndata:z\n\n", expected: [.init(data: "z")]),
+        Case(name: "three data lines, the middle one empty", input: "data: a\ndata\ndata: c\n\n", expected: [.init(data: "a\n\nc")]),
         Case(name: "unfinished last event discarded", input: "data: a\n\ndata: b\n", expected: [.init(data: "a")]),
         Case(name: "byte order mark at start ignored", input: "\u{FEFF}data: a\n\n", expected: [.init(data: "a")]),
         Case(name: "colon inside value kept", input: "data: {\"k\": \"v: w\"}\n\n", expected: [.init(data: "{\"k\": \"v: w\"}")]),

@@ -68,6 +68,25 @@ struct CurlTransportRequestTests {
         #expect(server.requestCount == 0)
     }
 
+    @Test("ASCII fast paths keep the Unicode rules: any line break is refused, method and scheme ignore case")
+    func byteLevelChecksMatchUnicodeRules() async throws {
+        let server = try LoopbackHTTPServer { request in .text(request.method) }
+        defer { server.stop() }
+        let transport = CurlTransport()
+        for value in ["a\u{2028}b", "a\u{0B}b", "caf\u{E9}\u{85}"] {
+            let error = await transportError {
+                _ = try await transport.execute(TransportConformance.request(server.baseURL + "/x", headers: ["X-Note": value]))
+            }
+            #expect(error != nil, "a header holding \(value.unicodeScalars.map { String($0.value, radix: 16) }) was sent")
+        }
+        #expect(server.requestCount == 0)
+        let upperScheme = "HTTP" + server.baseURL.dropFirst(4) + "/m"
+        let (_, body) = try await transport.send(TransportConformance.request(upperScheme, method: "post", headers: ["X-Note": "café"], body: Data("b".utf8)))
+        #expect(body == "POST".utf8Data)
+        let refused = await transportError { _ = try await transport.execute(TransportConformance.request("ftp://127.0.0.1/x")) }
+        #expect(refused.map { String(describing: $0) }?.contains("ftp") == true)
+    }
+
     @Test("the query string reaches the server intact")
     func queryStringSent() async throws {
         let server = try LoopbackHTTPServer { _ in .text("ok") }

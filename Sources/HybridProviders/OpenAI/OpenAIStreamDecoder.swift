@@ -44,29 +44,37 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
         return []
     }
 
+    /// False only for a byte that cannot start or end white space: ASCII other than space and controls.
+    private static func mayBePadded(_ byte: UInt8?) -> Bool {
+        guard let byte else { return false }
+        return byte <= 0x20 || byte >= 0x80
+    }
+
     private mutating func handle(
         _ event: ServerSentEvent, into result: inout WireResult, deltas: inout [String], context: WireContext
     ) throws(GenerationError) {
         // Trimming bridges through NSString; a payload without white space at either end (every server's) is
-        // left as it is.
-        let padded = event.data.first?.isWhitespace == true || event.data.last?.isWhitespace == true
+        // left as it is. Looked at as bytes: `Character.isWhitespace` reads Unicode tables, six times an answer.
+        let padded = Self.mayBePadded(event.data.utf8.first) || Self.mayBePadded(event.data.utf8.last)
         let payload = padded ? event.data.trimmingCharacters(in: .whitespaces) : event.data
         if payload == "[DONE]" {
             result.complete = true
             return
         }
         if payload.isEmpty { return }
-        let data = Data(payload.utf8)
         if event.type == "error" {
-            throw OpenAIErrorMapper.map(streamError: OpenAIErrorBody(data: data) ?? OpenAIErrorBody(message: payload), context: context)
+            throw OpenAIErrorMapper.map(
+                streamError: OpenAIErrorBody(data: Data(payload.utf8)) ?? OpenAIErrorBody(message: payload), context: context)
         }
         let chunk: OpenAIChatCompletionChunk
         do {
-            chunk = try OpenAIFastParse.chunk(payload) ?? WireJSON.decoder.decode(OpenAIChatCompletionChunk.self, from: data)
+            // Cheapest first: the byte scanner for the documented shape, then the parsed tree, then `Decodable`.
+            chunk = try OpenAIByteScanner.chunk(payload) ?? OpenAIFastParse.chunk(payload)
+                ?? WireJSON.decoder.decode(OpenAIChatCompletionChunk.self, from: Data(payload.utf8))
         } catch {
             throw .decodingFailure(model: context.modelID, detail: context.clean("a stream event is not a chat completion chunk: \(payload.prefix(120))"))
         }
-        if chunk.error != nil, let body = OpenAIErrorBody(data: data) {
+        if chunk.error != nil, let body = OpenAIErrorBody(data: Data(payload.utf8)) {
             throw OpenAIErrorMapper.map(streamError: body, context: context)
         }
         if let model = chunk.model, !model.isEmpty { result.providerModel = model }

@@ -28,7 +28,7 @@ struct OpenAIWire: WireFormat {
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
         let completion: OpenAIChatCompletion
         do {
-            completion = try String(validating: body, as: UTF8.self).flatMap(OpenAIFastParse.completion)
+            completion = try String(validating: body, as: UTF8.self).flatMap { OpenAIByteScanner.completion($0) ?? OpenAIFastParse.completion($0) }
                 ?? WireJSON.decoder.decode(OpenAIChatCompletion.self, from: body)
         } catch {
             if let errorBody = OpenAIErrorBody(data: body) { throw OpenAIErrorMapper.map(streamError: errorBody, context: context) }

@@ -24,8 +24,13 @@ actor ResultWriter {
     private var waitingForIdle: [CheckedContinuation<Void, Never>] = []
 
     /// How long a small group waits for more results before its commit, and how many need not wait.
-    static let groupWindow = Duration.milliseconds(10)
-    static let groupTarget = 64
+    ///
+    /// Against a 20 ms endpoint at concurrency 32 (about 1,500 results/s) a 10 ms window gave 47 rows per commit,
+    /// and each commit rewrote the same interior and tail pages of every table and index (about 100 WAL frames,
+    /// two `pwrite`s each, plus their checkpoint): 40 ms doubles the rows per commit. Nothing waits on a commit but
+    /// the progress line and `finish()`.
+    static let groupWindow = Duration.milliseconds(40)
+    static let groupTarget = 256
 
     init(store: any ResultStore, opening: RunOpening? = nil, limit: Int = 1024, onStored: @escaping @Sendable (ResultRecord) -> Void) {
         self.store = store
