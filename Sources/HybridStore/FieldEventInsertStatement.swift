@@ -77,7 +77,7 @@ struct FieldEventInsertStatement {
         text.withUTF8 { utf8 in
             // An empty buffer may have no address, which SQLite would store as NULL instead of ''.
             let start = utf8.baseAddress.map { UnsafeRawPointer($0) } ?? Self.emptyText
-            _ = sqlite3_bind_text(statement, index, start.assumingMemoryBound(to: CChar.self), Int32(utf8.count), Self.transient)
+            _ = sqlite3_bind_text(statement, index, start.assumingMemoryBound(to: CChar.self), Int32(utf8.count), sqliteTransient)
         }
     }
 
@@ -98,7 +98,4 @@ struct FieldEventInsertStatement {
     }
 
     nonisolated(unsafe) private static let emptyText = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
-
-    /// SQLite copies the bytes before the call returns, so Swift may move or free the string afterwards.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }

@@ -104,7 +104,7 @@ final class QuickReadConnection {
         var statement: SQLiteStatement?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw failure() }
         defer { sqlite3_finalize(statement) }
-        if let text { sqlite3_bind_text(statement, 1, text, -1, Self.transient) }
+        if let text { sqlite3_bind_text(statement, 1, text, -1, sqliteTransient) }
         var first: T?
         while true {
             switch sqlite3_step(statement) {
@@ -128,7 +128,4 @@ final class QuickReadConnection {
     private static func describe(_ handle: OpaquePointer) -> String {
         "\(String(cString: sqlite3_errmsg(handle))) (SQLite code \(sqlite3_extended_errcode(handle)))"
     }
-
-    /// `SQLITE_TRANSIENT`: SQLite copies the bound text (the C macro does not import into Swift).
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }

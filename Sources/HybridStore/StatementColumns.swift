@@ -41,3 +41,7 @@ struct StatementColumns {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
     }
 }
+
+/// `SQLITE_TRANSIENT` (the C macro does not import into Swift): SQLite copies bound bytes before the bind call
+/// returns, so Swift may move or free the string afterwards. For the raw `sqlite3_bind_*` calls of the hot paths.
+let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
