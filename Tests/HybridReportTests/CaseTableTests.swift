@@ -33,4 +33,16 @@ struct CaseTableTests {
         #expect(table.index(caseID: long, repeatIndex: 0) == 1)
         #expect(table.keys() == ["#0", long + "#0"])
     }
+
+    @Test("ids are told apart by their bytes, as the store's unique key does, not merged as equivalent Unicode")
+    func idsAreBytes() {
+        var table = CaseTable()
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(composed == decomposed)  // Swift's String equality would merge them.
+        #expect(table.index(caseID: composed, repeatIndex: 0) == 0)
+        #expect(table.index(caseID: decomposed, repeatIndex: 0) == 1)
+        #expect(table.index(caseID: composed, repeatIndex: 0) == 0)
+        #expect(table.count == 2)
+    }
 }

@@ -23,7 +23,7 @@ struct CaseTable {
         while true {
             let position = Int(buckets[bucket])
             if position < 0 { break }
-            if repeats[position] == repeatCode, caseIDs[position] == caseID { return position }
+            if repeats[position] == repeatCode, Self.sameBytes(caseIDs[position], caseID) { return position }
             bucket = (bucket + 1) & (buckets.count - 1)
         }
         let position = caseIDs.count
@@ -47,6 +47,12 @@ struct CaseTable {
             while buckets[bucket] >= 0 { bucket = (bucket + 1) & mask }
             buckets[bucket] = Int32(position)
         }
+    }
+
+    /// Byte equality, as the hash and the store's unique key see ids: `String.==` would also merge canonically
+    /// equivalent spellings whose probes happen to meet.
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     /// FNV-1a over the id's UTF-8 bytes and the repeat index: not randomly seeded, which is fine for ids a run's own
