@@ -1,26 +1,28 @@
-/// A strict RFC 8259 reader over UTF-8 bytes for the collector's fast path: it reads exactly the shapes a
-/// `RouteEvent` has and stops (``Stop``) at anything it cannot vouch for, leaving that input to `JSONDecoder`, the
-/// reference. Being at least as strict as `JSONDecoder` is the point: whatever it accepts, `JSONDecoder` accepts
+/// A strict RFC 8259 reader over UTF-8 bytes for the fast paths that read one documented shape (the collector's
+/// `RouteEvent`s, OpenAI answers and stream chunks): it stops (``Stop``) at anything it cannot vouch for, leaving
+/// that input to `JSONDecoder`, the reference. Being at least as strict as `JSONDecoder` is the point: whatever it accepts, `JSONDecoder` accepts
 /// with the same value.
-struct JSONByteScanner {
+package struct JSONByteScanner {
     /// The scanner cannot vouch for the input here; the caller hands it to `JSONDecoder`.
-    struct Stop: Error {}
+    package struct Stop: Error {
+        package init() {}
+    }
 
     /// Nesting beyond this stops the scan (`JSONDecoder` allows more; stopping is always safe).
-    static let maximumDepth = 128
+    package static let maximumDepth = 128
 
-    let bytes: UnsafeBufferPointer<UInt8>
+    package let bytes: UnsafeBufferPointer<UInt8>
     /// The next byte to read.
-    var position: Int
+    package var position: Int
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
+    package init(_ bytes: UnsafeBufferPointer<UInt8>, position: Int = 0) {
         self.bytes = bytes
         self.position = position
     }
 
-    var atEnd: Bool { position >= bytes.count }
+    package var atEnd: Bool { position >= bytes.count }
 
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -30,20 +32,20 @@ struct JSONByteScanner {
     }
 
     /// The next byte after whitespace, without consuming it.
-    mutating func peek() throws(Stop) -> UInt8 {
+    package mutating func peek() throws(Stop) -> UInt8 {
         skipWhitespace()
         guard position < bytes.count else { throw Stop() }
         return bytes[position]
     }
 
     /// Consumes `byte` after whitespace.
-    mutating func expect(_ byte: UInt8) throws(Stop) {
+    package mutating func expect(_ byte: UInt8) throws(Stop) {
         guard try peek() == byte else { throw Stop() }
         position += 1
     }
 
     /// After a member or element: true at `,` (consumed), false at `close` (consumed).
-    mutating func continues(before close: UInt8) throws(Stop) -> Bool {
+    package mutating func continues(before close: UInt8) throws(Stop) -> Bool {
         let byte = try peek()
         position += 1
         if byte == UInt8(ascii: ",") { return true }
@@ -52,7 +54,7 @@ struct JSONByteScanner {
     }
 
     /// Consumes `{` and answers whether the object has members (false consumes `}` too).
-    mutating func openObject() throws(Stop) -> Bool {
+    package mutating func openObject() throws(Stop) -> Bool {
         try expect(UInt8(ascii: "{"))
         if try peek() == UInt8(ascii: "}") {
             position += 1
@@ -62,7 +64,7 @@ struct JSONByteScanner {
     }
 
     /// Consumes `[` and answers whether the array has elements (false consumes `]` too).
-    mutating func openArray() throws(Stop) -> Bool {
+    package mutating func openArray() throws(Stop) -> Bool {
         try expect(UInt8(ascii: "["))
         if try peek() == UInt8(ascii: "]") {
             position += 1
@@ -72,7 +74,7 @@ struct JSONByteScanner {
     }
 
     /// A member name without escapes and its `:`, as a byte range of the input (a name with escapes stops).
-    mutating func readKey() throws(Stop) -> Range<Int> {
+    package mutating func readKey() throws(Stop) -> Range<Int> {
         try expect(UInt8(ascii: "\""))
         let start = position
         while position < bytes.count {
@@ -89,7 +91,7 @@ struct JSONByteScanner {
     }
 
     /// True when the bytes at `range` spell `name`.
-    func matches(_ range: Range<Int>, _ name: StaticString) -> Bool {
+    package func matches(_ range: Range<Int>, _ name: StaticString) -> Bool {
         guard range.count == name.utf8CodeUnitCount else { return false }
         let expected = name.utf8Start
         for offset in 0..<range.count where bytes[range.lowerBound + offset] != expected[offset] {
@@ -99,13 +101,13 @@ struct JSONByteScanner {
     }
 
     /// Consumes `null` when it comes next.
-    mutating func readNull() throws(Stop) -> Bool {
+    package mutating func readNull() throws(Stop) -> Bool {
         guard try peek() == UInt8(ascii: "n") else { return false }
         try literal("null")
         return true
     }
 
-    mutating func readBool() throws(Stop) -> Bool {
+    package mutating func readBool() throws(Stop) -> Bool {
         switch try peek() {
         case UInt8(ascii: "t"): try literal("true"); return true
         case UInt8(ascii: "f"): try literal("false"); return false
@@ -125,7 +127,24 @@ struct JSONByteScanner {
 // MARK: - Strings
 
 extension JSONByteScanner {
-    mutating func readString() throws(Stop) -> String {
+    /// A string without escapes or control characters (either stops), for readers that leave escaped text to a
+    /// slower path.
+    package mutating func readUnescapedString() throws(Stop) -> String {
+        try expect(UInt8(ascii: "\""))
+        let start = position
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)]), as: UTF8.self)
+            }
+            guard byte != UInt8(ascii: "\\"), byte >= 0x20 else { throw Stop() }
+            position += 1
+        }
+        throw Stop()
+    }
+
+    package mutating func readString() throws(Stop) -> String {
         try expect(UInt8(ascii: "\""))
         let start = position
         while position < bytes.count {
@@ -231,7 +250,7 @@ extension JSONByteScanner {
     }
 
     /// An integer written as one (`12`, `-3`); `12.0`, `1e2` or a value past `Int` stop, so `JSONDecoder` decides.
-    mutating func readInt() throws(Stop) -> Int {
+    package mutating func readInt() throws(Stop) -> Int {
         skipWhitespace()
         let token = try readNumberToken()
         guard token.isInteger, let significand = token.significand, token.exponent == 0 else { throw Stop() }
@@ -240,7 +259,7 @@ extension JSONByteScanner {
 
     /// A number as a `Double`, correctly rounded like `JSONDecoder`'s (exact fast path, else the standard
     /// library's parser); values that overflow stop.
-    mutating func readDouble() throws(Stop) -> Double {
+    package mutating func readDouble() throws(Stop) -> Double {
         skipWhitespace()
         let token = try readNumberToken()
         // Clinger's fast path: both operands exact, so one correctly rounded operation gives the right answer.
@@ -329,7 +348,7 @@ extension JSONByteScanner {
 
 extension JSONByteScanner {
     /// Skips one value of any shape, validating it as strictly as it reads (unknown members, malformed events).
-    mutating func skipValue(depth: Int = 0) throws(Stop) {
+    package mutating func skipValue(depth: Int = 0) throws(Stop) {
         guard depth < Self.maximumDepth else { throw Stop() }
         switch try peek() {
         case UInt8(ascii: "{"):
