@@ -105,14 +105,29 @@ extension CachedResponseRecord: StoredRecord {
 
     /// The values of `replaceColumns`, validated (non-finite timings refused).
     func replaceValues() throws -> [(any DatabaseValueConvertible)?] {
+        var sink = ValueListSink()
+        try addReplaceValues(to: &sink)
+        return sink.values
+    }
+
+    /// Hands the values of `replaceColumns` to `sink` in order, validated (non-finite timings refused).
+    func addReplaceValues(to sink: inout some ColumnSink) throws {
         if !totalMs.isFinite || !(ttftMs?.isFinite ?? true) {
             throw StoreError.invalidValue(field: "cached response \(requestHash) timings", reason: "not a finite number")
         }
-        return [
-            requestHash, modelID, text, try structured.map { try StoreJSON.encode($0, field: "cached structured output") },
-            usage.promptTokens, usage.completionTokens, usage.cachedTokens, usage.reasoningTokens, usage.isEstimated,
-            ttftMs, totalMs, finishReason, StoreDate.text(createdAt),
-        ]
+        sink.add(requestHash)
+        sink.add(modelID)
+        sink.add(text)
+        sink.add(try structured.map { try StoreJSON.encode($0, field: "cached structured output") })
+        sink.add(usage.promptTokens)
+        sink.add(usage.completionTokens)
+        sink.add(usage.cachedTokens)
+        sink.add(usage.reasoningTokens)
+        sink.add(usage.isEstimated)
+        sink.add(ttftMs)
+        sink.add(totalMs)
+        sink.add(finishReason)
+        sink.add(StoreDate.text(createdAt))
     }
 
     func encode(to container: inout PersistenceContainer) throws {
