@@ -12,13 +12,15 @@ extension ResultRecord {
         let result: RawStatement
         let constraint: RawStatement
         let score: RawStatement
-        let cache: RawStatement
+        /// Prepared only for a batch that caches: the side-row backfill of migration `v3` runs on a schema older
+        /// than the cache's current columns.
+        let cache: RawStatement?
 
-        init(_ db: Database) throws {
+        init(_ db: Database, caching: Bool = false) throws {
             result = try RawStatement(db, sql: ResultRecord.insertSQL)
             constraint = try RawStatement(db, sql: insertConstraintSQL)
             score = try RawStatement(db, sql: insertScoreSQL)
-            cache = try RawStatement(db, sql: CachedResponseRecord.replaceSQL)
+            cache = caching ? try RawStatement(db, sql: CachedResponseRecord.replaceSQL) : nil
         }
 
         /// Inserts `record`'s row; throws GRDB's `DatabaseError` on a conflict.
@@ -30,6 +32,7 @@ extension ResultRecord {
 
         /// Inserts or replaces `response`'s cache entry.
         func replace(_ response: CachedResponseRecord) throws {
+            guard let cache else { preconditionFailure("InsertStatements made without caching: true") }
             var sink = RawStatementSink(cache)
             try response.addReplaceValues(to: &sink)
             try cache.run()
