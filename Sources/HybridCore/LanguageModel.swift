@@ -24,11 +24,31 @@ public protocol LanguageModel: Sendable {
     /// Text and tool-call deltas as they arrive, then exactly one `.completed` event with the full response (whose
     /// `toolCalls` are the assembled deltas).
     func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error>
+    /// The `.completed` response of `stream`, for callers that want streaming's timings (time to first token) but
+    /// not its events, such as an eval's samples. The default consumes `stream`; HTTP adapters read the streamed
+    /// body straight into the response, without a task and an event hand-over per delta.
+    func generateStreamed(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse
 }
 
 extension LanguageModel {
     /// Nothing to prepare: the model is ready whenever it is available.
     public func prepare() async throws(GenerationError) {}
+
+    /// Consumes `stream` up to its `.completed` response.
+    public func generateStreamed(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+        do {
+            for try await event in stream(request) {
+                if case .completed(let response) = event { return response }
+            }
+        } catch let error as GenerationError {
+            throw error
+        } catch is CancellationError {
+            throw .cancelled(model: id)
+        } catch {
+            throw .serverError(model: id, status: nil, detail: String(describing: error))
+        }
+        throw .decodingFailure(model: id, detail: "the stream ended without a final response")
+    }
 
     /// The identity a response carries in `servedBy`.
     public var identity: ModelIdentity { ModelIdentity(id: id, tier: tier) }

@@ -54,6 +54,7 @@ extension CachedResponseRecord: StoredRecord {
     static let databaseTableName = "response_cache"
 
     enum Columns {
+        static let requestKey = Column("request_key")
         static let requestHash = Column("request_hash")
         static let modelID = Column("model_id")
         static let text = Column("text")
@@ -90,9 +91,19 @@ extension CachedResponseRecord: StoredRecord {
         )
     }
 
+    /// The cache's integer key for `requestHash` (schema v6): FNV-1a over its UTF-8 bytes, fixed forever because
+    /// stored keys must match the ones later lookups compute (Swift's `Hasher` is seeded per process).
+    static func requestKey(_ requestHash: String) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in requestHash.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
+    }
+
     /// The columns `replaceSQL` writes, in the order of `replaceValues()`.
     static let replaceColumns = [
-        Columns.requestHash, Columns.modelID, Columns.text, Columns.structured, Columns.promptTokens,
+        Columns.requestKey, Columns.requestHash, Columns.modelID, Columns.text, Columns.structured, Columns.promptTokens,
         Columns.completionTokens, Columns.cachedTokens, Columns.reasoningTokens, Columns.usageEstimated, Columns.ttftMs,
         Columns.totalMs, Columns.finishReason, Columns.createdAt,
     ]
@@ -105,14 +116,30 @@ extension CachedResponseRecord: StoredRecord {
 
     /// The values of `replaceColumns`, validated (non-finite timings refused).
     func replaceValues() throws -> [(any DatabaseValueConvertible)?] {
+        var sink = ValueListSink()
+        try addReplaceValues(to: &sink)
+        return sink.values
+    }
+
+    /// Hands the values of `replaceColumns` to `sink` in order, validated (non-finite timings refused).
+    func addReplaceValues(to sink: inout some ColumnSink) throws {
         if !totalMs.isFinite || !(ttftMs?.isFinite ?? true) {
             throw StoreError.invalidValue(field: "cached response \(requestHash) timings", reason: "not a finite number")
         }
-        return [
-            requestHash, modelID, text, try structured.map { try StoreJSON.encode($0, field: "cached structured output") },
-            usage.promptTokens, usage.completionTokens, usage.cachedTokens, usage.reasoningTokens, usage.isEstimated,
-            ttftMs, totalMs, finishReason, StoreDate.text(createdAt),
-        ]
+        sink.add(Int(Self.requestKey(requestHash)))
+        sink.add(requestHash)
+        sink.add(modelID)
+        sink.add(text)
+        sink.add(try structured.map { try StoreJSON.encode($0, field: "cached structured output") })
+        sink.add(usage.promptTokens)
+        sink.add(usage.completionTokens)
+        sink.add(usage.cachedTokens)
+        sink.add(usage.reasoningTokens)
+        sink.add(usage.isEstimated)
+        sink.add(ttftMs)
+        sink.add(totalMs)
+        sink.add(finishReason)
+        sink.add(StoreDate.text(createdAt))
     }
 
     func encode(to container: inout PersistenceContainer) throws {

@@ -17,48 +17,42 @@ struct FieldEventInsertStatement {
         "INSERT INTO field_events (\(columns.joined(separator: ", "))) VALUES ("
         + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ") ON CONFLICT DO NOTHING"
 
-    private let db: Database
-    private let statement: OpaquePointer
+    private let raw: RawStatement
     /// The labels of the previous row and their JSON: an app's events mostly repeat the same few labels.
     private var lastLabels: [String: String] = [:]
     private var lastLabelsJSON = "{}"
 
     init(_ db: Database) throws {
-        self.db = db
-        statement = try db.cachedStatement(sql: Self.sql).sqliteStatement
+        raw = try RawStatement(db, sql: Self.sql)
     }
 
     /// Stores `event` in run `runID`; false when an event with the same key is already stored.
     mutating func insert(_ event: FieldEventRecord, runID: String) throws -> Bool {
-        defer { sqlite3_reset(statement) }
-        bind(event.eventID, at: 1)
-        bind(runID, at: 2)
-        sqlite3_bind_int64(statement, 3, Int64((event.occurredAt.timeIntervalSince1970 * 1000).rounded()))
-        bind(event.installID, at: 4)
-        bind(event.rolloutArm, at: 5)
-        bind(event.bucket, at: 6)
-        bind(event.variant, at: 7)
-        bind(event.servedBy, at: 8)
-        bind(event.servedTier, at: 9)
-        bind(event.outcome, at: 10)
-        bind(event.errorKind, at: 11)
-        bind(event.attemptCount, at: 12)
-        bind(event.fellBack ? 1 : 0, at: 13)
-        bind(event.ttftMs, at: 14)
-        sqlite3_bind_double(statement, 15, event.latencyMs)
-        bind(event.inputTokens, at: 16)
-        bind(event.outputTokens, at: 17)
-        bind(event.tokensEstimated ? 1 : 0, at: 18)
-        sqlite3_bind_double(statement, 19, event.costUSD)
-        bind(event.checksTotal, at: 20)
-        bind(event.failedChecks.isEmpty ? "" : event.failedChecks.joined(separator: "\n"), at: 21)
-        bind(event.cacheHit ? 1 : 0, at: 22)
-        bind(labelsJSON(event.labels), at: 23)
-        let code = sqlite3_step(statement)
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-        }
-        return sqlite3_changes(db.sqliteConnection) > 0
+        raw.bind(event.eventID, at: 1)
+        raw.bind(runID, at: 2)
+        raw.bind(Int64((event.occurredAt.timeIntervalSince1970 * 1000).rounded()), at: 3)
+        raw.bind(event.installID, at: 4)
+        raw.bind(event.rolloutArm, at: 5)
+        raw.bind(event.bucket, at: 6)
+        raw.bind(event.variant, at: 7)
+        raw.bind(event.servedBy, at: 8)
+        raw.bind(event.servedTier, at: 9)
+        raw.bind(event.outcome, at: 10)
+        raw.bind(event.errorKind, at: 11)
+        raw.bind(event.attemptCount, at: 12)
+        raw.bind(event.fellBack, at: 13)
+        raw.bind(event.ttftMs, at: 14)
+        raw.bind(event.latencyMs, at: 15)
+        raw.bind(event.inputTokens, at: 16)
+        raw.bind(event.outputTokens, at: 17)
+        raw.bind(event.tokensEstimated, at: 18)
+        raw.bind(event.costUSD, at: 19)
+        raw.bind(event.checksTotal, at: 20)
+        raw.bind(event.failedChecks.isEmpty ? "" : event.failedChecks.joined(separator: "\n"), at: 21)
+        raw.bind(event.cacheHit, at: 22)
+        raw.bind(labelsJSON(event.labels), at: 23)
+        try raw.run()
+        return raw.changes > 0
     }
 
     private mutating func labelsJSON(_ labels: [String: String]) -> String {
@@ -68,34 +62,4 @@ struct FieldEventInsertStatement {
         }
         return lastLabelsJSON
     }
-
-    private func bind(_ text: String?, at index: Int32) {
-        guard var text else {
-            sqlite3_bind_null(statement, index)
-            return
-        }
-        text.withUTF8 { utf8 in
-            // An empty buffer may have no address, which SQLite would store as NULL instead of ''.
-            let start = utf8.baseAddress.map { UnsafeRawPointer($0) } ?? Self.emptyText
-            _ = sqlite3_bind_text(statement, index, start.assumingMemoryBound(to: CChar.self), Int32(utf8.count), sqliteTransient)
-        }
-    }
-
-    private func bind(_ number: Int?, at index: Int32) {
-        guard let number else {
-            sqlite3_bind_null(statement, index)
-            return
-        }
-        sqlite3_bind_int64(statement, index, Int64(number))
-    }
-
-    private func bind(_ number: Double?, at index: Int32) {
-        guard let number else {
-            sqlite3_bind_null(statement, index)
-            return
-        }
-        sqlite3_bind_double(statement, index, number)
-    }
-
-    nonisolated(unsafe) private static let emptyText = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 }

@@ -6,16 +6,36 @@ extension ResultRecord {
     static let insertConstraintSQL = "INSERT INTO result_constraints (result_id, ordinal, name, passed) VALUES (?, ?, ?, ?)"
     static let insertScoreSQL = "INSERT INTO result_scores (result_id, ordinal, scorer, value) VALUES (?, ?, ?, ?)"
 
-    /// The prepared statements that store a result and its side rows, looked up once for a whole batch.
+    /// The statements that store a result, its side rows and its cache entry, looked up once for a whole batch and
+    /// bound through SQLite's C API (see ``RawStatement``).
     struct InsertStatements {
-        let result: Statement
-        let constraint: Statement
-        let score: Statement
+        let result: RawStatement
+        let constraint: RawStatement
+        let score: RawStatement
+        /// Prepared only for a batch that caches: the side-row backfill of migration `v3` runs on a schema older
+        /// than the cache's current columns.
+        let cache: RawStatement?
 
-        init(_ db: Database) throws {
-            result = try db.cachedStatement(sql: ResultRecord.insertSQL)
-            constraint = try db.cachedStatement(sql: insertConstraintSQL)
-            score = try db.cachedStatement(sql: insertScoreSQL)
+        init(_ db: Database, caching: Bool = false) throws {
+            result = try RawStatement(db, sql: ResultRecord.insertSQL)
+            constraint = try RawStatement(db, sql: insertConstraintSQL)
+            score = try RawStatement(db, sql: insertScoreSQL)
+            cache = caching ? try RawStatement(db, sql: CachedResponseRecord.replaceSQL) : nil
+        }
+
+        /// Inserts `record`'s row; throws GRDB's `DatabaseError` on a conflict.
+        func insert(_ record: ResultRecord) throws {
+            var sink = RawStatementSink(result)
+            try record.addInsertValues(to: &sink)
+            try result.run()
+        }
+
+        /// Inserts or replaces `response`'s cache entry.
+        func replace(_ response: CachedResponseRecord) throws {
+            guard let cache else { preconditionFailure("InsertStatements made without caching: true") }
+            var sink = RawStatementSink(cache)
+            try response.addReplaceValues(to: &sink)
+            try cache.run()
         }
     }
 
@@ -31,10 +51,18 @@ extension ResultRecord {
         rowID: Int64, constraints: [ConstraintOutcome], scores: [QualityScore], statements: InsertStatements
     ) throws {
         for (ordinal, outcome) in constraints.enumerated() {
-            try statements.constraint.execute(arguments: [rowID, ordinal, outcome.name, outcome.passed])
+            statements.constraint.bind(rowID, at: 1)
+            statements.constraint.bind(ordinal, at: 2)
+            statements.constraint.bind(outcome.name, at: 3)
+            statements.constraint.bind(outcome.passed, at: 4)
+            try statements.constraint.run()
         }
         for (ordinal, score) in scores.enumerated() {
-            try statements.score.execute(arguments: [rowID, ordinal, score.scorer, score.value])
+            statements.score.bind(rowID, at: 1)
+            statements.score.bind(ordinal, at: 2)
+            statements.score.bind(score.scorer, at: 3)
+            statements.score.bind(score.value, at: 4)
+            try statements.score.run()
         }
     }
 

@@ -246,44 +246,49 @@ extension ResultRecord: StoredRecord {
 
     /// The values of `insertColumns`, validated (non-finite numbers refused).
     func insertValues() throws -> [(any DatabaseValueConvertible)?] {
+        var sink = ValueListSink()
+        try addInsertValues(to: &sink)
+        return sink.values
+    }
+
+    /// Hands the values of `insertColumns` to `sink` in order, validated (non-finite numbers refused).
+    func addInsertValues(to sink: inout some ColumnSink) throws {
         try validate()
-        return [
-            key.runID,
-            key.caseID,
-            key.armID,
-            key.repeatIndex,
-            feature,
-            promptVariant,
-            modelID,
-            tier.rawValue,
-            renderedPromptHash,
-            renderedPrompt,
-            configVersion,
-            configHash,
-            rawOutput,
-            try parsedOutput.map { try StoreJSON.encode($0, field: "parsed output") },
-            usage?.promptTokens,
-            usage?.completionTokens,
-            usage?.cachedTokens,
-            usage?.reasoningTokens,
-            usage?.isEstimated,
-            timings.ttftMs,
-            timings.totalMs,
-            timings.decodeTokensPerSecond,
-            timings.retryBackoffMs,
-            timings.coldStart,
-            costUSD,
-            try StoreJSON.encode(constraints),
-            allConstraintsPassed,
-            try StoreJSON.encode(scores),
-            error?.kind,
-            error?.message,
-            retries,
-            cacheHit,
-            StoreDate.text(completedAt),
-            timings.serverPromptMs,
-            timings.serverGenerationMs,
-        ]
+        sink.add(key.runID)
+        sink.add(key.caseID)
+        sink.add(key.armID)
+        sink.add(key.repeatIndex)
+        sink.add(feature)
+        sink.add(promptVariant)
+        sink.add(modelID)
+        sink.add(tier.rawValue)
+        sink.add(renderedPromptHash)
+        sink.add(renderedPrompt)
+        sink.add(configVersion)
+        sink.add(configHash)
+        sink.add(rawOutput)
+        sink.add(try parsedOutput.map { try StoreJSON.encode($0, field: "parsed output") })
+        sink.add(usage?.promptTokens)
+        sink.add(usage?.completionTokens)
+        sink.add(usage?.cachedTokens)
+        sink.add(usage?.reasoningTokens)
+        sink.add(usage?.isEstimated)
+        sink.add(timings.ttftMs)
+        sink.add(timings.totalMs)
+        sink.add(timings.decodeTokensPerSecond)
+        sink.add(timings.retryBackoffMs)
+        sink.add(timings.coldStart)
+        sink.add(costUSD)
+        sink.add(try StoreJSON.encode(constraints))
+        sink.add(allConstraintsPassed)
+        sink.add(try StoreJSON.encode(scores))
+        sink.add(error?.kind)
+        sink.add(error?.message)
+        sink.add(retries)
+        sink.add(cacheHit)
+        sink.add(StoreDate.text(completedAt))
+        sink.add(timings.serverPromptMs)
+        sink.add(timings.serverGenerationMs)
     }
 
     func encode(to container: inout PersistenceContainer) throws {

@@ -93,12 +93,9 @@ public final class SQLiteResultStore: ResultStore {
     ) async throws(StoreError) -> [Bool] {
         let path = database.path
         return try await database.write("store \(results.count) results") { db in
-            if !responses.isEmpty {
-                let replace = try db.cachedStatement(sql: CachedResponseRecord.replaceSQL)
-                for response in responses { try replace.execute(arguments: StatementArguments(response.replaceValues())) }
-            }
             // The statements are looked up once per commit, not once per row: the lookup hashes the whole SQL text.
-            let statements = try ResultRecord.InsertStatements(db)
+            let statements = try ResultRecord.InsertStatements(db, caching: !responses.isEmpty)
+            for response in responses { try statements.replace(response) }
             return try results.map { try Self.insertIfAbsent($0, db: db, path: path, statements: statements) }
         }
     }
@@ -115,7 +112,7 @@ public final class SQLiteResultStore: ResultStore {
     ) throws -> Bool {
         do {
             // Positional arguments: the record path builds a column dictionary per row.
-            try statements.result.execute(arguments: StatementArguments(result.insertValues()))
+            try statements.insert(result)
             try ResultRecord.insertSideRows(
                 rowID: db.lastInsertedRowID, constraints: result.constraints, scores: result.scores,
                 statements: statements)
@@ -205,8 +202,8 @@ public final class SQLiteResultStore: ResultStore {
         try await database.read("read cached response") { db in
             try Stored<CachedResponseRecord>.fetchOne(
                 db,
-                sql: "SELECT * FROM response_cache WHERE request_hash = ?",
-                arguments: [requestHash]
+                sql: "SELECT * FROM response_cache WHERE request_key = ? AND request_hash = ?",
+                arguments: [CachedResponseRecord.requestKey(requestHash), requestHash]
             )?.value
         }
     }

@@ -31,6 +31,10 @@ extension SchemaMigration {
         SchemaMigration(version: "v4", sqlite: v4SQLite, postgres: "-- field runs are SQLite-only (SQLiteFieldEventStore)"),
         // Field events keyed by (run, install, time, id), so an upload appends instead of writing a random page per event.
         SchemaMigration(version: "v5", sqlite: v5SQLite, postgres: "-- field runs are SQLite-only (SQLiteFieldEventStore)"),
+        // The response cache under a 64-bit key in a narrow index, so a commit stops rewriting most of a wide one.
+        SchemaMigration(
+            version: "v6", sqlite: v6SQLite, postgres: "-- the cache's integer key is SQLite-only (its WAL cost)",
+            sqliteBackfill: { db in try rekeyResponseCache(db) }),
     ]
 
     private static let v3SQLite = """

@@ -102,6 +102,17 @@ public enum ProviderConformance {
         let request = try #require(harness.server.requests.first)
         try fixture.verifyRequest(request, stream: true, structured: false)
         harness.expectNoKey()
+
+        // `generateStreamed` (what an eval's sample calls) sends the same streaming request and ends with the
+        // same response as `stream`'s `.completed`, timings included.
+        let direct = try Self.harness(fixture) { Self.served(fixture.stream) }
+        defer { direct.server.stop() }
+        let response = try await direct.model.generateStreamed(Self.plainRequest)
+        let completed = try #require(run.completed.first)
+        #expect(response.text == completed.text)
+        #expect(response.usage == completed.usage)
+        #expect(response.timing.timeToFirstToken != nil)
+        try fixture.verifyRequest(try #require(direct.server.requests.first), stream: true, structured: false)
     }
 
     /// A stream written one byte at a time decodes to the same text and usage.

@@ -31,6 +31,19 @@ import Testing
     ])
     func countsSentences(text: String, expected: Int) {
         #expect(SentenceSplitter().count(in: text) == expected)
+        // `count` walks the text without building the sentences; both must agree.
+        #expect(SentenceSplitter().sentences(in: text).count == expected)
+    }
+
+    /// `wordCount` takes a byte path for ASCII text; it must count what the `Character` path counts, including
+    /// `\r\n` (one `Character`), vertical tab and form feed, and tokens without a letter or digit.
+    @Test(arguments: [
+        "", "   ", "one", "one two", " a\tb\nc\r\nd\u{0B}e\u{0C}f ", "-- — ... x", "3.5 is $4, ok?", "a\r\n\r\nb", "!!! ???",
+        "snake_case and kebab-case", "café au lait", "naïve\u{00A0}word", "x\u{2028}y",
+    ])
+    func wordCountMatchesTheCharacterDefinition(text: String) {
+        let expected = text.split(whereSeparator: \.isWhitespace).count { $0.contains { $0.isLetter || $0.isNumber } }
+        #expect(OutputConstraints.wordCount(text) == expected)
     }
 
     @Test func returnsTrimmedSentences() {

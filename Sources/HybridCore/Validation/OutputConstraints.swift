@@ -123,7 +123,7 @@ public struct OutputConstraints: Sendable, Hashable, Codable {
             atLeast("min_words", words, minWords, "word")
             atMost("max_words", words, maxWords, "word")
         }
-        atMost("max_characters", text.trimmingWhitespace().count, maxCharacters, "character")
+        if maxCharacters != nil { atMost("max_characters", text.trimmingWhitespace().count, maxCharacters, "character") }
         if singleParagraph == true {
             let paragraphs = Self.paragraphCount(text)
             results.append(
@@ -184,7 +184,29 @@ public struct OutputConstraints: Sendable, Hashable, Codable {
 
     /// White-space separated tokens that contain at least one letter or digit.
     public static func wordCount(_ text: String) -> Int {
-        text.split(whereSeparator: \.isWhitespace).count { $0.contains { $0.isLetter || $0.isNumber } }
+        if let count = asciiWordCount(text.utf8) { return count }
+        return text.split(whereSeparator: \.isWhitespace).count { $0.contains { $0.isLetter || $0.isNumber } }
+    }
+
+    /// `wordCount` over ASCII bytes, nil for any other text. In ASCII, `Character`'s white space is tab through
+    /// carriage return and space, its letters and digits are `A-Z a-z 0-9`, and `\r\n` (one `Character`) is two
+    /// white-space bytes: the same words, without splitting the text into graphemes for every scored output.
+    private static func asciiWordCount(_ utf8: String.UTF8View) -> Int? {
+        var count = 0
+        var wordHasAlphanumeric = false
+        for byte in utf8 {
+            guard byte < 0x80 else { return nil }
+            switch byte {
+            case 0x09...0x0D, 0x20:
+                if wordHasAlphanumeric { count += 1 }
+                wordHasAlphanumeric = false
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+                wordHasAlphanumeric = true
+            default:
+                break
+            }
+        }
+        return wordHasAlphanumeric ? count + 1 : count
     }
 
     /// Non-blank lines.

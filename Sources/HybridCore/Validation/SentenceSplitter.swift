@@ -35,20 +35,49 @@ public struct SentenceSplitter: Sendable, Hashable {
     /// Abbreviations that end sentences in their own right ("He said no.") but not before a number.
     private static let numberAbbreviations: Set<String> = ["no", "nos", "vol", "p", "pp", "ch", "sec", "art", "nr"]
 
-    private static let terminators: Set<Character> = [".", "!", "?", "…", "。", "！", "？"]
-    private static let unspacedTerminators: Set<Character> = ["。", "！", "？"]
-    private static let closers: Set<Character> = ["\"", "'", "”", "’", ")", "]", "»", "*", "_"]
+    // Switches rather than `Set<Character>` lookups: hashing a `Character` normalises it, and the splitter asks
+    // these questions of every character of every output an eval scores.
+    private static func isTerminator(_ c: Character) -> Bool {
+        switch c {
+        case ".", "!", "?", "…", "。", "！", "？": true
+        default: false
+        }
+    }
+
+    private static func isUnspacedTerminator(_ c: Character) -> Bool {
+        switch c {
+        case "。", "！", "？": true
+        default: false
+        }
+    }
+
+    private static func isCloser(_ c: Character) -> Bool {
+        switch c {
+        case "\"", "'", "”", "’", ")", "]", "»", "*", "_": true
+        default: false
+        }
+    }
 
     /// The sentences of `text`, trimmed, in order.
     public func sentences(in text: String) -> [String] {
         let chars = Array(text)
         var sentences: [String] = []
+        forEachSentence(in: chars) { sentences.append(String(chars[$0]).trimmingWhitespace()) }
+        return sentences
+    }
+
+    /// The number of sentences in `text`; the same count as `sentences(in:).count` without building the strings.
+    public func count(in text: String) -> Int {
+        var count = 0
+        forEachSentence(in: Array(text)) { _ in count += 1 }
+        return count
+    }
+
+    /// Calls `body` with the range of each piece of `chars` that is a sentence (holds a letter or digit).
+    private func forEachSentence(in chars: [Character], _ body: (Range<Int>) -> Void) {
         var start = 0
         func emit(upTo end: Int) {
-            let piece = chars[start..<end]
-            if piece.contains(where: { $0.isLetter || $0.isNumber }) {
-                sentences.append(String(piece).trimmingWhitespace())
-            }
+            if chars[start..<end].contains(where: { $0.isLetter || $0.isNumber }) { body(start..<end) }
             start = end
         }
         var i = 0
@@ -60,30 +89,24 @@ public struct SentenceSplitter: Sendable, Hashable {
                 start = i
                 continue
             }
-            guard Self.terminators.contains(c) else {
+            guard Self.isTerminator(c) else {
                 i += 1
                 continue
             }
             var runEnd = i
-            while runEnd < chars.count, Self.terminators.contains(chars[runEnd]) { runEnd += 1 }
+            while runEnd < chars.count, Self.isTerminator(chars[runEnd]) { runEnd += 1 }
             var closeEnd = runEnd
-            while closeEnd < chars.count, Self.closers.contains(chars[closeEnd]) { closeEnd += 1 }
+            while closeEnd < chars.count, Self.isCloser(chars[closeEnd]) { closeEnd += 1 }
             if isBoundary(chars, runStart: i, runEnd: runEnd, after: closeEnd) {
                 emit(upTo: closeEnd)
             }
             i = closeEnd
         }
         emit(upTo: chars.count)
-        return sentences
-    }
-
-    /// The number of sentences in `text`.
-    public func count(in text: String) -> Int {
-        sentences(in: text).count
     }
 
     private func isBoundary(_ chars: [Character], runStart: Int, runEnd: Int, after: Int) -> Bool {
-        if chars[runStart..<runEnd].contains(where: { Self.unspacedTerminators.contains($0) }) { return true }
+        if chars[runStart..<runEnd].contains(where: Self.isUnspacedTerminator) { return true }
         guard after < chars.count else { return true }
         guard chars[after].isWhitespace else { return false }
         var next = after

@@ -82,15 +82,21 @@ public enum TextPattern: Sendable, Hashable, Codable, CustomStringConvertible {
         guard case .phrase(let phrase) = self,
             let word = phrase.split(whereSeparator: \.isWhitespace).first, word.utf8.allSatisfy({ $0 < 0x80 })
         else { return true }
-        let needle = word.utf8.map(Self.asciiLowercased)
-        let haystack = text.utf8
-        guard haystack.allSatisfy({ $0 < 0x80 }) else { return true }
-        let bytes = haystack.map(Self.asciiLowercased)
-        guard bytes.count >= needle.count else { return false }
-        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-            if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
+        var text = text
+        // Compared in place: copying and lowercasing the whole output for every pattern cost more than the search.
+        return text.withUTF8 { haystack in
+            guard haystack.allSatisfy({ $0 < 0x80 }) else { return true }
+            let needle = word.utf8
+            guard haystack.count >= needle.count, let first = needle.first.map(Self.asciiLowercased) else {
+                return needle.isEmpty
+            }
+            for start in 0...(haystack.count - needle.count) where Self.asciiLowercased(haystack[start]) == first {
+                if zip(haystack[start...], needle).allSatisfy({ Self.asciiLowercased($0) == Self.asciiLowercased($1) }) {
+                    return true
+                }
+            }
+            return false
         }
-        return false
     }
 
     private static func asciiLowercased(_ byte: UInt8) -> UInt8 {

@@ -76,4 +76,9 @@ public struct AnthropicModel: LanguageModel {
     public func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
         engine.stream(request)
     }
+
+    /// The response `stream` ends with, read without the stream's task and event hand-over.
+    public func generateStreamed(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+        try await engine.generateStreamed(request)
+    }
 }

@@ -59,6 +59,16 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
         }
     }
 
+    /// What `stream` ends with, read on the caller's task: no stream task, no hand-over of each delta.
+    func generateStreamed(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+        do {
+            return try await run(request, stream: streaming, onEvent: { _ in })
+        } catch {
+            logFailure(error)
+            throw error
+        }
+    }
+
     func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
         let (events, continuation) = AsyncThrowingStream<GenerationEvent, any Error>.makeStream()
         let engine = self

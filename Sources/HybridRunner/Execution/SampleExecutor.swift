@@ -90,17 +90,6 @@ public struct SampleExecutor: Sendable {
 
     private func attempt(_ request: GenerationRequest, on model: any LanguageModel) async throws(GenerationError) -> GenerationResponse {
         guard model.capabilities.streaming else { return try await model.generate(request) }
-        do {
-            for try await event in model.stream(request) {
-                if case .completed(let response) = event { return response }
-            }
-        } catch let error as GenerationError {
-            throw error
-        } catch is CancellationError {
-            throw .cancelled(model: model.id)
-        } catch {
-            throw .serverError(model: model.id, status: nil, detail: String(describing: error))
-        }
-        throw .decodingFailure(model: model.id, detail: "the stream ended without a final response")
+        return try await model.generateStreamed(request)
     }
 }
