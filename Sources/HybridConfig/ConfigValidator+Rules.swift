@@ -238,41 +238,46 @@ extension ConfigValidator {
         /// per-attempt timeout must fit the deadline, and output checks on streams need buffered delivery.
         private mutating func checkEffectiveRouting(_ name: String, _ feature: FeatureConfig, _ path: ConfigPath) {
             guard let routing = document.routing(feature: name) else { return }
-            let rpath = path.key("routing")
+            func rpath() -> ConfigPath { path.key("routing") }
             // Name the block the entry came from: the feature's own, or the document's defaults.
-            let outputPath = feature.routing?.fallbackOnOutput != nil ? rpath.key("fallbackOnOutput") : ConfigPath.root.key("routing").key("fallbackOnOutput")
+            func outputPath() -> ConfigPath {
+                feature.routing?.fallbackOnOutput != nil ? rpath().key("fallbackOnOutput") : ConfigPath.root.key("routing").key("fallbackOnOutput")
+            }
             if let selection = routing.outputSelection {
                 if selection.schema && feature.outputSchema == nil {
-                    error(outputPath, "falls back on schema but feature \(name) has no outputSchema")
+                    error(outputPath(), "falls back on schema but feature \(name) has no outputSchema")
                 }
                 let produced = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints).resultNamesProduced
                 for check in selection.names.sorted() where !produced.contains(check) {
-                    error(outputPath, "falls back on \(check) but feature \(name) checks no such thing (its checks: \(Self.list(produced)))")
+                    error(outputPath(), "falls back on \(check) but feature \(name) checks no such thing (its checks: \(Self.list(produced)))")
                 }
                 if !selection.isEmpty && routing.streaming != .buffered {
-                    warning(rpath.key("streaming"), "streamed answers cannot fall back on output checks once text was delivered; set \"streaming\": \"buffered\" if this feature streams")
+                    warning(rpath().key("streaming"), "streamed answers cannot fall back on output checks once text was delivered; set \"streaming\": \"buffered\" if this feature streams")
                 }
             }
             if let timeout = routing.attemptTimeoutMs, let deadline = feature.deadlineMs, timeout > deadline {
-                warning(rpath.key("attemptTimeoutMs"), "\(timeout) ms is longer than the feature's deadlineMs (\(deadline)); the deadline cuts first")
+                warning(rpath().key("attemptTimeoutMs"), "\(timeout) ms is longer than the feature's deadlineMs (\(deadline)); the deadline cuts first")
             }
         }
 
-        private mutating func checkPriority(_ priority: [String], feature: FeatureConfig, _ path: ConfigPath, allowEmpty: Bool) {
-            if priority.isEmpty && !allowEmpty { error(path, "list at least one model id") }
+        /// `path` is built only for an issue, as in ``checkTemplate(_:inputs:_:file:)``: every feature has a priority.
+        private mutating func checkPriority(
+            _ priority: [String], feature: FeatureConfig, _ path: @autoclosure () -> ConfigPath, allowEmpty: Bool
+        ) {
+            if priority.isEmpty && !allowEmpty { error(path(), "list at least one model id") }
             for (i, id) in priority.enumerated() {
-                let ipath = path.index(i)
+                func ipath() -> ConfigPath { path().index(i) }
                 // Lists are a handful of ids: a scan of the earlier ones beats building a set per feature.
-                if priority[..<i].contains(id) { error(ipath, "model \"\(id)\" is listed twice") }
+                if priority[..<i].contains(id) { error(ipath(), "model \"\(id)\" is listed twice") }
                 guard let model = document.models[id] else {
-                    error(ipath, "model \"\(id)\" is not defined in models (defined: \(Self.list(document.models.keys)))")
+                    error(ipath(), "model \"\(id)\" is not defined in models (defined: \(Self.list(document.models.keys)))")
                     continue
                 }
                 if !feature.privacy.allows(tier: model.tier) {
-                    error(ipath, "model \"\(id)\" is \(model.tier.rawValue) but privacy class \(feature.privacy.rawValue) allows at most \(feature.privacy.maximumTier.rawValue)")
+                    error(ipath(), "model \"\(id)\" is \(model.tier.rawValue) but privacy class \(feature.privacy.rawValue) allows at most \(feature.privacy.maximumTier.rawValue)")
                 }
                 if feature.outputSchema != nil && !model.capabilities.structuredOutput {
-                    warning(ipath, "model \"\(id)\" has no structured output; the schema will only be asked for in the prompt")
+                    warning(ipath(), "model \"\(id)\" has no structured output; the schema will only be asked for in the prompt")
                 }
             }
         }
@@ -285,10 +290,10 @@ extension ConfigValidator {
             _ text: String, inputs: Set<String>, _ path: @autoclosure () -> ConfigPath, file: String? = nil
         ) -> Bool {
             do {
-                let template = try PromptTemplate(text)
-                // The segments, not `variables`: that builds a set per template, and nearly every variable is known.
+                // The names in order, not `variables`: that builds a set per template, and nearly every variable is
+                // known; nor a whole `PromptTemplate`, whose text segments nothing here reads.
                 var unknown: [String] = []
-                for case .variable(let variable) in template.segments where !inputs.contains(variable) && !unknown.contains(variable) {
+                for variable in try PromptTemplate.variableOccurrences(in: text) where !inputs.contains(variable) && !unknown.contains(variable) {
                     error(path(), "\(Self.prefix(file))template references unknown variable \"\(variable)\" (declared inputs: \(Self.list(inputs)))")
                     unknown.append(variable)
                 }

@@ -102,12 +102,23 @@ extension FeatureConfig {
 }
 
 extension PromptVariant {
+    /// One pass over the members, as for features (every feature has variants); `null` leaves a field unset, an
+    /// unknown key is refused.
     init(tree: JSONValue) throws(ConfigTreeReader.Refusal) {
-        var r = try ConfigTreeReader(tree)
-        self.init(
-            instructions: try r.optionalString("instructions"), template: try r.optionalString("template"),
-            templateFile: try r.optionalString("templateFile"))
-        try r.requireAllRead()
+        guard case .object(let members) = tree else { throw ConfigTreeReader.Refusal() }
+        var instructions: String?
+        var template: String?
+        var templateFile: String?
+        for (key, value) in members {
+            let text: String? = if case .null = value { nil } else { try ConfigTreeReader.string(value) }
+            switch key {
+            case "template": template = text
+            case "instructions": instructions = text
+            case "templateFile": templateFile = text
+            default: throw ConfigTreeReader.Refusal()
+            }
+        }
+        self.init(instructions: instructions, template: template, templateFile: templateFile)
     }
 }
 

@@ -69,15 +69,26 @@ public struct PromptTemplate: Sendable, Hashable {
         return out
     }
 
-    /// Scans UTF-8 bytes: the delimiters are ASCII, so a byte scan finds them without grapheme breaking, which made
-    /// parsing a large config's templates a sixth of its start-up. Offsets in errors count characters.
-    private static func parse(_ source: String) throws(TemplateError) -> [Segment] {
-        var source = source
-        // A native string is contiguous UTF-8 already: the scan reads its own storage instead of a copy.
-        return try source.withUTF8 { bytes in Result { () throws(TemplateError) in try parse(bytes: bytes) } }.get()
+    /// The variable names of `source` in order, repeats included, after the same syntax checks as ``init(_:)``
+    /// (same errors) but without building its text segments: the validator checks every template of a config on
+    /// each load and only needs the names.
+    static func variableOccurrences(in source: String) throws(TemplateError) -> [String] {
+        var names: [String] = []
+        for case .variable(let name) in try parse(source, keepText: false) { names.append(name) }
+        return names
     }
 
-    private static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(TemplateError) -> [Segment] {
+    /// Scans UTF-8 bytes: the delimiters are ASCII, so a byte scan finds them without grapheme breaking, which made
+    /// parsing a large config's templates a sixth of its start-up. Offsets in errors count characters.
+    private static func parse(_ source: String, keepText: Bool = true) throws(TemplateError) -> [Segment] {
+        var source = source
+        // A native string is contiguous UTF-8 already: the scan reads its own storage instead of a copy.
+        return try source.withUTF8 { bytes in
+            Result { () throws(TemplateError) in try parse(bytes: bytes, keepText: keepText) }
+        }.get()
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, keepText: Bool) throws(TemplateError) -> [Segment] {
         let open = UInt8(ascii: "{"), close = UInt8(ascii: "}"), backslash = UInt8(ascii: "\\")
         var segments: [Segment] = []
         // A placeholder opens with two braces and adds at most two segments: room for all of them at once.
@@ -93,6 +104,7 @@ public struct PromptTemplate: Sendable, Hashable {
         }
         var runStart = 0
         func endText(at end: Int) {
+            guard keepText else { return }
             if escaped.isEmpty {
                 if runStart < end { segments.append(.text(String(decoding: bytes[runStart..<end], as: UTF8.self))) }
                 return
@@ -108,9 +120,11 @@ public struct PromptTemplate: Sendable, Hashable {
                 continue
             }
             if c == backslash, i + 2 < bytes.count, bytes[i + 1] == open, bytes[i + 2] == open {
-                escaped += bytes[runStart..<i]
-                escaped.append(open)
-                escaped.append(open)
+                if keepText { escaped += bytes[runStart..<i] }
+                if keepText {
+                    escaped.append(open)
+                    escaped.append(open)
+                }
                 i += 3
                 runStart = i
                 continue
@@ -150,16 +164,17 @@ public struct PromptTemplate: Sendable, Hashable {
     }
 
     /// Whether `name` can be a template variable (and a feature input).
+    ///
+    /// Byte by byte: every allowed character is ASCII, so any byte of a longer UTF-8 sequence refuses the name.
     public static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, !(first >= "0" && first <= "9") else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCIIIdentifierCharacter }
+        guard let first = name.utf8.first, !isDigit(first) else { return false }
+        return name.utf8.allSatisfy { byte in
+            let folded = byte | 0x20
+            return isDigit(byte) || (folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
+        }
     }
-}
 
-extension Unicode.Scalar {
-    fileprivate var isASCIIIdentifierCharacter: Bool {
-        (self >= "a" && self <= "z") || (self >= "A" && self <= "Z") || (self >= "0" && self <= "9") || self == "_"
-    }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }
 
 extension String {

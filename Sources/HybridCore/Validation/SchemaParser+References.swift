@@ -32,6 +32,7 @@ extension SchemaParser {
             reference = anchored
         }
         pending.append((reference, path))
+        sawReference = true
         return reference
     }
 

@@ -1,0 +1,75 @@
+extension JSONTextParser {
+    /// The short ASCII object keys of one parse, each decoded into a `String` once and numbered: objects of the
+    /// same shape repeated a thousand times (a config's features) then cost neither a `String` per key nor string
+    /// comparisons in the duplicate check. It lives for one parse only: nothing carries from one document to the
+    /// next.
+    ///
+    /// Open addressing over a fixed number of slots, each key packed into two words; when the table is full, not
+    /// allocated yet, or a key is too long, the parser decodes the key the ordinary way (`entry(for:)` is nil).
+    struct KeyTable {
+        /// Longest key kept (bytes): it and its length fit in two 64-bit words, and it is a small `String`.
+        static let longestKey = 15
+        private static let slotBits = 9
+        private static let slotCount = 1 << slotBits
+        /// Past this many keys, new ones are not entered (probing stays short; a document with more distinct
+        /// names is not the shape this serves).
+        private static let capacity = 384
+
+        private struct Slot {
+            var low: UInt64
+            var high: UInt64
+            var key: String
+        }
+
+        private var slots: [Slot?] = []
+        private var count = 0
+        /// Keys met before the table is allocated: small documents (the store parses a million tiny JSON columns
+        /// per report) never pay for it.
+        private var keysBeforeTable = 48
+
+        /// An entry: the key, its id (equal ids, equal bytes) and whether this parse met it for the first time.
+        struct Entry {
+            var key: String
+            var id: Int
+            var isNew: Bool
+        }
+
+        /// The entry for `bytes` (ASCII, at most ``longestKey``, no escapes), entering it when new; nil when the
+        /// table is full.
+        mutating func entry(for bytes: UnsafeBufferPointer<UInt8>) -> Entry? {
+            guard bytes.count <= Self.longestKey else { return nil }
+            let (low, high) = Self.pack(bytes)
+            if slots.isEmpty {
+                guard keysBeforeTable == 0 else {
+                    keysBeforeTable -= 1
+                    return nil
+                }
+                slots = Array(repeating: nil, count: Self.slotCount)
+            }
+            var index = Self.slot(low, high)
+            while let slot = slots[index] {
+                if slot.low == low && slot.high == high { return Entry(key: slot.key, id: index, isNew: false) }
+                index = (index + 1) & (Self.slotCount - 1)
+            }
+            guard count < Self.capacity else { return nil }
+            let key = String(decoding: bytes, as: UTF8.self)
+            slots[index] = Slot(low: low, high: high, key: key)
+            count += 1
+            return Entry(key: key, id: index, isNew: true)
+        }
+
+        /// The bytes in order over both words (one copy, no loop), the length in the top byte of `high`, which no
+        /// key byte reaches: distinct keys pack differently.
+        private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+            var words: (UInt64, UInt64) = (0, 0)
+            withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+            return (words.0, words.1 | UInt64(bytes.count) << 56)
+        }
+
+        private static func slot(_ low: UInt64, _ high: UInt64) -> Int {
+            let mixed = (low ^ (high &* 0x9E37_79B9_7F4A_7C15)) &* 0xFF51_AFD7_ED55_8CCD
+            // The top bits of a multiplicative hash are its best mixed.
+            return Int(truncatingIfNeeded: mixed >> UInt64(64 - slotBits))
+        }
+    }
+}
