@@ -148,10 +148,16 @@ extension ConfigValidator {
             if !PromptTemplate.isValidName(name) {
                 error(path, "feature name \"\(name)\" must use letters, digits and _ (it becomes a Firebase parameter name)")
             }
-            var seenInputs = Set<String>()
+            // A feature declares a handful of inputs: a scan of the earlier ones beats building a set per feature.
+            var seenInputs: [String] = []
+            seenInputs.reserveCapacity(feature.inputs.count)
             for (i, input) in feature.inputs.enumerated() {
                 if !PromptTemplate.isValidName(input) { error(path.key("inputs").index(i), "\"\(input)\" is not a valid variable name") }
-                if !seenInputs.insert(input).inserted { error(path.key("inputs").index(i), "duplicate input \"\(input)\"") }
+                if seenInputs.contains(input) {
+                    error(path.key("inputs").index(i), "duplicate input \"\(input)\"")
+                } else {
+                    seenInputs.append(input)
+                }
             }
             if let instructions = feature.instructions {
                 checkTemplate(instructions, inputs: seenInputs, path.key("instructions"))
@@ -287,7 +293,7 @@ extension ConfigValidator {
         /// `path` is built only for an issue: templates are checked by the thousand on every load, rarely with one.
         @discardableResult
         private mutating func checkTemplate(
-            _ text: String, inputs: Set<String>, _ path: @autoclosure () -> ConfigPath, file: String? = nil
+            _ text: String, inputs: [String], _ path: @autoclosure () -> ConfigPath, file: String? = nil
         ) -> Bool {
             do {
                 // The names in order, not `variables`: that builds a set per template, and nearly every variable is

@@ -115,3 +115,23 @@ struct JSONTextParserKeyTableTests {
         }
     }
 }
+
+/// String contents are searched eight bytes at a time for the closing quote, an escape or a control character:
+/// each at every offset of a word, after multi-byte UTF-8 and bytes just above the control range, must read as a
+/// byte-at-a-time scan would.
+@Suite("JSONTextParser string scan")
+struct JSONTextParserStringScanTests {
+    @Test("escapes, quotes and control characters at every offset")
+    func everyOffset() throws {
+        for length in 0..<20 {
+            let filler = String(String(repeating: "é ! ~", count: 4).prefix(length))
+            let escaped = "\"" + filler + #"\n\u00e9 \" end"# + "\""
+            #expect(try JSONValue(parsing: escaped) == .string(filler + "\né \" end"), "\(length)")
+            #expect(try JSONValue(parsing: "[\"" + filler + "\"]") == .array([.string(filler)]))
+            let control = "\"" + filler + "\u{1F}x\""
+            #expect(JSONTextParserObjectTests.failure(control)
+                == "unescaped control character in string at line 1, column \(filler.utf8.count + 2)", "\(length)")
+            #expect(JSONTextParserObjectTests.failure("\"" + filler)?.hasPrefix("unterminated string") == true)
+        }
+    }
+}
