@@ -167,32 +167,32 @@ extension ConfigValidator {
                 error(path.key("defaultVariant"), "variant \"\(feature.defaultVariant)\" is not defined in variants (defined: \(Self.list(feature.variants.keys)))")
             }
             for (variantName, variant) in feature.variants.sorted(by: { $0.key < $1.key }) {
-                let vpath = path.key("variants").key(variantName)
+                func vpath() -> ConfigPath { path.key("variants").key(variantName) }
                 if let instructions = variant.instructions {
-                    checkTemplate(instructions, inputs: seenInputs, vpath.key("instructions"))
+                    checkTemplate(instructions, inputs: seenInputs, vpath().key("instructions"))
                 }
                 switch (variant.template, variant.templateFile) {
                 case (let text?, nil):
-                    checkTemplate(text, inputs: seenInputs, vpath.key("template"))
+                    checkTemplate(text, inputs: seenInputs, vpath().key("template"))
                 case (nil, let file?):
                     if !PromptFileResolver.isSafeRelativePath(file) {
-                        error(vpath.key("templateFile"), "\"\(file)\" must be a relative path under prompts/ without '..'")
+                        error(vpath().key("templateFile"), "\"\(file)\" must be a relative path under prompts/ without '..'")
                     } else if let text = promptFiles.contents(of: file) {
-                        for finding in SecretScanner.findings(inText: text, at: vpath.key("templateFile")) {
-                            error(vpath.key("templateFile"), "in \(file): " + Self.secretMessage(finding.kind))
+                        for finding in SecretScanner.findings(inText: text, at: vpath().key("templateFile")) {
+                            error(vpath().key("templateFile"), "in \(file): " + Self.secretMessage(finding.kind))
                         }
-                        if checkTemplate(text, inputs: seenInputs, vpath.key("templateFile"), file: file) {
+                        if checkTemplate(text, inputs: seenInputs, vpath().key("templateFile"), file: file) {
                             inlinedTemplates.append(InlinedTemplate(
                                 feature: name, variant: variantName, prompt: PromptVariant(instructions: variant.instructions, template: text)))
-                            templateFiles[vpath.description] = file
+                            templateFiles[vpath().description] = file
                         }
                     } else {
-                        error(vpath.key("templateFile"), "template file \"\(file)\" not found under prompts/")
+                        error(vpath().key("templateFile"), "template file \"\(file)\" not found under prompts/")
                     }
                 case (nil, nil):
-                    error(vpath, "set template or templateFile")
+                    error(vpath(), "set template or templateFile")
                 case (_?, _?):
-                    error(vpath, "set template or templateFile, not both")
+                    error(vpath(), "set template or templateFile, not both")
                 }
             }
             if let schema = feature.outputSchema, schema.source.objectValue == nil {

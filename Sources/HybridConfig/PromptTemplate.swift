@@ -1,3 +1,5 @@
+import HybridCore
+
 /// A prompt with `{{variable}}` placeholders, parsed once and rendered with the app's values.
 ///
 /// Syntax: `{{name}}` (spaces inside the braces allowed) where `name` is letters, digits and `_`, not starting with
@@ -92,9 +94,11 @@ public struct PromptTemplate: Sendable, Hashable {
         let open = UInt8(ascii: "{"), close = UInt8(ascii: "}"), backslash = UInt8(ascii: "\\")
         var segments: [Segment] = []
         // A placeholder opens with two braces and adds at most two segments: room for all of them at once.
-        var braces = 0
-        for byte in bytes where byte == open { braces += 1 }
-        segments.reserveCapacity(braces + 1)
+        if keepText {
+            var braces = 0
+            for byte in bytes where byte == open { braces += 1 }
+            segments.reserveCapacity(braces + 1)
+        }
         // Literal text is decoded straight from the source bytes, a run at a time; only a run broken by `\{{`
         // escapes is gathered into `escaped` first.
         var escaped: [UInt8] = []
@@ -113,15 +117,14 @@ public struct PromptTemplate: Sendable, Hashable {
             segments.append(.text(String(decoding: escaped, as: UTF8.self)))
             escaped.removeAll(keepingCapacity: true)
         }
-        while i < bytes.count {
+        while true {
+            // Text runs are most of a template: skip to the next brace or backslash a word at a time.
+            i = ByteWordSearch.firstIndex(in: UnsafeRawBufferPointer(bytes), from: i, equalTo: open, or: backslash, below: 0)
+            guard i < bytes.count else { break }
             let c = bytes[i]
-            guard c == open || c == backslash else {
-                i += 1
-                continue
-            }
             if c == backslash, i + 2 < bytes.count, bytes[i + 1] == open, bytes[i + 2] == open {
-                if keepText { escaped += bytes[runStart..<i] }
                 if keepText {
+                    escaped += bytes[runStart..<i]
                     escaped.append(open)
                     escaped.append(open)
                 }
@@ -168,10 +171,11 @@ public struct PromptTemplate: Sendable, Hashable {
     /// Byte by byte: every allowed character is ASCII, so any byte of a longer UTF-8 sequence refuses the name.
     public static func isValidName(_ name: String) -> Bool {
         guard let first = name.utf8.first, !isDigit(first) else { return false }
-        return name.utf8.allSatisfy { byte in
+        var name = name
+        return name.withUTF8 { $0.allSatisfy { byte in
             let folded = byte | 0x20
             return isDigit(byte) || (folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
-        }
+        } }
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

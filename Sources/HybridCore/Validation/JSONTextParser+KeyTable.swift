@@ -4,8 +4,9 @@ extension JSONTextParser {
     /// comparisons in the duplicate check. It lives for one parse only: nothing carries from one document to the
     /// next.
     ///
-    /// Open addressing over a fixed number of slots, each key packed into two words; when the table is full, not
-    /// allocated yet, or a key is too long, the parser decodes the key the ordinary way (`entry(for:)` is nil).
+    /// Open addressing over a fixed number of slots, each key packed into two words kept apart from its `String`
+    /// (a probe reads words only); when the table is full, not allocated yet, or a key is too long, the parser
+    /// decodes the key the ordinary way (`entry(for:)` is nil).
     struct KeyTable {
         /// Longest key kept (bytes): it and its length fit in two 64-bit words, and it is a small `String`.
         static let longestKey = 15
@@ -13,15 +14,13 @@ extension JSONTextParser {
         private static let slotCount = 1 << slotBits
         /// Past this many keys, new ones are not entered (probing stays short; a document with more distinct
         /// names is not the shape this serves).
-        private static let capacity = 384
+        private static let capacity = slotCount * 3 / 4
+        /// Set in every packed `high` word, so an empty slot (0) never equals a key, the empty key included.
+        private static let occupied: UInt64 = 1 << 63
 
-        private struct Slot {
-            var low: UInt64
-            var high: UInt64
-            var key: String
-        }
-
-        private var slots: [Slot?] = []
+        /// Two words per slot: the key's first eight bytes, then the rest with its length and ``occupied``.
+        private var words: [UInt64] = []
+        private var keys: [String] = []
         private var count = 0
         /// Keys met before the table is allocated: small documents (the store parses a million tiny JSON columns
         /// per report) never pay for it.
@@ -35,35 +34,40 @@ extension JSONTextParser {
         }
 
         /// The entry for `bytes` (ASCII, at most ``longestKey``, no escapes), entering it when new; nil when the
-        /// table is full.
+        /// table is full or not in use yet.
         mutating func entry(for bytes: UnsafeBufferPointer<UInt8>) -> Entry? {
             guard bytes.count <= Self.longestKey else { return nil }
-            let (low, high) = Self.pack(bytes)
-            if slots.isEmpty {
+            if words.isEmpty {
                 guard keysBeforeTable == 0 else {
                     keysBeforeTable -= 1
                     return nil
                 }
-                slots = Array(repeating: nil, count: Self.slotCount)
+                words = Array(repeating: 0, count: 2 * Self.slotCount)
+                keys = Array(repeating: "", count: Self.slotCount)
             }
+            let (low, high) = Self.pack(bytes)
             var index = Self.slot(low, high)
-            while let slot = slots[index] {
-                if slot.low == low && slot.high == high { return Entry(key: slot.key, id: index, isNew: false) }
+            while true {
+                let stored = words[2 * index + 1]
+                if stored == 0 { break }
+                if stored == high && words[2 * index] == low { return Entry(key: keys[index], id: index, isNew: false) }
                 index = (index + 1) & (Self.slotCount - 1)
             }
             guard count < Self.capacity else { return nil }
             let key = String(decoding: bytes, as: UTF8.self)
-            slots[index] = Slot(low: low, high: high, key: key)
+            words[2 * index] = low
+            words[2 * index + 1] = high
+            keys[index] = key
             count += 1
             return Entry(key: key, id: index, isNew: true)
         }
 
-        /// The bytes in order over both words (one copy, no loop), the length in the top byte of `high`, which no
-        /// key byte reaches: distinct keys pack differently.
+        /// The bytes in order over both words (one copy, no loop; little-endian, as every platform this builds
+        /// for), the length in bits 56–59 of `high`, which no key byte reaches: distinct keys pack differently.
         private static func pack(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
             var words: (UInt64, UInt64) = (0, 0)
             withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
-            return (words.0, words.1 | UInt64(bytes.count) << 56)
+            return (words.0, words.1 | UInt64(bytes.count) << 56 | occupied)
         }
 
         private static func slot(_ low: UInt64, _ high: UInt64) -> Int {

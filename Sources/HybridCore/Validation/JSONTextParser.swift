@@ -271,29 +271,10 @@ struct JSONTextParser {
         throw failure("unterminated string", at: start)
     }
 
-    /// The offset of the first `"`, `\\` or control byte at or after `start` (`bytes.count` when none), eight
-    /// bytes at a time: string contents are most of a document's bytes. Each word is tested with the classic
-    /// "has a zero byte" / "has a byte below n" tricks; a borrow can only flag bytes above a true hit, so the
-    /// lowest flagged byte (the first in memory, little-endian) is exact.
+    /// The offset of the first `"`, `\\` or control byte at or after `start` (`bytes.count` when none).
     private func firstSpecialByte(from start: Int) -> Int {
         bytes.withUnsafeBytes { raw in
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            func zeroBytes(_ word: UInt64) -> UInt64 { (word &- ones) & ~word & highs }
-            var index = start
-            while index + 8 <= raw.count {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-                let hits = zeroBytes(word ^ (ones &* 0x22)) | zeroBytes(word ^ (ones &* 0x5C))
-                    | ((word &- ones &* 0x20) & ~word & highs)
-                if hits != 0 { return index + hits.trailingZeroBitCount / 8 }
-                index += 8
-            }
-            while index < raw.count {
-                let byte = raw[index]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return index }
-                index += 1
-            }
-            return raw.count
+            ByteWordSearch.firstIndex(in: raw, from: start, equalTo: UInt8(ascii: "\""), or: UInt8(ascii: "\\"), below: 0x20)
         }
     }
 
