@@ -19,20 +19,29 @@ struct JSONTextParser {
     /// then needs no walk over the finished tree. Nil for ordinary parses.
     typealias StringVisitor = (_ bytes: UnsafeBufferPointer<UInt8>, _ isKey: Bool) -> Void
 
-    private let bytes: [UInt8]
+    /// The text's own UTF-8 storage, valid for the parse only (no copy of the document).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private let visitor: StringVisitor?
     /// Object keys seen in this parse (see ``KeyTable``): a large config repeats a few dozen key names thousands
     /// of times, so each is decoded once and duplicate checks compare small ids instead of strings.
     private var keys = KeyTable()
 
-    private init(_ text: String, visitor: StringVisitor?) {
-        bytes = Array(text.utf8)
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, visitor: StringVisitor?) {
+        self.bytes = bytes
         self.visitor = visitor
     }
 
     static func parse(_ text: String, visitingStrings visitor: StringVisitor? = nil) throws(Failure) -> JSONValue {
-        var parser = JSONTextParser(text, visitor: visitor)
+        var text = text
+        // A native string is contiguous UTF-8 already: the parse reads its storage instead of a copy.
+        return try text.withUTF8 { bytes in
+            Result { () throws(Failure) in try parse(bytes: bytes, visitor: visitor) }
+        }.get()
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, visitor: StringVisitor?) throws(Failure) -> JSONValue {
+        var parser = JSONTextParser(bytes, visitor: visitor)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -216,12 +225,9 @@ struct JSONTextParser {
         while end < bytes.count, end - contentStart <= KeyTable.longestKey {
             let byte = bytes[end]
             if byte == UInt8(ascii: "\"") {
-                guard let entry = bytes.withUnsafeBufferPointer({ all in
-                    keys.entry(for: UnsafeBufferPointer(rebasing: all[contentStart..<end]))
-                }) else { break }
-                if entry.isNew, let visitor {
-                    bytes.withUnsafeBufferPointer { visitor(UnsafeBufferPointer(rebasing: $0[contentStart..<end]), true) }
-                }
+                let key = UnsafeBufferPointer(rebasing: bytes[contentStart..<end])
+                guard let entry = keys.entry(for: key) else { break }
+                if entry.isNew, let visitor { visitor(key, true) }
                 position = end + 1
                 return (entry.key, entry.id)
             }
@@ -241,9 +247,7 @@ struct JSONTextParser {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
-                if let visitor {
-                    bytes.withUnsafeBufferPointer { visitor(UnsafeBufferPointer(rebasing: $0[contentStart..<(position - 1)]), isKey) }
-                }
+                if let visitor { visitor(UnsafeBufferPointer(rebasing: bytes[contentStart..<(position - 1)]), isKey) }
                 // The bytes come from a Swift String, so they are valid UTF-8.
                 return String(decoding: bytes[contentStart..<(position - 1)], as: UTF8.self)
             }
@@ -273,9 +277,8 @@ struct JSONTextParser {
 
     /// The offset of the first `"`, `\\` or control byte at or after `start` (`bytes.count` when none).
     private func firstSpecialByte(from start: Int) -> Int {
-        bytes.withUnsafeBytes { raw in
-            ByteWordSearch.firstIndex(in: raw, from: start, equalTo: UInt8(ascii: "\""), or: UInt8(ascii: "\\"), below: 0x20)
-        }
+        ByteWordSearch.firstIndex(
+            in: UnsafeRawBufferPointer(bytes), from: start, equalTo: UInt8(ascii: "\""), or: UInt8(ascii: "\\"), below: 0x20)
     }
 
     private mutating func parseEscape() throws(Failure) -> Unicode.Scalar {
