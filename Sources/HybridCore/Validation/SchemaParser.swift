@@ -60,13 +60,13 @@ struct SchemaParser {
     private mutating func parseKeywords(
         _ members: [String: JSONValue], at path: JSONPath
     ) throws(SchemaError) -> SchemaKeywords {
-        let keys = members.keys.sorted()
-        for key in keys where !Self.supported.contains(key) && !key.hasPrefix("x-") {
+        // Sorted with their values: each keyword is then read without a second lookup.
+        let sorted = members.sorted { $0.key < $1.key }
+        for (key, _) in sorted where !Self.supported.contains(key) && !key.hasPrefix("x-") {
             throw .unsupportedKeyword(path: path.appending(key: key).keywordPath, keyword: key)
         }
         var k = SchemaKeywords()
-        for key in keys {
-            guard let value = members[key] else { continue }
+        for (key, value) in sorted {
             try parseKeyword(key, value, under: path, in: members, into: &k)
         }
         try checkRanges(k, at: path)
