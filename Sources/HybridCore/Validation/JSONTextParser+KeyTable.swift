@@ -5,8 +5,8 @@ extension JSONTextParser {
     /// next.
     ///
     /// Open addressing over a fixed number of slots, each key packed into two words kept apart from its `String`
-    /// (a probe reads words only); when the table is full, not allocated yet, or a key is too long, the parser
-    /// decodes the key the ordinary way (`entry(for:)` is nil).
+    /// (a probe reads words only); before the table is in use (``admit()``), when it is full or a key is too long,
+    /// the parser decodes the key the ordinary way.
     struct KeyTable {
         /// Longest key kept (bytes): it and its length fit in two 64-bit words, and it is a small `String`.
         static let longestKey = 15
@@ -33,18 +33,23 @@ extension JSONTextParser {
             var isNew: Bool
         }
 
+        /// Counts one more key of the parse and says whether the table is in use for it (allocating it when the
+        /// document turns out large); when false the parser reads the key the ordinary way, with no look-ahead.
+        mutating func admit() -> Bool {
+            guard words.isEmpty else { return true }
+            guard keysBeforeTable == 0 else {
+                keysBeforeTable -= 1
+                return false
+            }
+            words = Array(repeating: 0, count: 2 * Self.slotCount)
+            keys = Array(repeating: "", count: Self.slotCount)
+            return true
+        }
+
         /// The entry for `bytes` (ASCII, at most ``longestKey``, no escapes), entering it when new; nil when the
-        /// table is full or not in use yet.
+        /// table is full. Only after ``admit()`` said true.
         mutating func entry(for bytes: UnsafeBufferPointer<UInt8>) -> Entry? {
             guard bytes.count <= Self.longestKey else { return nil }
-            if words.isEmpty {
-                guard keysBeforeTable == 0 else {
-                    keysBeforeTable -= 1
-                    return nil
-                }
-                words = Array(repeating: 0, count: 2 * Self.slotCount)
-                keys = Array(repeating: "", count: Self.slotCount)
-            }
             let (low, high) = Self.pack(bytes)
             var index = Self.slot(low, high)
             while true {

@@ -220,6 +220,7 @@ struct JSONTextParser {
     /// An object key, through the parse's ``KeyTable`` when it is short, ASCII and unescaped. Such a key is shown
     /// to the visitor once, when first seen: the same bytes again would tell it nothing new.
     private mutating func parseKey() throws(Failure) -> (key: String, id: Int?) {
+        guard keys.admit() else { return (try parseString(isKey: true), nil) }
         let contentStart = position + 1
         var end = contentStart
         while end < bytes.count, end - contentStart <= KeyTable.longestKey {
