@@ -148,10 +148,16 @@ extension ConfigValidator {
             if !PromptTemplate.isValidName(name) {
                 error(path, "feature name \"\(name)\" must use letters, digits and _ (it becomes a Firebase parameter name)")
             }
-            var seenInputs = Set<String>()
+            // A feature declares a handful of inputs: a scan of the earlier ones beats building a set per feature.
+            var seenInputs: [String] = []
+            seenInputs.reserveCapacity(feature.inputs.count)
             for (i, input) in feature.inputs.enumerated() {
                 if !PromptTemplate.isValidName(input) { error(path.key("inputs").index(i), "\"\(input)\" is not a valid variable name") }
-                if !seenInputs.insert(input).inserted { error(path.key("inputs").index(i), "duplicate input \"\(input)\"") }
+                if seenInputs.contains(input) {
+                    error(path.key("inputs").index(i), "duplicate input \"\(input)\"")
+                } else {
+                    seenInputs.append(input)
+                }
             }
             if let instructions = feature.instructions {
                 checkTemplate(instructions, inputs: seenInputs, path.key("instructions"))
@@ -161,32 +167,32 @@ extension ConfigValidator {
                 error(path.key("defaultVariant"), "variant \"\(feature.defaultVariant)\" is not defined in variants (defined: \(Self.list(feature.variants.keys)))")
             }
             for (variantName, variant) in feature.variants.sorted(by: { $0.key < $1.key }) {
-                let vpath = path.key("variants").key(variantName)
+                func vpath() -> ConfigPath { path.key("variants").key(variantName) }
                 if let instructions = variant.instructions {
-                    checkTemplate(instructions, inputs: seenInputs, vpath.key("instructions"))
+                    checkTemplate(instructions, inputs: seenInputs, vpath().key("instructions"))
                 }
                 switch (variant.template, variant.templateFile) {
                 case (let text?, nil):
-                    checkTemplate(text, inputs: seenInputs, vpath.key("template"))
+                    checkTemplate(text, inputs: seenInputs, vpath().key("template"))
                 case (nil, let file?):
                     if !PromptFileResolver.isSafeRelativePath(file) {
-                        error(vpath.key("templateFile"), "\"\(file)\" must be a relative path under prompts/ without '..'")
+                        error(vpath().key("templateFile"), "\"\(file)\" must be a relative path under prompts/ without '..'")
                     } else if let text = promptFiles.contents(of: file) {
-                        for finding in SecretScanner.findings(inText: text, at: vpath.key("templateFile")) {
-                            error(vpath.key("templateFile"), "in \(file): " + Self.secretMessage(finding.kind))
+                        for finding in SecretScanner.findings(inText: text, at: vpath().key("templateFile")) {
+                            error(vpath().key("templateFile"), "in \(file): " + Self.secretMessage(finding.kind))
                         }
-                        if checkTemplate(text, inputs: seenInputs, vpath.key("templateFile"), file: file) {
+                        if checkTemplate(text, inputs: seenInputs, vpath().key("templateFile"), file: file) {
                             inlinedTemplates.append(InlinedTemplate(
                                 feature: name, variant: variantName, prompt: PromptVariant(instructions: variant.instructions, template: text)))
-                            templateFiles[vpath.description] = file
+                            templateFiles[vpath().description] = file
                         }
                     } else {
-                        error(vpath.key("templateFile"), "template file \"\(file)\" not found under prompts/")
+                        error(vpath().key("templateFile"), "template file \"\(file)\" not found under prompts/")
                     }
                 case (nil, nil):
-                    error(vpath, "set template or templateFile")
+                    error(vpath(), "set template or templateFile")
                 case (_?, _?):
-                    error(vpath, "set template or templateFile, not both")
+                    error(vpath(), "set template or templateFile, not both")
                 }
             }
             if let schema = feature.outputSchema, schema.source.objectValue == nil {
@@ -238,41 +244,46 @@ extension ConfigValidator {
         /// per-attempt timeout must fit the deadline, and output checks on streams need buffered delivery.
         private mutating func checkEffectiveRouting(_ name: String, _ feature: FeatureConfig, _ path: ConfigPath) {
             guard let routing = document.routing(feature: name) else { return }
-            let rpath = path.key("routing")
+            func rpath() -> ConfigPath { path.key("routing") }
             // Name the block the entry came from: the feature's own, or the document's defaults.
-            let outputPath = feature.routing?.fallbackOnOutput != nil ? rpath.key("fallbackOnOutput") : ConfigPath.root.key("routing").key("fallbackOnOutput")
+            func outputPath() -> ConfigPath {
+                feature.routing?.fallbackOnOutput != nil ? rpath().key("fallbackOnOutput") : ConfigPath.root.key("routing").key("fallbackOnOutput")
+            }
             if let selection = routing.outputSelection {
                 if selection.schema && feature.outputSchema == nil {
-                    error(outputPath, "falls back on schema but feature \(name) has no outputSchema")
+                    error(outputPath(), "falls back on schema but feature \(name) has no outputSchema")
                 }
                 let produced = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints).resultNamesProduced
                 for check in selection.names.sorted() where !produced.contains(check) {
-                    error(outputPath, "falls back on \(check) but feature \(name) checks no such thing (its checks: \(Self.list(produced)))")
+                    error(outputPath(), "falls back on \(check) but feature \(name) checks no such thing (its checks: \(Self.list(produced)))")
                 }
                 if !selection.isEmpty && routing.streaming != .buffered {
-                    warning(rpath.key("streaming"), "streamed answers cannot fall back on output checks once text was delivered; set \"streaming\": \"buffered\" if this feature streams")
+                    warning(rpath().key("streaming"), "streamed answers cannot fall back on output checks once text was delivered; set \"streaming\": \"buffered\" if this feature streams")
                 }
             }
             if let timeout = routing.attemptTimeoutMs, let deadline = feature.deadlineMs, timeout > deadline {
-                warning(rpath.key("attemptTimeoutMs"), "\(timeout) ms is longer than the feature's deadlineMs (\(deadline)); the deadline cuts first")
+                warning(rpath().key("attemptTimeoutMs"), "\(timeout) ms is longer than the feature's deadlineMs (\(deadline)); the deadline cuts first")
             }
         }
 
-        private mutating func checkPriority(_ priority: [String], feature: FeatureConfig, _ path: ConfigPath, allowEmpty: Bool) {
-            if priority.isEmpty && !allowEmpty { error(path, "list at least one model id") }
+        /// `path` is built only for an issue, as in ``checkTemplate(_:inputs:_:file:)``: every feature has a priority.
+        private mutating func checkPriority(
+            _ priority: [String], feature: FeatureConfig, _ path: @autoclosure () -> ConfigPath, allowEmpty: Bool
+        ) {
+            if priority.isEmpty && !allowEmpty { error(path(), "list at least one model id") }
             for (i, id) in priority.enumerated() {
-                let ipath = path.index(i)
+                func ipath() -> ConfigPath { path().index(i) }
                 // Lists are a handful of ids: a scan of the earlier ones beats building a set per feature.
-                if priority[..<i].contains(id) { error(ipath, "model \"\(id)\" is listed twice") }
+                if priority[..<i].contains(id) { error(ipath(), "model \"\(id)\" is listed twice") }
                 guard let model = document.models[id] else {
-                    error(ipath, "model \"\(id)\" is not defined in models (defined: \(Self.list(document.models.keys)))")
+                    error(ipath(), "model \"\(id)\" is not defined in models (defined: \(Self.list(document.models.keys)))")
                     continue
                 }
                 if !feature.privacy.allows(tier: model.tier) {
-                    error(ipath, "model \"\(id)\" is \(model.tier.rawValue) but privacy class \(feature.privacy.rawValue) allows at most \(feature.privacy.maximumTier.rawValue)")
+                    error(ipath(), "model \"\(id)\" is \(model.tier.rawValue) but privacy class \(feature.privacy.rawValue) allows at most \(feature.privacy.maximumTier.rawValue)")
                 }
                 if feature.outputSchema != nil && !model.capabilities.structuredOutput {
-                    warning(ipath, "model \"\(id)\" has no structured output; the schema will only be asked for in the prompt")
+                    warning(ipath(), "model \"\(id)\" has no structured output; the schema will only be asked for in the prompt")
                 }
             }
         }
@@ -282,13 +293,13 @@ extension ConfigValidator {
         /// `path` is built only for an issue: templates are checked by the thousand on every load, rarely with one.
         @discardableResult
         private mutating func checkTemplate(
-            _ text: String, inputs: Set<String>, _ path: @autoclosure () -> ConfigPath, file: String? = nil
+            _ text: String, inputs: [String], _ path: @autoclosure () -> ConfigPath, file: String? = nil
         ) -> Bool {
             do {
-                let template = try PromptTemplate(text)
-                // The segments, not `variables`: that builds a set per template, and nearly every variable is known.
+                // The names in order, not `variables`: that builds a set per template, and nearly every variable is
+                // known; nor a whole `PromptTemplate`, whose text segments nothing here reads.
                 var unknown: [String] = []
-                for case .variable(let variable) in template.segments where !inputs.contains(variable) && !unknown.contains(variable) {
+                for variable in try PromptTemplate.variableOccurrences(in: text) where !inputs.contains(variable) && !unknown.contains(variable) {
                     error(path(), "\(Self.prefix(file))template references unknown variable \"\(variable)\" (declared inputs: \(Self.list(inputs)))")
                     unknown.append(variable)
                 }

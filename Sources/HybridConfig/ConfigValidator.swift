@@ -16,14 +16,21 @@ public enum ConfigValidator {
         promptFiles: PromptFileResolver = .bundled,
         checkUnknownKeys: Bool = true
     ) throws(ConfigError) -> ValidatedConfig {
-        // One parse serves both decoding and the unknown-key check.
-        let tree = try? JSONValue(parsing: String(decoding: data, as: UTF8.self))
+        // One parse serves decoding, the unknown-key check and a first look for secrets: the parser shows every
+        // string to the secret screen while it holds its bytes, and only a document with a suspect string (rare)
+        // is walked with paths to word the findings.
+        var mayHoldSecrets = false
+        let tree = try? JSONValue(parsing: String(decoding: data, as: UTF8.self)) { bytes, isKey in
+            if !mayHoldSecrets && SecretScanner.mayHaveFindings(bytes, isKey: isKey) { mayHoldSecrets = true }
+        }
         let document = try decode(data, tree: tree)
         var warnings: [ConfigIssue] = []
         if checkUnknownKeys, let tree {
             warnings += unknownKeys(in: tree)
         }
-        return try validate(document, tree: tree, promptFiles: promptFiles, extraWarnings: warnings)
+        return try validate(
+            document, tree: tree, secretsScreenedClean: tree != nil && !mayHoldSecrets, promptFiles: promptFiles,
+            extraWarnings: warnings)
     }
 
     /// Decodes `data` without the semantic checks (for diffs and imports); errors carry JSON paths.
@@ -53,21 +60,26 @@ public enum ConfigValidator {
         promptFiles: PromptFileResolver = .bundled,
         extraWarnings: [ConfigIssue] = []
     ) throws(ConfigError) -> ValidatedConfig {
-        try validate(document, tree: nil, promptFiles: promptFiles, extraWarnings: extraWarnings)
+        try validate(document, tree: nil, secretsScreenedClean: false, promptFiles: promptFiles, extraWarnings: extraWarnings)
     }
 
     /// `tree` is the parsed payload when there is one: the secret scan then also covers keys the document model
-    /// does not know; without it the scan runs over the document's own encoding.
+    /// does not know; without it the scan runs over the document's own encoding. `secretsScreenedClean` says the
+    /// parse of `tree` already showed every string to ``SecretScanner/mayHaveFindings(_:isKey:)`` and none could
+    /// yield a finding, so the walk is skipped (it would find nothing).
     ///
     /// Template files are inlined into `document` only after the checker is gone: `load` hands the document over,
     /// so it is the only reference and inlining modifies it in place instead of copying every feature.
     private static func validate(
         _ document: consuming HybridConfigDocument,
         tree: JSONValue?,
+        secretsScreenedClean: Bool,
         promptFiles: PromptFileResolver,
         extraWarnings: [ConfigIssue]
     ) throws(ConfigError) -> ValidatedConfig {
-        let checked = check(document, tree: tree, promptFiles: promptFiles, extraWarnings: extraWarnings)
+        let checked = check(
+            document, tree: tree, secretsScreenedClean: secretsScreenedClean, promptFiles: promptFiles,
+            extraWarnings: extraWarnings)
         let errors = checked.issues.filter { $0.severity == .error }
         guard errors.isEmpty else { throw .invalid(errors) }
         for inlined in checked.inlinedTemplates {
@@ -88,10 +100,13 @@ public enum ConfigValidator {
     }
 
     private static func check(
-        _ document: HybridConfigDocument, tree: JSONValue?, promptFiles: PromptFileResolver, extraWarnings: [ConfigIssue]
+        _ document: HybridConfigDocument, tree: JSONValue?, secretsScreenedClean: Bool, promptFiles: PromptFileResolver,
+        extraWarnings: [ConfigIssue]
     ) -> CheckOutcome {
         var checker = Checker(document: document, promptFiles: promptFiles)
-        checker.scanSecrets(in: tree ?? (try? JSONValue(parsing: String(decoding: document.encodedJSON(pretty: false), as: UTF8.self))))
+        if !secretsScreenedClean {
+            checker.scanSecrets(in: tree ?? (try? JSONValue(parsing: String(decoding: document.encodedJSON(pretty: false), as: UTF8.self))))
+        }
         checker.issues += extraWarnings
         checker.run()
         return CheckOutcome(issues: checker.issues, inlinedTemplates: checker.inlinedTemplates, templateFiles: checker.templateFiles)

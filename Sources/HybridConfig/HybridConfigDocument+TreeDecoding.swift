@@ -102,22 +102,41 @@ extension FeatureConfig {
 }
 
 extension PromptVariant {
+    /// One pass over the members, as for features (every feature has variants); `null` leaves a field unset, an
+    /// unknown key is refused.
     init(tree: JSONValue) throws(ConfigTreeReader.Refusal) {
-        var r = try ConfigTreeReader(tree)
-        self.init(
-            instructions: try r.optionalString("instructions"), template: try r.optionalString("template"),
-            templateFile: try r.optionalString("templateFile"))
-        try r.requireAllRead()
+        guard case .object(let members) = tree else { throw ConfigTreeReader.Refusal() }
+        var instructions: String?
+        var template: String?
+        var templateFile: String?
+        for (key, value) in members {
+            let text: String? = if case .null = value { nil } else { try ConfigTreeReader.string(value) }
+            switch key {
+            case "template": template = text
+            case "instructions": instructions = text
+            case "templateFile": templateFile = text
+            default: throw ConfigTreeReader.Refusal()
+            }
+        }
+        self.init(instructions: instructions, template: template, templateFile: templateFile)
     }
 }
 
 extension FeatureGenerationOptions {
+    /// One pass over the members, as for variants; `null` leaves a field unset, an unknown key is refused.
     init(tree: JSONValue) throws(ConfigTreeReader.Refusal) {
-        var r = try ConfigTreeReader(tree)
-        self.init(
-            temperature: try r.optionalDouble("temperature"), maxOutputTokens: try r.optionalInt("maxOutputTokens"),
-            topP: try r.optionalDouble("topP"), seed: try r.optionalInt("seed"))
-        try r.requireAllRead()
+        guard case .object(let members) = tree else { throw ConfigTreeReader.Refusal() }
+        self.init()
+        for (key, value) in members {
+            let isNull = if case .null = value { true } else { false }
+            switch key {
+            case "temperature": temperature = isNull ? nil : try ConfigTreeReader.double(value)
+            case "maxOutputTokens": maxOutputTokens = isNull ? nil : try ConfigTreeReader.int(value)
+            case "topP": topP = isNull ? nil : try ConfigTreeReader.double(value)
+            case "seed": seed = isNull ? nil : try ConfigTreeReader.int(value)
+            default: throw ConfigTreeReader.Refusal()
+            }
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import HybridCore
+
 /// A prompt with `{{variable}}` placeholders, parsed once and rendered with the app's values.
 ///
 /// Syntax: `{{name}}` (spaces inside the braces allowed) where `name` is letters, digits and `_`, not starting with
@@ -69,21 +71,34 @@ public struct PromptTemplate: Sendable, Hashable {
         return out
     }
 
-    /// Scans UTF-8 bytes: the delimiters are ASCII, so a byte scan finds them without grapheme breaking, which made
-    /// parsing a large config's templates a sixth of its start-up. Offsets in errors count characters.
-    private static func parse(_ source: String) throws(TemplateError) -> [Segment] {
-        var source = source
-        // A native string is contiguous UTF-8 already: the scan reads its own storage instead of a copy.
-        return try source.withUTF8 { bytes in Result { () throws(TemplateError) in try parse(bytes: bytes) } }.get()
+    /// The variable names of `source` in order, repeats included, after the same syntax checks as ``init(_:)``
+    /// (same errors) but without building its text segments: the validator checks every template of a config on
+    /// each load and only needs the names.
+    static func variableOccurrences(in source: String) throws(TemplateError) -> [String] {
+        var names: [String] = []
+        for case .variable(let name) in try parse(source, keepText: false) { names.append(name) }
+        return names
     }
 
-    private static func parse(bytes: UnsafeBufferPointer<UInt8>) throws(TemplateError) -> [Segment] {
+    /// Scans UTF-8 bytes: the delimiters are ASCII, so a byte scan finds them without grapheme breaking, which made
+    /// parsing a large config's templates a sixth of its start-up. Offsets in errors count characters.
+    private static func parse(_ source: String, keepText: Bool = true) throws(TemplateError) -> [Segment] {
+        var source = source
+        // A native string is contiguous UTF-8 already: the scan reads its own storage instead of a copy.
+        return try source.withUTF8 { bytes in
+            Result { () throws(TemplateError) in try parse(bytes: bytes, keepText: keepText) }
+        }.get()
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, keepText: Bool) throws(TemplateError) -> [Segment] {
         let open = UInt8(ascii: "{"), close = UInt8(ascii: "}"), backslash = UInt8(ascii: "\\")
         var segments: [Segment] = []
         // A placeholder opens with two braces and adds at most two segments: room for all of them at once.
-        var braces = 0
-        for byte in bytes where byte == open { braces += 1 }
-        segments.reserveCapacity(braces + 1)
+        if keepText {
+            var braces = 0
+            for byte in bytes where byte == open { braces += 1 }
+            segments.reserveCapacity(braces + 1)
+        }
         // Literal text is decoded straight from the source bytes, a run at a time; only a run broken by `\{{`
         // escapes is gathered into `escaped` first.
         var escaped: [UInt8] = []
@@ -93,6 +108,7 @@ public struct PromptTemplate: Sendable, Hashable {
         }
         var runStart = 0
         func endText(at end: Int) {
+            guard keepText else { return }
             if escaped.isEmpty {
                 if runStart < end { segments.append(.text(String(decoding: bytes[runStart..<end], as: UTF8.self))) }
                 return
@@ -101,16 +117,17 @@ public struct PromptTemplate: Sendable, Hashable {
             segments.append(.text(String(decoding: escaped, as: UTF8.self)))
             escaped.removeAll(keepingCapacity: true)
         }
-        while i < bytes.count {
+        while true {
+            // Text runs are most of a template: skip to the next brace or backslash a word at a time.
+            i = ByteWordSearch.firstIndex(in: UnsafeRawBufferPointer(bytes), from: i, equalTo: open, or: backslash, below: 0)
+            guard i < bytes.count else { break }
             let c = bytes[i]
-            guard c == open || c == backslash else {
-                i += 1
-                continue
-            }
             if c == backslash, i + 2 < bytes.count, bytes[i + 1] == open, bytes[i + 2] == open {
-                escaped += bytes[runStart..<i]
-                escaped.append(open)
-                escaped.append(open)
+                if keepText {
+                    escaped += bytes[runStart..<i]
+                    escaped.append(open)
+                    escaped.append(open)
+                }
                 i += 3
                 runStart = i
                 continue
@@ -150,16 +167,18 @@ public struct PromptTemplate: Sendable, Hashable {
     }
 
     /// Whether `name` can be a template variable (and a feature input).
+    ///
+    /// Byte by byte: every allowed character is ASCII, so any byte of a longer UTF-8 sequence refuses the name.
     public static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, !(first >= "0" && first <= "9") else { return false }
-        return name.unicodeScalars.allSatisfy { $0.isASCIIIdentifierCharacter }
+        guard let first = name.utf8.first, !isDigit(first) else { return false }
+        var name = name
+        return name.withUTF8 { $0.allSatisfy { byte in
+            let folded = byte | 0x20
+            return isDigit(byte) || (folded >= UInt8(ascii: "a") && folded <= UInt8(ascii: "z")) || byte == UInt8(ascii: "_")
+        } }
     }
-}
 
-extension Unicode.Scalar {
-    fileprivate var isASCIIIdentifierCharacter: Bool {
-        (self >= "a" && self <= "z") || (self >= "A" && self <= "Z") || (self >= "0" && self <= "9") || self == "_"
-    }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }
 
 extension String {

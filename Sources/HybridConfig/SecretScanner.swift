@@ -126,18 +126,34 @@ public enum SecretScanner {
     /// Called for every key of every config loaded, so ASCII keys (all of them in practice) are compared byte by
     /// byte, folded on the fly, against the names of the same folded length: no string is built or hashed.
     static func isCredentialName(_ key: String) -> Bool {
+        isASCIICredentialName(key.utf8) ?? credentialNames.contains(String(key.lowercased().filter { $0 != "-" && $0 != "_" }))
+    }
+
+    /// Whether a string of a document, seen as the parser reads it, could give ``findings(in:at:)`` anything to
+    /// report: a credential-looking span, or (for a key) a credential name or a name that is not ASCII. False means
+    /// the tree walk would find nothing there, so a document whose every string says false needs no walk.
+    static func mayHaveFindings(_ bytes: UnsafeBufferPointer<UInt8>, isKey: Bool) -> Bool {
+        if bytes.count >= ByteScanner.shortestCandidate {
+            var scanner = ByteScanner(bytes)
+            if !scanner.scan().isEmpty { return true }
+        }
+        return isKey && isASCIICredentialName(bytes) != false
+    }
+
+    /// ``isCredentialName(_:)`` for ASCII names; nil when `bytes` are not all ASCII.
+    private static func isASCIICredentialName(_ bytes: some Sequence<UInt8>) -> Bool? {
         var length = 0
-        for byte in key.utf8 {
-            guard byte < 0x80 else { return credentialNames.contains(String(key.lowercased().filter { $0 != "-" && $0 != "_" })) }
+        for byte in bytes {
+            guard byte < 0x80 else { return nil }
             if byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") { length += 1 }
         }
-        return credentialNameBytes.contains { $0.count == length && foldedEquals(key, $0) }
+        return credentialNameBytes.contains { $0.count == length && foldedEquals(bytes, $0) }
     }
 
     /// `key` lower-cased without `-` and `_` equals `name` (ASCII, same length checked by the caller).
-    private static func foldedEquals(_ key: String, _ name: [UInt8]) -> Bool {
+    private static func foldedEquals(_ key: some Sequence<UInt8>, _ name: [UInt8]) -> Bool {
         var position = 0
-        for byte in key.utf8 where byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") {
+        for byte in key where byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") {
             let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
             guard folded == name[position] else { return false }
             position += 1

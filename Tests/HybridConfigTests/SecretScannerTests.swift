@@ -1,6 +1,7 @@
 import Foundation
 import HybridConfig
 import HybridCore
+import HybridTestSupport
 import Testing
 
 /// The validator's secret scan: every string of a config, at its JSON path, never echoing the value.
@@ -122,5 +123,57 @@ struct SecretScannerTests {
             promptFiles: PromptFileResolver(directories: [directory]))
         #expect(issues.map(\.path) == ["features.summarize.variants.concise.templateFile"])
         #expect(issues.first?.message.hasPrefix("in summarize/leaky.txt: looks like an Anthropic API key") == true, "\(issues)")
+    }
+}
+
+/// The load screens every string while parsing and walks the tree only when one is suspect: what the parser shows
+/// the screen is the decoded text, so escapes hide nothing, and a key name is seen even when repeated everywhere.
+@Suite("Secret scan while parsing")
+struct SecretScreenTests {
+    static let key = "sk-proj-" + "Xy12Ab34Cd56Ef78Gh90Ij12Kl34Mn56Op78Qr90St12"
+
+    /// `data` as text with `plain` replaced by `written` (an escaped spelling JSONEncoder never produces).
+    static func respelled(_ data: Data, _ plain: String, as written: String) -> Data {
+        Data(String(decoding: data, as: UTF8.self).replacing(plain, with: written).utf8)
+    }
+
+    @Test func aKeyWrittenWithUnicodeEscapesIsFound() {
+        let data = Fixtures.config { $0.set(["features", "summarize", "description"], .string("note " + Self.key)) }
+        let hidden = Self.respelled(data, "note sk-proj-", as: #"note \u0073k\u002Dproj-"#)
+        #expect(String(decoding: hidden, as: UTF8.self).contains(#"\u0073k"#))
+        let issues = Fixtures.errors(hidden)
+        #expect(issues.map(\.path) == ["features.summarize.description"], "\(issues)")
+        #expect(issues.first?.message.contains("OpenAI project API key") == true)
+    }
+
+    @Test func aSecretInAKeyNameIsFoundEvenEscaped() {
+        let data = Fixtures.config { $0.set(["models", "gemini-flash", "headers"], .object([Self.key: "yes"])) }
+        let hidden = Self.respelled(data, "\"sk-proj-", as: #""\u0073k-proj-"#)
+        let issues = Fixtures.errors(hidden)
+        #expect(issues.map(\.path) == ["models.gemini-flash.headers." + Self.key], "\(issues)")
+        #expect(issues.first?.message.contains("a key name that is an OpenAI project API key") == true, "\(issues)")
+        #expect(!issues.contains { $0.message.contains(Self.key) })
+    }
+
+    @Test func aValueUnderACredentialNamedKeyIsFoundWhateverTheKeysSpelling() {
+        let data = Fixtures.config {
+            $0.set(["models", "openai-gpt-4o-mini", "headers"], .object(["x-api-key": .array(["custom-format-7f3a91c2"])]))
+        }
+        for spelling in [#""x-api-key""#, #""x\u002Dapi-key""#, #""X-Api_Key""#] {
+            let issues = Fixtures.errors(Self.respelled(data, #""x-api-key""#, as: spelling))
+            #expect(issues.filter { $0.severity == .error }.map(\.path).count == 1, "\(spelling): \(issues)")
+            #expect(issues.first?.message.contains("the key's name says so") == true, "\(spelling): \(issues)")
+        }
+    }
+
+    /// In a large document the parser's key table is in use: a suspect key repeated in many features, and a secret
+    /// in the last feature only, are still found at their paths.
+    @Test func secretsDeepInALargeDocumentAreFound() throws {
+        let body = try GeneratedConfig.document(base: HybridConfigDocument.bundledDefaultsJSON, features: 120)
+        var tree = try JSONValue(parsing: String(decoding: body, as: UTF8.self))
+        #expect(Fixtures.errors(body).isEmpty)
+        tree.set(["features", "generated_119", "variants", "b", "instructions"], .string("use " + Self.key))
+        let issues = Fixtures.errors(tree.data)
+        #expect(issues.map(\.path) == ["features.generated_119.variants.b.instructions"], "\(issues)")
     }
 }

@@ -68,3 +68,70 @@ struct CompactJSONQuotingTests {
         }
     }
 }
+
+/// Past its first few dozen keys a parse numbers short ASCII keys in a table (one `String` per distinct key,
+/// duplicate checks by number); everything it accepts, refuses and reports must stay as without the table.
+@Suite("JSONTextParser key table")
+struct JSONTextParserKeyTableTests {
+    /// `count` small objects with the same keys, enough to bring the table in, and `last` as the final member.
+    static func document(objects count: Int, last: String) -> String {
+        let shape = #"{"a": 1, "bb": "x", "a_fifteen_byte": 2, "a_sixteen_bytes_": 3, "esc\u0061ped": 4}"#
+        return "{" + (0..<count).map { "\"o\($0)\": \(shape)" }.joined(separator: ", ") + ", \"last\": \(last)}"
+    }
+
+    @Test("a large document parses to what JSONDecoder reads, long and escaped keys included")
+    func largeDocumentsMatchFoundation() throws {
+        let text = Self.document(objects: 80, last: "{}")
+        let parsed = try JSONValue(parsing: text)
+        #expect(parsed == (try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))))
+        #expect(parsed["o79"]?["escaped"] == .int(4))
+        #expect(parsed["o79"]?["a_sixteen_bytes_"] == .int(3))
+    }
+
+    @Test("duplicates are found once the table is in use, in every spelling Dictionary would merge", arguments: [
+        #"{"bb": 1, "a": 2, "bb": 3}"#,
+        #"{"bb": 1, "b\u0062": 3}"#,
+        #"{"a_sixteen_bytes_": 1, "a_sixteen_bytes_": 2}"#,
+        #"{"K": 1, "\u212A": 2}"#,
+    ])
+    func duplicatesStayDuplicates(last: String) {
+        for objects in [1, 80] {
+            let failure = JSONTextParserObjectTests.failure(Self.document(objects: objects, last: last))
+            #expect(failure?.hasPrefix("duplicate object key") == true, "\(objects) objects before: \(failure ?? "parsed")")
+        }
+    }
+
+    @Test("the string visitor sees every value decoded, and every distinct key")
+    func visitorSeesDecodedStrings() throws {
+        var seen: [String] = []
+        let text = Self.document(objects: 80, last: #"["s\u006b-x", "line\nbreak"]"#)
+        _ = try JSONValue(parsing: text) { bytes, isKey in
+            seen.append((isKey ? "key " : "") + String(decoding: bytes, as: UTF8.self))
+        }
+        #expect(seen.contains("sk-x") && seen.contains("line\nbreak") && seen.contains("key escaped"))
+        #expect(seen.filter { $0 == "x" }.count == 80)
+        for key in ["key a", "key bb", "key a_fifteen_byte", "key o79", "key last"] {
+            #expect(seen.contains(key), "\(key)")
+        }
+    }
+}
+
+/// String contents are searched eight bytes at a time for the closing quote, an escape or a control character:
+/// each at every offset of a word, after multi-byte UTF-8 and bytes just above the control range, must read as a
+/// byte-at-a-time scan would.
+@Suite("JSONTextParser string scan")
+struct JSONTextParserStringScanTests {
+    @Test("escapes, quotes and control characters at every offset")
+    func everyOffset() throws {
+        for length in 0..<20 {
+            let filler = String(String(repeating: "é ! ~", count: 4).prefix(length))
+            let escaped = "\"" + filler + #"\n\u00e9 \" end"# + "\""
+            #expect(try JSONValue(parsing: escaped) == .string(filler + "\né \" end"), "\(length)")
+            #expect(try JSONValue(parsing: "[\"" + filler + "\"]") == .array([.string(filler)]))
+            let control = "\"" + filler + "\u{1F}x\""
+            #expect(JSONTextParserObjectTests.failure(control)
+                == "unescaped control character in string at line 1, column \(filler.utf8.count + 2)", "\(length)")
+            #expect(JSONTextParserObjectTests.failure("\"" + filler)?.hasPrefix("unterminated string") == true)
+        }
+    }
+}

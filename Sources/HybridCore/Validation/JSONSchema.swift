@@ -46,7 +46,7 @@ public struct JSONSchema: Sendable, Hashable {
         let root = try parser.parse(schema, at: .root)
         parser.targets[.root] = root
         try parser.resolvePendingReferences()
-        try SchemaParser.checkReferenceCycles(targets: parser.targets)
+        if parser.sawReference { try SchemaParser.checkReferenceCycles(targets: parser.targets) }
         self.source = schema
         self.root = root
         self.targets = parser.targets

@@ -14,15 +14,34 @@ struct JSONTextParser {
         var description: String { "\(reason) at line \(line), column \(column)" }
     }
 
-    private let bytes: [UInt8]
-    private var position = 0
+    /// Sees the decoded UTF-8 bytes of every string of the document (keys with `isKey` true) as it is parsed,
+    /// while the parser still holds them: a caller that must look at every string (the config's secret scan)
+    /// then needs no walk over the finished tree. Nil for ordinary parses.
+    typealias StringVisitor = (_ bytes: UnsafeBufferPointer<UInt8>, _ isKey: Bool) -> Void
 
-    private init(_ text: String) {
-        bytes = Array(text.utf8)
+    /// The text's own UTF-8 storage, valid for the parse only (no copy of the document).
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    private let visitor: StringVisitor?
+    /// Object keys seen in this parse (see ``KeyTable``): a large config repeats a few dozen key names thousands
+    /// of times, so each is decoded once and duplicate checks compare small ids instead of strings.
+    private var keys = KeyTable()
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, visitor: StringVisitor?) {
+        self.bytes = bytes
+        self.visitor = visitor
     }
 
-    static func parse(_ text: String) throws(Failure) -> JSONValue {
-        var parser = JSONTextParser(text)
+    static func parse(_ text: String, visitingStrings visitor: StringVisitor? = nil) throws(Failure) -> JSONValue {
+        var text = text
+        // A native string is contiguous UTF-8 already: the parse reads its storage instead of a copy.
+        return try text.withUTF8 { bytes in
+            Result { () throws(Failure) in try parse(bytes: bytes, visitor: visitor) }
+        }.get()
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, visitor: StringVisitor?) throws(Failure) -> JSONValue {
+        var parser = JSONTextParser(bytes, visitor: visitor)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -64,7 +83,7 @@ struct JSONTextParser {
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "\""): return .string(try parseString(isKey: false))
         case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
@@ -86,7 +105,15 @@ struct JSONTextParser {
     /// Members of the objects being parsed, innermost last: one buffer for the whole parse, so an object's
     /// members are collected without an allocation of their own and hashed once, into a dictionary of the right
     /// size, when the object ends (growing a dictionary member by member rehashes every key at each doubling).
-    private var pendingMembers: [(key: String, value: JSONValue)] = []
+    private var pendingMembers: [PendingMember] = []
+
+    /// A member of an object being parsed; `keyID` is its key's ``KeyTable`` id, or nil when the key was not
+    /// entered there (escaped, long or non-ASCII).
+    private struct PendingMember {
+        var key: String
+        var keyID: Int?
+        var value: JSONValue
+    }
     /// Objects with more members than this check duplicates through a dictionary instead of comparing keys.
     private static let linearDuplicateScanLimit = 16
 
@@ -107,8 +134,8 @@ struct JSONTextParser {
                 throw failure("unexpected \(describeCurrent()), expected a quoted object key")
             }
             let keyStart = position
-            let key = try parseString()
-            if isDuplicate(key, since: first, in: &large) {
+            let (key, keyID) = try parseKey()
+            if isDuplicate(key, id: keyID, since: first, in: &large) {
                 throw failure("duplicate object key \"\(key)\"", at: keyStart)
             }
             skipWhitespace()
@@ -118,7 +145,7 @@ struct JSONTextParser {
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth + 1)
-            if large != nil { large?[key] = value } else { pendingMembers.append((key, value)) }
+            if large != nil { large?[key] = value } else { pendingMembers.append(PendingMember(key: key, keyID: keyID, value: value)) }
             skipWhitespace()
             guard position < bytes.count else { throw failure("unexpected end of text, expected ',' or '}'") }
             if bytes[position] == UInt8(ascii: ",") { position += 1; continue }
@@ -133,11 +160,22 @@ struct JSONTextParser {
     /// Whether `key` is already a member of the object whose members start at `first`. A handful of keys (nearly
     /// every object) are compared directly; past ``linearDuplicateScanLimit`` the members move into `large`, the
     /// result dictionary, so hostile input with many keys costs one hash per key, not a quadratic scan.
-    private mutating func isDuplicate(_ key: String, since first: Int, in large: inout [String: JSONValue]?) -> Bool {
+    ///
+    /// Two keys from the table are equal exactly when their ids are (same ASCII bytes); any other pair is compared
+    /// as strings, so canonically equivalent spellings (`\u212A` and `K`) stay duplicates as `Dictionary` sees them.
+    private mutating func isDuplicate(
+        _ key: String, id: Int?, since first: Int, in large: inout [String: JSONValue]?
+    ) -> Bool {
         if let members = large { return members[key] != nil }
         let count = pendingMembers.count - first
         if count < Self.linearDuplicateScanLimit {
-            for index in first..<pendingMembers.count where pendingMembers[index].key == key { return true }
+            for index in first..<pendingMembers.count {
+                if let id, let other = pendingMembers[index].keyID {
+                    if id == other { return true }
+                } else if pendingMembers[index].key == key {
+                    return true
+                }
+            }
             return false
         }
         large = members(since: first)
@@ -179,21 +217,42 @@ struct JSONTextParser {
         }
     }
 
-    private mutating func parseString() throws(Failure) -> String {
+    /// An object key, through the parse's ``KeyTable`` when it is short, ASCII and unescaped. Such a key is shown
+    /// to the visitor once, when first seen: the same bytes again would tell it nothing new.
+    private mutating func parseKey() throws(Failure) -> (key: String, id: Int?) {
+        guard keys.admit() else { return (try parseString(isKey: true), nil) }
+        let contentStart = position + 1
+        var end = contentStart
+        while end < bytes.count, end - contentStart <= KeyTable.longestKey {
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
+                let key = UnsafeBufferPointer(rebasing: bytes[contentStart..<end])
+                guard let entry = keys.entry(for: key) else { break }
+                if entry.isNew, let visitor { visitor(key, true) }
+                position = end + 1
+                return (entry.key, entry.id)
+            }
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { break }
+            end += 1
+        }
+        return (try parseString(isKey: true), nil)
+    }
+
+    private mutating func parseString(isKey: Bool) throws(Failure) -> String {
         let start = position
         position += 1
         let contentStart = position
         // Most strings have no escapes: find the closing quote and decode the bytes in one go.
-        while position < bytes.count {
+        position = firstSpecialByte(from: position)
+        if position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
+                if let visitor { visitor(UnsafeBufferPointer(rebasing: bytes[contentStart..<(position - 1)]), isKey) }
                 // The bytes come from a Swift String, so they are valid UTF-8.
                 return String(decoding: bytes[contentStart..<(position - 1)], as: UTF8.self)
             }
-            if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw failure("unescaped control character in string") }
-            position += 1
         }
         guard position < bytes.count else { throw failure("unterminated string", at: start) }
         var buffer = Array(bytes[contentStart..<position])
@@ -202,6 +261,7 @@ struct JSONTextParser {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
+                if let visitor { buffer.withUnsafeBufferPointer { visitor($0, isKey) } }
                 return String(decoding: buffer, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 position += 1
@@ -214,6 +274,12 @@ struct JSONTextParser {
             }
         }
         throw failure("unterminated string", at: start)
+    }
+
+    /// The offset of the first `"`, `\\` or control byte at or after `start` (`bytes.count` when none).
+    private func firstSpecialByte(from start: Int) -> Int {
+        ByteWordSearch.firstIndex(
+            in: UnsafeRawBufferPointer(bytes), from: start, equalTo: UInt8(ascii: "\""), or: UInt8(ascii: "\\"), below: 0x20)
     }
 
     private mutating func parseEscape() throws(Failure) -> Unicode.Scalar {

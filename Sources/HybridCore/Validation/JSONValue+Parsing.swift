@@ -15,4 +15,20 @@ extension JSONValue {
             throw ParseError(description: error.description)
         }
     }
+
+    /// Parses `text` as ``init(parsing:)`` does and shows `visit` the decoded UTF-8 bytes of its strings as they
+    /// are parsed (`isKey` for object keys), so a check that must see every string needs no second walk over the
+    /// tree. Every value string is shown; a short ASCII key repeated through the document may be shown only the
+    /// first time (same bytes, same verdict). The bytes are valid only during the call.
+    package init(
+        parsing text: String, visitingStrings visit: (_ bytes: UnsafeBufferPointer<UInt8>, _ isKey: Bool) -> Void
+    ) throws(ParseError) {
+        do {
+            self = try withoutActuallyEscaping(visit) { (visit) throws(JSONTextParser.Failure) in
+                try JSONTextParser.parse(text, visitingStrings: visit)
+            }
+        } catch {
+            throw ParseError(description: error.description)
+        }
+    }
 }

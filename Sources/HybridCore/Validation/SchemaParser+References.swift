@@ -32,6 +32,7 @@ extension SchemaParser {
             reference = anchored
         }
         pending.append((reference, path))
+        sawReference = true
         return reference
     }
 
@@ -73,8 +74,10 @@ extension SchemaParser {
     private static func mentionsAnchor(_ value: JSONValue) -> Bool {
         switch value {
         case .object(let members):
-            if members["$anchor"] != nil { return true }
-            return members.values.contains(where: mentionsAnchor)
+            // Compared while walking, not looked up: a schema object has a few keys, and hashing one per object
+            // cost more than comparing them.
+            for (key, member) in members where key == "$anchor" || mentionsAnchor(member) { return true }
+            return false
         case .array(let elements):
             return elements.contains(where: mentionsAnchor)
         default:

@@ -13,6 +13,8 @@ struct SchemaParser {
     var targets: [SchemaReference: SchemaNode] = [:]
     /// References seen but not parsed yet, with the path of the `$ref` that named them.
     var pending: [(reference: SchemaReference, path: JSONPath)] = []
+    /// Whether any `$ref` was read: without one no reference cycle can exist, so the cycle check is skipped.
+    var sawReference = false
 
     init(document: JSONValue) throws(SchemaError) {
         self.document = document
@@ -58,25 +60,28 @@ struct SchemaParser {
     private mutating func parseKeywords(
         _ members: [String: JSONValue], at path: JSONPath
     ) throws(SchemaError) -> SchemaKeywords {
-        let keys = members.keys.sorted()
-        for key in keys where !Self.supported.contains(key) && !key.hasPrefix("x-") {
+        // Sorted with their values: each keyword is then read without a second lookup.
+        let sorted = members.sorted { $0.key < $1.key }
+        for (key, _) in sorted where !Self.supported.contains(key) && !key.hasPrefix("x-") {
             throw .unsupportedKeyword(path: path.appending(key: key).keywordPath, keyword: key)
         }
         var k = SchemaKeywords()
-        for key in keys {
-            guard let value = members[key] else { continue }
-            try parseKeyword(key, value, at: path.appending(key: key), in: members, into: &k)
+        for (key, value) in sorted {
+            try parseKeyword(key, value, under: path, in: members, into: &k)
         }
         try checkRanges(k, at: path)
         return k
     }
 
+    /// `parent` is the path of the schema holding `key`; the keyword's own path is built only where it is used (a
+    /// subschema or an error): most keywords of the schemas in a config need neither, on every load.
     private mutating func parseKeyword(
-        _ key: String, _ value: JSONValue, at here: JSONPath, in members: [String: JSONValue],
+        _ key: String, _ value: JSONValue, under parent: JSONPath, in members: [String: JSONValue],
         into k: inout SchemaKeywords
     ) throws(SchemaError) {
+        var here: JSONPath { parent.appending(key: key) }
         let bad = { (reason: String) -> SchemaError in
-            .invalidKeywordValue(path: here.keywordPath, keyword: key, reason: reason)
+            .invalidKeywordValue(path: parent.appending(key: key).keywordPath, keyword: key, reason: reason)
         }
         switch key {
         case "type": k.types = try Self.parseTypes(value, bad: bad)
@@ -130,7 +135,7 @@ struct SchemaParser {
             try Self.parseCount(key, value, into: &k, bad: bad)
         case "uniqueItems": k.uniqueItems = try Self.bool(value, bad: bad)
         default:
-            try checkAnnotation(key, value, at: here, bad: bad)
+            try checkAnnotation(key, value, under: parent, bad: bad)
         }
     }
 
@@ -195,7 +200,7 @@ struct SchemaParser {
 
     /// Annotations never change a verdict; their shapes are still checked so a typo'd value is caught.
     private func checkAnnotation(
-        _ key: String, _ value: JSONValue, at here: JSONPath, bad: (String) -> SchemaError
+        _ key: String, _ value: JSONValue, under parent: JSONPath, bad: (String) -> SchemaError
     ) throws(SchemaError) {
         switch key {
         case "title", "description", "$comment", "$schema", "contentMediaType", "contentEncoding":
@@ -208,7 +213,7 @@ struct SchemaParser {
             _ = try Self.uniqueStrings(value, bad: bad)
         case "$id":
             guard case .string = value else { throw bad("expected a string, got \(value.typeName)") }
-            guard here.components.count == 1 else {
+            guard parent.components.isEmpty else {
                 throw bad("'$id' is only supported at the root; a nested '$id' changes the base URI of its references")
             }
         case "$anchor":
