@@ -32,7 +32,7 @@ import Testing
 
             var replacement = first
             replacement.text = "newer"
-            try await store.insertResults([], caching: [replacement])
+            _ = try await store.insertResults([], caching: [replacement])
             #expect(try await store.cachedResponse(requestHash: "h1")?.text == "newer")
             #expect(try await store.cachedResponse(requestHash: "h2")?.text == "second")
         }
