@@ -22,8 +22,11 @@ struct RawStatement {
         }
         text.withUTF8 { utf8 in
             // An empty buffer may have no address, which SQLite would store as NULL instead of ''.
-            let start = utf8.baseAddress.map { UnsafeRawPointer($0) } ?? Self.emptyText
-            _ = sqlite3_bind_text(statement, index, start.assumingMemoryBound(to: CChar.self), Int32(utf8.count), sqliteTransient)
+            guard let start = utf8.baseAddress else {
+                _ = sqlite3_bind_text(statement, index, "", 0, sqliteTransient)
+                return
+            }
+            _ = sqlite3_bind_text(statement, index, UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self), Int32(utf8.count), sqliteTransient)
         }
     }
 
@@ -66,8 +69,6 @@ struct RawStatement {
 
     /// Rows the last `run()` inserted or changed.
     var changes: Int32 { sqlite3_changes(connection) }
-
-    nonisolated(unsafe) private static let emptyText = UnsafeRawPointer(UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
 }
 
 /// Where a record's column values go, in column order: one listing of a row's values serves both the GRDB record

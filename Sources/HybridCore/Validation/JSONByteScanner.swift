@@ -132,16 +132,12 @@ extension JSONByteScanner {
     package mutating func readUnescapedString() throws(Stop) -> String {
         try expect(UInt8(ascii: "\""))
         let start = position
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                position += 1
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)]), as: UTF8.self)
-            }
-            guard byte != UInt8(ascii: "\\"), byte >= 0x20 else { throw Stop() }
-            position += 1
-        }
-        throw Stop()
+        // The string's end is found as the config parser finds it, a word at a time.
+        position = ByteWordSearch.firstIndex(
+            in: UnsafeRawBufferPointer(bytes), from: start, equalTo: UInt8(ascii: "\""), or: UInt8(ascii: "\\"), below: 0x20)
+        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw Stop() }
+        position += 1
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)]), as: UTF8.self)
     }
 
     package mutating func readString() throws(Stop) -> String {

@@ -51,18 +51,18 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
     // MARK: - Public operations
 
     func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
-        do {
-            return try await run(request, stream: false, onEvent: { _ in })
-        } catch {
-            logFailure(error)
-            throw error
-        }
+        try await respond(request, stream: false)
     }
 
     /// What `stream` ends with, read on the caller's task: no stream task, no hand-over of each delta.
     func generateStreamed(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+        try await respond(request, stream: streaming)
+    }
+
+    /// The whole response of one request, its failure logged: what `generate` and `generateStreamed` share.
+    private func respond(_ request: GenerationRequest, stream: Bool) async throws(GenerationError) -> GenerationResponse {
         do {
-            return try await run(request, stream: streaming, onEvent: { _ in })
+            return try await run(request, stream: stream, onEvent: { _ in })
         } catch {
             logFailure(error)
             throw error
