@@ -15,12 +15,15 @@ extension ResultRecord {
         /// Prepared only for a batch that caches: the side-row backfill of migration `v3` runs on a schema older
         /// than the cache's current columns.
         let cache: RawStatement?
+        /// The `v7` packed measures row; nil for the `v3` backfill, which runs before that table exists.
+        let measures: RawStatement?
 
-        init(_ db: Database, caching: Bool = false) throws {
+        init(_ db: Database, caching: Bool = false, packing: Bool = true) throws {
             result = try RawStatement(db, sql: ResultRecord.insertSQL)
             constraint = try RawStatement(db, sql: insertConstraintSQL)
             score = try RawStatement(db, sql: insertScoreSQL)
             cache = caching ? try RawStatement(db, sql: CachedResponseRecord.replaceSQL) : nil
+            measures = packing ? try RawStatement(db, sql: PackedMeasures.insertSQL) : nil
         }
 
         /// Inserts `record`'s row; throws GRDB's `DatabaseError` on a conflict.
@@ -43,7 +46,8 @@ extension ResultRecord {
     static func insertSideRows(
         rowID: Int64, constraints: [ConstraintOutcome], scores: [QualityScore], db: Database
     ) throws {
-        try insertSideRows(rowID: rowID, constraints: constraints, scores: scores, statements: InsertStatements(db))
+        try insertSideRows(
+            rowID: rowID, constraints: constraints, scores: scores, statements: InsertStatements(db, packing: false))
     }
 
     /// `insertSideRows` with the statements already looked up.

@@ -2,11 +2,12 @@ import GRDB
 import HybridCore
 
 extension SQLiteResultStore {
-    /// Pages of typed columns plus the side-table rows of the same id range, merged in Swift into ``MeasureColumns``:
-    /// no JSON and no text column is read, and no value is built per result (texts are coded once per page).
+    /// Pages of ``MeasureColumns`` from the narrow `result_measures` table (one packed blob per result, `v7`): no
+    /// JSON, prompt or output is read, and no value is built per result (texts are coded once per page).
     ///
-    /// Each page's id range is read first (index only, a fraction of a millisecond); then its typed columns and its
-    /// side-table rows at once on two pool readers. Two pages are read ahead while `body` consumes the current one,
+    /// Each page's id range is read first (index only, a fraction of a millisecond); then its packed rows on a pool
+    /// reader (or, should the table miss a result of the range, its typed columns and side-table rows at once on
+    /// two readers). Two pages are read ahead while `body` consumes the current one,
     /// so the two cores are kept busy by SQLite and aggregation together. Reading by id range keeps a page
     /// consistent across those transactions: results are never updated, and a row inserted later gets an id above
     /// the range.
@@ -99,13 +100,41 @@ struct MeasuresPage: Sendable {
         raw_output IS NOT NULL
         """
 
-    /// The run's results in `ids` (`count` of them): their columns and side rows at once, on two readers.
+    /// The run's results in `ids` (`count` of them): one row each from `result_measures` (`v7`). Should that table
+    /// miss a result of the range, the page is read from the typed columns and side rows instead, at once on two
+    /// readers.
     static func read(_ database: HybridDatabase, run: String, ids: ClosedRange<Int64>, count: Int) async throws -> MeasureColumns {
         let operation = "read results of run \(run)"
+        if let packed = try await database.read(operation, { db in try packed(db, run: run, ids: ids, count: count) }) {
+            return packed
+        }
         async let sideRows = database.read(operation) { db in try SideRows.read(db, ids: ids) }
         var page = try await database.read(operation) { db in try columns(db, run: run, ids: ids, capacity: count) }
         page.columns.attach(try await sideRows, rowIDs: page.rowIDs)
         return page.columns
+    }
+
+    /// The page from the typed columns and side rows on one connection (the `v7` backfill packs these).
+    static func readColumns(_ db: Database, run: String, ids: ClosedRange<Int64>, count: Int) throws -> MeasuresPage {
+        var page = try columns(db, run: run, ids: ids, capacity: count)
+        page.columns.attach(try SideRows.read(db, ids: ids), rowIDs: page.rowIDs)
+        return page
+    }
+
+    static let packedSQL = "SELECT result_id, packed FROM result_measures WHERE result_id BETWEEN ? AND ? AND run_id = ? ORDER BY result_id"
+
+    /// The page from `result_measures`; nil when it holds fewer than `count` of the range's results.
+    private static func packed(_ db: Database, run: String, ids: ClosedRange<Int64>, count: Int) throws -> MeasureColumns? {
+        var page = MeasureColumns(runID: run)
+        page.reserveCapacity(count)
+        let statement = try db.cachedStatement(sql: packedSQL)
+        let rows = try Row.fetchCursor(statement, arguments: [ids.lowerBound, ids.upperBound, run])
+        let columns = StatementColumns(statement: statement.sqliteStatement)
+        var reader = PackedMeasuresReader()
+        while try rows.next() != nil {
+            try reader.append(columns.blob(1), rowID: columns.int64(0), to: &page)
+        }
+        return page.count == count ? page : nil
     }
 
     /// The first and last id of the page and how many results it holds; nil when none is left.
@@ -230,9 +259,7 @@ struct MeasuresRowReader {
     private var modelIDs = TextInterner()
     private var tierNames = TextInterner(capacity: 3)
     private var errorKinds = TextInterner()
-    /// The previous row's tier-name code and tier: rows repeat it, and parsing the name (or hashing the code) per
-    /// row showed in profiles.
-    private var lastTier: (code: Int32, tier: ModelTier)?
+    private var tiers = TierCache()
 
     init(columns: StatementColumns) {
         self.columns = columns
@@ -247,7 +274,7 @@ struct MeasuresRowReader {
             caseCode: code(&caseIDs, 1) ?? page.addText(""), repeatIndex: columns.int(3),
             armCode: code(&armIDs, 2) ?? page.addText(""), featureCode: code(&features, 4) ?? page.addText(""),
             promptVariantCode: code(&promptVariants, 5) ?? page.addText(""),
-            modelCode: code(&modelIDs, 6) ?? page.addText(""), tier: try tier(code(&tierNames, 7), page: page),
+            modelCode: code(&modelIDs, 6) ?? page.addText(""), tier: try tiers.tier(code: code(&tierNames, 7) ?? -1, page: page),
             usage: usage(),
             timings: ResultTimings(
                 ttftMs: columns.optionalDouble(13), totalMs: columns.double(14),
@@ -260,17 +287,6 @@ struct MeasuresRowReader {
         page.appendRow(head, errorMessage: head.errorKindCode >= 0 ? columns.string(22) ?? "" : nil)
     }
 
-    private mutating func tier(_ code: Int32?, page: MeasureColumns) throws -> ModelTier {
-        let code = code ?? -1
-        if let lastTier, lastTier.code == code { return lastTier.tier }
-        let name = code < 0 ? "" : page.texts[Int(code)]
-        guard let tier = ModelTier(rawValue: name) else {
-            throw RecordDecodingError(table: ResultRecord.databaseTableName, reason: "unknown model tier '\(name)'")
-        }
-        lastTier = (code, tier)
-        return tier
-    }
-
     private func usage() -> TokenUsage? {
         guard let promptTokens = columns.optionalInt(8) else { return nil }
         return TokenUsage(
@@ -280,9 +296,9 @@ struct MeasuresRowReader {
 }
 
 extension SQLiteResultStore {
-    /// Steps the statements ``forEachMeasureColumns(run:batchSize:_:)`` runs, over the whole run on one reader,
-    /// without reading a column in Swift: SQLite's share of the measures read, for `hybrid-bench report`.
-    /// Returns how many rows the three statements stepped.
+    /// Steps the statement ``forEachMeasureColumns(run:batchSize:_:)`` runs (`result_measures`), over the whole run
+    /// on one reader, without reading a column in Swift: SQLite's share of the measures read, for `hybrid-bench
+    /// report`. Returns how many rows it stepped.
     package func stepMeasuresStatements(run: String) async throws -> Int {
         try await database.read("step results of run \(run)") { db in
             guard let ids = try Row.fetchOne(
@@ -291,12 +307,7 @@ extension SQLiteResultStore {
             else { return 0 }
             var stepped = 0
             let statements: [(String, StatementArguments)] = [
-                ("SELECT \(MeasuresPage.columns) FROM results WHERE +run_id = ? AND id BETWEEN ? AND ? ORDER BY id",
-                 [run, first, last]),
-                ("SELECT result_id, name, passed FROM result_constraints WHERE result_id BETWEEN ? AND ? ORDER BY result_id, ordinal",
-                 [first, last]),
-                ("SELECT result_id, scorer, value FROM result_scores WHERE result_id BETWEEN ? AND ? ORDER BY result_id, ordinal",
-                 [first, last]),
+                (MeasuresPage.packedSQL, [first, last, run]),
             ]
             for (sql, arguments) in statements {
                 let rows = try Row.fetchCursor(try db.makeStatement(sql: sql), arguments: arguments)

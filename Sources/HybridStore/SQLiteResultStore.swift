@@ -113,9 +113,10 @@ public final class SQLiteResultStore: ResultStore {
         do {
             // Positional arguments: the record path builds a column dictionary per row.
             try statements.insert(result)
+            let rowID = db.lastInsertedRowID
             try ResultRecord.insertSideRows(
-                rowID: db.lastInsertedRowID, constraints: result.constraints, scores: result.scores,
-                statements: statements)
+                rowID: rowID, constraints: result.constraints, scores: result.scores, statements: statements)
+            if let measures = statements.measures { try PackedMeasures.insert(result, rowID: rowID, statement: measures) }
             return true
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             return false

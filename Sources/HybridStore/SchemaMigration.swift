@@ -35,6 +35,12 @@ extension SchemaMigration {
         SchemaMigration(
             version: "v6", sqlite: v6SQLite, postgres: "-- the cache's integer key is SQLite-only (its WAL cost)",
             sqliteBackfill: { db in try rekeyResponseCache(db) }),
+        // A result's measures (counters, timings, verdicts, scores) packed in one narrow row, so a report steps one
+        // short row per result instead of a wide one plus its side rows. PostgreSQL answers through the protocol's
+        // default, as for `v3`.
+        SchemaMigration(
+            version: "v7", sqlite: v7SQLite, postgres: "-- packed measures are SQLite-only (see v3)",
+            sqliteBackfill: { db in try PackedMeasures.backfill(db) }),
     ]
 
     private static let v3SQLite = """

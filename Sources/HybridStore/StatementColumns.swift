@@ -35,6 +35,11 @@ struct StatementColumns {
         isNull(column) ? nil : double(column)
     }
 
+    /// The bytes of a BLOB column, valid until the statement steps again (empty when NULL).
+    func blob(_ column: Int32) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: sqlite3_column_blob(statement, column), count: Int(sqlite3_column_bytes(statement, column)))
+    }
+
     /// A text built afresh (see ``TextInterner`` for columns whose values repeat); nil when NULL.
     func string(_ column: Int32) -> String? {
         guard let pointer = sqlite3_column_text(statement, column) else { return nil }

@@ -29,8 +29,12 @@ struct TextInterner {
     /// code. nil when the column is NULL.
     mutating func code(_ statement: SQLiteStatement, _ column: Int32, add: (String) -> Int32) -> Int32? {
         guard let pointer = sqlite3_column_text(statement, column) else { return nil }
-        let bytes = UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column)))
-        for entry in entries where Self.equal(entry.bytes, pointer, count: bytes.count) {
+        return code(UnsafeBufferPointer(start: pointer, count: Int(sqlite3_column_bytes(statement, column))), add: add)
+    }
+
+    /// The code of the text held in `bytes` (UTF-8); `add` stores a new text and returns its code.
+    mutating func code(_ bytes: UnsafeBufferPointer<UInt8>, add: (String) -> Int32) -> Int32 {
+        for entry in entries where Self.equal(entry.bytes, bytes.baseAddress, count: bytes.count) {
             return entry.code
         }
         let entry = Entry(bytes: Array(bytes), code: add(String(decoding: bytes, as: UTF8.self)))
@@ -44,11 +48,11 @@ struct TextInterner {
     }
 
     /// True when `kept` holds the `count` bytes at `pointer`.
-    private static func equal(_ kept: [UInt8], _ pointer: UnsafePointer<UInt8>, count: Int) -> Bool {
+    private static func equal(_ kept: [UInt8], _ pointer: UnsafePointer<UInt8>?, count: Int) -> Bool {
         guard kept.count == count else { return false }
         // memcmp: the generic `elementsEqual` was slower than building the string it spares.
         return kept.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return true }  // both empty
+            guard let base = bytes.baseAddress, let pointer else { return true }  // both empty
             return memcmp(base, pointer, count) == 0
         }
     }
