@@ -2,7 +2,21 @@ import HybridCore
 
 /// Appends ``PackedMeasures`` blobs to a ``MeasureColumns`` page, one interner per repeating text (texts are coded
 /// straight from the blob's bytes; a string is built only for a value the interner has not kept).
+///
+/// An arm fixes the five texts after the case id (arm id, feature, variant, model, tier), so those bytes are
+/// compared as one span against the arms seen recently: one comparison per row instead of five.
 struct PackedMeasuresReader {
+    /// The codes of one arm's five texts.
+    private struct ArmTexts {
+        var arm: Int32
+        var feature: Int32
+        var promptVariant: Int32
+        var model: Int32
+        var tier: ModelTier
+    }
+
+    private var armSpans = TextInterner(capacity: 16)
+    private var armTexts: [ArmTexts] = []
     private var caseIDs = TextInterner(capacity: 2)
     private var armIDs = TextInterner()
     private var features = TextInterner()
@@ -22,10 +36,8 @@ struct PackedMeasuresReader {
         func code(_ interner: inout TextInterner) throws -> Int32 {
             try bytes.text { interner.code($0) { page.addText($0) } }
         }
-        let caseCode = try code(&caseIDs), armCode = try code(&armIDs), featureCode = try code(&features)
-        let variantCode = try code(&promptVariants), modelCode = try code(&modelIDs)
-        let tierCode = try code(&tierNames)
-        let tier = try tiers.tier(code: tierCode, page: page)
+        let caseCode = try code(&caseIDs)
+        let arm = try armTexts(&bytes, page: &page)
         let repeatIndex = try bytes.varint()
         let usage = flags.contains(.usage)
             ? TokenUsage(
@@ -41,8 +53,8 @@ struct PackedMeasuresReader {
             errorMessage = try bytes.text { String(decoding: $0, as: UTF8.self) }
         }
         let head = MeasureRowHead(
-            caseCode: caseCode, repeatIndex: repeatIndex, armCode: armCode, featureCode: featureCode,
-            promptVariantCode: variantCode, modelCode: modelCode, tier: tier, usage: usage, timings: timings,
+            caseCode: caseCode, repeatIndex: repeatIndex, armCode: arm.arm, featureCode: arm.feature,
+            promptVariantCode: arm.promptVariant, modelCode: arm.model, tier: arm.tier, usage: usage, timings: timings,
             costUSD: cost, errorKindCode: errorCode, retries: try bytes.varint(), cacheHit: flags.contains(.cacheHit),
             hasOutput: flags.contains(.hasOutput))
         page.appendRow(head, errorMessage: errorMessage)
@@ -53,6 +65,30 @@ struct PackedMeasuresReader {
             page.appendScore(scorerCode: try code(&scorers), value: try bytes.double())
         }
         page.endRow()
+    }
+
+    /// The codes of the arm's five texts, coded one by one only for a span not seen recently.
+    private mutating func armTexts(_ bytes: inout PackedBytes, page: inout MeasureColumns) throws -> ArmTexts {
+        let start = bytes.offset
+        for _ in 0..<5 { try bytes.skipText() }
+        let span = bytes.bytes(start..<bytes.offset)
+        var isNew = false
+        let known = Int(armSpans.code(span) { _ in
+            isNew = true
+            return Int32(armTexts.count)
+        })
+        guard isNew else { return armTexts[known] }
+        var texts = PackedBytes(blob: UnsafeRawBufferPointer(span), rowID: bytes.rowID)
+        func code(_ interner: inout TextInterner) throws -> Int32 {
+            try texts.text { interner.code($0) { page.addText($0) } }
+        }
+        let arm = try code(&armIDs), feature = try code(&features), variant = try code(&promptVariants)
+        let model = try code(&modelIDs), tierCode = try code(&tierNames)
+        let entry = ArmTexts(
+            arm: arm, feature: feature, promptVariant: variant, model: model,
+            tier: try tiers.tier(code: tierCode, page: page))
+        armTexts.append(entry)
+        return entry
     }
 
     private static func timings(_ bytes: inout PackedBytes, _ flags: PackedMeasures.Flags) throws -> ResultTimings {
@@ -121,6 +157,16 @@ private struct PackedBytes {
         return Int(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1))))
     }
 
+    /// Steps over the next text.
+    mutating func skipText() throws {
+        _ = try take(try varint())
+    }
+
+    /// The bytes at `range` of the blob.
+    func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeRawBufferPointer(rebasing: blob[range]).assumingMemoryBound(to: UInt8.self)
+    }
+
     mutating func double() throws -> Double {
         let start = try take(8)
         return Double(bitPattern: UInt64(littleEndian: blob.loadUnaligned(fromByteOffset: start, as: UInt64.self)))
@@ -130,6 +176,6 @@ private struct PackedBytes {
     mutating func text<T>(_ body: (UnsafeBufferPointer<UInt8>) throws -> T) throws -> T {
         let count = try varint()
         let start = try take(count)
-        return try body(UnsafeRawBufferPointer(rebasing: blob[start..<(start + count)]).assumingMemoryBound(to: UInt8.self))
+        return try body(bytes(start..<(start + count)))
     }
 }

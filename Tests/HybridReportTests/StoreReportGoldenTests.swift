@@ -1,7 +1,7 @@
 import Foundation
 import HybridCore
 import HybridReport
-import HybridStore
+@testable import HybridStore
 import Testing
 
 /// The report built from a SQLite store, against a committed golden file: whatever path the store takes to the
@@ -58,6 +58,26 @@ struct StoreReportGoldenTests {
         try await ReportFixtures.withTemporaryDirectory { directory in
             let store = try await ReportFixtures.store(in: directory, runs: [(ReportFixtures.run(), Self.results())])
             let report = try await ReportBuilder().build(store: WholeRecordStore(base: store), runID: ReportFixtures.runID)
+            try GoldenFileTests.check(String(decoding: try report.jsonData(), as: UTF8.self), file: "store-report.json")
+        }
+    }
+
+    @Test("a file written before v7 (no packed measures) migrates and gives the same report")
+    func version6FileMigrates() async throws {
+        try await ReportFixtures.withTemporaryDirectory { directory in
+            do {
+                let written = try await ReportFixtures.store(in: directory, runs: [(ReportFixtures.run(), Self.results())])
+                // What a v6 build left: the same tables without `result_measures`.
+                try await written.database.write("to v6") { db in
+                    try db.execute(sql: "DROP TABLE result_measures; DELETE FROM grdb_migrations WHERE identifier = 'v7'")
+                }
+            }
+            let store = try SQLiteResultStore(path: directory.appendingPathComponent("hybrid.sqlite").path)
+            let packed = try await store.database.read("count") { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM result_measures")
+            }
+            #expect(packed == Self.results().count)  // backfilled, so the report reads the packed rows
+            let report = try await ReportBuilder().build(store: store, runID: ReportFixtures.runID)
             try GoldenFileTests.check(String(decoding: try report.jsonData(), as: UTF8.self), file: "store-report.json")
         }
     }

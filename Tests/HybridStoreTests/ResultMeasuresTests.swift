@@ -93,7 +93,7 @@ struct ResultMeasuresTests {
         }
     }
 
-    @Test("deleting a run removes its side rows")
+    @Test("deleting a run removes its side rows and packed measures")
     func cascades() async throws {
         try await withTemporaryDirectory { directory in
             let store = try SQLiteResultStore(path: directory.databasePath)
@@ -101,7 +101,10 @@ struct ResultMeasuresTests {
             try await store.insertResult(Fixtures.fullResult())
             let remaining = try await store.database.write("delete") { db in
                 try db.execute(sql: "DELETE FROM runs")
-                return try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM result_scores) + (SELECT COUNT(*) FROM result_constraints)")
+                return try Int.fetchOne(db, sql: """
+                    SELECT (SELECT COUNT(*) FROM result_scores) + (SELECT COUNT(*) FROM result_constraints)
+                        + (SELECT COUNT(*) FROM result_measures)
+                    """)
             }
             #expect(remaining == 0)
         }

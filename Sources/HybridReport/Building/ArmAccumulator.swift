@@ -188,7 +188,13 @@ struct ArmAccumulator {
     }
 
     private static func set<T>(_ array: inout [T], _ index: Int, _ value: T, filler: T) {
-        if index >= array.count {
+        // Cases usually arrive in order, one new case at a time: appending the one value skips the generic
+        // `append(contentsOf:)` of a repeated filler (a profile's 2 %).
+        if index == array.count {
+            array.append(value)
+            return
+        }
+        if index > array.count {
             array.append(contentsOf: repeatElement(filler, count: index - array.count + 1))
         }
         array[index] = value

@@ -52,7 +52,10 @@ struct CaseTable {
     /// Byte equality, as the hash and the store's unique key see ids: `String.==` would also merge canonically
     /// equivalent spellings whose probes happen to meet.
     private static func sameBytes(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        // Over contiguous UTF-8 (native strings already are): iterating the `utf8` views was most of a lookup.
+        guard a.utf8.count == b.utf8.count else { return false }
+        var (a, b) = (a, b)
+        return a.withUTF8 { x in b.withUTF8 { y in x.elementsEqual(y) } }
     }
 
     /// FNV-1a over the id's UTF-8 bytes and the repeat index: not randomly seeded, which is fine for ids a run's own
@@ -60,8 +63,9 @@ struct CaseTable {
     /// the store's unique key does (the dictionary merged canonically equivalent spellings).
     private static func hash(_ caseID: String, _ repeatIndex: Int32) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in caseID.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        var caseID = caseID
+        caseID.withUTF8 { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         }
         hash = (hash ^ UInt64(UInt32(bitPattern: repeatIndex))) &* 0x100_0000_01b3
         return Int(truncatingIfNeeded: hash ^ (hash >> 29))

@@ -25,6 +25,9 @@ struct SideBySideSelector {
         var paired = 0
         var disagree = 0
         var chosen: [Candidate] = []
+        // Looked up once, not per case: two dictionary lookups per case were most of the selection's time.
+        var scores: (first: [Double], second: [Double])?
+        if let scorer = primaryScorer, let x = first.scores[scorer], let y = second.scores[scorer] { scores = (x, y) }
         for index in caseKeys.indices {
             guard let a = Self.code(first, index), let b = Self.code(second, index) else { continue }
             paired += 1
@@ -36,7 +39,7 @@ struct SideBySideSelector {
             } else {
                 severity = x == false && y == false ? 1 : 2
             }
-            insert(Candidate(severity: severity, scoreGap: scoreGap(index), index: index), into: &chosen)
+            insert(Candidate(severity: severity, scoreGap: Self.scoreGap(scores, index), index: index), into: &chosen)
         }
         let listed = chosen.map { candidate in
             let (caseID, repeatIndex) = Self.split(caseKeys[candidate.index])
@@ -62,11 +65,12 @@ struct SideBySideSelector {
         if list.count > limit { list.removeLast() }
     }
 
-    private func scoreGap(_ index: Int) -> Double {
-        guard let scorer = primaryScorer, let x = first.scores[scorer], let y = second.scores[scorer],
-            index < x.count, index < y.count, !x[index].isNaN, !y[index].isNaN
-        else { return 0 }
-        return abs(x[index] - y[index])
+    /// The two arms' primary-score gap at case `index`; 0 when either has none.
+    private static func scoreGap(_ scores: (first: [Double], second: [Double])?, _ index: Int) -> Double {
+        guard let scores, index < scores.first.count, index < scores.second.count else { return 0 }
+        let (x, y) = (scores.first[index], scores.second[index])
+        guard !x.isNaN, !y.isNaN else { return 0 }
+        return abs(x - y)
     }
 
     private static func code(_ arm: ArmAccumulator, _ index: Int) -> ArmAccumulator.AdherenceCode? {
