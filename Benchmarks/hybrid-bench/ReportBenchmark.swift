@@ -62,8 +62,8 @@ enum ReportBenchmark {
         print("report: streaming \(streamed) whole stored results (row decoding, not used by the report) \(seconds(since: streamStart)) s")
     }
 
-    /// For scale: where the read's time goes. SQLite stepping the measures statements alone (one reader, no column
-    /// read in Swift); the measures as the report reads them (pages of columns, two readers); the same rows built
+    /// For scale: where the read's time goes. SQLite stepping the measures statement alone (`result_measures`, one
+    /// packed row per result; one reader, no column read in Swift); the measures as the report reads them (pages of columns, two readers); the same rows built
     /// into one ``ResultMeasures`` each (what `compare` and `recommend` read); and whole rows (what it read before v3).
     private static func printReadShares(path: String) async throws {
         let stepStart = ContinuousClock.now

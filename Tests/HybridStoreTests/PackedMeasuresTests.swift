@@ -19,7 +19,7 @@ struct PackedMeasuresTests {
         edge.timings.retryBackoffMs = -0.0
         edge.usage = TokenUsage(promptTokens: Int(Int32.max) * 4, completionTokens: -3, cacheCreationTokens: 7)
         edge.retries = 300
-        edge.constraints = (0..<140).map { ConstraintOutcome(name: "c\($0 % 3)", passed: $0 % 2 == 0) }
+        edge.constraints = (0..<140).map { ConstraintOutcome(name: "c\($0)", passed: $0 % 2 == 0) }
         edge.scores = (0..<130).map { QualityScore(scorer: $0 % 2 == 0 ? "s" : "", value: Double($0) / 7) }
         var noUsage = Fixtures.minimalResult(caseID: "case-2")
         noUsage.usage = nil
