@@ -17,16 +17,9 @@ struct PackedMeasuresReader {
 
     private var armSpans = TextInterner(capacity: 16)
     private var armTexts: [ArmTexts] = []
-    private var caseIDs = TextInterner(capacity: 2)
-    private var armIDs = TextInterner()
-    private var features = TextInterner()
-    private var promptVariants = TextInterner()
-    private var modelIDs = TextInterner()
-    private var tierNames = TextInterner(capacity: 3)
-    private var errorKinds = TextInterner()
+    private var texts = RowTextInterners()
     private var constraintNames = TextInterner()
     private var scorers = TextInterner()
-    private var tiers = TierCache()
 
     /// Appends the result stored at `rowID`, packed in `blob`, as the page's next row.
     mutating func append(_ blob: UnsafeRawBufferPointer, rowID: Int64, to page: inout MeasureColumns) throws {
@@ -36,7 +29,7 @@ struct PackedMeasuresReader {
         func code(_ interner: inout TextInterner) throws -> Int32 {
             try bytes.text { interner.code($0) { page.addText($0) } }
         }
-        let caseCode = try code(&caseIDs)
+        let caseCode = try code(&texts.caseIDs)
         let arm = try armTexts(&bytes, page: &page)
         let repeatIndex = try bytes.varint()
         let usage = flags.contains(.usage)
@@ -49,7 +42,7 @@ struct PackedMeasuresReader {
         var errorCode: Int32 = -1
         var errorMessage: String?
         if flags.contains(.error) {
-            errorCode = try code(&errorKinds)
+            errorCode = try code(&texts.errorKinds)
             errorMessage = try bytes.text { String(decoding: $0, as: UTF8.self) }
         }
         let head = MeasureRowHead(
@@ -78,15 +71,16 @@ struct PackedMeasuresReader {
             return Int32(armTexts.count)
         })
         guard isNew else { return armTexts[known] }
-        var texts = PackedBytes(blob: UnsafeRawBufferPointer(span), rowID: bytes.rowID)
+        var cursor = PackedBytes(blob: UnsafeRawBufferPointer(span), rowID: bytes.rowID)
         func code(_ interner: inout TextInterner) throws -> Int32 {
-            try texts.text { interner.code($0) { page.addText($0) } }
+            try cursor.text { interner.code($0) { page.addText($0) } }
         }
-        let arm = try code(&armIDs), feature = try code(&features), variant = try code(&promptVariants)
-        let model = try code(&modelIDs), tierCode = try code(&tierNames)
+        let arm = try code(&texts.armIDs), feature = try code(&texts.features)
+        let variant = try code(&texts.promptVariants), model = try code(&texts.modelIDs)
+        let tierCode = try code(&texts.tierNames)
         let entry = ArmTexts(
             arm: arm, feature: feature, promptVariant: variant, model: model,
-            tier: try tiers.tier(code: tierCode, page: page))
+            tier: try texts.tiers.tier(code: tierCode, page: page))
         armTexts.append(entry)
         return entry
     }
@@ -101,6 +95,18 @@ struct PackedMeasuresReader {
             retryBackoffMs: try optional(.retryBackoff) ?? 0, coldStart: flags.contains(.coldStart),
             serverPromptMs: try optional(.serverPrompt), serverGenerationMs: try optional(.serverGeneration))
     }
+}
+
+/// One interner per repeating text of a measures row, shared by the packed and the column readers.
+struct RowTextInterners {
+    var caseIDs = TextInterner(capacity: 2)
+    var armIDs = TextInterner()
+    var features = TextInterner()
+    var promptVariants = TextInterner()
+    var modelIDs = TextInterner()
+    var tierNames = TextInterner(capacity: 3)
+    var errorKinds = TextInterner()
+    var tiers = TierCache()
 }
 
 /// The previous row's tier-name code and tier: rows repeat it, and parsing the name per row showed in profiles.

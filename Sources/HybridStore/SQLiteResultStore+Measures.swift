@@ -252,14 +252,7 @@ struct SideRows: Sendable {
 /// ``MeasureColumns``, one interner per repeating text column.
 struct MeasuresRowReader {
     let columns: StatementColumns
-    private var caseIDs = TextInterner(capacity: 2)
-    private var armIDs = TextInterner()
-    private var features = TextInterner()
-    private var promptVariants = TextInterner()
-    private var modelIDs = TextInterner()
-    private var tierNames = TextInterner(capacity: 3)
-    private var errorKinds = TextInterner()
-    private var tiers = TierCache()
+    private var texts = RowTextInterners()
 
     init(columns: StatementColumns) {
         self.columns = columns
@@ -270,18 +263,19 @@ struct MeasuresRowReader {
         func code(_ interner: inout TextInterner, _ column: Int32) -> Int32? {
             interner.code(statement, column) { page.addText($0) }
         }
+        let tierCode = code(&texts.tierNames, 7) ?? -1
         let head = MeasureRowHead(
-            caseCode: code(&caseIDs, 1) ?? page.addText(""), repeatIndex: columns.int(3),
-            armCode: code(&armIDs, 2) ?? page.addText(""), featureCode: code(&features, 4) ?? page.addText(""),
-            promptVariantCode: code(&promptVariants, 5) ?? page.addText(""),
-            modelCode: code(&modelIDs, 6) ?? page.addText(""), tier: try tiers.tier(code: code(&tierNames, 7) ?? -1, page: page),
+            caseCode: code(&texts.caseIDs, 1) ?? page.addText(""), repeatIndex: columns.int(3),
+            armCode: code(&texts.armIDs, 2) ?? page.addText(""), featureCode: code(&texts.features, 4) ?? page.addText(""),
+            promptVariantCode: code(&texts.promptVariants, 5) ?? page.addText(""),
+            modelCode: code(&texts.modelIDs, 6) ?? page.addText(""), tier: try texts.tiers.tier(code: tierCode, page: page),
             usage: usage(),
             timings: ResultTimings(
                 ttftMs: columns.optionalDouble(13), totalMs: columns.double(14),
                 decodeTokensPerSecond: columns.optionalDouble(15), retryBackoffMs: columns.double(16),
                 coldStart: columns.bool(17), serverPromptMs: columns.optionalDouble(18),
                 serverGenerationMs: columns.optionalDouble(19)),
-            costUSD: columns.optionalDouble(20), errorKindCode: code(&errorKinds, 21) ?? -1,
+            costUSD: columns.optionalDouble(20), errorKindCode: code(&texts.errorKinds, 21) ?? -1,
             retries: columns.int(23), cacheHit: columns.bool(24), hasOutput: columns.bool(25))
         // Messages are read only for errors (about one result in a hundred), so they are not coded.
         page.appendRow(head, errorMessage: head.errorKindCode >= 0 ? columns.string(22) ?? "" : nil)
