@@ -70,6 +70,8 @@ struct StoreReportGoldenTests {
                 // What a v6 build left: the same tables without `result_measures`.
                 try await written.database.write("to v6") { db in
                     try db.execute(sql: "DROP TABLE result_measures; DELETE FROM grdb_migrations WHERE identifier = 'v7'")
+                    let triggers = "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'result_measures_%'"
+                    for trigger in try String.fetchAll(db, sql: triggers) { try db.execute(sql: "DROP TRIGGER \(trigger)") }
                 }
             }
             let store = try SQLiteResultStore(path: directory.appendingPathComponent("hybrid.sqlite").path)

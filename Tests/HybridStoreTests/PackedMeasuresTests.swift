@@ -68,6 +68,26 @@ struct PackedMeasuresTests {
         }
     }
 
+    @Test("a hand edit of a result or its side rows is read, not hidden behind its packed row")
+    func editsDropThePackedRow() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try await store(directory, Self.edgeResults())
+            try await store.database.write("edit") { db in
+                try db.execute(sql: """
+                    UPDATE results SET total_ms = 7 WHERE id = 2;
+                    UPDATE result_scores SET value = 0.5 WHERE result_id = 3 AND ordinal = 0
+                    """)
+            }
+            let read = try await measures(store)
+            #expect(read.map(\.timings.totalMs) == [912.5, 7, 912.5])
+            #expect(read.last?.scores.first?.value == 0.5)
+            let packed = try await store.database.read("count") { db in
+                try Int.fetchAll(db, sql: "SELECT result_id FROM result_measures")
+            }
+            #expect(packed == [1])
+        }
+    }
+
     @Test("a cut-short blob is an error naming the table and the row")
     func damagedBlobNamesTheRow() async throws {
         try await withTemporaryDirectory { directory in
@@ -91,6 +111,8 @@ struct PackedMeasuresTests {
                 // What a v6 build left: the same tables without `result_measures`.
                 try await store.database.write("to v6") { db in
                     try db.execute(sql: "DROP TABLE result_measures; DELETE FROM grdb_migrations WHERE identifier = 'v7'")
+                    let triggers = "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'result_measures_%'"
+                    for trigger in try String.fetchAll(db, sql: triggers) { try db.execute(sql: "DROP TRIGGER \(trigger)") }
                 }
             }
             let store = try SQLiteResultStore(path: directory.databasePath)
