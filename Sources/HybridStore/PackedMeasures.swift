@@ -45,22 +45,29 @@ enum PackedMeasures {
         let flags = flags(of: measures)
         bytes[1] = UInt8(truncatingIfNeeded: flags.rawValue)
         bytes[2] = UInt8(truncatingIfNeeded: flags.rawValue >> 8)
-        for text in [measures.key.caseID, measures.key.armID, measures.feature, measures.promptVariant,
-                     measures.modelID, measures.tier.rawValue] {
-            appendText(text, to: &bytes)
-        }
+        // Field by field rather than over array literals: this runs for every stored result, and each literal
+        // was an allocation.
+        appendText(measures.key.caseID, to: &bytes)
+        appendText(measures.key.armID, to: &bytes)
+        appendText(measures.feature, to: &bytes)
+        appendText(measures.promptVariant, to: &bytes)
+        appendText(measures.modelID, to: &bytes)
+        appendText(measures.tier.rawValue, to: &bytes)
         appendVarint(measures.key.repeatIndex, to: &bytes)
         if let usage = measures.usage {
-            for count in [usage.promptTokens, usage.completionTokens, usage.cachedTokens, usage.reasoningTokens] {
-                appendVarint(count, to: &bytes)
-            }
+            appendVarint(usage.promptTokens, to: &bytes)
+            appendVarint(usage.completionTokens, to: &bytes)
+            appendVarint(usage.cachedTokens, to: &bytes)
+            appendVarint(usage.reasoningTokens, to: &bytes)
         }
         let timings = measures.timings
-        for number in [timings.totalMs, timings.ttftMs, timings.decodeTokensPerSecond,
-                       timings.retryBackoffMs == 0 ? nil : timings.retryBackoffMs, timings.serverPromptMs,
-                       timings.serverGenerationMs, measures.costUSD] {
-            if let number { appendDouble(number, to: &bytes) }
-        }
+        appendDouble(timings.totalMs, to: &bytes)
+        appendDouble(timings.ttftMs, to: &bytes)
+        appendDouble(timings.decodeTokensPerSecond, to: &bytes)
+        appendDouble(timings.retryBackoffMs == 0 ? nil : timings.retryBackoffMs, to: &bytes)
+        appendDouble(timings.serverPromptMs, to: &bytes)
+        appendDouble(timings.serverGenerationMs, to: &bytes)
+        appendDouble(measures.costUSD, to: &bytes)
         if let error = measures.error {
             appendText(error.kind, to: &bytes)
             appendText(error.message, to: &bytes)
@@ -80,18 +87,15 @@ enum PackedMeasures {
     }
 
     private static func flags(of measures: ResultMeasures) -> Flags {
-        var flags: Flags = []
         let timings = measures.timings
-        let present: [(Bool, Flags)] = [
-            (measures.usage != nil, .usage), (measures.usage?.isEstimated == true, .usageEstimated),
-            (timings.ttftMs != nil, .ttft), (timings.decodeTokensPerSecond != nil, .decodeRate),
-            (timings.retryBackoffMs != 0, .retryBackoff), (timings.coldStart, .coldStart),
-            (timings.serverPromptMs != nil, .serverPrompt), (timings.serverGenerationMs != nil, .serverGeneration),
-            (measures.costUSD != nil, .cost), (measures.error != nil, .error), (measures.cacheHit, .cacheHit),
-            (measures.hasOutput, .hasOutput),
-        ]
-        for (isSet, flag) in present where isSet { flags.insert(flag) }
-        return flags
+        func flag(_ isSet: Bool, _ flag: Flags) -> Flags { isSet ? flag : [] }
+        return flag(measures.usage != nil, .usage).union(flag(measures.usage?.isEstimated == true, .usageEstimated))
+            .union(flag(timings.ttftMs != nil, .ttft)).union(flag(timings.decodeTokensPerSecond != nil, .decodeRate))
+            .union(flag(timings.retryBackoffMs != 0, .retryBackoff)).union(flag(timings.coldStart, .coldStart))
+            .union(flag(timings.serverPromptMs != nil, .serverPrompt))
+            .union(flag(timings.serverGenerationMs != nil, .serverGeneration))
+            .union(flag(measures.costUSD != nil, .cost)).union(flag(measures.error != nil, .error))
+            .union(flag(measures.cacheHit, .cacheHit)).union(flag(measures.hasOutput, .hasOutput))
     }
 
     private static func appendText(_ text: String, to bytes: inout [UInt8]) {
@@ -109,7 +113,9 @@ enum PackedMeasures {
         bytes.append(UInt8(zigzag))
     }
 
-    private static func appendDouble(_ number: Double, to bytes: inout [UInt8]) {
+    /// Nothing for nil (the flags tell the reader which doubles follow).
+    private static func appendDouble(_ number: Double?, to bytes: inout [UInt8]) {
+        guard let number else { return }
         let bits = (number == 0 ? 0.0 : number).bitPattern
         for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
     }
