@@ -29,6 +29,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer?
+    /// Easy handles of finished transfers, reused by the next ones.
+    let easyHandles: CurlEasyPool
     private let watch: CurlSocketWatch?
     private let inbox = Mutex(Inbox())
     /// Transfers added to the multi handle, keyed by identity. Loop thread only.
@@ -47,6 +49,7 @@ final class CurlMultiLoop: @unchecked Sendable {
     init(maxConnections: Int, name: String) {
         let watch = CurlSocketWatch()
         self.watch = watch
+        easyHandles = CurlEasyPool(capacity: maxConnections)
         multi = CurlGlobal.isInitialized && watch != nil ? curl_multi_init() : nil
         if let multi {
             _ = hy_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maxConnections)

@@ -60,7 +60,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard Self.hasHTTPScheme(request.url) else {
             throw .invalidURL(url)
         }
-        guard CurlGlobal.isInitialized, let easy = curl_easy_init() else {
+        guard CurlGlobal.isInitialized, let easy = loop.easyHandles.take() else {
             throw .failed(url: url, detail: "libcurl could not be initialised")
         }
         self.easy = easy
@@ -383,7 +383,7 @@ final class CurlTransfer: @unchecked Sendable {
     /// Frees the curl handle and header list. The loop calls it after removing the handle from the multi.
     func cleanup() {
         if let easy {
-            curl_easy_cleanup(easy)
+            if let loop { loop.easyHandles.recycle(easy) } else { curl_easy_cleanup(easy) }
             self.easy = nil
         }
         if let headerList {

@@ -16,7 +16,8 @@ public struct MeasuredProcess: Sendable {
         public var wallSeconds: Double
         /// User plus system CPU of the child.
         public var cpuSeconds: Double
-        /// Peak resident set size of the child.
+        /// Peak resident set size of the child: `ru_maxrss`, or the sampled `VmHWM` when `ru_maxrss` is only this
+        /// process's own peak, which Linux charges to a child spawned from a large parent (a test process).
         public var peakRSSBytes: Int
         /// What the child wrote to stdout and stderr (both to one file), when capturing was asked for.
         public var output: String
@@ -48,8 +49,12 @@ public struct MeasuredProcess: Sendable {
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         let started = ContinuousClock.now
         let pid = try spawn(outputPath: captureOutput ? outputPath : "/dev/null")
+        // posix_spawn returns once the child has exec'd, and the kernel then already charged this process's own
+        // peak to the child's `ru_maxrss` (exec records the old, here shared, address space's high-water mark): a
+        // figure at or below that is this process's, not the child's.
+        let inheritedPeak = Self.highWaterMark(of: "self") ?? Int.max
         let timeout = self.timeout
-        let (status, usage) = try await BlockingWork.run { Self.wait(pid, started: started, timeout: timeout) }
+        let (status, usage, sampledPeak) = try await BlockingWork.run { Self.wait(pid, started: started, timeout: timeout) }
         let wall = ContinuousClock.now - started
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
         let output = captureOutput ? ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "") : ""
@@ -57,7 +62,7 @@ public struct MeasuredProcess: Sendable {
             status: status,
             wallSeconds: Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18,
             cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime),
-            peakRSSBytes: usage.ru_maxrss * 1024,
+            peakRSSBytes: usage.ru_maxrss * 1024 > inheritedPeak ? usage.ru_maxrss * 1024 : sampledPeak ?? usage.ru_maxrss * 1024,
             output: output)
     }
 
@@ -85,18 +90,30 @@ public struct MeasuredProcess: Sendable {
         return pid
     }
 
-    private static func wait(_ pid: pid_t, started: ContinuousClock.Instant, timeout: Duration?) -> (Int32, rusage) {
+    /// `VmHWM` of `/proc/<process>/status` in bytes: the peak resident set of that process's own address space.
+    static func highWaterMark(of process: String) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
+        else { return nil }
+        return kilobytes * 1024
+    }
+
+    /// Waits for `pid`, sampling its own peak RSS every 5 ms (for when `ru_maxrss` only repeats this process's).
+    private static func wait(_ pid: pid_t, started: ContinuousClock.Instant, timeout: Duration?) -> (Int32, rusage, Int?) {
         var status: Int32 = 0
         var usage = rusage()
+        var sampledPeak: Int?
         while true {
-            let result = wait4(pid, &status, timeout == nil ? 0 : WNOHANG, &usage)
+            if let peak = highWaterMark(of: String(pid)) { sampledPeak = max(sampledPeak ?? 0, peak) }
+            let result = wait4(pid, &status, WNOHANG, &usage)
             if result == pid { break }
-            if result < 0 && errno != EINTR { return (-1, usage) }
+            if result < 0 && errno != EINTR { return (-1, usage, sampledPeak) }
             if let timeout, ContinuousClock.now - started > timeout { kill(pid, SIGKILL) }
             usleep(5_000)
         }
         // WIFEXITED / WEXITSTATUS are macros Swift cannot see.
         let signal = status & 0x7f
-        return (signal == 0 ? (status >> 8) & 0xff : 128 + signal, usage)
+        return (signal == 0 ? (status >> 8) & 0xff : 128 + signal, usage, sampledPeak)
     }
 }
