@@ -156,10 +156,14 @@ let package = Package(
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridProviders",
                 "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridPostgres", "HybridEvents", "HybridCollect",
+                "hybrid-measure",
             ],
             path: "Benchmarks/hybrid-bench",
             swiftSettings: strict
         ),
+        // MeasuredProcess's launcher (C, about 1 MB resident): a program forked from it reports its own peak RSS,
+        // not the test's or the benchmark's.
+        .executableTarget(name: "hybrid-measure"),
         // Loopback HTTP servers and fixtures shared by the tests and the benchmarks; never shipped to apps.
         .target(name: "HybridTestSupport", dependencies: ["HybridCore", "HybridTransport"], swiftSettings: strict),
         // The public test kit (product HybridTesting): re-exports HybridTestSupport and adds the provider conformance
@@ -248,7 +252,7 @@ let package = Package(
             name: "HybridRunnerTests",
             dependencies: [
                 "HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders",
-                "HybridReport", "HybridLocalModelTestSupport",
+                "HybridReport", "HybridLocalModelTestSupport", "hybrid-measure",
             ],
             swiftSettings: strict
         ),
