@@ -29,6 +29,8 @@ final class CurlMultiLoop: @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer?
+    /// Easy handles of finished transfers, reused by the next ones.
+    let easyHandles: CurlEasyPool
     private let watch: CurlSocketWatch?
     private let inbox = Mutex(Inbox())
     /// Transfers added to the multi handle, keyed by identity. Loop thread only.
@@ -39,11 +41,15 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// skip the scan over every transfer. It may be stale-early (that transfer's first byte came): the scan then
     /// finds the true one. Loop thread only.
     private var firstByteScanAt: ContinuousClock.Instant?
+    /// Transfers that received body bytes during the current turn of curl (``CurlTransfer/flushBody()``). Loop
+    /// thread only.
+    private var bodiesToFlush: [CurlTransfer] = []
 
     /// Starts the loop thread. `maxConnections` bounds the idle connections kept for reuse.
     init(maxConnections: Int, name: String) {
         let watch = CurlSocketWatch()
         self.watch = watch
+        easyHandles = CurlEasyPool(capacity: maxConnections)
         multi = CurlGlobal.isInitialized && watch != nil ? curl_multi_init() : nil
         if let multi {
             _ = hy_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maxConnections)
@@ -113,6 +119,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             if shuttingDown && active.isEmpty && stop() { break }
 
             if watch.takeExpiredTimer(now: .now) { act(on: hy_socket_timeout(), mask: 0, multi) }
+            flushBodies()
             collectFinished(multi)
             let wait = waitMilliseconds(firstByteDeadline: enforceFirstByteLimits(multi), timer: watch.timerDeadline)
             // Completions above queued the jobs of the tasks they resumed: run those before sleeping.
@@ -124,9 +131,21 @@ final class CurlMultiLoop: @unchecked Sendable {
             // Awake again: the jobs the completions below enqueue must not write to the wake pipe.
             if sleep { inbox.withLock { $0.sleeping = false } }
             for readiness in ready { act(on: readiness.socket, mask: readiness.mask, multi) }
+            flushBodies()
             collectFinished(multi)
         }
         curl_multi_cleanup(multi)
+    }
+
+    /// `transfer` got body bytes in this turn: hand them to its consumer when the turn ends (loop thread).
+    func flushAfterTurn(_ transfer: CurlTransfer) {
+        bodiesToFlush.append(transfer)
+    }
+
+    private func flushBodies() {
+        guard !bodiesToFlush.isEmpty else { return }
+        for transfer in bodiesToFlush { transfer.flushBody() }
+        bodiesToFlush.removeAll(keepingCapacity: true)
     }
 
     private func act(on socket: curl_socket_t, mask: Int32, _ multi: UnsafeMutableRawPointer) {

@@ -25,6 +25,16 @@ struct OpenAICompatibleModelTests {
         #expect(response.timing.total > .zero)
     }
 
+    @Test("a streamed request answered with a whole JSON completion (any case of the media type) is read as one")
+    func streamedRequestAnsweredWithJSON() async throws {
+        var fixture = OpenAIWireFixtures.openAICompletion
+        fixture.headerFields = [HTTPHeaders.Field(name: "content-type", value: "Application/JSON; charset=utf-8")]
+        let transport = ScriptedHTTPTransport(ScriptedHTTPResponse(fixture))
+        let response = try await TestModels.model(transport).generateStreamed(GenerationRequest(prompt: "Capital of France?"))
+        #expect(response.text == "The capital of France is Paris.")
+        #expect(response.finishReason == .stop)
+    }
+
     @Test("llama.cpp completion: decode speed from timings.predicted_per_second")
     func llamaCppCompletion() async throws {
         let transport = ScriptedHTTPTransport(ScriptedHTTPResponse(OpenAIWireFixtures.llamaCppCompletion))

@@ -79,9 +79,7 @@ public enum TextPattern: Sendable, Hashable, Codable, CustomStringConvertible {
     /// eighth of an eval's CPU, and most outputs hold none of the `mustNotContain` phrases. ASCII letters fold only
     /// to ASCII letters, so in ASCII text this check agrees with the case-insensitive regex.
     private func mightMatch(_ text: String) -> Bool {
-        guard case .phrase(let phrase) = self,
-            let word = phrase.split(whereSeparator: \.isWhitespace).first, word.utf8.allSatisfy({ $0 < 0x80 })
-        else { return true }
+        guard case .phrase(let phrase) = self, let word = Self.firstASCIIWord(phrase) else { return true }
         var text = text
         // Compared in place: copying and lowercasing the whole output for every pattern cost more than the search.
         return text.withUTF8 { haystack in
@@ -97,6 +95,18 @@ public enum TextPattern: Sendable, Hashable, Codable, CustomStringConvertible {
             }
             return false
         }
+    }
+
+    /// The phrase's first white-space separated word when the phrase is ASCII (where `Character`'s white space is
+    /// tab through carriage return and space), else nil. Splitting the phrase into `Character`s for every output
+    /// cost more than the search it guards.
+    private static func firstASCIIWord(_ phrase: String) -> Substring? {
+        let utf8 = phrase.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        func isSpace(_ byte: UInt8) -> Bool { (0x09...0x0D).contains(byte) || byte == 0x20 }
+        guard let start = utf8.firstIndex(where: { !isSpace($0) }) else { return nil }
+        let end = utf8[start...].firstIndex(where: isSpace) ?? utf8.endIndex
+        return phrase[start..<end]
     }
 
     private static func asciiLowercased(_ byte: UInt8) -> UInt8 {

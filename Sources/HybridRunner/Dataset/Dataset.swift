@@ -224,6 +224,9 @@ public struct Dataset: Sendable {
 
     struct Problem: Error { var message: String }
 
+    /// The keys a case line may have.
+    static let allowedCaseKeys = Set(["id", "input", "reference", "tags", "notes"]).union(ConversationCase.keys)
+
     static func makeCase(_ value: JSONValue, line: Int) -> Result<EvalCase, Problem> {
         guard let object = value.objectValue else {
             return .failure(Problem(message: "expected a JSON object, got \(value.typeName)"))
@@ -277,9 +280,11 @@ public struct Dataset: Sendable {
                 return .failure(Problem(message: "reference: \(describe(error))"))
             }
         }
-        let allowed = Set(["id", "input", "reference", "tags", "notes"]).union(ConversationCase.keys)
-        if let key = Set(object.keys).subtracting(allowed).sorted().first {
-            return .failure(Problem(message: "unknown key \"\(key)\" (allowed: \(allowed.sorted().joined(separator: ", ")))"))
+        // Checked key by key against a set built once: two sets per line (every line is decoded twice, once to
+        // validate the file and once to run it) were a visible share of a fast eval's CPU.
+        if object.keys.contains(where: { !Self.allowedCaseKeys.contains($0) }) {
+            let key = object.keys.filter { !Self.allowedCaseKeys.contains($0) }.sorted()[0]
+            return .failure(Problem(message: "unknown key \"\(key)\" (allowed: \(allowedCaseKeys.sorted().joined(separator: ", ")))"))
         }
         return .success(EvalCase(id: id, input: input, reference: reference, line: line, conversation: conversation))
     }

@@ -110,6 +110,7 @@ final class DatasetLines: Sendable {
     }
 
     private static func decode(_ bytes: UnsafeRawBufferPointer, _ span: Span) -> Result<EvalCase, Dataset.Problem> {
+        if let plain = DatasetLineScanner.evalCase(bytes, line: Int(span.line)) { return .success(plain) }
         guard let line = String(validating: bytes, as: UTF8.self) else {
             return .failure(Dataset.Problem(message: "not valid UTF-8"))
         }
