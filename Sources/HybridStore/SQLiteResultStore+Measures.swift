@@ -300,13 +300,9 @@ extension SQLiteResultStore {
                 let first = ids[0] as Int64?, let last = ids[1] as Int64?
             else { return 0 }
             var stepped = 0
-            let statements: [(String, StatementArguments)] = [
-                (MeasuresPage.packedSQL, [first, last, run]),
-            ]
-            for (sql, arguments) in statements {
-                let rows = try Row.fetchCursor(try db.makeStatement(sql: sql), arguments: arguments)
-                while try rows.next() != nil { stepped += 1 }
-            }
+            let rows = try Row.fetchCursor(
+                try db.makeStatement(sql: MeasuresPage.packedSQL), arguments: [first, last, run])
+            while try rows.next() != nil { stepped += 1 }
             return stepped
         }
     }
