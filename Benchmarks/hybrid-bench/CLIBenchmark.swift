@@ -72,16 +72,16 @@ enum CLIBenchmark {
     }
 
     private static func report(delay: Int, streaming: Bool, samples: Int, cli: Figures, raw: Figures, aiohttp: Figures?) {
-        let ratio = raw.rate > 0 ? cli.rate / raw.rate : 0
+        let ratio = quotient(cli.rate, raw.rate)
         let target = streaming ? ratioTarget.stream : ratioTarget.plain
         var verdicts: [String] = [ratio >= target ? "curl ratio OK" : "curl ratio BELOW \(target)"]
         var pythonColumn = ""
         if let aiohttp {
-            let pythonRatio = aiohttp.rate > 0 ? cli.rate / aiohttp.rate : 0
+            let pythonRatio = quotient(cli.rate, aiohttp.rate)
             verdicts.append(pythonRatio >= target ? "aiohttp ratio OK" : "aiohttp ratio BELOW \(target)")
             // The CPU target is absolute, stated where aiohttp took 0.26 ms/sample; hosts differ about two-fold in
             // speed from one day to the next, so the CPU relative to aiohttp's in the same minute is printed beside it.
-            let cpuShare = aiohttp.cpuMsPerSample > 0 ? cli.cpuMsPerSample / aiohttp.cpuMsPerSample : 0
+            let cpuShare = quotient(cli.cpuMsPerSample, aiohttp.cpuMsPerSample)
             pythonColumn = String(
                 format: " | aiohttp %6.0f/s %.3f CPU ms %3.0f MB | ratio %.2f, CPU %.2f of aiohttp's", aiohttp.rate,
                 aiohttp.cpuMsPerSample, aiohttp.rssMB, pythonRatio, cpuShare)
@@ -96,6 +96,11 @@ enum CLIBenchmark {
             format: "  %2d ms %@ %6d samples | hybrid %6.0f/s %.3f CPU ms %3.0f MB | curl %6.0f/s %.3f CPU ms %3.0f MB | ratio %.2f%@ | %@",
             delay, streaming ? "stream" : "plain ", samples, cli.rate, cli.cpuMsPerSample, cli.rssMB,
             raw.rate, raw.cpuMsPerSample, raw.rssMB, ratio, pythonColumn, verdicts.joined(separator: ", ")))
+    }
+
+    /// `value / reference`, or 0 when the reference run measured nothing (it failed before its first sample).
+    private static func quotient(_ value: Double, _ reference: Double) -> Double {
+        reference > 0 ? value / reference : 0
     }
 
     /// The files one configuration needs: config, dataset, request body and curl's URL list.
