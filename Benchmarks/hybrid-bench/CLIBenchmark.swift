@@ -2,7 +2,7 @@ import Foundation
 import HybridConfig
 import HybridTestSupport
 
-/// `hybrid-bench cli [--samples 2000,20000] [--delays 0,20] [--concurrency 32] [--modes plain,stream]`: the real
+/// `hybrid-bench cli [--samples 2000,20000] [--delays 0,20] [--concurrency 32] [--modes plain,stream] [--keep DIR]`: the real
 /// release `hybrid eval` (a child process: start-up, config, dataset parsing, scoring, SQLite storage, exit) against
 /// an out-of-process OpenAI-compatible stub, beside two raw clients on the same stub in the same run, neither of
 /// which scores or stores anything: `curl --parallel` (libcurl's multi interface in C) and a Python aiohttp loop
@@ -31,9 +31,12 @@ enum CLIBenchmark {
         let delays = arguments.list("delays", default: [0, 20])
         let concurrency = arguments.int("concurrency", default: 32)
         let modes = arguments.strings("modes", default: ["plain", "stream"])
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-bench-cli-\(UUID().uuidString)")
+        // `--keep DIR` leaves the configs, datasets and databases there, to rerun one CLI invocation under a profiler.
+        let kept = arguments.string("keep")
+        let directory = kept.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-bench-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        defer { if kept == nil { try? FileManager.default.removeItem(at: directory) } }
         let hybrid = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("hybrid").path
         guard FileManager.default.isExecutableFile(atPath: hybrid) else {

@@ -15,6 +15,7 @@ actor ResultWriter {
     private let opening: RunOpening?
     private let onStored: @Sendable (ResultRecord) -> Void
     private let limit: Int
+    private let window: Duration
     private var pending: [(record: ResultRecord, cache: CachedResponseRecord?)] = []
     private var flushing = false
     private var opened = false
@@ -22,6 +23,12 @@ actor ResultWriter {
     /// Senders waiting for room, and callers of `finish` waiting for the last commit.
     private var waitingForRoom: [CheckedContinuation<Void, Never>] = []
     private var waitingForIdle: [CheckedContinuation<Void, Never>] = []
+    /// The flush waiting out a group's window, and which window it is (a timer of an earlier one must not end it).
+    private var windowWaiter: CheckedContinuation<Void, Never>?
+    private var windowNumber = 0
+    private var windowTimer: Task<Void, Never>?
+    /// `finish()` is waiting: every result is handed over, so no group waits for more.
+    private var finishing = false
 
     /// How long a small group waits for more results before its commit, and how many need not wait.
     ///
@@ -35,8 +42,13 @@ actor ResultWriter {
     static let groupWindow = Duration.milliseconds(100)
     static let groupTarget = 512
 
-    init(store: any ResultStore, opening: RunOpening? = nil, limit: Int = 1024, onStored: @escaping @Sendable (ResultRecord) -> Void) {
+    /// `window` is how long a small group waits for more (`groupWindow`; tests make it long to show what ends it).
+    init(
+        store: any ResultStore, opening: RunOpening? = nil, limit: Int = 1024, window: Duration = groupWindow,
+        onStored: @escaping @Sendable (ResultRecord) -> Void
+    ) {
         self.store = store
+        self.window = window
         self.opening = opening
         self.limit = limit
         self.onStored = onStored
@@ -50,7 +62,9 @@ actor ResultWriter {
             await withCheckedContinuation { waitingForRoom.append($0) }
         }
         if let failure { throw failure }
+        finishing = false
         pending.append((record, cache))
+        if pending.count >= Self.groupTarget { endWindow() }
         if !flushing {
             flushing = true
             Task { await self.flush() }
@@ -59,6 +73,10 @@ actor ResultWriter {
 
     /// Waits until every result handed over is committed; throws the first failure.
     func finish() async throws {
+        // Nothing more is coming: the last group commits now, not at the end of its window (a run, and each batch
+        // of a worker, ended 100 ms late).
+        finishing = true
+        endWindow()
         if flushing { await withCheckedContinuation { waitingForIdle.append($0) } }
         if let failure { throw failure }
     }
@@ -68,7 +86,7 @@ actor ResultWriter {
             // Nothing waits for a commit any more, so a few milliseconds buy bigger groups: against a 20 ms
             // endpoint results trickle in and were committed a few at a time, each commit an fsync and a WAL
             // write, which made a sample cost twice the CPU it costs against a 0 ms one.
-            if pending.count < Self.groupTarget { try? await Task.sleep(for: Self.groupWindow) }
+            if pending.count < Self.groupTarget, !finishing { await waitOutWindow() }
             let batch = pending
             pending.removeAll(keepingCapacity: true)
             resumeAll(&waitingForRoom)
@@ -87,6 +105,26 @@ actor ResultWriter {
         flushing = false
         resumeAll(&waitingForRoom)
         resumeAll(&waitingForIdle)
+    }
+
+    /// Waits until `window` passes, `groupTarget` results are pending, or `finish()` is called.
+    private func waitOutWindow() async {
+        windowNumber += 1
+        let number = windowNumber
+        windowTimer = Task { [self] in
+            try? await Task.sleep(for: window)
+            endWindow(number: number)
+        }
+        await withCheckedContinuation { windowWaiter = $0 }
+    }
+
+    /// Ends the window being waited out (if `number` is given, only if it is still that one).
+    private func endWindow(number: Int? = nil) {
+        guard let waiter = windowWaiter, number.map({ $0 == windowNumber }) ?? true else { return }
+        windowWaiter = nil
+        windowTimer?.cancel()
+        windowTimer = nil
+        waiter.resume()
     }
 
     private func resumeAll(_ waiters: inout [CheckedContinuation<Void, Never>]) {
