@@ -2,7 +2,7 @@ import Foundation
 import HybridConfig
 import HybridTestSupport
 
-/// `hybrid-bench cli [--samples 2000,20000] [--delays 0,20] [--concurrency 32] [--modes plain,stream] [--keep DIR]`: the real
+/// `hybrid-bench cli [--samples 2000,20000] [--delays 0,20] [--concurrency 32] [--modes plain,stream] [--repeats 3] [--keep DIR]`: the real
 /// release `hybrid eval` (a child process: start-up, config, dataset parsing, scoring, SQLite storage, exit) against
 /// an out-of-process OpenAI-compatible stub, beside two raw clients on the same stub in the same run, neither of
 /// which scores or stores anything: `curl --parallel` (libcurl's multi interface in C) and a Python aiohttp loop
@@ -24,6 +24,15 @@ enum CLIBenchmark {
         var failed: Bool
         /// From spawning the CLI to its first request reaching the stub (start-up, config, dataset, plan).
         var firstRequestSeconds: Double?
+
+        /// Each figure's median over `runs` (the highest RSS); failed if any run failed.
+        static func median(_ runs: [Figures]) -> Figures {
+            let firstRequests = runs.compactMap(\.firstRequestSeconds)
+            return Figures(
+                rate: runs.map(\.rate).median, cpuMsPerSample: runs.map(\.cpuMsPerSample).median,
+                rssMB: runs.map(\.rssMB).max() ?? 0, failed: runs.contains(where: \.failed),
+                firstRequestSeconds: firstRequests.isEmpty ? nil : firstRequests.median)
+        }
     }
 
     static func run(_ arguments: BenchmarkArguments) async throws {
@@ -31,6 +40,9 @@ enum CLIBenchmark {
         let delays = arguments.list("delays", default: [0, 20])
         let concurrency = arguments.int("concurrency", default: 32)
         let modes = arguments.strings("modes", default: ["plain", "stream"])
+        // One run on 2 shared cores varies by about 10 % (the client competes with the stub for them), so each
+        // client runs `repeats` times, interleaved with the others, and the medians are compared.
+        let repeats = max(1, arguments.int("repeats", default: 3))
         // `--keep DIR` leaves the configs, datasets and databases there, to rerun one CLI invocation under a profiler.
         let kept = arguments.string("keep")
         let directory = kept.map { URL(fileURLWithPath: $0) }
@@ -48,7 +60,7 @@ enum CLIBenchmark {
             return
         }
         let python = AiohttpClient.find()
-        print("cli: release `hybrid eval` (scoring + SQLite) vs raw `curl --parallel`\(python == nil ? "" : " and a Python aiohttp loop") on one stub, concurrency \(concurrency)")
+        print("cli: release `hybrid eval` (scoring + SQLite) vs raw `curl --parallel`\(python == nil ? "" : " and a Python aiohttp loop") on one stub, concurrency \(concurrency); medians of \(repeats) interleaved runs each (load \(ResourceUsage.loadAverage()))")
         if python == nil { print("cli: no aiohttp in .venv (make setup installs it); comparing with curl only") }
         let firstRequestFile = directory.appendingPathComponent("first-request").path
         for delay in delays {
@@ -58,20 +70,44 @@ enum CLIBenchmark {
                 let streaming = mode == "stream"
                 for samples in sampleCounts {
                     let setup = try Setup(directory: directory, port: server.port, samples: samples, streaming: streaming, concurrency: concurrency)
-                    let raw = try await measureRaw(curl: curl, setup: setup, samples: samples, concurrency: concurrency)
-                    let aiohttp = try await python.asyncMap {
-                        try await $0.measure(url: setup.url, body: setup.body, samples: samples, concurrency: concurrency)
-                    }.map { figures($0, samples: samples) }
-                    try? FileManager.default.removeItem(atPath: firstRequestFile)
-                    let spawned = Date().timeIntervalSince1970
-                    var cli = try await measureCLI(hybrid: hybrid, setup: setup, samples: samples, concurrency: concurrency)
-                    cli.firstRequestSeconds = (try? String(contentsOfFile: firstRequestFile, encoding: .utf8))
-                        .flatMap(Double.init).map { $0 - spawned }
+                    var rounds: [Round] = []
+                    for _ in 0..<repeats {
+                        rounds.append(try await measureRound(
+                            hybrid: hybrid, curl: curl, python: python, setup: setup, samples: samples,
+                            concurrency: concurrency, firstRequestFile: firstRequestFile))
+                    }
+                    let (cli, raw) = (Figures.median(rounds.map(\.cli)), Figures.median(rounds.map(\.raw)))
+                    let aiohttp = python == nil ? nil : Figures.median(rounds.compactMap(\.aiohttp))
                     report(delay: delay, streaming: streaming, samples: samples, cli: cli, raw: raw, aiohttp: aiohttp)
                 }
             }
         }
         try await FirstRequestBenchmark.run(arguments, hybrid: hybrid, directory: directory)
+    }
+
+    /// One run of each client on one configuration, back to back.
+    struct Round {
+        var cli: Figures
+        var raw: Figures
+        var aiohttp: Figures?
+    }
+
+    private static func measureRound(
+        hybrid: String, curl: String, python: AiohttpClient?, setup: Setup, samples: Int, concurrency: Int,
+        firstRequestFile: String
+    ) async throws -> Round {
+        let raw = try await measureRaw(curl: curl, setup: setup, samples: samples, concurrency: concurrency)
+        let aiohttp = try await python.asyncMap {
+            try await $0.measure(url: setup.url, body: setup.body, samples: samples, concurrency: concurrency)
+        }.map { figures($0, samples: samples) }
+        try? FileManager.default.removeItem(atPath: firstRequestFile)
+        // Each round stores a new run: the run id of the last one would only be resumed (and found complete).
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: setup.database + suffix) }
+        let spawned = Date().timeIntervalSince1970
+        var cli = try await measureCLI(hybrid: hybrid, setup: setup, samples: samples, concurrency: concurrency)
+        cli.firstRequestSeconds = (try? String(contentsOfFile: firstRequestFile, encoding: .utf8))
+            .flatMap(Double.init).map { $0 - spawned }
+        return Round(cli: cli, raw: raw, aiohttp: aiohttp)
     }
 
     private static func report(delay: Int, streaming: Bool, samples: Int, cli: Figures, raw: Figures, aiohttp: Figures?) {

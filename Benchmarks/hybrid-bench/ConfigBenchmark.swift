@@ -154,10 +154,9 @@ enum ConfigBenchmark {
             }
 
             func split(decodeAndValidateCPU: Double) -> StartupSplit {
-                func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-                return StartupSplit(
-                    cacheRead: median(cacheRead), parse: median(parse), decode: median(decode), decodeAndValidate: median(load),
-                    startup: median(startup), rest: median(rest), decodeAndValidateCPU: decodeAndValidateCPU)
+                StartupSplit(
+                    cacheRead: cacheRead.median, parse: parse.median, decode: decode.median, decodeAndValidate: load.median,
+                    startup: startup.median, rest: rest.median, decodeAndValidateCPU: decodeAndValidateCPU)
             }
         }
 
@@ -175,7 +174,7 @@ enum ConfigBenchmark {
                 try body()
                 samples.append(now() - start)
             }
-            return samples.sorted()[samples.count / 2]
+            return samples.median
         }
 
         var description: String {

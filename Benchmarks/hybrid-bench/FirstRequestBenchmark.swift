@@ -27,7 +27,7 @@ enum FirstRequestBenchmark {
             }
             figures.append(seconds)
         }
-        let median = figures.sorted()[1]
+        let median = figures.median
         print(String(
             format: "  first request over %d lines: median %.0f ms (runs %@) | target %.0f ms: %@ | load %@", lines,
             median * 1000, figures.map { String(format: "%.0f", $0 * 1000) }.joined(separator: ", "), targetSeconds * 1000,
