@@ -23,9 +23,8 @@ actor ResultWriter {
     /// Senders waiting for room, and callers of `finish` waiting for the last commit.
     private var waitingForRoom: [CheckedContinuation<Void, Never>] = []
     private var waitingForIdle: [CheckedContinuation<Void, Never>] = []
-    /// The flush waiting out a group's window, and which window it is (a timer of an earlier one must not end it).
+    /// The flush waiting out a group's window, and the timer that ends it (cancelled when something else does).
     private var windowWaiter: CheckedContinuation<Void, Never>?
-    private var windowNumber = 0
     private var windowTimer: Task<Void, Never>?
     /// `finish()` is waiting: every result is handed over, so no group waits for more.
     private var finishing = false
@@ -109,18 +108,17 @@ actor ResultWriter {
 
     /// Waits until `window` passes, `groupTarget` results are pending, or `finish()` is called.
     private func waitOutWindow() async {
-        windowNumber += 1
-        let number = windowNumber
         windowTimer = Task { [self] in
             try? await Task.sleep(for: window)
-            endWindow(number: number)
+            // Cancelled: its window already ended, and the one open now (if any) has a timer of its own.
+            if !Task.isCancelled { endWindow() }
         }
         await withCheckedContinuation { windowWaiter = $0 }
     }
 
-    /// Ends the window being waited out (if `number` is given, only if it is still that one).
-    private func endWindow(number: Int? = nil) {
-        guard let waiter = windowWaiter, number.map({ $0 == windowNumber }) ?? true else { return }
+    /// Ends the window being waited out, if any.
+    private func endWindow() {
+        guard let waiter = windowWaiter else { return }
         windowWaiter = nil
         windowTimer?.cancel()
         windowTimer = nil
