@@ -1,23 +1,40 @@
 import HybridReport
 
-/// A share of requests with its Wilson score interval (95 %).
+/// A share of requests with its Wilson score interval (95 %); with repeated cases, the interval is on cases.
 public struct ProportionEstimate: Sendable, Hashable, CustomStringConvertible {
     /// Requests that counted as a success.
     public var successes: Int
     /// Requests counted; with 0 every figure is NaN.
     public var trials: Int
-    /// `successes / trials`, in 0...1.
+    /// `successes / trials`, in 0...1; with repeated cases, the mean of the cases' reduced values.
     public var proportion: Double
     /// Lower bound of the Wilson 95 % interval.
     public var lower: Double
     /// Upper bound of the Wilson 95 % interval.
     public var upper: Double
+    /// The cases the interval is computed on when requests repeat cases; nil when each request is its own case.
+    public var cases: Int?
 
     /// Computes the proportion and its Wilson interval.
     public init(successes: Int, trials: Int) {
+        self.init(successes: successes, trials: trials, wilson: WilsonInterval(successes: successes, trials: trials))
+    }
+
+    /// `successes` of `trials` requests whose cases' reduced values (``RepeatReducer``) are `caseValues`: the
+    /// proportion is their mean and the Wilson interval is on the cases.
+    public init(successes: Int, trials: Int, caseValues: [Double]) {
+        let mean = caseValues.isEmpty ? Double.nan : caseValues.reduce(0, +) / Double(caseValues.count)
+        self.init(
+            successes: successes, trials: trials,
+            wilson: mean.isNaN ? nil : WilsonInterval(proportion: min(1, max(0, mean)), trials: caseValues.count))
+        cases = caseValues.count
+    }
+
+    private init(successes: Int, trials: Int, wilson: WilsonInterval?) {
         self.successes = successes
         self.trials = trials
-        if let wilson = WilsonInterval(successes: successes, trials: trials) {
+        cases = nil
+        if let wilson {
             proportion = wilson.proportion
             lower = wilson.lower
             upper = wilson.upper
@@ -28,9 +45,10 @@ public struct ProportionEstimate: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// `80.0% (8/10) [Wilson 49.0%, 94.3%]`.
+    /// `80.0% (8/10) [Wilson 49.0%, 94.3%]`; with repeated cases `… (40/50 over 10 cases) …`.
     public var description: String {
-        "\(Self.percent(proportion)) (\(successes)/\(trials)) [Wilson \(Self.percent(lower)), \(Self.percent(upper))]"
+        let over = cases.map { " over \($0) cases" } ?? ""
+        return "\(Self.percent(proportion)) (\(successes)/\(trials)\(over)) [Wilson \(Self.percent(lower)), \(Self.percent(upper))]"
     }
 
     static func percent(_ value: Double) -> String {

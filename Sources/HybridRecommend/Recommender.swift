@@ -23,16 +23,19 @@ public struct Recommender: Sendable {
     public var maxOrderLength: Int
     /// Names the tool in `provenance.producedBy`.
     public var producedBy: String
+    /// What a repeated case's checks reduce to before the adherence floor's interval (`--reducer`).
+    public var reducer: RepeatReducer
 
     /// Creates a recommender; orders of up to 3 models are considered by default.
     public init(
         policy: RecommendationPolicy = .standard, bootstrap: BootstrapConfiguration = .standard, maxOrderLength: Int = 3,
-        producedBy: String = "hybrid recommend"
+        producedBy: String = "hybrid recommend", reducer: RepeatReducer = .mean
     ) {
         self.policy = policy
         self.bootstrap = bootstrap
         self.maxOrderLength = max(1, maxOrderLength)
         self.producedBy = producedBy
+        self.reducer = reducer
     }
 
     /// Recommends a route for the feature of each simulator's run and writes the next config version.
@@ -141,7 +144,7 @@ public struct Recommender: Sendable {
             var candidate = CandidateEvaluation(
                 variant: route.variant, order: route.order,
                 isCurrent: route.variant == currentRoute.variant && route.order == currentRoute.order,
-                adherence: ProportionEstimate(successes: trace.adherentCount, trials: trace.count),
+                adherence: TraceCases(trace, table: table, reducer: reducer).proportion(trace.adherent),
                 p95LatencyMs: trace.p95, costPer1k: trace.meanCost * 1000)
             candidate.checks = basicChecks(candidate, floors: floors, document: document)
             evaluations.append((candidate, trace))
@@ -168,18 +171,29 @@ public struct Recommender: Sendable {
         }
 
         func withQuality(_ entry: (candidate: CandidateEvaluation, trace: RouteTrace)) -> CandidateEvaluation {
-            judgeQuality(entry, floors: floors, scorer: scorerIndex, scorerName: scorerName, best: best)
+            judgeQuality(entry, floors: floors, scorer: scorerIndex, scorerName: scorerName, best: best, table: table)
         }
 
         // Cheapest first; the quality check (a bootstrap) runs only on candidates that pass everything else.
         let ranked = evaluations.sorted { Self.ranks($0.candidate, before: $1.candidate) }
         var chosen: (candidate: CandidateEvaluation, trace: RouteTrace)?
+        var currentQualifies: (candidate: CandidateEvaluation, trace: RouteTrace)?
         var qualifying = 0
         for entry in ranked where entry.candidate.meetsFloors {
             let judged = withQuality(entry)
             guard judged.meetsFloors else { continue }
             qualifying += 1
             if chosen == nil { chosen = (judged, entry.trace) }
+            if judged.isCurrent { currentQualifies = (judged, entry.trace) }
+        }
+        // A route that meets every floor is replaced only by one that is cheaper or faster beyond the run's noise:
+        // two prompt variants that behave alike (an A/A) differ in cost and p95 by chance alone.
+        if let pick = chosen, !pick.candidate.isCurrent, let current = currentQualifies,
+            let reason = Self.withinNoise(pick.trace, current.trace, table: table, configuration: bootstrap)
+        {
+            notes.append("\(pick.candidate.label) ranks first but is not cheaper or faster than the current route "
+                + "beyond the run's noise (\(reason)); the current route is kept")
+            chosen = current
         }
 
         func full(_ entry: (candidate: CandidateEvaluation, trace: RouteTrace)) -> CandidateEvaluation {
@@ -187,7 +201,9 @@ public struct Recommender: Sendable {
             var policy = routing
             policy.order = candidate.order
             policy.variant = candidate.variant
-            candidate.result = SimulationResult(table: table, policy: policy, variant: candidate.variant, trace: entry.trace, configuration: bootstrap)
+            candidate.result = SimulationResult(
+                table: table, policy: policy, variant: candidate.variant, trace: entry.trace, configuration: bootstrap,
+                reducer: reducer)
             return candidate
         }
 
@@ -209,7 +225,7 @@ public struct Recommender: Sendable {
             screening.bootstrap.maximumResampledCount = 0  // mean ± z·SE: O(n) per candidate, for ranking only
             let nearest = ranked.filter { $0.candidate.failedChecks.count == fewest }
                 .map { entry -> (candidate: CandidateEvaluation, trace: RouteTrace) in
-                    (screening.judgeQuality(entry, floors: floors, scorer: scorerIndex, scorerName: scorerName, best: best), entry.trace)
+                    (screening.judgeQuality(entry, floors: floors, scorer: scorerIndex, scorerName: scorerName, best: best, table: table), entry.trace)
                 }
                 .min { a, b in
                     let fa = a.candidate.failedChecks.count, fb = b.candidate.failedChecks.count
@@ -242,7 +258,7 @@ public struct Recommender: Sendable {
     /// Adds the quality check: the paired interval of (best arm − candidate) must stay under the floor.
     private func judgeQuality(
         _ entry: (candidate: CandidateEvaluation, trace: RouteTrace), floors: FeatureFloors, scorer scorerIndex: Int?,
-        scorerName: String?, best: (id: String, scorer: String, mean: Double, trace: RouteTrace)?
+        scorerName: String?, best: (id: String, scorer: String, mean: Double, trace: RouteTrace)?, table: RunOutcomeTable
     ) -> CandidateEvaluation {
         var candidate = entry.candidate
         guard let floor = floors.maxQualityDrop else { return candidate }
@@ -250,7 +266,8 @@ public struct Recommender: Sendable {
             candidate.checks.append(FloorCheck(name: "quality", passed: false, detail: "scorer \(scorerName ?? "?") has no scores to compare"))
             return candidate
         }
-        let (drop, pairs) = Self.qualityDrop(best: best.trace, candidate: entry.trace, scorer: scorerIndex, configuration: bootstrap)
+        let (drop, pairs) = Self.qualityDrop(
+            best: best.trace, candidate: entry.trace, scorer: scorerIndex, table: table, configuration: bootstrap)
         candidate.qualityDrop = drop
         if let drop, let upper = drop.upper {
             candidate.checks.append(FloorCheck(
@@ -291,20 +308,35 @@ public struct Recommender: Sendable {
         return checks
     }
 
-    /// Paired per-case drop best − candidate on one scorer, over cases both scored.
-    static func qualityDrop(best: RouteTrace, candidate: RouteTrace, scorer: Int, configuration: BootstrapConfiguration) -> (MeanEstimate?, Int) {
-        var bestByCase: [Int: Double] = [:]
-        for (i, caseIndex) in best.cases.enumerated() {
-            if let value = best.quality[scorer][i] { bestByCase[caseIndex] = value }
-        }
-        var first: [Double] = [], second: [Double] = []
-        for (i, caseIndex) in candidate.cases.enumerated() {
-            guard let value = candidate.quality[scorer][i], let reference = bestByCase[caseIndex] else { continue }
-            first.append(reference)
-            second.append(value)
-        }
+    /// Paired per-case drop best − candidate on one scorer, over cases both scored; repeats of a case are averaged
+    /// first, so the case is the unit of the interval.
+    static func qualityDrop(
+        best: RouteTrace, candidate: RouteTrace, scorer: Int, table: RunOutcomeTable, configuration: BootstrapConfiguration
+    ) -> (MeanEstimate?, Int) {
+        let (first, second) = TraceCases.paired(
+            (best, best.quality[scorer]), (candidate, candidate.quality[scorer]), table: table)
         guard let paired = PairedBootstrap(first: first, second: second, configuration: configuration) else { return (nil, first.count) }
         return (MeanEstimate(count: paired.count, mean: paired.meanDifference, lower: paired.lower, upper: paired.upper, method: paired.method), first.count)
+    }
+
+    /// nil when `candidate` is cheaper or faster than `current` per case with a paired 95 % interval below zero;
+    /// else the two intervals, for the note that keeps the current route.
+    static func withinNoise(
+        _ candidate: RouteTrace, _ current: RouteTrace, table: RunOutcomeTable, configuration: BootstrapConfiguration
+    ) -> String? {
+        var parts: [String] = []
+        for (name, scale, values) in [
+            ("cost per 1k", 1_000.0, { (trace: RouteTrace) in trace.costUSD.map { Optional($0) } }),
+            ("latency ms", 1.0, { (trace: RouteTrace) in trace.latencyMs.map { Optional($0) } }),
+        ] {
+            let (a, b) = TraceCases.paired((candidate, values(candidate)), (current, values(current)), table: table)
+            guard let paired = PairedBootstrap(first: a, second: b, configuration: configuration) else { continue }
+            if paired.upper < 0 { return nil }
+            parts.append(String(
+                format: "%@ %+.4g [%.4g, %.4g]", name, paired.meanDifference * scale, paired.lower * scale,
+                paired.upper * scale))
+        }
+        return parts.joined(separator: "; ")
     }
 
     // MARK: - Ranking

@@ -42,7 +42,11 @@ public struct SimulationResult: Sendable {
     /// Attempts whose stored result came from the response cache (their latency is the original call's).
     public var cacheHitAttempts: Int
 
-    init(table: RunOutcomeTable, policy: RoutePolicy, variant: String, trace: RouteTrace, configuration: BootstrapConfiguration) {
+    init(
+        table: RunOutcomeTable, policy: RoutePolicy, variant: String, trace: RouteTrace,
+        configuration: BootstrapConfiguration, reducer: RepeatReducer = .mean
+    ) {
+        let units = TraceCases(trace, table: table, reducer: reducer)
         runID = table.runID
         feature = table.feature
         self.variant = variant
@@ -51,38 +55,32 @@ public struct SimulationResult: Sendable {
         count = trace.count
         incompleteCases = trace.incompleteCases
         quality = table.scorers.indices.compactMap { index in
-            let values = trace.quality[index].compactMap { $0 }
+            let values = units.means(trace.quality[index])
             guard !values.isEmpty else { return nil }
             return QualityEstimate(scorer: table.scorers[index], estimate: MeanEstimate(values, configuration: configuration))
         }
-        adherence = ProportionEstimate(successes: trace.adherentCount, trials: trace.count)
+        adherence = units.proportion(trace.adherent)
+        // Percentiles describe requests; the means' intervals are on cases.
         let percentiles = Percentiles(trace.latencyMs)
         latency = LatencySummary(
             p50: percentiles?.p50 ?? .nan, p95: percentiles?.p95 ?? .nan,
-            mean: MeanEstimate(trace.latencyMs, configuration: configuration))
-        costPer1k = MeanEstimate(trace.costUSD, scale: 1000, configuration: configuration)
+            mean: MeanEstimate(units.means(trace.latencyMs), configuration: configuration))
+        costPer1k = MeanEstimate(units.means(trace.costUSD), scale: 1000, configuration: configuration)
 
-        var byModel: [String: Int] = [:]
-        var byTier: [ModelTier: Int] = [:]
-        var unserved = 0
-        for position in trace.served {
-            guard let position else {
-                unserved += 1
-                continue
-            }
-            let arm = table.arms[trace.arms[position]]
-            byModel[arm.modelID, default: 0] += 1
-            byTier[arm.tier, default: 0] += 1
-        }
+        let tiers = Set(trace.served.compactMap { $0.map { table.arms[trace.arms[$0]].tier } })
         var seen: Set<String> = []
         servedByModel = arms.compactMap { arm in
             guard seen.insert(arm.modelID).inserted else { return nil }
-            return ServedShare(label: arm.modelID, share: ProportionEstimate(successes: byModel[arm.modelID] ?? 0, trials: trace.count))
+            return ServedShare(label: arm.modelID, share: units.proportion(trace.served.map { served in
+                served.map { table.arms[trace.arms[$0]].modelID == arm.modelID } ?? false
+            }, reducer: .mean))
         }
-        servedByTier = byTier.keys.sorted().map { tier in
-            ServedShare(label: tier.rawValue, share: ProportionEstimate(successes: byTier[tier] ?? 0, trials: trace.count))
+        servedByTier = tiers.sorted().map { tier in
+            ServedShare(label: tier.rawValue, share: units.proportion(trace.served.map { served in
+                served.map { table.arms[trace.arms[$0]].tier == tier } ?? false
+            }, reducer: .mean))
         }
-        noArmPassed = ProportionEstimate(successes: unserved, trials: trace.count)
+        noArmPassed = units.proportion(trace.served.map { $0 == nil }, reducer: .mean)
         meanAttempts = Double(trace.attempts.reduce(0, +)) / Double(max(1, trace.count))
         timedOutAttempts = trace.timedOutAttempts
         unpricedAttempts = trace.unpricedAttempts

@@ -97,6 +97,22 @@ public final class SQLiteFieldEventStore: Sendable {
         }
     }
 
+    /// Every event of the same feature from the field runs of earlier config versions than `runID`'s: the
+    /// pre-period a report uses as CUPED's covariate. Empty for the feature's first version.
+    public func eventsBefore(run runID: String) async throws(StoreError) -> [FieldEventRecord] {
+        guard let feature = try? Self.feature(ofRun: runID), let version = try? Self.version(ofRun: runID) else {
+            return []
+        }
+        let earlier = try await fieldRunIDs().filter { id in
+            (try? Self.feature(ofRun: id)) == feature && ((try? Self.version(ofRun: id)) ?? .max) < version
+        }
+        var events: [FieldEventRecord] = []
+        for id in earlier.sorted() {
+            events += try await self.events(run: id)
+        }
+        return events
+    }
+
     // MARK: - Rows
 
     private static func createRuns(for events: [FieldEventRecord], db: Database) throws -> [String] {

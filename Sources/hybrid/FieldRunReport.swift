@@ -9,20 +9,21 @@ import HybridStore
 enum FieldRunReport {
     static func build(
         run: String, store: any ResultStore, fieldStore: SQLiteFieldEventStore, config: String?, db: String,
-        control: String?, options: ReportOptions
+        control: String?, options: ReportOptions, segments: FieldSplit? = nil
     ) async throws -> RunReport {
         var document: HybridConfigDocument?
         if let config {
             document = try await GlobalOptions.parse(["--config", config, "--db", db]).loadConfig().document
         }
         return try await build(
-            run: run, store: store, fieldStore: fieldStore, document: document, control: control, options: options)
+            run: run, store: store, fieldStore: fieldStore, document: document, control: control, options: options,
+            segments: segments)
     }
 
     /// The report with the split of `document` (none when nil: then no effect is reported).
     static func build(
         run: String, store: any ResultStore, fieldStore: SQLiteFieldEventStore, document: HybridConfigDocument?,
-        control: String?, options: ReportOptions
+        control: String?, options: ReportOptions, segments: FieldSplit? = nil
     ) async throws -> RunReport {
         guard let record = try await store.run(id: run), let feature = record.features.first else {
             throw CLIError("field run \(run) has no run record")
@@ -37,8 +38,10 @@ enum FieldRunReport {
             }
             percentages = split(of: feature, in: document)
         }
-        return try await FieldReportBuilder(percentages: percentages, control: control, options: options)
-            .build(store: fieldStore, run: record, runID: run)
+        return try await FieldReportBuilder(
+            percentages: percentages, control: control, options: options, minimumInstalls: segments?.minimumInstalls ?? 20,
+            segmentLabel: segments?.by
+        ).build(store: fieldStore, run: record, runID: run)
     }
 
     /// `hybrid recommend FIELD_RUN`: prints the decision, its figures and the diff; writes the config with --out.
@@ -72,5 +75,17 @@ enum FieldRunReport {
     static func split(of feature: String, in document: HybridConfigDocument) -> [String: Double] {
         guard let rollout = document.rollouts[feature] else { return ["default": 100] }
         return Dictionary(rollout.arms.map { ($0.name, $0.percentage) }, uniquingKeysWith: +)
+    }
+}
+
+/// `--by LABEL` and `--minimum-installs N` of the field report.
+struct FieldSplit: ParsableArguments {
+    @Option(help: "Field runs: split the report by this event label (deviceClass, appVersion, os, …); each segment is judged on its own installs, Holm across segments.")
+    var by: String?
+    @Option(help: "Field runs: installs a group needs before its comparisons are judged (below it they are shown only).")
+    var minimumInstalls = 20
+
+    func validate() throws {
+        try OptionChecks.atLeast(2, minimumInstalls, option: "--minimum-installs")
     }
 }

@@ -114,6 +114,11 @@ struct RecommendCommand: AsyncParsableCommand {
     @Option(help: "Write the proposed config here.")
     var out: String?
 
+    @Option(
+        help: "What a repeated case's checks reduce to before the adherence floor: mean (pass share), all (pass^k), any (pass@k).",
+        transform: ReportCLI.reducer)
+    var reducer: RepeatReducer = .mean
+
     func validate() throws {
         if runs.isEmpty { throw ValidationError("give at least one run id") }
     }
@@ -135,7 +140,7 @@ struct RecommendCommand: AsyncParsableCommand {
             for run in runs {
                 simulators.append(try await RouteSimulator.load(from: store, run: run))
             }
-            let recommendation = try Recommender(policy: floors).recommend(document: document, simulators: simulators)
+            let recommendation = try Recommender(policy: floors, reducer: reducer).recommend(document: document, simulators: simulators)
             print("recommendation from \(source) (version \(document.version)) and run \(runs.joined(separator: ", ")):")
             print(recommendation.renderSummary())
             print("")

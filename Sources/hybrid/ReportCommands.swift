@@ -25,17 +25,18 @@ struct ReportCommand: AsyncParsableCommand {
     var rolloutConfig: String?
     @Option(help: "Field runs: the rollout arm the others are compared with (default: `default` when it has a share, else the first arm).")
     var control: String?
+    @OptionGroup var split: FieldSplit
 
     func run() async throws {
         try await ReportCLI.guarded {
-            let options = try ReportCLI.options(pairs: pairs, worst: output.worst)
+            let options = try ReportCLI.options(pairs: pairs, worst: output.worst, reducer: output.reducer)
             let store = try await ReportCLI.openStore(output.db)
             var report: RunReport
             let fieldStore = try SQLiteFieldEventStore(path: output.db)
             if try await fieldStore.isFieldRun(run) {
                 report = try await FieldRunReport.build(
                     run: run, store: store, fieldStore: fieldStore, config: rolloutConfig, db: output.db, control: control,
-                    options: options)
+                    options: options, segments: split)
             } else {
                 report = try await ReportBuilder(options: options).build(store: store, runID: run)
             }
@@ -83,7 +84,7 @@ struct CompareCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await ReportCLI.guarded {
-            let options = try ReportCLI.options(pairs: [], worst: output.worst)
+            let options = try ReportCLI.options(pairs: [], worst: output.worst, reducer: output.reducer)
             let store = try await ReportCLI.openStore(output.db)
             let builder = ReportBuilder(options: options)
             let currentID = runs[runs.count - 1]
@@ -137,6 +138,10 @@ struct ReportOutputOptions: ParsableArguments {
     var format = "md,html,json,junit"
     @Option(help: "Worst cases listed per arm.")
     var worst = 5
+    @Option(
+        help: "What a repeated case's checks reduce to before every interval and test: mean (pass share), all (pass^k), any (pass@k).",
+        transform: ReportCLI.reducer)
+    var reducer: RepeatReducer = .mean
 
     func validate() throws {
         try OptionChecks.atLeast(0, worst, option: "--worst")
@@ -159,8 +164,8 @@ enum ReportCLI {
         if code != 0 { throw ExitCode(code) }
     }
 
-    static func options(pairs: [String], worst: Int) throws -> ReportOptions {
-        var options = ReportOptions(worstCasesPerArm: max(0, worst))
+    static func options(pairs: [String], worst: Int, reducer: RepeatReducer = .mean) throws -> ReportOptions {
+        var options = ReportOptions(worstCasesPerArm: max(0, worst), reducer: reducer)
         if !pairs.isEmpty {
             options.pairs = try pairs.map { text in
                 guard let pair = ArmPair(parsing: text) else {
@@ -216,5 +221,15 @@ enum ReportCLI {
 
     static func printError(_ message: String) {
         FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}
+
+extension ReportCLI {
+    /// `--reducer mean|all|any`.
+    static func reducer(_ text: String) throws -> RepeatReducer {
+        guard let reducer = RepeatReducer(rawValue: text) else {
+            throw ValidationError("--reducer takes mean, all or any; got '\(text)'")
+        }
+        return reducer
     }
 }

@@ -155,7 +155,8 @@ private struct TeeSink: RouteEventSink {
     static func report(run: String, db: String, config: String, in directory: URL, name: String) async throws -> RunReport {
         let out = directory.appendingPathComponent("report-\(name)").path
         let outcome = try await HybridCLI.run(
-            ["report", run, "--db", db, "--rollout-config", config, "--out", out, "--format", "json,md"], in: directory)
+            ["report", run, "--db", db, "--rollout-config", config, "--out", out, "--format", "json,md", "--by", "deviceClass"],
+            in: directory)
         #expect(outcome.status == 0, "\(outcome.output)")
         return try RunReport.load(path: out + "/report.json")
     }
@@ -168,12 +169,17 @@ private struct TeeSink: RouteEventSink {
         let adherence = try #require(field.comparisons.first { $0.metric == "adherence" })
         #expect(adherence.arm == "brief" && adherence.control == "concise")
         #expect(adherence.lower > 0.5 && adherence.lower <= adherence.difference && adherence.difference <= adherence.upper)
-        // The always-valid (mSPRT) interval must also exclude zero. It is not always wider than Newcombe's here:
-        // near 100 % against 0 % the Wilson-based Newcombe bounds are the more conservative of the two.
+        // The always-valid (mSPRT) interval must also exclude zero.
         let sequentialLower = try #require(adherence.sequentialLower)
         #expect(sequentialLower > 0 && sequentialLower <= adherence.difference)
         #expect(adherence.verdict == "better")
-        #expect(field.comparisons.contains { $0.metric == "latencyP95Ms" && $0.intervalMethod.hasPrefix("bootstrap") })
+        // Installs are the unit: one request per install here, so installs and events agree.
+        #expect(adherence.installs.map { $0.arm == $0.armEvents && $0.control == $0.controlEvents } == true)
+        #expect(field.comparisons.contains { $0.metric == "latencyP95Ms" && $0.intervalMethod.hasPrefix("install-bootstrap") })
+        // Split by the label the routers attached: six Mac installs are too few to judge, the phones are judged.
+        let segments = try #require(field.segments)
+        #expect(segments.map(\.value) == ["mac", "phone"])
+        #expect(segments.map(\.judged) == [false, true])
     }
 
     /// A third of the `brief` installs never report (as if that arm crashed before uploading): `hybrid ingest`

@@ -2,6 +2,7 @@ import Foundation
 import HybridConfig
 import HybridCore
 import HybridRecommend
+import HybridReport
 import HybridStore
 import Testing
 
@@ -110,6 +111,35 @@ import Testing
         #expect(decision.decision == .keepCurrentMeetsFloors)
         #expect(decision.chosen?.isCurrent == true)
         #expect(recommendation.diff.contains("features.summarize.priority") == false)
+    }
+
+    /// An offline A/A: two prompt variants on one model whose latency per case is drawn from one distribution. The
+    /// variant with the lower p95 by chance must not displace the current route; over 200 runs, a change is made in at
+    /// most 6 %.
+    @Test func anAAOfTwoVariantsKeepsTheCurrentRoute() async throws {
+        let runs = 200
+        var changes = 0
+        for run in 0..<runs {
+            let seed = UInt64(run)
+            func latency(_ variant: UInt64) -> @Sendable (Int) -> Double {
+                { index in
+                    var rng = SplitMix64(seed: seed &* 1_000_003 &+ variant &* 7_919 &+ UInt64(index))
+                    return 300 + 400 * Double(rng.next() >> 11) / Double(1 << 53)
+                }
+            }
+            let arms = [
+                ArmSpec(model: "local", variant: "a", tier: .onDevice, latencyMs: latency(1), costUSD: 0),
+                ArmSpec(model: "local", variant: "b", tier: .onDevice, latencyMs: latency(2), costUSD: 0),
+            ]
+            let store = try await StoredRunFixture.store(cases: 30, arms: arms)
+            let simulator = try await RouteSimulator.load(from: store, run: "run-1")
+            let base = try StoredRunFixture.config(models: [("local", .onDevice, 0)], priority: ["local"], variants: ["a", "b"])
+            let recommendation = try Recommender(policy: policy(.init(minAdherenceLower: 0.8))).recommend(
+                document: base, simulators: [simulator])
+            if recommendation.changesRouting { changes += 1 }
+        }
+        print("offline A/A through recommend: \(changes) of \(runs) runs changed the route")
+        #expect(Double(changes) / Double(runs) <= 0.06, "\(changes) of \(runs) A/A runs changed the route")
     }
 
     @Test func policyFilesDecodeAndRejectUnknownKeys() throws {

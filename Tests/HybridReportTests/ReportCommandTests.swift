@@ -69,4 +69,19 @@ struct ReportCommandTests {
             #expect(noDB.output.contains("no results database at missing.sqlite"))
         }
     }
+
+    @Test("report --reducer names the reducer and the unit of a run with repeats; a wrong reducer is refused")
+    func reducerOption() async throws {
+        try await F.withTemporaryDirectory { directory in
+            let repeated = RepeatReductionTests.repeated(F.results(), 3)
+            _ = try await F.store(in: directory.appendingPathComponent(".hybrid"), runs: [(F.run(), repeated)])
+            let report = try await Self.hybrid(
+                ["report", F.runID, "--reducer", "all", "--format", "md", "--out", "out"], in: directory)
+            #expect(report.status == 0, "\(report.output)")
+            let markdown = try String(contentsOf: directory.appendingPathComponent("out/report.md"), encoding: .utf8)
+            #expect(markdown.contains("n = 40 cases × 3 repeats") && markdown.contains("all repeats pass (pass^k)"))
+            let wrong = try await Self.hybrid(["report", F.runID, "--reducer", "some"], in: directory)
+            #expect(wrong.status != 0 && wrong.output.contains("--reducer takes mean, all or any"), "\(wrong.output)")
+        }
+    }
 }

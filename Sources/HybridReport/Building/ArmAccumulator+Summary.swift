@@ -1,7 +1,11 @@
 extension ArmAccumulator {
     /// The arm's row and its per-case vectors padded to `caseCount`. Errors become adherence failures only when
-    /// the feature has constraints; otherwise there is no adherence to fail.
-    func summary(caseCount: Int, featureHasConstraints: Bool, constraintNames: [String], options: ReportOptions) -> ArmSummary {
+    /// the feature has constraints; otherwise there is no adherence to fail. With `reduction`, the per-case vectors,
+    /// every interval and the latency distribution are computed on cases, their repeats reduced first.
+    func summary(
+        caseCount: Int, featureHasConstraints: Bool, constraintNames: [String], reduction: CaseReduction? = nil,
+        options: ReportOptions
+    ) -> ArmSummary {
         if let reason = notMeasuredReason { return notMeasuredSummary(reason: reason) }
         // The compact forms of ArmCases: -1 and NaN for nil.
         var caseAdherence = [Int8](repeating: -1, count: caseCount)
@@ -13,31 +17,27 @@ extension ArmAccumulator {
             case .errored: caseAdherence[index] = featureHasConstraints ? 0 : -1
             }
         }
-        var caseScores: [String: [Double]] = [:]
-        var quality: [ScoreSummary] = []
-        for scorer in scores.keys.sorted() {
-            let values = scores[scorer] ?? []
-            caseScores[scorer] = Self.padded(values, count: caseCount)
-            let present = values.filter { !$0.isNaN }
-            if let summary = Self.scoreSummary(scorer: scorer, values: present, options: options) {
-                quality.append(summary)
-            }
+        let figures = CaseFigures(
+            adherence: caseAdherence, scores: scores.mapValues { Self.padded($0, count: caseCount) },
+            totalMs: Self.padded(totalMs, count: caseCount), reduction: reduction)
+        let quality = figures.scores.keys.sorted().compactMap { scorer in
+            Self.scoreSummary(scorer: scorer, values: (figures.scores[scorer] ?? []).filter { !$0.isNaN }, options: options)
         }
         let errorsAsFailures = featureHasConstraints ? errorCount : 0
         let constraints = constraintNames.compactMap { name -> NamedProportion? in
             let counts = constraintCounts[name] ?? (0, 0)
-            return ProportionSummary(passed: counts.passed, total: counts.total + errorsAsFailures).map {
+            return figures.proportion(passed: counts.passed, total: counts.total + errorsAsFailures).map {
                 NamedProportion(name: name, proportion: $0)
             }
         }
         let latency = LatencySummary(
-            sampleCount: totalMs.lazy.filter { !$0.isNaN }.count,
+            sampleCount: figures.totalMs.lazy.filter { !$0.isNaN }.count,
             excludedCacheHits: latencyExcluded.cacheHits,
             excludedRetried: latencyExcluded.retried,
             excludedColdStarts: latencyExcluded.coldStarts,
             excludedErrors: latencyExcluded.errors,
             ttftMs: DistributionSummary(ttftMs),
-            totalMs: DistributionSummary(totalMs, withQuantiles: true),
+            totalMs: DistributionSummary(figures.totalMs, withQuantiles: true),
             decodeTokensPerSecond: DistributionSummary(decodeTokensPerSecond),
             coldStartTotalMs: DistributionSummary(coldStartTotalMs),
             queueingMs: DistributionSummary(queueingMs, withQuantiles: true)
@@ -46,8 +46,7 @@ extension ArmAccumulator {
             armID: armID, promptVariant: promptVariant, modelID: modelID, tier: tier, count: count,
             errorCount: errorCount, errorsByKind: errorsByKind, cacheHits: cacheHits, retried: retried,
             coldStarts: coldStarts,
-            adherence: featureHasConstraints
-                ? ProportionSummary(passed: checkedPassed, total: checkedTotal + errorCount) : nil,
+            adherence: featureHasConstraints ? figures.adherenceSummary(passed: checkedPassed, total: checkedTotal + errorCount) : nil,
             constraints: constraints, quality: quality, latency: latency,
             tokens: TokenSummary(
                 resultsWithUsage: resultsWithUsage, estimatedCount: estimatedUsage, promptTokens: promptTokens,
@@ -55,9 +54,7 @@ extension ArmAccumulator {
             ),
             cost: pricedCount > 0 ? CostSummary(pricedCount: pricedCount, totalUSD: totalCostUSD) : nil,
             paretoOptimal: nil,
-            cases: ArmCases(
-                adherenceCodes: caseAdherence, scoreValues: caseScores, totalValues: Self.padded(totalMs, count: caseCount)
-            )
+            cases: figures.cases
         )
     }
 
@@ -97,7 +94,7 @@ extension ArmAccumulator {
     }
 
     /// `values` (NaN where a case has none) extended with NaN to `count` cases.
-    private static func padded(_ values: [Double], count: Int) -> [Double] {
+    static func padded(_ values: [Double], count: Int) -> [Double] {
         values.count >= count ? values : values + repeatElement(.nan, count: count - values.count)
     }
 }

@@ -26,7 +26,7 @@ public enum BaselineComparator {
                 if arm.notMeasured != nil || oldArm.notMeasured != nil { continue }
                 let first = "\(arm.armID) [\(current.runID)]"
                 let second = "\(arm.armID) [\(baseline.runID)]"
-                if let keys = feature.caseKeys, let oldKeys = old.caseKeys, let cases = arm.cases, let oldCases = oldArm.cases {
+                if let (keys, oldKeys) = unitKeys(feature, old), let cases = arm.cases, let oldCases = oldArm.cases {
                     let pairs = alignment(keys, oldKeys)
                     let scorers = feature.scorers.filter { old.scorers.contains($0) }
                     pending += FeatureAccumulator.compare(
@@ -51,6 +51,26 @@ public enum BaselineComparator {
             comparisons: ComparisonCalculator.finalize(pending, options: options),
             unmatchedArms: Array(Set(unmatched)).sorted()
         )
+    }
+
+    /// The two features' case keys in one unit: as stored when neither reduced repeats; case ids when either did
+    /// (a single-repeat report's "id#0" becomes "id"). nil when either lacks per-case data, or when a report kept
+    /// several repeats per case unreduced (written before repeats were reduced): those compare unpaired.
+    static func unitKeys(_ current: FeatureReport, _ baseline: FeatureReport) -> ([String], [String])? {
+        guard let keys = current.caseKeys, let oldKeys = baseline.caseKeys else { return nil }
+        if current.repeats == nil && baseline.repeats == nil { return (keys, oldKeys) }
+        func caseIDs(_ feature: FeatureReport, _ keys: [String]) -> [String]? {
+            if feature.repeats != nil { return keys }
+            var ids: [String] = []
+            for key in keys {
+                let (id, repeatIndex) = SideBySideSelector.split(key)
+                guard repeatIndex == 0 else { return nil }
+                ids.append(id)
+            }
+            return ids
+        }
+        guard let first = caseIDs(current, keys), let second = caseIDs(baseline, oldKeys) else { return nil }
+        return (first, second)
     }
 
     /// Index pairs (current, baseline) of the case keys both have, in the current order.

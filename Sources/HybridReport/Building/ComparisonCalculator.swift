@@ -28,21 +28,41 @@ struct PendingComparison {
 
 /// The arithmetic of paired (and, for baselines without case data, unpaired) comparisons.
 enum ComparisonCalculator {
-    /// Pass/fail adherence on the pairs where both arms have an outcome: McNemar's exact p, the paired bootstrap
-    /// interval of the pass-rate difference, and Connor's MDE at the observed discordance.
+    /// Adherence on the pairs where both arms have an outcome. Pass/fail pairs get McNemar's exact p, the paired
+    /// bootstrap interval of the pass-rate difference, and Connor's MDE at the observed discordance; cases whose
+    /// reduced repeats passed in part (pass shares) get the paired test of means on the share differences instead.
     static func adherence(
-        feature: String, first: String, second: String, firstValues: [Int?], secondValues: [Int?],
+        feature: String, first: String, second: String, firstValues: [Double?], secondValues: [Double?],
         pairs: [(Int, Int)], options: ReportOptions
     ) -> PendingComparison? {
-        var firstPasses: [Bool] = []
-        var secondPasses: [Bool] = []
+        var firstShares: [Double] = []
+        var secondShares: [Double] = []
         for (i, j) in pairs {
             guard i < firstValues.count, j < secondValues.count, let x = firstValues[i], let y = secondValues[j] else {
                 continue
             }
-            firstPasses.append(x == 1)
-            secondPasses.append(y == 1)
+            firstShares.append(x)
+            secondShares.append(y)
         }
+        guard !firstShares.isEmpty else { return nil }
+        let binary = (firstShares + secondShares).allSatisfy { $0 == 0 || $0 == 1 }
+        guard binary else {
+            var shares = means(
+                feature: feature, metric: "adherence", first: first, second: second, firstValues: firstShares,
+                secondValues: secondShares, pairs: firstShares.indices.map { ($0, $0) }, direction: .higherIsBetter,
+                units: .proportion, options: options)
+            shares?.test += " (pass shares)"
+            return shares
+        }
+        return passFail(
+            feature: feature, first: first, second: second, firstPasses: firstShares.map { $0 == 1 },
+            secondPasses: secondShares.map { $0 == 1 }, options: options)
+    }
+
+    private static func passFail(
+        feature: String, first: String, second: String, firstPasses: [Bool], secondPasses: [Bool],
+        options: ReportOptions
+    ) -> PendingComparison? {
         let n = firstPasses.count
         guard n > 0, let test = McNemarExactTest(first: firstPasses, second: secondPasses) else { return nil }
         let bootstrap = PairedBootstrap(firstPasses: firstPasses, secondPasses: secondPasses, configuration: options.bootstrap)
@@ -61,7 +81,8 @@ enum ComparisonCalculator {
         )
     }
 
-    /// Paired means (scores, latency) on the pairs where both arms have a value.
+    /// Paired means (scores, latency) on the pairs where both arms have a value: the sign-flip test's p-value and
+    /// the paired bootstrap's interval.
     static func means(
         feature: String, metric: String, first: String, second: String, firstValues: [Double?],
         secondValues: [Double?], pairs: [(Int, Int)], direction: ComparisonVerdict.Direction,
@@ -81,10 +102,15 @@ enum ComparisonCalculator {
         let n = differences.count
         guard n > 0 else { return nil }
         let bootstrap = PairedBootstrap(differences: differences, configuration: options.bootstrap)
+        // The p-value from sign flips, exact at small n where the bootstrap's own p rejects too often; above the
+        // resampling limit both are normal approximations and the bootstrap's z-test stands.
+        let signFlip = bootstrap != nil && n <= options.bootstrap.maximumResampledCount
+            ? PairedSignFlipTest(differences: differences, configuration: options.bootstrap) : nil
         return PendingComparison(
-            feature: feature, metric: metric, test: "paired-bootstrap", first: first, second: second, count: n,
+            feature: feature, metric: metric, test: signFlip == nil ? "paired-bootstrap" : "paired-sign-flip",
+            first: first, second: second, count: n,
             firstMean: firstSum / Double(n), secondMean: secondSum / Double(n),
-            interval: bootstrap.map { $0.lower...$0.upper }, pValue: bootstrap?.pValue,
+            interval: bootstrap.map { $0.lower...$0.upper }, pValue: signFlip?.pValue ?? bootstrap?.pValue,
             minimumDetectableEffect: bootstrap.flatMap {
                 MinimumDetectableEffect.pairedMeans(
                     standardDeviationOfDifferences: $0.standardDeviationOfDifferences, count: n,

@@ -75,7 +75,7 @@ struct FeatureAccumulator {
         return index
     }
 
-    /// "caseID#repeat": the unit two arms are paired on.
+    /// "caseID#repeat": the unit two arms are paired on in a single-repeat run (a run with repeats pairs case ids).
     static func caseKey(caseID: String, repeatIndex: Int) -> String {
         caseID + "#" + String(repeatIndex)
     }
@@ -89,15 +89,19 @@ struct FeatureAccumulator {
         lastCase = nil
         armSlots = []
         caseKeys = cases.keys()
+        let order = putCasesInKeyOrder()
+        let reduction = CaseReduction(
+            caseIDs: order.map { cases.caseIDs[$0] }, repeatIndexes: order.map { cases.repeats[$0] },
+            reducer: options.reducer)
         cases = CaseTable()
-        putCasesInKeyOrder()
         let names = constraintNames.sorted()
         let scorerNames = scorers.sorted()
         let hasConstraints = !names.isEmpty
         var summaries: [ArmSummary] = []
         for id in arms.keys.sorted() {
             guard let summary = arms[id]?.summary(
-                caseCount: caseKeys.count, featureHasConstraints: hasConstraints, constraintNames: names, options: options
+                caseCount: caseKeys.count, featureHasConstraints: hasConstraints, constraintNames: names,
+                reduction: reduction, options: options
             ) else { continue }
             summaries.append(summary)
             arms[id]?.releaseSummaryInputs()
@@ -109,23 +113,29 @@ struct FeatureAccumulator {
         let attempted = summaries.filter { $0.notMeasured == nil }
         let best = Self.bestArm(attempted, scorer: primary)
         let pairs = Self.pairs(attempted, best: best, options: options)
-        let pending = comparisons(attempted, pairs: pairs, scorers: scorerNames, options: options)
+        let unitKeys = reduction?.caseIDs ?? caseKeys
+        let pending = comparisons(attempted, pairs: pairs, scorers: scorerNames, caseCount: unitKeys.count, options: options)
         let worst = attempted.flatMap { arms[$0.armID]?.worst.cases ?? [] }
-        let report = FeatureReport(
+        var report = FeatureReport(
             feature: feature, scorers: scorerNames, constraintNames: names, primaryScorer: primary, bestArm: best,
-            arms: summaries, comparisons: [], worstCases: worst, caseKeys: caseKeys,
+            arms: summaries, comparisons: [], worstCases: worst, caseKeys: unitKeys,
             sideBySide: sideBySide(pairs, primaryScorer: primary, options: options)
         )
+        if let reduction {
+            report.repeats = RepeatSummary(
+                cases: reduction.caseIDs.count, repeats: reduction.repeats, reducer: reduction.reducer)
+        }
         return (report, pending)
     }
 
     /// Cases in key order instead of arrival order. A report is a function of the set of results: the paired
     /// bootstrap resamples by position and ties are broken by position, so results that completed in another order
     /// (concurrency, a resumed run, shards joined by `hybrid merge`) gave other p-values.
-    private mutating func putCasesInKeyOrder() {
+    private mutating func putCasesInKeyOrder() -> [Int] {
         let order = caseKeys.indices.sorted { caseKeys[$0] < caseKeys[$1] }
         caseKeys = order.map { caseKeys[$0] }
         for id in arms.keys { arms[id]?.reorder(order) }
+        return order
     }
 
     /// The best arm against each other arm, or the named pairs present in this feature.
@@ -183,9 +193,9 @@ struct FeatureAccumulator {
     }
 
     private func comparisons(
-        _ summaries: [ArmSummary], pairs: [ArmPair], scorers: [String], options: ReportOptions
+        _ summaries: [ArmSummary], pairs: [ArmPair], scorers: [String], caseCount: Int, options: ReportOptions
     ) -> [PendingComparison] {
-        let identity = (0..<caseKeys.count).map { ($0, $0) }
+        let identity = (0..<caseCount).map { ($0, $0) }
         var pending: [PendingComparison] = []
         for pair in pairs {
             guard let first = summaries.first(where: { $0.armID == pair.first })?.cases,

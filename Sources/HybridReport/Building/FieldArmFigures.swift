@@ -1,50 +1,78 @@
 import HybridStore
 
-/// The counts and samples of one rollout arm that its row and its comparisons need.
+/// One rollout arm of a field run: its installs' sums (the unit of every comparison) and its row.
 struct FieldArmFigures {
     let name: String
+    /// Install ids, sorted, and their sums in the same order.
+    let installIDs: [String]
+    let installs: [InstallTotals]
     let events: Int
-    let installs: Set<String>
-    let adherent: Int
-    let fellBack: Int
-    let failed: Int
-    /// Latency of answered, uncached events.
-    let latencies: [Double]
     let summary: FieldArmSummary
 
-    init(name: String, events records: [FieldEventRecord]) {
+    init(name: String, events records: [FieldEventRecord], level: Double) {
         self.name = name
         events = records.count
-        installs = Set(records.map(\.installID))
-        adherent = records.filter(\.adherent).count
-        fellBack = records.filter(\.fellBack).count
-        failed = records.filter { $0.outcome == "failed" }.count
-        let answered = records.filter { !$0.cacheHit && $0.outcome != "failed" && $0.outcome != "declined" }
-        latencies = answered.map(\.latencyMs)
+        // One pass over the events: a report is read after every upload, over every event so far.
+        var byInstall: [String: InstallTotals] = [:]
         var errorsByKind: [String: Int] = [:]
         var servedBy: [String: Int] = [:]
+        var variants: Set<String> = []
+        var latencies: [Double] = []
+        var ttfts: [Double] = []
+        var cacheHits = 0
+        var cost = 0.0
         for record in records {
+            byInstall[record.installID, default: InstallTotals()].add(record, keepLatencies: true)
             servedBy[record.servedBy ?? "none", default: 0] += 1
+            variants.insert(record.variant)
             if record.outcome == "failed" { errorsByKind[record.errorKind ?? "unknown", default: 0] += 1 }
+            if record.cacheHit { cacheHits += 1 }
+            cost += record.costUSD
+            if record.isLatencyEligible {
+                latencies.append(record.latencyMs)
+                if let ttft = record.ttftMs { ttfts.append(ttft) }
+            }
         }
-        let cost = records.reduce(0) { $0 + $1.costUSD }
+        installIDs = byInstall.keys.sorted()
+        let installs = installIDs.map { byInstall[$0] ?? InstallTotals() }
+        self.installs = installs
+        func rate(_ metric: FieldMetric, _ count: (InstallTotals) -> Int) -> ProportionSummary? {
+            Self.rate(metric, installs, passed: installs.reduce(0) { $0 + count($1) }, total: records.count, level: level)
+        }
         summary = FieldArmSummary(
-            name: name, variants: Set(records.map(\.variant)).sorted(), events: records.count,
-            installs: installs.count, servedBy: servedBy,
-            adherence: ProportionSummary(passed: adherent, total: records.count),
-            fallback: ProportionSummary(passed: fellBack, total: records.count),
-            errors: ProportionSummary(passed: failed, total: records.count), errorsByKind: errorsByKind,
-            cacheHits: records.filter(\.cacheHit).count, latency: FieldLatency(latencies),
-            ttft: FieldLatency(answered.compactMap(\.ttftMs)),
+            name: name, variants: variants.sorted(), events: records.count, installs: installs.count,
+            servedBy: servedBy, adherence: rate(.adherence, \.adherent), fallback: rate(.fallbackRate, \.fellBack),
+            errors: rate(.errorRate, \.failed), errorsByKind: errorsByKind, cacheHits: cacheHits,
+            latency: FieldLatency(latencies), ttft: FieldLatency(ttfts),
             costPer1000: records.isEmpty ? 0 : cost / Double(records.count) * 1_000)
     }
+
+    /// The rate over events with an interval on installs (delta method, normal, clipped to [0, 1]); Wilson's on
+    /// events when there are fewer than two installs.
+    private static func rate(
+        _ metric: FieldMetric, _ installs: [InstallTotals], passed: Int, total: Int, level: Double
+    ) -> ProportionSummary? {
+        guard total > 0 else { return nil }
+        guard let estimate = metric.estimate(installs) else { return ProportionSummary(passed: passed, total: total) }
+        let half = NormalDistribution.quantile(1 - (1 - level) / 2) * estimate.variance.squareRoot()
+        return ProportionSummary(
+            passed: passed, total: total, rate: estimate.ratio, lower: max(0, estimate.ratio - half),
+            upper: min(1, estimate.ratio + half), units: installs.count)
+    }
+
+    /// Each install's latencies, in `installs` order.
+    var latenciesByInstall: [[Double]] { installs.map(\.latencies) }
 }
 
-/// Arm against control, metric by metric.
+/// Arm against control, metric by metric, on installs.
 struct FieldComparisons {
     let options: ReportOptions
+    /// Per install id, its sums before the experiment (CUPED's covariates); empty without pre-period events.
+    let prePeriod: [String: InstallTotals]
+    /// Whether to bootstrap the latency quantiles.
+    let quantiles: Bool
 
-    /// Field reports resample 1,000 times: enough for percentile intervals, and quick on large runs.
+    /// Field reports resample at most 1,000 times: enough for percentile intervals, and quick on large runs.
     var bootstrap: BootstrapConfiguration {
         var configuration = options.bootstrap
         configuration.resamples = min(configuration.resamples, 1_000)
@@ -52,66 +80,80 @@ struct FieldComparisons {
     }
 
     func compare(_ arm: FieldArmFigures, _ control: FieldArmFigures) -> [FieldComparison] {
-        var out: [FieldComparison] = []
-        for (metric, a, c) in [
-            ("adherence", arm.adherent, control.adherent), ("fallbackRate", arm.fellBack, control.fellBack),
-            ("errorRate", arm.failed, control.failed),
-        ] {
-            if let comparison = proportion(metric, arm, a, control, c) { out.append(comparison) }
-        }
-        out += latency(arm, control)
-        return out
+        FieldMetric.sequential.compactMap { ratio($0, arm, control) } + (quantiles ? quantileComparisons(arm, control) : [])
     }
 
-    private func proportion(
-        _ metric: String, _ arm: FieldArmFigures, _ a: Int, _ control: FieldArmFigures, _ c: Int
-    ) -> FieldComparison? {
-        guard let interval = NewcombeInterval(successes1: a, trials1: arm.events, successes2: c, trials2: control.events)
+    /// A ratio metric: the difference, its delta-method variance (CUPED-adjusted when the installs have
+    /// pre-period events), the fixed-horizon interval and the always-valid test on that variance.
+    private func ratio(_ metric: FieldMetric, _ arm: FieldArmFigures, _ control: FieldArmFigures) -> FieldComparison? {
+        guard let a = metric.estimate(arm.installs), let c = metric.estimate(control.installs),
+            let tau = metric.tau(arm.installs, control.installs)
         else { return nil }
-        let sequential = MixtureSPRT.proportions(
-            successes1: a, trials1: arm.events, successes2: c, trials2: control.events, alpha: options.alpha)
-        let pooled = Double(a + c) / Double(arm.events + control.events)
-        return FieldComparison(
-            metric: metric, arm: arm.name, control: control.name, difference: interval.difference,
-            lower: interval.lower, upper: interval.upper, intervalMethod: "newcombe", pValue: interval.pValue,
-            sequentialLower: sequential?.lower, sequentialUpper: sequential?.upper,
-            sequentialPValue: sequential?.pValue, adjustedPValue: nil,
-            minimumDetectableEffect: MinimumDetectableEffect.twoProportions(
-                pooledRate: pooled, counts: arm.events, control.events, alpha: options.alpha, power: options.power),
-            verdict: "")
-    }
-
-    private func latency(_ arm: FieldArmFigures, _ control: FieldArmFigures) -> [FieldComparison] {
-        var out: [FieldComparison] = []
-        let first = SampleMoments(arm.latencies)
-        let second = SampleMoments(control.latencies)
-        for (metric, statistic) in [
-            ("latencyMeanMs", TwoSampleBootstrap.Statistic.mean), ("latencyP50Ms", .quantile(0.5)),
-            ("latencyP95Ms", .quantile(0.95)),
-        ] {
-            guard let result = TwoSampleBootstrap(arm.latencies, control.latencies, statistic: statistic, configuration: bootstrap)
-            else { continue }
-            let sequential = statistic == .mean ? MixtureSPRT.means(first, second, alpha: options.alpha) : nil
-            let pooledSD = (((first.variance ?? 0) + (second.variance ?? 0)) / 2).squareRoot()
-            out.append(
-                FieldComparison(
-                    metric: metric, arm: arm.name, control: control.name, difference: result.difference,
-                    lower: result.lower, upper: result.upper, intervalMethod: Self.name(result.method),
-                    pValue: result.pValue, sequentialLower: sequential?.lower, sequentialUpper: sequential?.upper,
-                    sequentialPValue: sequential?.pValue, adjustedPValue: nil,
-                    minimumDetectableEffect: statistic == .mean
-                        ? MinimumDetectableEffect.twoMeans(
-                            standardDeviation: pooledSD, counts: first.count, second.count, alpha: options.alpha,
-                            power: options.power) : nil,
-                    verdict: ""))
+        var difference = a.ratio - c.ratio
+        var variance = a.variance + c.variance
+        var reduction: Double?
+        if let adjustment = cuped(metric, arm, a, control, c) {
+            difference = adjustment.difference
+            variance = adjustment.variance
+            reduction = adjustment.varianceReduction
         }
-        return out
+        if metric.isRate {
+            // A floor at the independent-events variance of shrunk rates, so that 100 % against 100 % (no spread
+            // between installs at all) still has a test, as the event-level test had.
+            variance = max(variance, Self.binomialFloor(a, c))
+        }
+        let se = variance.squareRoot()
+        let z = NormalDistribution.quantile(1 - (1 - bootstrap.effectiveConfidenceLevel) / 2)
+        let sequential = MixtureSPRT(difference: difference, variance: variance, tau: tau, alpha: options.alpha)
+        return FieldComparison(
+            metric: metric.name, arm: arm.name, control: control.name, difference: difference,
+            lower: difference - z * se, upper: difference + z * se,
+            intervalMethod: reduction == nil ? "delta-method" : "delta-method+cuped",
+            pValue: se > 0 ? NormalDistribution.twoSidedPValue(z: difference / se) : (difference == 0 ? 1 : 0),
+            sequentialLower: sequential?.lower, sequentialUpper: sequential?.upper,
+            sequentialPValue: sequential?.pValue, adjustedPValue: nil, minimumDetectableEffect: nil, verdict: "",
+            installs: FieldUnits(arm: a.units, control: c.units, armEvents: Int(a.denominatorTotal),
+                controlEvents: Int(c.denominatorTotal)),
+            standardError: se, tau: tau, varianceReduction: reduction)
     }
 
-    private static func name(_ method: IntervalMethod) -> String {
-        switch method {
-        case .percentileBootstrap(let resamples, _): "bootstrap(\(resamples))"
-        case .normalApproximation: "welch"
+    private func cuped(
+        _ metric: FieldMetric, _ arm: FieldArmFigures, _ a: RatioEstimate, _ control: FieldArmFigures,
+        _ c: RatioEstimate
+    ) -> CupedAdjustment? {
+        guard !prePeriod.isEmpty else { return nil }
+        let all = arm.installIDs + control.installIDs
+        guard let x = metric.covariates(arm.installIDs, prePeriod: prePeriod, pooledOver: all),
+            let y = metric.covariates(control.installIDs, prePeriod: prePeriod, pooledOver: all)
+        else { return nil }
+        return CupedAdjustment(a, covariates: x, c, covariates: y)
+    }
+
+    /// q̃(1 − q̃)/n summed over both arms, with q̃ = (s + ½)/(n + 1) over events.
+    private static func binomialFloor(_ a: RatioEstimate, _ c: RatioEstimate) -> Double {
+        [a, c].reduce(0) { sum, estimate in
+            let n = estimate.denominatorTotal
+            let q = (estimate.ratio * n + 0.5) / (n + 1)
+            return sum + q * (1 - q) / n
+        }
+    }
+
+    /// Latency p50 and p95: install-level bootstrap intervals, descriptive (no always-valid test).
+    private func quantileComparisons(_ arm: FieldArmFigures, _ control: FieldArmFigures) -> [FieldComparison] {
+        [("latencyP50Ms", 0.5), ("latencyP95Ms", 0.95)].compactMap { metric, q in
+            guard let result = ClusterQuantileBootstrap(
+                arm.latenciesByInstall, control.latenciesByInstall, quantile: q, configuration: bootstrap)
+            else { return nil }
+            return FieldComparison(
+                metric: metric, arm: arm.name, control: control.name, difference: result.difference,
+                lower: result.lower, upper: result.upper, intervalMethod: "install-bootstrap(\(result.resamples))",
+                pValue: result.pValue, sequentialLower: nil, sequentialUpper: nil, sequentialPValue: nil,
+                adjustedPValue: nil, minimumDetectableEffect: nil, verdict: "",
+                installs: FieldUnits(
+                    arm: arm.installs.count, control: control.installs.count,
+                    armEvents: arm.installs.reduce(0) { $0 + $1.answered },
+                    controlEvents: control.installs.reduce(0) { $0 + $1.answered }),
+                standardError: nil, tau: nil, varianceReduction: nil)
         }
     }
 }

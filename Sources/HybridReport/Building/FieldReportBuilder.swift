@@ -3,6 +3,10 @@ import HybridCore
 
 /// Builds the report of a field run: the per-(arm, model) rows through the same ``ReportBuilder`` as offline runs
 /// (each event becomes a one-off result), and the ``FieldAnalysis``: split check first, arm rows, arm vs control.
+///
+/// The install is the unit: every arm-vs-control figure is a ratio of per-install sums with its delta-method
+/// variance (CUPED-adjusted where installs have events from before the run's config version), tested with the
+/// always-valid mSPRT on that variance and Holm-adjusted; latency quantiles get an install-level bootstrap.
 public struct FieldReportBuilder: Sendable {
     /// The configured split: arm name → percentage (the remainder is `default`); empty when unknown.
     public var percentages: [String: Double]
@@ -10,49 +14,108 @@ public struct FieldReportBuilder: Sendable {
     public var control: String?
     /// Statistical settings (α, power; the bootstrap's seed and level). Field comparisons use 1,000 resamples.
     public var options: ReportOptions
+    /// Installs each compared group needs before its comparisons are judged; below it they are shown only. A
+    /// handful of installs gives a variance estimate too rough for any test to be trusted.
+    public var minimumInstalls: Int
+    /// A label of the events (`deviceClass`, `appVersion`, …) to split the report by; nil for none.
+    public var segmentLabel: String?
+    /// Compute the latency quantiles' install-level bootstrap intervals (descriptive; no verdict rests on them).
+    /// Simulations that only read verdicts turn it off.
+    public var describesQuantiles = true
 
     /// A builder; see the properties.
-    public init(percentages: [String: Double], control: String? = nil, options: ReportOptions = ReportOptions()) {
+    public init(
+        percentages: [String: Double], control: String? = nil, options: ReportOptions = ReportOptions(),
+        minimumInstalls: Int = 20, segmentLabel: String? = nil
+    ) {
         self.percentages = percentages
         self.control = control
         self.options = options
+        self.minimumInstalls = max(2, minimumInstalls)
+        self.segmentLabel = segmentLabel
     }
 
-    /// The whole report of `runID`.
+    /// The whole report of `runID`; events of the feature's earlier config versions are the pre-period.
     public func build(store: SQLiteFieldEventStore, run: RunRecord?, runID: String) async throws -> RunReport {
         let events = try await store.events(run: runID)
-        return build(runID: runID, run: run, events: events)
+        let prePeriod = try await store.eventsBefore(run: runID)
+        return build(runID: runID, run: run, events: events, prePeriod: prePeriod)
     }
 
-    /// The report of `events` (all of one field run).
-    public func build(runID: String, run: RunRecord?, events: [FieldEventRecord]) -> RunReport {
+    /// The report of `events` (all of one field run); `prePeriod` holds the same feature's events from before.
+    public func build(
+        runID: String, run: RunRecord?, events: [FieldEventRecord], prePeriod: [FieldEventRecord] = []
+    ) -> RunReport {
         let results = events.map { Self.result(of: $0, runID: runID) }
         var report = ReportBuilder(options: options).build(runID: runID, run: run, results: results)
         if let first = events.first {
-            report.field = analysis(feature: first.feature, configVersion: first.configVersion, events: events)
+            report.field = analysis(
+                feature: first.feature, configVersion: first.configVersion, events: events, prePeriod: prePeriod)
         }
         return report
     }
 
     /// The field analysis alone.
-    public func analysis(feature: String, configVersion: Int, events: [FieldEventRecord]) -> FieldAnalysis {
-        let groups = Dictionary(grouping: events) { $0.rolloutArm ?? "default" }
-        let arms = groups.keys.sorted().map { FieldArmFigures(name: $0, events: groups[$0] ?? []) }
-        let installs = Dictionary(uniqueKeysWithValues: arms.map { ($0.name, $0.installs.count) })
+    public func analysis(
+        feature: String, configVersion: Int, events: [FieldEventRecord], prePeriod: [FieldEventRecord] = []
+    ) -> FieldAnalysis {
+        let before = InstallTotals.byInstall(prePeriod, keepLatencies: false)
+        let whole = section(events, prePeriod: before, segment: nil)
+        let installs = Dictionary(uniqueKeysWithValues: whole.arms.map { ($0.name, $0.installIDs.count) })
         let srm = percentages.isEmpty ? nil : SampleRatioMismatch(observed: installs, expectedPercent: percentages)
         let reportable = srm.map { !$0.mismatch } ?? false
+        var analysis = FieldAnalysis(
+            feature: feature, configVersion: configVersion, control: whole.control, sampleRatio: srm,
+            effectsReportable: reportable, arms: whole.arms.map(\.summary),
+            comparisons: adjusted(whole.comparisons, reportable: reportable),
+            method: method(reportable: reportable, srmKnown: srm != nil, prePeriod: !before.isEmpty))
+        analysis.minimumInstalls = minimumInstalls
+        if let label = segmentLabel {
+            analysis.segmentLabel = label
+            analysis.segments = segments(events, label: label, prePeriod: before, reportable: reportable)
+        }
+        return analysis
+    }
+
+    /// The arms of `events` and each against the control, not yet adjusted.
+    private struct Section {
+        var arms: [FieldArmFigures]
+        var control: String
+        var comparisons: [FieldComparison]
+    }
+
+    private func section(_ events: [FieldEventRecord], prePeriod: [String: InstallTotals], segment: String?) -> Section {
+        let groups = Dictionary(grouping: events) { $0.rolloutArm ?? "default" }
+        let level = options.bootstrap.effectiveConfidenceLevel
+        let arms = groups.keys.sorted().map { FieldArmFigures(name: $0, events: groups[$0] ?? [], level: level) }
         let controlName = chooseControl(arms.map(\.name))
         var comparisons: [FieldComparison] = []
         if let control = arms.first(where: { $0.name == controlName }) {
             for arm in arms where arm.name != controlName {
-                comparisons += FieldComparisons(options: options).compare(arm, control)
+                comparisons += FieldComparisons(options: options, prePeriod: prePeriod, quantiles: describesQuantiles)
+                    .compare(arm, control)
             }
         }
-        comparisons = Self.adjusted(comparisons, alpha: options.alpha, reportable: reportable)
-        return FieldAnalysis(
-            feature: feature, configVersion: configVersion, control: controlName, sampleRatio: srm,
-            effectsReportable: reportable, arms: arms.map(\.summary), comparisons: comparisons,
-            method: Self.method(reportable: reportable, srmKnown: srm != nil))
+        for index in comparisons.indices { comparisons[index].segment = segment }
+        return Section(arms: arms, control: controlName, comparisons: comparisons)
+    }
+
+    /// One section per value of `label`, Holm-adjusted together.
+    private func segments(
+        _ events: [FieldEventRecord], label: String, prePeriod: [String: InstallTotals], reportable: Bool
+    ) -> [FieldSegment] {
+        let byValue = Dictionary(grouping: events) { $0.labels[label] ?? "(none)" }
+        let sections = byValue.keys.sorted().map { value in
+            (value, section(byValue[value] ?? [], prePeriod: prePeriod, segment: "\(label)=\(value)"))
+        }
+        let adjustedComparisons = adjusted(sections.flatMap(\.1.comparisons), reportable: reportable)
+        return sections.map { value, section in
+            let name = "\(label)=\(value)"
+            return FieldSegment(
+                label: label, value: value, arms: section.arms.map(\.summary),
+                comparisons: adjustedComparisons.filter { $0.segment == name },
+                judged: section.arms.allSatisfy { $0.installIDs.count >= minimumInstalls })
+        }
     }
 
     private func chooseControl(_ names: [String]) -> String {
@@ -62,34 +125,57 @@ public struct FieldReportBuilder: Sendable {
         return percentages.keys.sorted().first { names.contains($0) } ?? names.first ?? "default"
     }
 
-    /// Holm over the always-valid p-values, then the verdicts.
-    static func adjusted(_ comparisons: [FieldComparison], alpha: Double, reportable: Bool) -> [FieldComparison] {
-        let sequential = comparisons.indices.filter { comparisons[$0].sequentialPValue != nil }
-        let adjusted = HolmCorrection.adjustedPValues(sequential.map { comparisons[$0].sequentialPValue ?? 1 })
+    /// Holm over the always-valid p-values of the comparisons with enough installs, the MDE at the family's α/m,
+    /// then the verdicts.
+    func adjusted(_ comparisons: [FieldComparison], reportable: Bool) -> [FieldComparison] {
+        let judged = comparisons.indices.filter {
+            comparisons[$0].sequentialPValue != nil && hasEnoughInstalls(comparisons[$0])
+        }
+        let adjusted = HolmCorrection.adjustedPValues(judged.map { comparisons[$0].sequentialPValue ?? 1 })
         var out = comparisons
-        for (position, index) in sequential.enumerated() {
+        let familyAlpha = options.alpha / Double(max(1, judged.count))
+        for (position, index) in judged.enumerated() {
             out[index].adjustedPValue = adjusted[position]
         }
         for index in out.indices {
-            out[index].verdict = verdict(out[index], alpha: alpha, reportable: reportable)
+            if let se = out[index].standardError, let tau = out[index].tau {
+                out[index].minimumDetectableEffect = MixtureSPRT.minimumDetectableEffect(
+                    variance: se * se, tau: tau, alpha: familyAlpha, power: options.power)
+            }
+            out[index].verdict = verdict(out[index], reportable: reportable)
         }
         return out
     }
 
-    private static func verdict(_ comparison: FieldComparison, alpha: Double, reportable: Bool) -> String {
+    private func hasEnoughInstalls(_ comparison: FieldComparison) -> Bool {
+        guard let units = comparison.installs else { return true }
+        return min(units.arm, units.control) >= minimumInstalls
+    }
+
+    private func verdict(_ comparison: FieldComparison, reportable: Bool) -> String {
         guard reportable else { return "not reported (sample ratio mismatch or unknown split)" }
-        guard let p = comparison.adjustedPValue else { return "descriptive" }
-        guard p < alpha else { return "no detectable difference" }
-        // Higher is better for adherence only; lower is better for rates of trouble and for latency.
+        guard comparison.sequentialPValue != nil else { return "descriptive" }
+        guard hasEnoughInstalls(comparison) else {
+            return "not judged (fewer than \(minimumInstalls) installs in a group)"
+        }
+        guard let p = comparison.adjustedPValue, p < options.alpha else { return "no detectable difference" }
+        // Higher is better for adherence only; lower is better for rates of trouble, latency and cost.
         let higherIsBetter = comparison.metric == "adherence"
         return (comparison.difference > 0) == higherIsBetter ? "better" : "worse"
     }
 
-    private static func method(reportable: Bool, srmKnown: Bool) -> String {
-        var text = "Arms are independent installs: Newcombe hybrid-score intervals for rates, a seeded two-sample "
-            + "bootstrap for latency. Effects are claimed only on the mixture SPRT's always-valid p-values "
-            + "(Johari et al. 2022; τ = 0.05 for rates, half the pooled SD for means), Holm-adjusted, so the report "
-            + "may be read after every upload without inflating false positives."
+    private func method(reportable: Bool, srmKnown: Bool, prePeriod: Bool) -> String {
+        var text = "The install is the unit (the experiment randomises installs; events of one install are not "
+            + "independent): each figure is a ratio of per-install sums with its delta-method variance (Deng, "
+            + "Knoblich & Lu 2018)"
+            + (prePeriod
+                ? ", CUPED-adjusted with each install's value before this config version (Deng et al. 2013)"
+                : "; no install has events before this config version, so no CUPED adjustment")
+            + ". Latency quantiles: install-level bootstrap, descriptive. Effects are claimed only on the mixture "
+            + "SPRT's always-valid p-values (Johari et al. 2022; τ = 0.05 for rates, half the pooled per-event SD "
+            + "for means), Holm-adjusted, so the report may be read after every upload without inflating false "
+            + "positives; a group with fewer than \(minimumInstalls) installs is shown, not judged. MDE: the "
+            + "difference the always-valid test would find now with \(Int(options.power * 100)) % power at α/m."
         if !srmKnown {
             text += " The configured split is unknown (pass --rollout-config), so no effect is reported."
         } else if !reportable {

@@ -16,6 +16,8 @@ public struct ReportOptions: Sendable, Hashable {
     public var textLimit: Int
     /// Cases listed per pair of arms in a feature's ``FeatureReport/sideBySide`` (the rest are counted).
     public var sideBySideCasesPerPair: Int
+    /// What a repeated case's checks reduce to before any interval or test (`--reducer`; default: pass share).
+    public var reducer: RepeatReducer
 
     /// Options; the defaults are what `hybrid report` uses.
     public init(
@@ -25,7 +27,8 @@ public struct ReportOptions: Sendable, Hashable {
         worstCasesPerArm: Int = 5,
         pairs: [ArmPair]? = nil,
         textLimit: Int = 1_000,
-        sideBySideCasesPerPair: Int = 5
+        sideBySideCasesPerPair: Int = 5,
+        reducer: RepeatReducer = .mean
     ) {
         self.bootstrap = bootstrap
         self.alpha = alpha
@@ -34,6 +37,7 @@ public struct ReportOptions: Sendable, Hashable {
         self.pairs = pairs
         self.textLimit = textLimit
         self.sideBySideCasesPerPair = max(0, sideBySideCasesPerPair)
+        self.reducer = reducer
     }
 
     static func hex(_ value: UInt64) -> String {

@@ -129,7 +129,8 @@ struct CaseFlipFinder {
     /// The per-case pass/fail of a report's measured arms.
     mutating func addBaseline(_ report: RunReport) {
         for feature in report.features {
-            guard let keys = feature.caseKeys else { continue }
+            // A feature with reduced repeats keeps one value per case, not each repeat's pass/fail.
+            guard let keys = feature.caseKeys, feature.repeats == nil else { continue }
             for arm in feature.arms where arm.notMeasured == nil && arm.errorsByKind[NotMeasured.errorKind] != arm.count {
                 guard let adherence = arm.cases?.adherence else { continue }
                 let armKey = ArmKey(feature: feature.feature, armID: arm.armID)

@@ -79,16 +79,19 @@ public struct ArmSummary: Sendable, Hashable, Codable {
 
 /// A pass rate with its Wilson 95 % interval.
 public struct ProportionSummary: Sendable, Hashable, Codable {
-    /// Passes.
+    /// Passes (results; with repeats, every repeat counts).
     public var passed: Int
-    /// Trials.
+    /// Trials (results).
     public var total: Int
-    /// passed / total.
+    /// passed / total; with repeats, the mean over cases of each case's reduced repeats (``RepeatReducer``).
     public var rate: Double
-    /// Wilson lower bound.
+    /// Wilson lower bound, on cases when there are repeats.
     public var lower: Double
-    /// Wilson upper bound.
+    /// Wilson upper bound, on cases when there are repeats.
     public var upper: Double
+    /// The units the rate and interval are computed on when they are not the results: cases when results repeat
+    /// cases, installs in a field run. nil when every result is its own unit (as `total` says).
+    public var units: Int?
 
     /// The summary of `passed` out of `total`, or nil when `total` is 0.
     public init?(passed: Int, total: Int) {
@@ -98,6 +101,36 @@ public struct ProportionSummary: Sendable, Hashable, Codable {
         rate = interval.proportion
         lower = interval.lower
         upper = interval.upper
+        units = nil
+    }
+
+    /// The summary of repeated results: `passed` of `total` results, whose cases' reduced values are `caseValues`
+    /// (NaN for a case without one). The rate is their mean and the interval a Wilson interval on the cases;
+    /// nil when no case has a value.
+    public init?(passed: Int, total: Int, caseValues: [Double]) {
+        let present = caseValues.filter { !$0.isNaN }
+        guard !present.isEmpty else { return nil }
+        let mean = present.reduce(0, +) / Double(present.count)
+        guard let interval = WilsonInterval(proportion: min(1, max(0, mean)), trials: present.count) else { return nil }
+        self.passed = passed
+        self.total = total
+        rate = interval.proportion
+        lower = interval.lower
+        upper = interval.upper
+        units = present.count
+    }
+
+    /// `passed` of `total` results over `cases` cases: the rate stays passed / total (each case weighs its repeats),
+    /// the interval is Wilson's on the cases. nil when `total` or `cases` is 0.
+    public init?(passed: Int, total: Int, cases: Int) {
+        guard total > 0, let interval = WilsonInterval(proportion: Double(passed) / Double(total), trials: cases)
+        else { return nil }
+        self.passed = passed
+        self.total = total
+        rate = interval.proportion
+        lower = interval.lower
+        upper = interval.upper
+        self.units = cases
     }
 }
 
@@ -266,5 +299,18 @@ public struct CostSummary: Sendable, Hashable, Codable {
         self.pricedCount = pricedCount
         self.totalUSD = totalUSD
         per1kRequestsUSD = pricedCount > 0 ? totalUSD / Double(pricedCount) * 1000 : 0
+    }
+}
+
+extension ProportionSummary {
+    /// A rate and interval computed elsewhere (a ratio of per-install sums with its delta-method interval) over
+    /// `units` units, with the raw counts beside it.
+    public init(passed: Int, total: Int, rate: Double, lower: Double, upper: Double, units: Int) {
+        self.passed = passed
+        self.total = total
+        self.rate = rate
+        self.lower = lower
+        self.upper = upper
+        self.units = units
     }
 }

@@ -16,9 +16,11 @@ public struct FeatureReport: Sendable, Hashable, Codable {
     public var comparisons: [PairedComparison]
     /// Per arm, the cases that failed or scored lowest, worst first.
     public var worstCases: [WorstCase]
-    /// "caseID#repeat" of each paired unit, the index space of every arm's ``ArmCases``; nil when the report
-    /// omits per-case data (large runs).
+    /// The paired unit of each position of every arm's ``ArmCases``: "caseID#repeat" in a single-repeat run, the
+    /// case id when results repeat cases (``repeats``); nil when the report omits per-case data (large runs).
     public var caseKeys: [String]?
+    /// How repeats were reduced to one value per case before every interval and test; nil when no case repeats.
+    public var repeats: RepeatSummary?
     /// Per paired comparison, the two arms case by case (capped; see ``SideBySide``); nil in reports written
     /// before it existed.
     public var sideBySide: [SideBySide]?
@@ -39,10 +41,34 @@ public struct FeatureReport: Sendable, Hashable, Codable {
         self.worstCases = worstCases
         self.caseKeys = caseKeys
         self.sideBySide = sideBySide
+        repeats = nil
     }
 
     /// The arm with this id.
     public func arm(_ id: String) -> ArmSummary? {
         arms.first { $0.armID == id }
+    }
+}
+
+/// The unit of a feature whose cases ran several times: n cases × k repeats, reduced by one reducer.
+public struct RepeatSummary: Sendable, Hashable, Codable {
+    /// Distinct cases: the n of every interval and test.
+    public var cases: Int
+    /// The most repeats a case has.
+    public var repeats: Int
+    /// What a case's checks became (scores and latency are always the mean of its repeats).
+    public var reducer: RepeatReducer
+
+    /// A summary; see the properties.
+    public init(cases: Int, repeats: Int, reducer: RepeatReducer) {
+        self.cases = cases
+        self.repeats = repeats
+        self.reducer = reducer
+    }
+
+    /// "n = 10 cases × 5 repeats, reduced per case (checks: pass share; scores and latency: mean)".
+    public var caption: String {
+        "n = \(cases) cases × \(repeats) repeats, reduced per case before every interval and test "
+            + "(checks: \(reducer.label); scores and latency: mean)"
     }
 }

@@ -17,6 +17,12 @@ public struct FieldAnalysis: Sendable, Hashable, Codable {
     public var comparisons: [FieldComparison]
     /// How claims are made, printed with the report (the always-valid method and what it means for peeking).
     public var method: String
+    /// Installs an arm needs before its comparisons are judged (below it they are shown, not judged).
+    public var minimumInstalls: Int?
+    /// The label the report was split by (`--by`), and its segments; nil without a split.
+    public var segmentLabel: String?
+    /// One analysis per value of `segmentLabel`, sorted by value.
+    public var segments: [FieldSegment]?
 
     /// The analysis; normally made by ``FieldReportBuilder``.
     public init(
@@ -31,6 +37,9 @@ public struct FieldAnalysis: Sendable, Hashable, Codable {
         self.arms = arms
         self.comparisons = comparisons
         self.method = method
+        minimumInstalls = nil
+        segmentLabel = nil
+        segments = nil
     }
 
     /// The row of `arm`.
@@ -129,11 +138,12 @@ public struct FieldComparison: Sendable, Hashable, Codable {
     public var control: String
     /// Arm minus control.
     public var difference: Double
-    /// Fixed-horizon interval at the current n: Newcombe for rates, two-sample bootstrap for latency.
+    /// Fixed-horizon interval at the current number of installs: delta method (normal) for ratio metrics, an
+    /// install-level bootstrap for latency quantiles.
     public var lower: Double
     /// Upper bound of that interval.
     public var upper: Double
-    /// The interval's method, e.g. `newcombe`, `bootstrap(1000)`, `welch`.
+    /// The interval's method: `delta-method`, `delta-method+cuped`, `install-bootstrap(1000)`.
     public var intervalMethod: String
     /// Fixed-horizon two-sided p-value.
     public var pValue: Double
@@ -145,18 +155,37 @@ public struct FieldComparison: Sendable, Hashable, Codable {
     public var sequentialPValue: Double?
     /// `sequentialPValue` Holm-adjusted across every sequential comparison of the report.
     public var adjustedPValue: Double?
-    /// Smallest difference detectable at this n (α, 80 % power).
+    /// Smallest difference the always-valid test would declare now with 80 % power, at α divided by the number of
+    /// comparisons Holm adjusts over (its first step), on the installs' variance.
     public var minimumDetectableEffect: Double?
     /// `better`, `worse` or `no detectable difference`; `not reported (sample ratio mismatch)` while the split
-    /// check fails, `descriptive` for quantiles (no always-valid test).
+    /// check fails, `descriptive` for quantiles (no always-valid test), `not judged (…)` below the minimum installs.
     public var verdict: String
+    /// The units behind the comparison: installs (the unit of analysis) and events per side.
+    public var installs: FieldUnits?
+    /// Standard error of the difference: delta method over installs, CUPED-adjusted when `varianceReduction` is
+    /// set; nil for quantiles.
+    public var standardError: Double?
+    /// The mSPRT's mixing scale τ (the effect worth finding); nil for quantiles.
+    public var tau: Double?
+    /// 1 − CUPED variance / plain variance, when installs had events before the experiment's config version.
+    public var varianceReduction: Double?
+    /// `label=value` of the segment the comparison is restricted to; nil for the whole run.
+    public var segment: String?
 
     /// A comparison; see the properties.
     public init(
         metric: String, arm: String, control: String, difference: Double, lower: Double, upper: Double,
         intervalMethod: String, pValue: Double, sequentialLower: Double?, sequentialUpper: Double?,
-        sequentialPValue: Double?, adjustedPValue: Double?, minimumDetectableEffect: Double?, verdict: String
+        sequentialPValue: Double?, adjustedPValue: Double?, minimumDetectableEffect: Double?, verdict: String,
+        installs: FieldUnits? = nil, standardError: Double? = nil, tau: Double? = nil, varianceReduction: Double? = nil,
+        segment: String? = nil
     ) {
+        self.installs = installs
+        self.standardError = standardError
+        self.tau = tau
+        self.varianceReduction = varianceReduction
+        self.segment = segment
         self.metric = metric
         self.arm = arm
         self.control = control
@@ -171,5 +200,54 @@ public struct FieldComparison: Sendable, Hashable, Codable {
         self.adjustedPValue = adjustedPValue
         self.minimumDetectableEffect = minimumDetectableEffect
         self.verdict = verdict
+    }
+}
+
+/// Installs and events on each side of a field comparison.
+public struct FieldUnits: Sendable, Hashable, Codable {
+    /// Installs of the arm: the unit of analysis.
+    public var arm: Int
+    /// Installs of the control.
+    public var control: Int
+    /// Events behind the arm's figure (the ratio's denominator).
+    public var armEvents: Int
+    /// Events behind the control's figure.
+    public var controlEvents: Int
+
+    /// Units; see the properties.
+    public init(arm: Int, control: Int, armEvents: Int, controlEvents: Int) {
+        self.arm = arm
+        self.control = control
+        self.armEvents = armEvents
+        self.controlEvents = controlEvents
+    }
+}
+
+/// A field report restricted to the events carrying one value of one label (`--by deviceClass`): the same arms,
+/// methods and verdicts, Holm-adjusted across every segment of the report.
+public struct FieldSegment: Sendable, Hashable, Codable {
+    /// The label split on.
+    public var label: String
+    /// Its value; `(none)` for events without the label.
+    public var value: String
+    /// One row per group in the segment.
+    public var arms: [FieldArmSummary]
+    /// Each arm against the control within the segment.
+    public var comparisons: [FieldComparison]
+    /// False when an arm has fewer installs than the minimum: shown, never judged.
+    public var judged: Bool
+
+    /// A segment; see the properties.
+    public init(label: String, value: String, arms: [FieldArmSummary], comparisons: [FieldComparison], judged: Bool) {
+        self.label = label
+        self.value = value
+        self.arms = arms
+        self.comparisons = comparisons
+        self.judged = judged
+    }
+
+    /// The row of `arm`.
+    public func arm(_ name: String) -> FieldArmSummary? {
+        arms.first { $0.name == name }
     }
 }

@@ -7,8 +7,8 @@ public struct PairedComparison: Sendable, Hashable, Codable {
     public var feature: String
     /// `adherence`, `quality:<scorer>` or `latency.totalMs`.
     public var metric: String
-    /// `mcnemar-exact` (pass/fail), `paired-bootstrap` (scores, latency), or `unpaired-normal` when a baseline
-    /// report carried no per-case data.
+    /// `mcnemar-exact` (pass/fail), `paired-sign-flip` (scores, latency, pass shares; `paired-bootstrap` above the
+    /// resampling limit), or `unpaired-normal` when a baseline report carried no per-case data.
     public var test: String
     /// First arm (for baseline comparisons, the current run's arm).
     public var first: String

@@ -21,10 +21,12 @@ extension HTMLReportRenderer {
                 ]
             })
         out += table(
-            ["arm vs control", "metric", "difference", "95% CI", "always-valid CI", "p (Holm, always-valid)", "MDE", "verdict"],
-            field.comparisons.map { c in
+            ["arm vs control", "metric", "installs (events)", "difference", "95% CI", "always-valid CI",
+             "p (Holm, always-valid)", "MDE", "verdict"],
+            (field.comparisons + (field.segments ?? []).flatMap(\.comparisons)).map { c in
                 [
-                    "<code>\(escape(c.arm))</code> vs <code>\(escape(c.control))</code>", escape(c.metric),
+                    "<code>\(escape(c.arm))</code> vs <code>\(escape(c.control))</code>"
+                        + (c.segment.map { " (\(escape($0)))" } ?? ""), escape(c.metric), F.units(c.installs),
                     F.number(c.difference), "[\(F.number(c.lower)), \(F.number(c.upper))] (\(escape(c.intervalMethod)))",
                     c.sequentialLower.map { "[\(F.number($0)), \(F.number(c.sequentialUpper ?? 0))]" } ?? "–",
                     c.adjustedPValue.map { F.number($0) } ?? "–", c.minimumDetectableEffect.map { F.number($0) } ?? "–",

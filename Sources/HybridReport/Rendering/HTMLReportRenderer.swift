@@ -23,7 +23,8 @@ public struct HTMLReportRenderer: Sendable {
         if let baseline = report.baseline { body += baselineSection(baseline) }
         body += "<p class=\"meta\">Adherence: Wilson intervals, errors count as failures. Quality and paired differences: bootstrap "
             + "(\(report.settings.bootstrapResamples) resamples, seed 0x\(escape(report.settings.bootstrapSeed))). "
-            + "Pass/fail pairs: McNemar exact. p-values Holm-adjusted, α = \(report.settings.alpha). "
+            + "Paired differences' p-values from sign flips (exact). Pass/fail pairs: McNemar exact. Repeats of a case "
+            + "are reduced to one value per case first. p-values Holm-adjusted, α = \(report.settings.alpha). "
             + "Latency excludes cache hits, retries, cold starts and errors.</p>\n"
         return """
             <!DOCTYPE html>
@@ -160,6 +161,7 @@ public struct HTMLReportRenderer: Sendable {
     /// it, for pages that embed it (`hybrid view`); style it with ``css``.
     public func featureSection(_ feature: FeatureReport) -> String {
         var out = "<section class=\"feature\"><h2>\(escape(feature.feature))</h2>\n"
+        if let repeats = feature.repeats { out += "<p class=\"unit\">\(escape(repeats.caption)).</p>\n" }
         var header = ["arm", "tier", "n", "errors", "cache hits", "adherence [95% CI]"]
         header += feature.scorers.map { "\($0) [95% CI]" }
         header += ["TTFT ms p50 / p95 / p99", "total ms p50 / p95 / p99", "decode tok/s", "tokens in / out", "cost total", "cost / 1k"]

@@ -15,19 +15,36 @@ extension MarkdownReportRenderer {
                 + (arm.ttft.map { FieldFormatting.number($0.p50) } ?? "–") + " | $\(FieldFormatting.number(arm.costPer1000, digits: 4)) |\n"
         }
         out += "\n"
-        if !field.comparisons.isEmpty {
-            out += "| arm vs control | metric | difference | 95% CI | always-valid CI | p (Holm, always-valid) | MDE | verdict |\n"
-            out += "|---|---|---|---|---|---|---|---|\n"
-            for c in field.comparisons {
-                let sequential = c.sequentialLower.map { "[\(FieldFormatting.number($0)), \(FieldFormatting.number(c.sequentialUpper ?? 0))]" } ?? "–"
-                out += "| `\(c.arm)` vs `\(c.control)` | \(c.metric) | \(FieldFormatting.number(c.difference)) | "
-                    + "[\(FieldFormatting.number(c.lower)), \(FieldFormatting.number(c.upper))] (\(c.intervalMethod)) | \(sequential) | "
-                    + (c.adjustedPValue.map { FieldFormatting.number($0) } ?? "–") + " | "
-                    + (c.minimumDetectableEffect.map { FieldFormatting.number($0) } ?? "–") + " | \(c.verdict) |\n"
+        out += Self.comparisonTable(field.comparisons)
+        for segment in field.segments ?? [] {
+            out += "#### `\(segment.label)` = `\(segment.value)`"
+                + (segment.judged ? "" : " (shown, not judged: a group has fewer than \(field.minimumInstalls ?? 0) installs)")
+                + "\n\n"
+            out += "| arm | events | installs | adherence | fallback | errors | latency p50 / p95 ms |\n|---|---|---|---|---|---|---|\n"
+            for arm in segment.arms {
+                out += "| `\(arm.name)` | \(arm.events) | \(arm.installs) | "
+                    + [arm.adherence, arm.fallback, arm.errors].map(FieldFormatting.rate).joined(separator: " | ") + " | "
+                    + (arm.latency.map { "\(FieldFormatting.number($0.p50)) / \(FieldFormatting.number($0.p95))" } ?? "–") + " |\n"
             }
-            out += "\n"
+            out += "\n" + Self.comparisonTable(segment.comparisons)
         }
         return out + "_\(field.method)_\n\n"
+    }
+
+    /// Arm against control, one row per metric, with the installs and events behind each figure.
+    static func comparisonTable(_ comparisons: [FieldComparison]) -> String {
+        guard !comparisons.isEmpty else { return "" }
+        var out = "| arm vs control | metric | installs (events) | difference | 95% CI | always-valid CI | p (Holm, always-valid) | MDE | CUPED | verdict |\n"
+        out += "|---|---|---|---|---|---|---|---|---|---|\n"
+        for c in comparisons {
+            let sequential = c.sequentialLower.map { "[\(FieldFormatting.number($0)), \(FieldFormatting.number(c.sequentialUpper ?? 0))]" } ?? "–"
+            out += "| `\(c.arm)` vs `\(c.control)` | \(c.metric) | \(FieldFormatting.units(c.installs)) | \(FieldFormatting.number(c.difference)) | "
+                + "[\(FieldFormatting.number(c.lower)), \(FieldFormatting.number(c.upper))] (\(c.intervalMethod)) | \(sequential) | "
+                + (c.adjustedPValue.map { FieldFormatting.number($0) } ?? "–") + " | "
+                + (c.minimumDetectableEffect.map { FieldFormatting.number($0) } ?? "–") + " | "
+                + (c.varianceReduction.map { "−\(FieldFormatting.number($0 * 100, digits: 0)) % var" } ?? "–") + " | \(c.verdict) |\n"
+        }
+        return out + "\n"
     }
 
     static func sampleRatioLine(_ check: SampleRatioMismatch?) -> String {
@@ -44,6 +61,12 @@ enum FieldFormatting {
     static func rate(_ summary: ProportionSummary?) -> String {
         guard let summary else { return "–" }
         return "\(number(summary.rate * 100, digits: 1)) % [\(number(summary.lower * 100, digits: 1)), \(number(summary.upper * 100, digits: 1))]"
+    }
+
+    /// "120 / 118 (2,400 / 2,350)": installs of arm and control, then their events.
+    static func units(_ units: FieldUnits?) -> String {
+        guard let units else { return "–" }
+        return "\(units.arm) / \(units.control) (\(units.armEvents) / \(units.controlEvents))"
     }
 
     static func number(_ value: Double, digits: Int = 3) -> String {

@@ -87,6 +87,7 @@ public struct MarkdownReportRenderer: Sendable {
 
     private func summarySection(_ feature: FeatureReport) -> String {
         var out = "### \(feature.feature)\n\n"
+        if let repeats = feature.repeats { out += "\(repeats.caption).\n\n" }
         var header = ["arm", "tier", "n", "errors", "adherence [95% CI]"]
         header += feature.scorers.map { "\($0) [95% CI]" }
         header += ["total ms p50 / p95", "cost / 1k"]
@@ -305,7 +306,8 @@ public struct MarkdownReportRenderer: Sendable {
     private func methodLine(_ settings: ReportSettings) -> String {
         "<sub>Adherence: Wilson \(Int((settings.confidenceLevel * 100).rounded()))% intervals, errors count as failures. "
             + "Quality and paired differences: bootstrap (\(settings.bootstrapResamples) resamples, seed 0x\(settings.bootstrapSeed); "
-            + "normal approximation above n = \(settings.bootstrapMaximumResampledCount)). Pass/fail pairs: McNemar exact. "
+            + "normal approximation above n = \(settings.bootstrapMaximumResampledCount)); their p-values from sign flips "
+            + "(exact). Pass/fail pairs: McNemar exact. Repeats of a case are reduced to one value per case first. "
             + "p-values Holm-adjusted, α = \(settings.alpha); MDE at power \(settings.power). "
             + "Latency excludes cache hits, retries, cold starts and errors. ★ = best arm.</sub>\n"
     }

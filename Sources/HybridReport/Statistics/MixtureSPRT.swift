@@ -65,4 +65,19 @@ public struct MixtureSPRT: Sendable, Hashable, Codable {
         return MixtureSPRT(
             difference: first.mean - second.mean, variance: variance, tau: tau ?? pooled / 2, alpha: alpha)
     }
+
+    /// The smallest true difference this test would declare at level `alpha` with probability `power` when read
+    /// now, at variance `variance`: it rejects once |θ̂| exceeds the always-valid half-width c, so with θ̂ ~ N(δ, V)
+    /// the power at δ is about Φ((δ − c)/√V), and δ = c + z_power·√V. Pass α divided by the number of comparisons
+    /// for a verdict under Holm (the first step of Holm tests the smallest p-value at α/m). nil for a variance or τ
+    /// that is not positive and finite.
+    public static func minimumDetectableEffect(variance: Double, tau: Double, alpha: Double, power: Double = 0.80)
+        -> Double?
+    {
+        guard variance.isFinite, variance > 0, tau.isFinite, tau > 0, alpha > 0, alpha < 1, power > 0, power < 1
+        else { return nil }
+        let t2 = tau * tau
+        let halfWidth = (variance * (variance + t2) / t2 * (log((variance + t2) / variance) - 2 * log(alpha))).squareRoot()
+        return halfWidth + NormalDistribution.quantile(power) * variance.squareRoot()
+    }
 }

@@ -4,7 +4,7 @@
 /// exactly where small eval sets live (5/5 passes gives about [0.566, 1]). There is no interval without trials,
 /// so the initializer returns nil for n = 0.
 public struct WilsonInterval: Sendable, Hashable {
-    /// Number of successes (for example, cases whose output met the constraint).
+    /// Number of successes (for example, cases whose output met the constraint); for a mean share, rounded.
     public let successes: Int
     /// Number of trials, always at least 1.
     public let trials: Int
@@ -23,19 +23,27 @@ public struct WilsonInterval: Sendable, Hashable {
     /// - Parameter z: the normal critical value; the default gives a two-sided 95 % interval. For another level
     ///   pass `NormalDistribution.quantile(1 - alpha / 2)`.
     public init?(successes: Int, trials: Int, z: Double = NormalDistribution.z975) {
-        guard trials >= 1, (0...trials).contains(successes), z.isFinite, z > 0 else { return nil }
-        self.successes = successes
+        guard trials >= 1, (0...trials).contains(successes) else { return nil }
+        self.init(proportion: Double(successes) / Double(trials), trials: trials, z: z)
+    }
+
+    /// The interval for a mean pass share `proportion` over `trials` units whose own values lie in [0, 1] (a case's
+    /// pass share over its repeats), or nil when `trials` < 1 or `proportion` is outside [0, 1]. Such a unit's
+    /// variance is at most p(1 − p), the Bernoulli variance at the same mean, so the interval is at least as wide as
+    /// it needs to be; it is the binomial interval exactly when every unit is 0 or 1.
+    public init?(proportion p: Double, trials: Int, z: Double = NormalDistribution.z975) {
+        guard trials >= 1, p >= 0, p <= 1, z.isFinite, z > 0 else { return nil }
+        self.successes = Int((p * Double(trials)).rounded())
         self.trials = trials
         self.z = z
         let n = Double(trials)
-        let p = Double(successes) / n
         let z2 = z * z
         let denominator = 1 + z2 / n
         let centre = (p + z2 / (2 * n)) / denominator
         let halfWidth = z / denominator * (p * (1 - p) / n + z2 / (4 * n * n)).squareRoot()
         proportion = p
         // At 0/n and n/n the formula gives 0 and 1 only up to rounding; pin them so reports show exact bounds.
-        lower = successes == 0 ? 0 : max(0, min(p, centre - halfWidth))
-        upper = successes == trials ? 1 : min(1, max(p, centre + halfWidth))
+        lower = p == 0 ? 0 : max(0, min(p, centre - halfWidth))
+        upper = p == 1 ? 1 : min(1, max(p, centre + halfWidth))
     }
 }

@@ -1,0 +1,84 @@
+/// One arm-vs-control figure of a field report, as a ratio of per-install sums (Σ numerator / Σ denominator over an
+/// arm's installs): the names the report and `recommend` use, and which direction is better.
+struct FieldMetric: Sendable {
+    /// The comparison's metric name.
+    let name: String
+    /// Per install, the numerator and denominator sums.
+    let numerator: @Sendable (InstallTotals) -> Double
+    let denominator: @Sendable (InstallTotals) -> Double
+    /// Per install, the sum of squared per-event values (for the per-event spread that sets τ of a mean).
+    let squares: (@Sendable (InstallTotals) -> Double)?
+    /// Multiplies the ratio (1,000 for cost per 1,000 requests).
+    let scale: Double
+    let higherIsBetter: Bool
+
+    /// A rate of events: τ = 5 percentage points.
+    var isRate: Bool { squares == nil }
+
+    static let adherence = FieldMetric(
+        name: "adherence", numerator: { Double($0.adherent) }, denominator: { Double($0.events) }, squares: nil,
+        scale: 1, higherIsBetter: true)
+    static let fallbackRate = FieldMetric(
+        name: "fallbackRate", numerator: { Double($0.fellBack) }, denominator: { Double($0.events) }, squares: nil,
+        scale: 1, higherIsBetter: false)
+    static let errorRate = FieldMetric(
+        name: "errorRate", numerator: { Double($0.failed) }, denominator: { Double($0.events) }, squares: nil,
+        scale: 1, higherIsBetter: false)
+    static let latencyMean = FieldMetric(
+        name: "latencyMeanMs", numerator: { $0.latencySum }, denominator: { Double($0.answered) },
+        squares: { $0.latencySquares }, scale: 1, higherIsBetter: false)
+    static let ttftMean = FieldMetric(
+        name: "ttftMeanMs", numerator: { $0.ttftSum }, denominator: { Double($0.ttftCount) },
+        squares: { $0.ttftSquares }, scale: 1, higherIsBetter: false)
+    static let costPer1000 = FieldMetric(
+        name: "costPer1000USD", numerator: { $0.costUSD }, denominator: { Double($0.events) },
+        squares: { $0.costSquares }, scale: 1_000, higherIsBetter: false)
+
+    /// Every metric with an always-valid test, in report order.
+    static let sequential = [adherence, fallbackRate, errorRate, latencyMean, ttftMean, costPer1000]
+
+    /// The metric's ratio over `installs`, scaled.
+    func estimate(_ installs: [InstallTotals]) -> RatioEstimate? {
+        RatioEstimate(
+            numerators: installs.map { numerator($0) * scale }, denominators: installs.map(denominator))
+    }
+
+    /// The mixing scale τ of the mSPRT: the effect worth finding. 5 points for rates; half the pooled per-event
+    /// standard deviation for means.
+    func tau(_ first: [InstallTotals], _ second: [InstallTotals]) -> Double? {
+        guard let squares else { return 0.05 }
+        var n = 0.0
+        var sum = 0.0
+        var sumSquares = 0.0
+        for install in first + second {
+            n += denominator(install)
+            sum += numerator(install)
+            sumSquares += squares(install)
+        }
+        guard n > 1 else { return nil }
+        let mean = sum / n
+        let variance = max(0, (sumSquares - n * mean * mean) / (n - 1))
+        let tau = variance.squareRoot() * scale / 2
+        return tau > 0 ? tau : nil
+    }
+
+    /// Each install's value of the metric before the experiment (its pre-period ratio), the pooled pre-period ratio
+    /// for installs without one; nil when no install of either arm has pre-period events for it.
+    func covariates(
+        _ installIDs: [String], prePeriod: [String: InstallTotals], pooledOver allIDs: [String]
+    ) -> [Double]? {
+        var sumY = 0.0
+        var sumX = 0.0
+        for id in allIDs {
+            guard let totals = prePeriod[id] else { continue }
+            sumY += numerator(totals) * scale
+            sumX += denominator(totals)
+        }
+        guard sumX > 0 else { return nil }
+        let pooled = sumY / sumX
+        return installIDs.map { id in
+            guard let totals = prePeriod[id], denominator(totals) > 0 else { return pooled }
+            return numerator(totals) * scale / denominator(totals)
+        }
+    }
+}
