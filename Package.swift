@@ -21,9 +21,8 @@ let package = Package(
         .library(name: "HybridStore", targets: ["HybridStore"]),
         .library(name: "HybridRouter", targets: ["HybridRouter"]),
         .library(name: "HybridEvents", targets: ["HybridEvents"]),
-        .library(
-            name: "HybridAI",
-            targets: ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter", "HybridEvents"]),
+        // One module that re-exports the six app modules: `import HybridAI`.
+        .library(name: "HybridAI", targets: ["HybridAI"]),
         .library(name: "HybridCurl", targets: ["HybridCurl"]),
         .library(name: "HybridLocalModel", targets: ["HybridLocalModel"]),
         .library(name: "HybridTesting", targets: ["HybridTesting"]),
@@ -103,7 +102,15 @@ let package = Package(
         ),
         .target(
             name: "HybridRouter",
-            dependencies: ["HybridCore", "HybridConfig", "HybridProviders", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "HybridCore", "HybridConfig", "HybridProviders", "HybridTransport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "HybridAI",
+            dependencies: ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter", "HybridEvents"],
             swiftSettings: strict
         ),
         // The example app: feature code on the app products only; the app shell registers the local model.

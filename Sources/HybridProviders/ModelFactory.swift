@@ -18,6 +18,8 @@ public struct ModelFactory: Sendable {
     public var environment: @Sendable (String) -> String?
     /// Builders registered for provider kinds, consulted before the built-in adapters.
     public private(set) var registered: [ProviderKind: Builder] = [:]
+    /// Credentials by model id, in place of the config's `apiKeyEnv` (an app's keys, keychain reads, proxy tokens).
+    public private(set) var credentials: [String: ModelCredentials] = [:]
 
     /// Creates a factory; by default keys come from the process environment and requests go through the platform's
     /// default transport. llama.cpp models are unavailable until registered (HybridLocalModel's `withLocalLlama()`).
@@ -36,8 +38,21 @@ public struct ModelFactory: Sendable {
         return copy
     }
 
+    /// This factory with `credentials` for the model with id `id` (replacing the config's `apiKeyEnv` for it).
+    public func withCredentials(_ credentials: ModelCredentials, for id: String) -> ModelFactory {
+        var copy = self
+        copy.credentials[id] = credentials
+        return copy
+    }
+
     /// The model with id `id` as configured.
     public func model(id: String, config: ModelConfig) -> any LanguageModel {
+        var config = config
+        var transport = self.transport
+        if let credentials = credentials[id] {
+            config.apiKeyEnv = credentials.apiKeyVariable
+            transport = credentials.transport(kind: config.kind, base: transport)
+        }
         if let build = registered[config.kind] { return build(id, config, transport) }
         let displayName = config.displayName ?? id
         switch config.kind {

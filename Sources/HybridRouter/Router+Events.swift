@@ -160,6 +160,7 @@ extension RouterError {
         case .stopped, .streamInterrupted: generationError?.kind.rawValue ?? ""
         case .cancelled: "cancelled"
         case .outputChecksFailed: "output_checks_failed"
+        case .outputNotDecodable: "output_not_decodable"
         }
     }
 }

@@ -53,9 +53,11 @@ extension Router {
     func makePlan(_ trace: RequestTrace, document: HybridConfigDocument, start: ContinuousClock.Instant) throws(RouterError) -> Plan {
         let name = trace.feature, input = trace.input, privacyOverride = trace.privacy
         let truncateInputTo = trace.truncateInputTo, deadlineOverride = trace.deadline
-        guard let feature = document.features[name], let assignment = document.assignment(feature: name, installId: installId) else {
+        guard var feature = document.features[name], let assignment = document.assignment(feature: name, installId: installId) else {
             throw .unknownFeature(name, known: Array(document.features.keys))
         }
+        // A typed call's contract is the app's type: its schema goes to the model and into the checks.
+        if let typed = trace.output { feature.outputSchema = typed.schema }
         let minimum = policy.minimumInput(for: name)
         if minimum > 0 {
             let actual = feature.inputs.reduce(0) { sum, key in
@@ -101,12 +103,18 @@ extension Router {
         var request = rendered.request
         let deadlineDuration = deadlineOverride ?? feature.deadline
         request.deadline = deadlineDuration.map { start + $0 }
+        var routing = EffectiveRouting(config: document.routing(feature: name), policy: policy)
+        var checks = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints)
+        if let typed = trace.output {
+            // An answer the app cannot decode is no answer: the next model is tried whatever the policy says.
+            checks.decodes = typed.decodes
+            routing.outputFallback.names.insert(DecodeCheck.resultName)
+        }
         return Plan(
             feature: name, config: feature, document: document, priority: assignment.priority, variant: rendered.variant,
             arm: assignment.arm, privacy: privacy, request: request, start: start, deadline: request.deadline,
             deadlineDuration: deadlineDuration, promptTokens: promptTokens, outputReserve: outputReserve,
-            truncatedInputs: truncated.sorted(), routing: EffectiveRouting(config: document.routing(feature: name), policy: policy),
-            checks: OutputChecks(schema: feature.outputSchema, constraints: feature.constraints))
+            truncatedInputs: truncated.sorted(), routing: routing, checks: checks)
     }
 
     private func render(

@@ -22,8 +22,12 @@ extension Router {
         deadline: Duration? = nil,
         truncateInputTo: Int? = nil
     ) -> AsyncThrowingStream<RoutedEvent, any Error> {
+        stream(RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo))
+    }
+
+    /// The stream of one request as traced (typed or not).
+    func stream(_ request: RequestTrace) -> AsyncThrowingStream<RoutedEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream<RoutedEvent, any Error>.makeStream()
-        let request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo)
         let task = Task {
             let result = await traced(request) { plan async throws(RouterError) in
                 try await runStream(plan, into: continuation)

@@ -13,7 +13,7 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Internal so the router's own switches stay exhaustive while callers cannot depend on the list.
         enum Kind: String, Sendable {
             case unknownFeature, inputTooShort, renderFailed, noEligibleModel, deadlineExceeded, stopped
-            case streamInterrupted, cancelled, outputChecksFailed
+            case streamInterrupted, cancelled, outputChecksFailed, outputNotDecodable
         }
 
         let kind: Kind
@@ -36,6 +36,8 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let cancelled = Code(kind: .cancelled)
         /// Every model called failed an output check the policy falls back on, and `whenChecksFail` is `throw`.
         public static let outputChecksFailed = Code(kind: .outputChecksFailed)
+        /// A typed call (`generating:`) got an answer that does not decode into the type from every model tried.
+        public static let outputNotDecodable = Code(kind: .outputNotDecodable)
 
         /// The code's name as written in Swift (`deadlineExceeded`).
         public var description: String { kind.rawValue }
@@ -59,12 +61,15 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     public let deadline: Duration?
     /// For ``Code/stopped`` and ``Code/streamInterrupted``: the model's error that ended the request.
     public let generationError: GenerationError?
+    /// For ``Code/outputNotDecodable``: the type and why the best answer did not decode into it.
+    public let decodingProblem: String?
 
     private init(
         _ code: Code, feature: String?, attempts: [RouteAttempt] = [], knownFeatures: [String] = [],
         minimumLength: Int? = nil, inputLength: Int? = nil, renderError: PromptRenderError? = nil,
-        deadline: Duration? = nil, generationError: GenerationError? = nil
+        deadline: Duration? = nil, generationError: GenerationError? = nil, decodingProblem: String? = nil
     ) {
+        self.decodingProblem = decodingProblem
         self.code = code
         self.feature = feature
         self.attempts = attempts
@@ -122,6 +127,11 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         RouterError(.outputChecksFailed, feature: feature, attempts: attempts)
     }
 
+    /// A typed call's best answer did not decode into the app's type (`problem` names the type and the path).
+    public static func outputNotDecodable(feature: String, problem: String, attempts: [RouteAttempt]) -> RouterError {
+        RouterError(.outputNotDecodable, feature: feature, attempts: attempts, decodingProblem: problem)
+    }
+
     /// What failed and what to do about it, with every attempt's reason.
     public var description: String {
         let name = feature ?? ""
@@ -146,6 +156,9 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(name): cancelled by the caller. " + Self.list(attempts)
         case .outputChecksFailed:
             return "\(name): every model's answer failed its output checks (routing.whenChecksFail is throw). " + Self.list(attempts)
+        case .outputNotDecodable:
+            return "\(name): no model's answer decodes into the app's type: \(decodingProblem ?? ""); put a model with "
+                + "structured output earlier in the order, or describe the properties better. " + Self.list(attempts)
         }
     }
 

@@ -8,6 +8,8 @@ public struct OutputChecks: Sendable, Hashable {
     public var constraints: OutputConstraints?
     /// The tool-call check; nil when the request offered no tools.
     public var tools: ToolCallCheck?
+    /// The answer decodes into the app's type; nil unless the call asked for a Swift type (`generating:`).
+    public var decodes: DecodeCheck?
 
     /// Checks for a feature's `schema` and `constraints` (empty constraints count as none) and the `tools` a
     /// request offers (none: no tool check).
@@ -18,7 +20,7 @@ public struct OutputChecks: Sendable, Hashable {
     }
 
     /// Whether there is nothing to check.
-    public var isEmpty: Bool { structured == nil && constraints == nil && tools == nil }
+    public var isEmpty: Bool { structured == nil && constraints == nil && tools == nil && decodes == nil }
 
     /// Runs the checks that apply to `response`. A response that called tools is not the final answer, so the
     /// schema and constraints (which describe the answer's text) wait for a later turn: only `tool_arguments` is
@@ -41,6 +43,7 @@ public struct OutputChecks: Sendable, Hashable {
             parsed = check.value
             violations = check.violations
         }
+        if let decodes { results.append(decodes.check(parsed)) }
         if let constraints {
             results += constraints.evaluate(text)
         }
@@ -56,12 +59,14 @@ public struct OutputChecks: Sendable, Hashable {
 
     /// Result names that come from a schema (the output's or a tool's) rather than from soft constraints; the
     /// `schema` entry of a routing policy selects them all.
-    public static let schemaResultNames: Set<String> = ["json_parses", "schema_valid", ToolCallCheck.resultName]
+    public static let schemaResultNames: Set<String> = [
+        "json_parses", "schema_valid", DecodeCheck.resultName, ToolCallCheck.resultName,
+    ]
 
     /// Every result name a check can produce, for validating names a routing policy falls back on.
     public static let resultNames: [String] = [
         "json_parses", "schema_valid", "min_sentences", "max_sentences", "min_words", "max_words", "max_characters",
-        "single_paragraph", "must_contain", "must_not_contain", ToolCallCheck.resultName,
+        "single_paragraph", "must_contain", "must_not_contain", ToolCallCheck.resultName, DecodeCheck.resultName,
     ]
 }
 

@@ -1,0 +1,55 @@
+public import Foundation
+public import HybridConfig
+public import HybridCore
+import HybridTransport
+
+extension Router {
+    /// A router over models declared in Swift, tried in this order: no config file needed.
+    ///
+    /// The declaration is a config document (``ModelChoice/document(_:instructions:)``): with `configURL`, a config
+    /// fetched from there (ETag, validation, last-known-good) replaces it as soon as it arrives, so prompts, the
+    /// order, routing and rollouts can change without an app update; the declared credentials still apply to the
+    /// models of the same id.
+    ///
+    /// - Parameters:
+    ///   - installId: stable per install for rollouts to stay put (store a UUID on first launch); a new one per
+    ///     launch by default.
+    public convenience init(
+        models: [ModelChoice], instructions: String? = nil, configURL: String? = nil,
+        installId: String = UUID().uuidString, cache: (any RouterCache)? = nil, policy: RouterPolicy = RouterPolicy(),
+        eventSink: (any RouteEventSink)? = nil, eventLabels: [String: String] = [:]
+    ) throws(ConfigError) {
+        let validated = try ConfigValidator.validate(ModelChoice.document(models, instructions: instructions))
+        let source: RouterConfigSource
+        if let configURL {
+            let loader = ConfigLoader(
+                bundled: validated, sourceURL: configURL, fetcher: ConfigFetcher(transport: DefaultHTTPTransport.shared))
+            Task { await loader.refresh() }
+            source = .loader(loader)
+        } else {
+            source = .fixed(validated.document)
+        }
+        self.init(
+            config: source, models: ModelChoice.provider(models), installId: installId, cache: cache, policy: policy,
+            eventSink: eventSink, eventLabels: eventLabels)
+    }
+
+    /// The answer to `prompt` from the first declared model that serves (the `respond` feature).
+    public func respond(to prompt: String) async throws(RouterError) -> RoutedResponse {
+        try await generate(feature: ModelChoice.respondFeature, input: ["input": prompt])
+    }
+
+    /// The answer to `prompt` decoded into `type`, from the first model whose answer decodes.
+    public func respond<T: StructuredOutput>(to prompt: String, generating type: T.Type) async throws(RouterError)
+        -> RoutedValue<T>
+    {
+        try await generate(feature: ModelChoice.respondFeature, input: ["input": prompt], generating: type)
+    }
+
+    /// The answer to `prompt` as it is generated, decoded into `type` step by step (see ``PartialSnapshot``).
+    public func streamResponse<T: StructuredOutput>(to prompt: String, generating type: T.Type)
+        -> AsyncThrowingStream<PartialSnapshot<T>, any Error>
+    {
+        streamResponse(feature: ModelChoice.respondFeature, input: ["input": prompt], generating: type)
+    }
+}

@@ -1,0 +1,106 @@
+public import HybridCore
+public import HybridConfig
+
+/// A routed answer decoded into the app's type, with the routing facts beside it.
+public struct RoutedValue<Content: Sendable>: Sendable {
+    /// The decoded answer.
+    public var content: Content
+    /// Who served, every attempt, the rollout arm and the variant.
+    public var routed: RoutedResponse
+
+    /// The model that served the answer.
+    public var servedBy: ModelIdentity { routed.servedBy }
+}
+
+/// One step of a typed stream: what has been generated so far, as far as it is complete.
+public struct PartialSnapshot<Content: Sendable>: Sendable {
+    /// The complete part of the JSON so far (members appear as their values complete; see ``PartialJSON``).
+    public var json: JSONValue
+    /// The snapshot decoded into the type, once everything the type requires has arrived; nil before.
+    public var content: Content?
+    /// The routed response, on the last snapshot only (then `content` is the final value).
+    public var completed: RoutedResponse?
+
+    /// True on the last snapshot.
+    public var isComplete: Bool { completed != nil }
+}
+
+extension Router {
+    /// `feature`'s answer decoded into `type`: the type's schema (see ``StructuredOutput``) goes to every model in its
+    /// native form and replaces the feature's `outputSchema` for this call; an answer that does not decode falls
+    /// back to the next model like any failed schema check.
+    public func generate<T: StructuredOutput>(
+        feature: String, input: [String: String], generating type: T.Type, privacy: PrivacyClass? = nil,
+        deadline: Duration? = nil
+    ) async throws(RouterError) -> RoutedValue<T> {
+        let output = Self.typedOutput(T.self)
+        var request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline)
+        request.output = output
+        let routed = try await traced(request) { plan async throws(RouterError) in try await walkGenerate(plan) }.get()
+        return try Self.decode(T.self, routed, schema: output.schema, feature: feature)
+    }
+
+    /// `feature`'s answer as it is generated, decoded into `type` step by step: each snapshot holds the complete part
+    /// of the JSON so far, and the last one the final value and the routed response.
+    public func streamResponse<T: StructuredOutput>(
+        feature: String, input: [String: String], generating type: T.Type, privacy: PrivacyClass? = nil,
+        deadline: Duration? = nil
+    ) -> AsyncThrowingStream<PartialSnapshot<T>, any Error> {
+        let output = Self.typedOutput(T.self)
+        var request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline)
+        request.output = output
+        let events = stream(request)
+        let (stream, continuation) = AsyncThrowingStream<PartialSnapshot<T>, any Error>.makeStream()
+        let task = Task {
+            do {
+                var text = ""
+                var last: JSONValue?
+                for try await event in events {
+                    switch event {
+                    case .attempt: continue
+                    case .delta(let delta):
+                        text += delta
+                        guard let json = PartialJSON.parse(text), json != last else { continue }
+                        last = json
+                        continuation.yield(PartialSnapshot(
+                            json: json, content: try? JSONValueDecoder().decode(T.self, from: json), completed: nil))
+                    case .completed(let routed):
+                        let value = try Self.decode(T.self, routed, schema: output.schema, feature: feature)
+                        let json = StructuredOutputCheck(schema: output.schema).check(routed.response.text).value ?? .null
+                        continuation.yield(PartialSnapshot(json: json, content: value.content, completed: routed))
+                    }
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    static func typedOutput<T: StructuredOutput>(_ type: T.Type) -> TypedOutput {
+        do {
+            return TypedOutput(schema: try JSONSchema(T.schema), decodes: DecodeCheck(T.self))
+        } catch {
+            preconditionFailure("the schema of \(T.self) is not a valid JSON Schema: \(error)")
+        }
+    }
+
+    static func decode<T: StructuredOutput>(
+        _ type: T.Type, _ routed: RoutedResponse, schema: JSONSchema, feature: String
+    ) throws(RouterError) -> RoutedValue<T> {
+        let parsed = routed.response.structured ?? StructuredOutputCheck(schema: schema).check(routed.response.text).value
+        do {
+            guard let parsed else { throw DecodeProblem("the answer is not JSON") }
+            return RoutedValue(content: try JSONValueDecoder().decode(T.self, from: parsed), routed: routed)
+        } catch {
+            throw .outputNotDecodable(feature: feature, problem: "\(T.self): \(error)", attempts: routed.attempts)
+        }
+    }
+}
+
+private struct DecodeProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
