@@ -57,13 +57,17 @@ run: setup
 	.build/debug/hybrid config publish .hybrid/recommended.config.json \
 	  --to file://$(CURDIR)/.hybrid/published/hybrid.config.json --dry-run
 
+# Every Swift block of README.md and docs/ is written into Tests/HybridDocSnippetTests and compiled with the tests;
+# the README's app quick start is then built as a fresh package and run against SmolLM2 and a loopback fallback.
 # Tests run one at a time: on 2 cores, parallel suites that start llama-server, Chromium and CLI child processes
 # starve each other for seconds, and the deadline and timeout tests then fail for reasons not their own.
 # Serially the whole suite takes about 2 minutes here.
 test: setup
+	python3 scripts/extract-doc-snippets.py
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	bash scripts/typecheck-apple-adapters.sh
 	swift test --skip-build --no-parallel $(SWIFT_BUILD_FLAGS)
+	bash scripts/check-quickstart.sh
 
 BENCHMARKS ?= transport config runner router report cli view workers ingest
 bench: setup

@@ -273,6 +273,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Every Swift block of README.md and docs/, written here by scripts/extract-doc-snippets.py (run by
+        // `make test`) and compiled against the app products as an app would import them.
+        .testTarget(
+            name: "HybridDocSnippetTests", dependencies: ["HybridAI", "HybridLocalModel", "HybridTesting"],
+            swiftSettings: strict),
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
         .testTarget(
             name: "HybridCLITests",

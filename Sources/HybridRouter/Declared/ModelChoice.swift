@@ -118,10 +118,15 @@ extension ModelChoice {
 
     /// The config document `models` declare: the models, and one feature `respond` that sends the prompt as is,
     /// trying them in this order. Bundle it (or publish it) like any config.
-    public static func document(_ models: [ModelChoice], instructions: String? = nil) -> HybridConfigDocument {
+    /// - Parameter options: generation options of the `respond` feature; by default at most 1,024 output tokens, so a
+    ///   small model that loops ends and the next model gets its turn within the deadline.
+    public static func document(
+        _ models: [ModelChoice], instructions: String? = nil,
+        options: FeatureGenerationOptions = FeatureGenerationOptions(maxOutputTokens: 1_024)
+    ) -> HybridConfigDocument {
         let feature = FeatureConfig(
             description: "A prompt sent as is, models tried in the declared order.", instructions: instructions,
-            variants: ["default": PromptVariant(template: "{{input}}")], defaultVariant: "default",
+            variants: ["default": PromptVariant(template: "{{input}}")], defaultVariant: "default", options: options,
             priority: models.map(\.id), deadlineMs: 60_000, privacy: .open)
         return HybridConfigDocument(
             version: 1, description: "Declared in the app's code.",

@@ -15,11 +15,13 @@ extension Router {
     ///   - installId: stable per install for rollouts to stay put (store a UUID on first launch); a new one per
     ///     launch by default.
     public convenience init(
-        models: [ModelChoice], instructions: String? = nil, configURL: String? = nil,
+        models: [ModelChoice], instructions: String? = nil,
+        options: FeatureGenerationOptions = FeatureGenerationOptions(maxOutputTokens: 1_024), configURL: String? = nil,
         installId: String = UUID().uuidString, cache: (any RouterCache)? = nil, policy: RouterPolicy = RouterPolicy(),
         eventSink: (any RouteEventSink)? = nil, eventLabels: [String: String] = [:]
     ) throws(ConfigError) {
-        let validated = try ConfigValidator.validate(ModelChoice.document(models, instructions: instructions))
+        let validated = try ConfigValidator.validate(
+            ModelChoice.document(models, instructions: instructions, options: options))
         let source: RouterConfigSource
         if let configURL {
             let loader = ConfigLoader(

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The README's app quick start, pasted as is into a fresh package that depends on this one by path, built, and run
+# twice: with the local SmolLM2 up (it must answer, typed, served by `llama-server`), then with it stopped (the
+# router must fall back to an OpenAI-compatible server on loopback and say so in `servedBy`). The "cloud" is a second
+# llama-server speaking OpenAI's /v1/chat/completions: a real server, not a canned answer.
+#
+# Run by `make test` after the unit tests; needs `make setup` (llama-server and SmolLM2). Prints the build time.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck disable=SC1091
+source "$ROOT/.hybrid/local-model.env"
+WORK="$(mktemp -d)"
+PIDS=()
+cleanup() {
+  for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+mkdir -p "$WORK/QuickStart/Sources/QuickStart"
+cat >"$WORK/QuickStart/Package.swift" <<EOF
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "QuickStart",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    dependencies: [.package(path: "$ROOT")],
+    targets: [.executableTarget(name: "QuickStart", dependencies: [.product(name: "HybridAI", package: "main")])]
+)
+EOF
+# The quick start's Swift block, byte for byte.
+python3 - "$ROOT/README.md" >"$WORK/QuickStart/Sources/QuickStart/main.swift" <<'PY'
+import sys
+text = open(sys.argv[1], encoding="utf-8").read()
+section = text.split("## Your app: quick start", 1)[1]
+print(section.split("```swift\n", 1)[1].split("\n```", 1)[0])
+PY
+
+start=$(date +%s)
+swift build --package-path "$WORK/QuickStart" --scratch-path "$ROOT/.build-quickstart" -q
+echo "quick start package built in $(( $(date +%s) - start )) s (scratch path .build-quickstart; clean on a new clone)"
+BIN="$ROOT/.build-quickstart/debug/QuickStart"
+
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+serve() {  # port → pid; one llama-server with SmolLM2 on loopback
+  "$HYBRID_LLAMA_SERVER" -m "$HYBRID_SMOLLM2_GGUF" --host 127.0.0.1 --port "$1" -c 4096 >"$WORK/server-$1.log" 2>&1 &
+  echo $!
+}
+wait_healthy() {
+  for _ in $(seq 1 120); do
+    curl -sf "http://127.0.0.1:$1/health" >/dev/null && return 0
+    sleep 0.5
+  done
+  echo "llama-server on port $1 did not become healthy:"; tail -20 "$WORK/server-$1.log"; exit 1
+}
+
+LOCAL_PORT=$(free_port)
+CLOUD_PORT=$(free_port)
+LOCAL_PID=$(serve "$LOCAL_PORT"); PIDS+=("$LOCAL_PID")
+CLOUD_PID=$(serve "$CLOUD_PORT"); PIDS+=("$CLOUD_PID")
+wait_healthy "$LOCAL_PORT"
+wait_healthy "$CLOUD_PORT"
+
+export LOCAL_MODEL_URL="http://127.0.0.1:$LOCAL_PORT/v1"
+export OPENAI_BASE_URL="http://127.0.0.1:$CLOUD_PORT/v1"
+export OPENAI_API_KEY="loopback-test-key"
+
+check() {  # expected servedBy id
+  local out
+  out="$("$BIN" 2>&1)" || { echo "quick start failed:"; echo "$out"; exit 1; }
+  echo "$out" | sed 's/^/  | /'
+  echo "$out" | grep -q "served by $1 " || { echo "expected an answer served by $1"; exit 1; }
+}
+echo "local SmolLM2 up:"
+check llama-server
+kill -9 "$LOCAL_PID"
+wait "$LOCAL_PID" 2>/dev/null || true
+echo "local SmolLM2 stopped:"
+check openai-gpt-4o-mini
+echo "quick start: typed answer on device, and the cloud fallback when the local model is down"
