@@ -177,7 +177,10 @@ let package = Package(
         // suite, so a third-party `LanguageModel` proves itself in a few lines. Imports Swift Testing.
         .target(
             name: "HybridTesting",
-            dependencies: ["HybridTestSupport", "HybridCore", "HybridTransport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "HybridTestSupport", "HybridCore", "HybridTransport", "HybridRouter",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         // Tests on the real local model: the installed-model guard and the local + loopback-cloud config. Its own

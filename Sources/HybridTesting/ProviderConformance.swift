@@ -234,6 +234,8 @@ public enum ProviderConformance {
         try await streaming(fixture)
         try await byteByByteStream(fixture)
         try await structuredOutput(fixture)
+        try await typedOutput(fixture)
+        try await typedFallback(fixture)
         try await toolCallRoundTrip(fixture)
         for errorCase in fixture.errors { try await documentedError(fixture, errorCase) }
         try await missingKey(fixture)

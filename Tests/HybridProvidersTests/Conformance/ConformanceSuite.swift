@@ -49,6 +49,16 @@ struct ConformanceSuite {
         try await ProviderConformance.structuredOutput(argument.fixture)
     }
 
+    @Test("typed output: the derived schema in native form, decoded into the type, partial values only grow", arguments: ConformanceFixtures.arguments)
+    func typedOutput(_ argument: FixtureArgument) async throws {
+        try await ProviderConformance.typedOutput(argument.fixture)
+    }
+
+    @Test("a schema-valid answer that does not decode falls back to the next model", arguments: ConformanceFixtures.arguments)
+    func typedFallback(_ argument: FixtureArgument) async throws {
+        try await ProviderConformance.typedFallback(argument.fixture)
+    }
+
     @Test("tool calls: tools and results sent in the wire format, calls decoded and streamed, bad arguments a check failure", arguments: ConformanceFixtures.arguments)
     func toolCallRoundTrip(_ argument: FixtureArgument) async throws {
         try await ProviderConformance.toolCallRoundTrip(argument.fixture)

@@ -51,6 +51,31 @@ struct LocalLlamaConformanceTests {
         try ConformanceChecks.checkStructured(response, schema: schema, expected: nil)
     }
 
+    struct Answer: StructuredOutput {
+        var ok: Bool
+    }
+
+    @Test("typed output: the type's schema constrains the real model, the answer decodes, partial values only grow")
+    func typedOutput() async throws {
+        let model = try model()
+        var request = GenerationRequest(
+            instructions: "Answer with JSON.", messages: [.user("Is the sky blue? Reply as {\"ok\": true or false}.")],
+            options: Self.options, responseSchema: Answer.schema, responseSchemaName: "answer")
+        let response = try await model.generate(request)
+        _ = try JSONValueDecoder().decode(Answer.self, from: try #require(response.structured))
+        request.options = Self.options
+        let run = await ConformanceChecks.run(model.stream(request))
+        #expect(run.error == nil, "\(String(describing: run.error))")
+        var text = ""
+        var sizes: [Int] = []
+        for delta in run.deltas {
+            text += delta
+            sizes.append(PartialJSON.parse(text)?.objectValue?.count ?? 0)
+        }
+        #expect(sizes == sizes.sorted() && sizes.last == 1, "\(sizes)")
+        _ = try JSONValueDecoder().decode(Answer.self, from: try #require(PartialJSON.parse(text)))
+    }
+
     /// llama-server runs with `--jinja`, so it takes `tools`, an assistant turn with `tool_calls` and a `tool` turn.
     /// SmolLM2-135M may answer in text or call any tool with any arguments: what it chose is not asserted, only
     /// that the request is accepted, the answer decodes, streamed fragments assemble to the completed calls, and

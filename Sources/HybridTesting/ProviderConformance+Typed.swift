@@ -1,0 +1,82 @@
+import Foundation
+public import HybridCore
+import HybridRouter
+import HybridTestSupport
+import Testing
+
+extension ProviderConformance {
+    /// The type typed checks decode into: the structured fixtures' person, its schema derived from `Decodable`.
+    public struct Person: StructuredOutput, Equatable {
+        public var name: String
+        public var company: String
+        public static let descriptions = ["company": "The employer, as written"]
+    }
+
+    /// A type the person decodes into only at one company: a schema-valid answer that does not decode.
+    struct PickyPerson: StructuredOutput {
+        var name: String
+        var company: String
+        enum CodingKeys: String, CodingKey { case name, company }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            company = try container.decode(String.self, forKey: .company)
+            guard company != "Analytical Engines Ltd" else {
+                throw DecodingError.dataCorruptedError(forKey: .company, in: container, debugDescription: "not this one")
+            }
+        }
+        static let schema = Person.schema
+    }
+
+    /// The structured request with `T`'s derived schema.
+    static func typedRequest<T: StructuredOutput>(_ type: T.Type) -> GenerationRequest {
+        var request = structuredRequest
+        request.responseSchema = T.schema
+        return request
+    }
+
+    /// Typed output: the derived schema goes out in the provider's native form and the answer decodes into the type;
+    /// streamed, the JSON's complete part only grows and ends as the decoded value.
+    public static func typedOutput(_ fixture: any ProviderFixture) async throws {
+        let once = try Self.harness(fixture) { Self.served(fixture.structured) }
+        defer { once.server.stop() }
+        let response = try await once.model.generate(typedRequest(Person.self))
+        let person = try JSONValueDecoder().decode(Person.self, from: try #require(response.structured))
+        #expect(person == Person(name: "Ada Lovelace", company: "Analytical Engines Ltd"))
+        try expectDescriptionSent(try #require(once.server.requests.first))
+
+        let streamed = try Self.harness(fixture) { Self.served(fixture.structuredStream) }
+        defer { streamed.server.stop() }
+        let run = await ConformanceChecks.run(streamed.model.stream(typedRequest(Person.self)))
+        #expect(run.error == nil, "\(String(describing: run.error))")
+        var text = ""
+        var memberCounts: [Int] = []
+        for delta in run.deltas {
+            text += delta
+            memberCounts.append(PartialJSON.parse(text)?.objectValue?.count ?? 0)
+        }
+        #expect(memberCounts == memberCounts.sorted(), "partial values must only grow: \(memberCounts)")
+        #expect(PartialJSON.parse(text) == Self.personExpected)
+        try expectDescriptionSent(try #require(streamed.server.requests.first))
+    }
+
+    /// The type's schema reached the wire, whatever its native form: its property description is in the body.
+    static func expectDescriptionSent(_ request: RecordedRequest) throws {
+        let body = String(decoding: request.body, as: UTF8.self)
+        #expect(body.contains("The employer, as written"), "the derived schema is not in the request: \(body)")
+    }
+
+    /// An answer that is valid against the schema but does not decode into the app's type falls back to the next
+    /// model, through the router, on this provider's wire format.
+    public static func typedFallback(_ fixture: any ProviderFixture) async throws {
+        let harness = try Self.harness(fixture) { Self.served(fixture.structured) }
+        defer { harness.server.stop() }
+        let backup = ScriptedLanguageModel(
+            id: "backup", tier: .thirdParty, script: [.reply(#"{"name": "Ada Lovelace", "company": "Babbage & Co"}"#)])
+        let router = try Router(models: [.model(harness.model), .model(backup)])
+        let answer = try await router.respond(to: "Ada Lovelace works at Analytical Engines Ltd.", generating: PickyPerson.self)
+        #expect(answer.servedBy.id == "backup" && answer.content.company == "Babbage & Co")
+        let first = try #require(answer.routed.attempts.first)
+        #expect(first.modelID == harness.model.id && first.outcome.checkFailures.map(\.name) == [DecodeCheck.resultName])
+    }
+}
