@@ -1,4 +1,5 @@
 public import Foundation
+public import HybridCore
 import HybridTransport
 
 /// Keeps the effective config: a valid remote payload, else the last-known-good copy, else the bundled defaults.
@@ -34,6 +35,8 @@ public actor ConfigLoader {
 
     /// The resolution in force.
     public private(set) var current: ConfigResolution
+    /// Feature → (the app's type name, its schema): output types a fetched config must stay compatible with.
+    private var outputTypes: [String: (name: String, schema: JSONValue)] = [:]
 
     /// A loader over validated bundled defaults.
     ///
@@ -126,6 +129,8 @@ public actor ConfigLoader {
         } catch {
             return reject(error)
         }
+        let broken = typeProblems(validated.document)
+        if !broken.isEmpty { return reject(.invalid(broken)) }
         let inUse = current.config.version
         if validated.document.version < inUse && !options.allowVersionRollback {
             return reject(.versionRollback(offered: validated.document.version, inUse: inUse))
@@ -149,6 +154,24 @@ public actor ConfigLoader {
         return current
     }
 
+    /// Refuses, from now on, any fetched config whose `outputSchema` for `feature` admits answers that would not
+    /// decode into the app's type (`typeName`, its schema `schema`): such a config keeps the one in force (the last
+    /// known good), and `reasonNewOneRejected` names each JSON path. A config without an `outputSchema` for the
+    /// feature is fine: typed calls send the type's own schema.
+    public func requireOutput(_ schema: JSONValue, named typeName: String, forFeature feature: String) {
+        outputTypes[feature] = (typeName, schema)
+    }
+
+    private func typeProblems(_ document: HybridConfigDocument) -> [ConfigIssue] {
+        outputTypes.sorted { $0.key < $1.key }.flatMap { feature, type -> [ConfigIssue] in
+            guard let schema = document.features[feature]?.outputSchema?.source else { return [] }
+            return SchemaCompatibility.problems(config: schema, type: type.schema).map { problem in
+                ConfigIssue(
+                    path: "features.\(feature).outputSchema", message: "breaks the app's \(type.name): \(problem)")
+            }
+        }
+    }
+
     private func reject(_ error: ConfigError) -> ConfigResolution {
         current.outcome = .rejected
         current.reasonNewOneRejected = error
@@ -169,5 +192,13 @@ extension ConfigLoader {
             bundled: try BundledDefaults.validated(), sourceURL: sourceURL, fetcher: fetcher, cache: cache,
             verifier: verifier, options: options
         )
+    }
+}
+
+extension ConfigLoader {
+    /// Refuses fetched configs whose `outputSchema` for `feature` would break decoding into `type` (see
+    /// ``requireOutput(_:named:forFeature:)``).
+    public func requireOutput<T: StructuredOutput>(_ type: T.Type, forFeature feature: String) {
+        requireOutput(T.schema, named: String(describing: T.self), forFeature: feature)
     }
 }

@@ -8,8 +8,10 @@ struct ViewRoutes: Sendable {
     /// No external fetches of any kind, and no scripts: the pages are inline HTML and CSS.
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'"
 
-    func router() -> Router<BasicRequestContext> {
+    /// The routes behind the Host check (added first: middleware applies to the routes registered after it).
+    func router(port: BoundPort) -> Router<BasicRequestContext> {
         let router = Router()
+        router.middlewares.add(HostCheckMiddleware(port: port))
         let catalog = self.catalog
         router.get("/") { _, _ in
             await Self.respond { try await RunsPage.load(catalog: catalog).render() }

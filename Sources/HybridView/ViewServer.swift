@@ -4,7 +4,8 @@ public import HybridStore
 import Logging
 import NIOCore
 
-/// `hybrid view`: a local web app over the store, on 127.0.0.1 only. Read-only (the database is opened read-only),
+/// `hybrid view`: a local web app over the store, on 127.0.0.1 only, answering only requests whose `Host` is the
+/// printed address (``HostCheckMiddleware``: no DNS rebinding). Read-only (the database is opened read-only),
 /// self-contained (inline CSS, no scripts, no external assets, so it works offline), and it opens nothing by
 /// itself: the caller prints the URL.
 ///
@@ -25,11 +26,14 @@ public struct ViewServer: Sendable {
     public func run(port: Int, onListening: @escaping @Sendable (URL) -> Void) async throws {
         var logger = Logger(label: "hybrid.view")
         logger.logLevel = .warning
+        let boundPort = BoundPort()
+        let router = ViewRoutes(catalog: ViewCatalog(store: store)).router(port: boundPort)
         let application = Application(
-            router: ViewRoutes(catalog: ViewCatalog(store: store)).router(),
+            router: router,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
+                boundPort.set(bound)
                 if let url = URL(string: "http://127.0.0.1:\(bound)/") { onListening(url) }
             },
             logger: logger

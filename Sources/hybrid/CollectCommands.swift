@@ -32,6 +32,19 @@ struct CollectCommand: AsyncParsableCommand {
             throw ValidationError("--listen must be HOST:PORT with a port 0…65535, e.g. 127.0.0.1:0")
         }
         guard maxBodyBytes >= 1_024 else { throw ValidationError("--max-body-bytes must be at least 1024") }
+        // Anyone who can reach the port could write field events, and so steer recommendations: off loopback, a
+        // token is required.
+        if let (host, _) = Self.split(listen), !Self.isLoopback(host), tokenEnv == nil {
+            throw ValidationError(
+                "--listen \(listen) accepts uploads from the network: pass --token-env NAME (a variable holding the "
+                    + "bearer token uploads must present), or listen on 127.0.0.1")
+        }
+    }
+
+    /// 127.0.0.0/8, ::1 and localhost: only this machine can connect.
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        return bare == "localhost" || bare == "::1" || bare.hasPrefix("127.")
     }
 
     func run() async throws {

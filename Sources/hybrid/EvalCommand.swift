@@ -184,6 +184,7 @@ struct EvalCommand: AsyncParsableCommand {
 
             let slice = plan.shard.map { " (shard \($0): \(plan.workOrder.count) of them)" } ?? ""
             print("run \(runID): feature \(plan.feature), \(plan.dataset.count) cases × \(plan.arms.count) arms × \(plan.repeats) = \(plan.plannedCount) results\(slice) (config: \(source), v\(document.version))")
+            print(concurrencyLine(plan, document))
             let runner = EvalRunner(
                 store: store, models: languageModels,
                 options: EvalOptions(
@@ -226,6 +227,24 @@ struct EvalCommand: AsyncParsableCommand {
             }
             try await gateOrSuggestReport(runID: runID)
         }
+    }
+
+    /// What caps the run, said before it starts: `--concurrency` overall, and each model's limit with where it
+    /// came from (a hosted model left at the default of 16 caps a `--concurrency 32` run at 16 per model).
+    func concurrencyLine(_ plan: EvalPlan, _ document: HybridConfigDocument) -> String {
+        let limits = perModelLimits(plan, document)
+        let models = limits.keys.sorted().map { id -> String in
+            let source: String
+            if perModelConcurrency != nil {
+                source = "--per-model-concurrency"
+            } else if document.models[id]?.maxConcurrency != nil {
+                source = "config maxConcurrency"
+            } else {
+                source = "default for \(document.models[id]?.kind.rawValue ?? "its kind")"
+            }
+            return "\(id) \(limits[id] ?? 1) (\(source))"
+        }
+        return "concurrency: \(concurrency) in flight overall (--concurrency); per model: " + models.joined(separator: ", ")
     }
 
     /// Each arm's model limit: `--per-model-concurrency` for all when given, else the model's `maxConcurrency`.

@@ -27,6 +27,8 @@ struct ConstraintRowTests {
             "eval", "--feature", "summarize", "--dataset", dataset, "--run-id", "news", "--config", config, "--db", fixture.database,
         ])
         #expect(eval.status == 0, "\(eval.output)")
+        // What caps the run is said before it starts: a hosted model left at its kind's default.
+        #expect(eval.output.contains("concurrency: 32 in flight overall (--concurrency); per model: fake-a 16 (default for openai-compatible)"), "\(eval.output)")
 
         let cases = 16
         let clean = (1...cases).count { $0 % 4 != 0 && $0 % 3 != 0 }

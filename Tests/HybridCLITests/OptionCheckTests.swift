@@ -14,6 +14,11 @@ struct OptionCheckTests {
         (["ask", "--temperature", "3", "hello"], "--temperature must be between 0.0 and 2.0, found 3.0"),
         (["report", "r1", "--worst=-1"], "--worst must be at least 0, found -1"),
         (["config", "fetch", "http://127.0.0.1:9/c.json", "--max-bytes", "0"], "--max-bytes must be at least 1, found 0"),
+        // Off loopback, unauthenticated uploads could steer recommendations: refused with what to do.
+        (["collect", "--listen", "0.0.0.0:0"], "pass --token-env NAME"),
+        (["collect", "--listen", "192.168.1.7:8787"], "or listen on 127.0.0.1"),
+        (["report", "r1", "--reducer", "some"], "--reducer takes mean, all or any"),
+        (["report", "r1", "--minimum-installs", "1"], "--minimum-installs must be at least 2, found 1"),
     ])
     func outOfRangeNumbersAreUsageErrors(arguments: [String], message: String) async throws {
         let fixture = try CLIFixture()

@@ -1,10 +1,20 @@
-// The example app's feature code. It imports only the products an iPhone, iPad or Mac app links (HybridConfig,
-// HybridProviders, HybridRouter): no libcurl, no SQLite, no child processes. Which models exist, and over which
+// The example app's feature code. It imports only the products an iPhone, iPad or Mac app links (HybridCore,
+// HybridConfig, HybridProviders, HybridRouter): no libcurl, no SQLite, no child processes. Which models exist, and over which
 // transport, is decided by the app target (`App/main.swift`), the way a Mac app would register its own runtime.
 public import Foundation
 public import HybridConfig
+public import HybridCore
 public import HybridProviders
 public import HybridRouter
+
+/// What the app's contact card shows, decoded from the `extract` feature's answer; its schema goes to every model.
+public struct Contact: StructuredOutput {
+    public var name: String
+    public var company: String
+    public var email: String?
+    public var topics: [String]
+    public static let descriptions = ["topics": "What the person works on, a few words each"]
+}
 
 /// The "summarize" feature as an app embeds it: config with a file-backed last-known-good cache, a router with a
 /// file-backed spend ledger, one call per feature, and a prewarm when the screen appears.
@@ -26,6 +36,8 @@ public struct SummaryFeature: Sendable {
             sourceURL: configURL, fetcher: configURL.map { _ in ConfigFetcher(transport: models.transport) },
             cache: FileConfigSnapshotCache(url: storage.appendingPathComponent("config-cache.json")))
         await loader.start()
+        // A fetched config whose extract schema would break `Contact` is refused; the one in force stays.
+        await loader.requireOutput(Contact.self, forFeature: "extract")
         let router = Router(
             config: .loader(loader), models: .modelFactory(models), installId: installId,
             spendLedger: FileSpendLedger(url: storage.appendingPathComponent("spend.json")),
@@ -42,5 +54,10 @@ public struct SummaryFeature: Sendable {
     /// The summary of `text`: the app names the feature and supplies the template variables, nothing model-specific.
     public func summarize(_ text: String) async throws(RouterError) -> RoutedResponse {
         try await router.generate(feature: "summarize", input: ["input": text])
+    }
+
+    /// The contact in `text`, as a typed value: a model whose answer does not decode hands over to the next.
+    public func contact(in text: String) async throws(RouterError) -> RoutedValue<Contact> {
+        try await router.generate(feature: "extract", input: ["input": text], generating: Contact.self)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 import HybridAI
 
 
-enum Snippet_app_integration_145 {
+enum Snippet_app_integration_152 {
     static func run() async throws {
 
         let router = Router(config: .fixed(try HybridConfigDocument.bundledDefaults().document), installId: "install-1")
