@@ -35,6 +35,17 @@ public final class PostgresResultStore: ResultStore {
         }
     }
 
+    public func saveConfig(_ body: String, hash: String) async throws(StoreError) {
+        try await database.rows(
+            "store config \(hash)",
+            "INSERT INTO run_configs (config_hash, body) VALUES (\(hash), \(body)) ON CONFLICT (config_hash) DO NOTHING")
+    }
+
+    public func config(hash: String) async throws(StoreError) -> String? {
+        let rows = try await database.rows("read config \(hash)", "SELECT body FROM run_configs WHERE config_hash = \(hash)")
+        return try rows.first.map { row throws(StoreError) in try decode("run_configs") { try row.decode(String.self) } }
+    }
+
     public func run(id: String) async throws(StoreError) -> RunRecord? {
         let rows = try await database.rows("read run \(id)", "SELECT \(unescaped: PostgresRows.runColumns) FROM runs WHERE id = \(id)")
         return try rows.first.map { row throws(StoreError) in try decode("runs") { try PostgresRows.run(row) } }

@@ -7,6 +7,11 @@ public import Foundation
 public protocol ResultStore: Sendable {
     /// Records a new run. Throws `StoreError.runAlreadyExists` when the id is taken.
     func createRun(_ run: RunRecord) async throws(StoreError)
+    /// Keeps the text of the config document a run ran under, by its content hash (the run's `configHash`); storing
+    /// a hash already stored changes nothing.
+    func saveConfig(_ body: String, hash: String) async throws(StoreError)
+    /// The config text stored under `hash`, or nil (runs made before configs were kept).
+    func config(hash: String) async throws(StoreError) -> String?
     /// The run with this id, or nil.
     func run(id: String) async throws(StoreError) -> RunRecord?
     /// Runs, most recently started first; at most `limit` when given.

@@ -32,6 +32,20 @@ public final class SQLiteResultStore: ResultStore {
         }
     }
 
+    public func saveConfig(_ body: String, hash: String) async throws(StoreError) {
+        try await database.write("store config \(hash)") { db in
+            try db.execute(
+                sql: "INSERT INTO run_configs (config_hash, body) VALUES (?, ?) ON CONFLICT (config_hash) DO NOTHING",
+                arguments: [hash, body])
+        }
+    }
+
+    public func config(hash: String) async throws(StoreError) -> String? {
+        try await database.read("read config \(hash)") { db in
+            try String.fetchOne(db, sql: "SELECT body FROM run_configs WHERE config_hash = ?", arguments: [hash])
+        }
+    }
+
     public func run(id: String) async throws(StoreError) -> RunRecord? {
         try await database.read("read run \(id)") { db in
             try Stored<RunRecord>.fetchOne(db, sql: "SELECT * FROM runs WHERE id = ?", arguments: [id])?.value

@@ -41,6 +41,12 @@ extension SchemaMigration {
         SchemaMigration(
             version: "v7", sqlite: v7SQLite, postgres: "-- packed measures are SQLite-only (see v3)",
             sqliteBackfill: { db in try PackedMeasures.backfill(db) }),
+        // The config document a run ran under, once per content hash (`runs.config_hash`), so `rescore`,
+        // `simulate --check-router` and `recommend` judge a run under its own config without being told.
+        SchemaMigration(
+            version: "v8",
+            sqlite: "CREATE TABLE run_configs (config_hash TEXT PRIMARY KEY, body TEXT NOT NULL) STRICT, WITHOUT ROWID;",
+            postgres: "CREATE TABLE run_configs (config_hash TEXT PRIMARY KEY, body TEXT NOT NULL);"),
     ]
 
     private static let v3SQLite = """

@@ -83,6 +83,26 @@ struct GlobalOptions: ParsableArguments {
         try await StoreLocation.results(db)
     }
 
+    /// The config to judge stored `run` under: the one it ran under (kept with it by `hybrid eval`) unless
+    /// `--config` names another, in which case the source says the run is judged under a different config.
+    func loadConfig(forRun run: RunRecord, store: any ResultStore) async throws
+        -> (document: HybridConfigDocument, hash: String, source: String)
+    {
+        if config != nil {
+            let loaded = try await loadConfig()
+            guard let own = run.configHash, own != loaded.hash else { return loaded }
+            return (loaded.document, loaded.hash,
+                    "\(loaded.source) (--config: judging run \(run.id) under it, not under the config it ran with, v\(run.configVersion ?? 0))")
+        }
+        bootstrapLogging()
+        if let hash = run.configHash, let body = try await store.config(hash: hash) {
+            let document = try ConfigValidator.load(Data(body.utf8), checkUnknownKeys: false).document
+            return (document, hash, "the config run \(run.id) ran with (v\(document.version), kept in \(database.shown))")
+        }
+        let loaded = try await loadConfig()
+        return (loaded.document, loaded.hash, loaded.source + " (run \(run.id) kept no config of its own; pass --config to choose)")
+    }
+
     static func hash(_ document: HybridConfigDocument) -> String {
         ContentHash.hex(of: document.encodedJSON(pretty: false))
     }

@@ -71,7 +71,10 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 
     private func runRouterCheck(store: any ResultStore) async throws {
-        let loaded = try await global.loadConfig()
+        guard let record = try await store.run(id: run) else {
+            throw CLIError("no run \(run) in \(global.database.shown); `hybrid report` lists runs")
+        }
+        let loaded = try await global.loadConfig(forRun: record, store: store)
         var document = loaded.document
         if let order {
             let table = try await RunOutcomeTable.load(from: store, run: run, feature: feature)
@@ -125,10 +128,16 @@ struct RecommendCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIOutput.run {
-            let (document, _, source) = try await global.loadConfig()
             let floors = try policy.map { path throws(RecommendError) in try RecommendationPolicy.load(path: path) } ?? .standard
             let store = try await global.openStore()
             let fieldStore = try SQLiteFieldEventStore(path: global.db)
+            // An offline run is judged under the config it ran with unless --config says otherwise.
+            let record = try await fieldStore.isFieldRun(runs[0]) ? nil : try await store.run(id: runs[0])
+            let (document, _, source) = if let record {
+                try await global.loadConfig(forRun: record, store: store)
+            } else {
+                try await global.loadConfig()
+            }
             if runs.count == 1, try await fieldStore.isFieldRun(runs[0]) {
                 let report = try await FieldRunReport.build(
                     run: runs[0], store: store, fieldStore: fieldStore, document: document, control: nil,

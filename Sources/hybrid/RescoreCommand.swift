@@ -51,11 +51,12 @@ struct RescoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIOutput.run {
-            let (document, _, source) = try await global.loadConfig()
             let store = try await ReportCLI.openStore(global.db)
             guard let existing = try await store.run(id: run) else {
                 throw CLIError("no run \(run) in \(global.database.shown); `hybrid report` lists runs")
             }
+            let (document, _, source) = try await global.loadConfig(forRun: existing, store: store)
+            print("config: \(source)")
             let settings = try EvalCommand.Settings(existing.arguments)
             var changes: [String] = []
             let checks = try self.checks(feature: settings.feature, document: document, configSource: source, changes: &changes)

@@ -91,6 +91,8 @@ struct WholeRecordStore: ResultStore {
     let base: SQLiteResultStore
 
     func createRun(_ run: RunRecord) async throws(StoreError) { try await base.createRun(run) }
+    func saveConfig(_ body: String, hash: String) async throws(StoreError) { try await base.saveConfig(body, hash: hash) }
+    func config(hash: String) async throws(StoreError) -> String? { try await base.config(hash: hash) }
     func run(id: String) async throws(StoreError) -> RunRecord? { try await base.run(id: id) }
     func runs(limit: Int?) async throws(StoreError) -> [RunRecord] { try await base.runs(limit: limit) }
     func finishRun(id: String, at date: Date) async throws(StoreError) { try await base.finishRun(id: id, at: date) }

@@ -28,6 +28,18 @@ struct ResultStoreConformanceTests {
         }
     }
 
+    @Test("a run's config is kept once per hash and read back from a fresh connection", arguments: StoreBackend.allCases)
+    func configsRoundTrip(_ backend: StoreBackend) async throws {
+        try await backend.withStore { (store, opened) async throws in
+            let body = #"{"version": 3, "features": {"crate": {}}}"#
+            try await store.saveConfig(body, hash: "sha256:abc")
+            try await store.saveConfig("ignored: the hash is already kept", hash: "sha256:abc")
+            let reopened = try await opened.reopen()
+            #expect(try await reopened.config(hash: "sha256:abc") == body)
+            #expect(try await reopened.config(hash: "sha256:missing") == nil)
+        }
+    }
+
     @Test("results by key: exactly the stored ones asked for, whole, across runs; unknown keys left out", arguments: StoreBackend.allCases)
     func resultsByKey(_ backend: StoreBackend) async throws {
         try await backend.withStore { (store, opened) async throws in
