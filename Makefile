@@ -5,11 +5,12 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Debian packages the build and the tests need: libcurl (transport), SQLite (store), pkg-config (finds libcurl),
 # cmake (builds llama-server), nginx (the config-fetch test server), chromium (renders the HTML report in a test),
 # postgresql (the shared-store tests start their own throwaway server from its programs; none is left running),
-# zlib1g-dev (gzip for the event uploader, CZlib).
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light python3-venv chromium postgresql zlib1g-dev
+# zlib1g-dev (gzip for the event uploader, CZlib), libpq-dev (the shared PostgreSQL store's client, CLibPQ).
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light python3-venv chromium postgresql zlib1g-dev \
+  libpq-dev
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: all deps setup build run test bench clean help
+.PHONY: all deps setup build run test bench bench-build clean help
 
 all: build
 
@@ -17,6 +18,7 @@ help:
 	@echo "make run    set up the local model and run the main job end to end"
 	@echo "make test   set up and run the whole test suite"
 	@echo "make bench  build in release mode and print benchmark figures"
+	@echo "make bench-build  time a clean clone's builds (app products, hybrid, tests) and each package's share"
 	@echo "make setup  install system packages, llama-server and SmolLM2 (idempotent)"
 
 deps:
@@ -75,6 +77,10 @@ bench: setup
 	swift build -c release --product hybrid
 	@uptime
 	@for b in $(BENCHMARKS); do .build/release/hybrid-bench $$b || exit 1; done
+
+# A newcomer's first build, measured from a clean clone (docs/benchmarks.md keeps the last figures).
+bench-build: deps
+	bash scripts/bench-build.sh
 
 clean:
 	rm -rf .build .hybrid

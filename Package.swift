@@ -36,8 +36,6 @@ let package = Package(
         // The local results viewer (`hybrid view`) only; no library product an app embeds depends on these.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
-        // The shared PostgreSQL store (HybridPostgres) only: the harness's CLI, never an app product.
-        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         .target(name: "HybridCore", swiftSettings: strict),
@@ -79,12 +77,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Debian's libpq (PostgreSQL's own client; TLS through the system OpenSSL for sslmode=require): the shared
+        // store's connection without postgres-nio's second BoringSSL and NIOSSL in every clean build.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // The shared store: the same store protocols over PostgreSQL, for many workers filling one run at once.
         .target(
             name: "HybridPostgres",
             dependencies: [
-                "HybridCore", "HybridConfig", "HybridStore", "HybridTransport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "HybridCore", "HybridConfig", "HybridStore", "HybridTransport", "CLibPQ",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

@@ -1,7 +1,6 @@
 import Foundation
 public import HybridCore
 public import HybridStore
-import PostgresNIO
 public import HybridConfig
 
 /// The PostgreSQL `ConfigSnapshotStore`: accepted remote configs in `config_snapshots`, shared by every machine.

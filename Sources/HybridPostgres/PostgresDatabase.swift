@@ -1,19 +1,17 @@
 import Foundation
 public import HybridCore
 import Logging
-import PostgresNIO
 
 /// A PostgreSQL database holding the HybridAI schema: the shared store that many processes (CI jobs, workers,
 /// people's machines) write to and read from at once.
 ///
-/// Opening connects a pooled client and migrates the schema (`PostgresMigrator`) to the newest version this build
-/// knows. Every store over it (`PostgresResultStore`, `PostgresConfigSnapshotStore`, `PostgresSpendLedger`) shares
+/// Opening connects a pooled client (Debian's libpq: `PostgresClient`, no second TLS stack to build) and migrates
+/// the schema (`PostgresMigrator`) to the newest version this build knows. Every store over it (`PostgresResultStore`, `PostgresConfigSnapshotStore`, `PostgresSpendLedger`) shares
 /// the pool. Call `close()` when done; the pool's connections close with it.
 public final class PostgresDatabase: Sendable {
     /// The URL with its password redacted: what every error names.
     public let location: String
     let client: PostgresClient
-    private let running: Task<Void, Never>
     static let logger = Logger(label: "hybrid.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     /// Connects to `url` and migrates the schema.
@@ -22,14 +20,21 @@ public final class PostgresDatabase: Sendable {
     ///   `.schemaTooNew` when a newer build migrated the database, `.migrationFailed` when a migration fails.
     public init(url: PostgresConnectionURL, maximumConnections: Int = 8) async throws(StoreError) {
         location = url.redacted
-        var configuration = PostgresClient.Configuration(
-            host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
-            tls: Self.tls(url.tls))
-        configuration.options.maximumConnections = maximumConnections
-        configuration.options.connectTimeout = .seconds(10)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: Self.logger)
-        self.client = client
-        running = Task { await client.run() }
+        var parameters = [
+            ("host", url.host), ("port", String(url.port)), ("user", url.username), ("dbname", url.database),
+            ("sslmode", url.tls.rawValue), ("connect_timeout", "10"), ("application_name", "hybrid"),
+            // Timestamps come back in UTC, the form `PostgresTimestamp` reads.
+            ("options", "-c TimeZone=UTC"),
+        ]
+        if let password = url.password { parameters.append(("password", password)) }
+        client = PostgresClient(parameters: parameters, maximumConnections: maximumConnections)
+        do {
+            // Connect once now, so a wrong URL or a server that is down fails here with libpq's reason.
+            try await client.query("SELECT 1", logger: Self.logger)
+        } catch {
+            close()
+            throw StoreError.cannotOpen(path: location, reason: Self.describe(error))
+        }
         do {
             try await PostgresMigrator.migrate(self)
         } catch {
@@ -45,15 +50,7 @@ public final class PostgresDatabase: Sendable {
 
     /// Closes the pool: queries after this fail.
     public func close() {
-        running.cancel()
-    }
-
-    private static func tls(_ mode: PostgresConnectionURL.TLSMode) -> PostgresClient.Configuration.TLS {
-        switch mode {
-        case .disable: .disable
-        case .prefer: .prefer(.makeClientConfiguration())
-        case .require: .require(.makeClientConfiguration())
-        }
+        client.close()
     }
 
     // MARK: - Running statements
@@ -72,7 +69,7 @@ public final class PostgresDatabase: Sendable {
     @discardableResult
     func rows(_ operation: String, _ query: PostgresQuery) async throws(StoreError) -> [PostgresRow] {
         do {
-            return try await client.query(query, logger: Self.logger).collect()
+            return try await client.query(query, logger: Self.logger)
         } catch {
             throw storeError(error, operation: operation)
         }
@@ -87,9 +84,6 @@ public final class PostgresDatabase: Sendable {
             return try await client.withTransaction(logger: Self.logger) { connection in try await body(connection) }
         } catch let error as StoreError {
             throw error
-        } catch let error as PostgresTransactionError {
-            if let inner = error.closureError as? StoreError { throw inner }
-            throw storeError(error.closureError ?? error.beginError ?? error.commitError ?? error, operation: operation)
         } catch {
             throw storeError(error, operation: operation)
         }
@@ -102,19 +96,14 @@ public final class PostgresDatabase: Sendable {
         return .operationFailed(path: location, operation: operation, reason: Self.describe(error))
     }
 
-    /// The server's message and SQLSTATE when there is one; PSQLError's own description hides both.
+    /// The server's message and SQLSTATE when there is one.
     static func describe(_ error: any Error) -> String {
-        guard let error = error as? PSQLError else { return String(describing: error) }
-        if let message = error.serverInfo?[.message] {
-            let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
-            return message + state
-        }
-        return "\(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
+        String(describing: error)
     }
 
     /// The SQLSTATE of a server error (e.g. `23505` unique violation), or nil.
     static func sqlState(_ error: any Error) -> String? {
-        (error as? PSQLError)?.serverInfo?[.sqlState]
+        (error as? PSQLError)?.sqlState
     }
 }
 

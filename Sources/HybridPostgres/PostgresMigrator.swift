@@ -1,7 +1,6 @@
 import Foundation
 import HybridCore
 import HybridStore
-import PostgresNIO
 
 /// Brings a PostgreSQL database to the newest schema version, from the list SQLite migrates through too
 /// (`SchemaMigration.all`). Applied versions are recorded in `schema_migrations`.
@@ -21,12 +20,9 @@ enum PostgresMigrator {
                 try await connection.query(
                     "CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT NOT NULL PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
                     logger: logger)
-                var applied = Set<String>()
-                for try await (version) in try await connection.query("SELECT version FROM schema_migrations", logger: logger)
-                    .decode(String.self)
-                {
-                    applied.insert(version)
-                }
+                let applied = Set(
+                    try await connection.query("SELECT version FROM schema_migrations", logger: logger)
+                        .map { try $0.decode(String.self) })
                 let known = Set(SchemaMigration.all.map(\.version))
                 guard applied.isSubset(of: known) else {
                     throw StoreError.schemaTooNew(path: location, found: applied.count, known: known.count)
@@ -41,16 +37,12 @@ enum PostgresMigrator {
             }
         } catch let error as StoreError {
             throw error
-        } catch let error as PostgresTransactionError {
-            if let inner = error.closureError as? StoreError { throw inner }
-            throw StoreError.migrationFailed(
-                path: location, reason: PostgresDatabase.describe(error.closureError ?? error.beginError ?? error.commitError ?? error))
         } catch {
             throw StoreError.migrationFailed(path: location, reason: PostgresDatabase.describe(error))
         }
     }
 
-    /// One migration's statements: the extended query protocol takes one statement per query. Comment lines go
+    /// One migration's statements: a parameterised query (`PQexecParams`) takes one statement at a time. Comment lines go
     /// first, so a `;` inside a comment cannot split a statement.
     static func statements(_ sql: String) -> [String] {
         let code = sql.split(separator: "\n", omittingEmptySubsequences: false)

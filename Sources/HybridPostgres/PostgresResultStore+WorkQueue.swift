@@ -1,7 +1,6 @@
 import Foundation
 public import HybridCore
 public import HybridStore
-import PostgresNIO
 
 extension PostgresResultStore: WorkQueue {
     public func createRun(_ run: RunRecord, queueing keys: [ResultKey]) async throws(StoreError) -> Bool {

@@ -1,7 +1,6 @@
 public import Foundation
 public import HybridCore
 public import HybridStore
-import PostgresNIO
 
 /// The PostgreSQL `ResultStore`: the same runs, results and response cache as `SQLiteResultStore`, shared by every
 /// process that connects.
@@ -103,7 +102,7 @@ public final class PostgresResultStore: ResultStore {
             inserted.reserveCapacity(inserts.count)
             for (query, result) in zip(inserts, results) {
                 do {
-                    let rows = try await connection.query(query, logger: PostgresDatabase.logger).collect()
+                    let rows = try await connection.query(query, logger: PostgresDatabase.logger)
                     inserted.append(try rows.first?.decode(Int.self) ?? 0 > 0)
                 } catch where PostgresDatabase.sqlState(error) == "23503" {
                     throw StoreError.runNotFound(path: location, runID: result.key.runID)
@@ -153,7 +152,7 @@ public final class PostgresResultStore: ResultStore {
                 "read results of run \(run)",
                 "SELECT id, \(unescaped: PostgresRows.resultColumns) FROM results WHERE run_id = \(run) AND id > \(after) ORDER BY id LIMIT \(limit)")
             for row in rows {
-                after = try decode("results") { try row.makeRandomAccess()[0].decode(Int.self) }
+                after = try decode("results") { try row.makeRandomAccess()["id"].decode(Int.self) }
                 try await body(try decode("results") { try PostgresRows.result(row) })
             }
             if rows.count < limit { return }

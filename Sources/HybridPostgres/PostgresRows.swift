@@ -1,7 +1,6 @@
 import Foundation
 import HybridCore
 import HybridStore
-import PostgresNIO
 
 /// The mapping between the store's records and PostgreSQL rows: statements with bound values out, records in.
 ///

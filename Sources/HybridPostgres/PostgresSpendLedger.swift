@@ -1,6 +1,5 @@
 import Foundation
 public import HybridCore
-import PostgresNIO
 
 /// The PostgreSQL `SpendLedger`: monthly spend per model in `spend`, so budget caps hold across every machine
 /// that shares the database.

@@ -96,4 +96,23 @@ struct TypedRoutingTests {
         let json = String(decoding: try JSONEncoder().encode(ModelChoice.document([key, proxy])), as: UTF8.self)
         #expect(!json.contains("sk-from-keychain") && !json.contains("short-lived"))
     }
+
+    @Test func aFetchedConfigOverridesTheDeclarationWithoutCodeChanges() async throws {
+        let local = ScriptedLanguageModel(id: "local", whenExhausted: .reply("from local"))
+        let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, whenExhausted: .reply("from cloud"))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("declared-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // The published config: the same declaration, cloud first, version 2.
+        var published = ModelChoice.document([.model(local), .model(cloud)])
+        published.version = 2
+        published.features["respond"]?.priority = ["cloud", "local"]
+        let file = directory.appendingPathComponent("hybrid.json")
+        try published.encodedJSON().write(to: file)
+
+        let router = try Router(models: [.model(local), .model(cloud)], configURL: file.absoluteString)
+        let resolution = try #require(await router.refreshConfig())
+        #expect(resolution.config.version == 2, "\(String(describing: resolution.reasonNewOneRejected))")
+        #expect(try await router.respond(to: "hi").servedBy.id == "cloud")
+    }
 }

@@ -26,7 +26,7 @@ extension Router {
         if let configURL {
             let loader = ConfigLoader(
                 bundled: validated, sourceURL: configURL, fetcher: ConfigFetcher(transport: DefaultHTTPTransport.shared))
-            Task { await loader.refresh() }
+            Task { await loader.refresh() }  // in the background; `refreshConfig()` awaits one
             source = .loader(loader)
         } else {
             source = .fixed(validated.document)
@@ -34,6 +34,16 @@ extension Router {
         self.init(
             config: source, models: ModelChoice.provider(models), installId: installId, cache: cache, policy: policy,
             eventSink: eventSink, eventLabels: eventLabels)
+    }
+
+    /// Fetches the remote config now (ETag, validation, last-known-good), when the router reads one through a
+    /// `ConfigLoader` (``init(models:instructions:options:configURL:installId:cache:policy:eventSink:eventLabels:)``
+    /// with a `configURL`, or `config: .loader(…)`): call it when the app comes to the foreground. nil for a fixed
+    /// config.
+    @discardableResult
+    public func refreshConfig() async -> ConfigResolution? {
+        guard case .loader(let loader) = configSource else { return nil }
+        return await loader.refresh()
     }
 
     /// The answer to `prompt` from the first declared model that serves (the `respond` feature).
