@@ -1,8 +1,9 @@
 // swift-tools-version: 6.1
 // Layers, in data-flow order: config → providers → router → runner → store → report → recommend.
 // App products (HybridCore, HybridTransport, HybridConfig, HybridProviders, HybridRouter; umbrella HybridAI) need only
-// Foundation, swift-crypto and swift-log. The harness adds HybridCurl (libcurl), HybridLocalModel (llama-server child
-// processes) and HybridStore (SQLite); `PackageLayoutTests` fails if an app product reaches any of them.
+// Foundation, swift-log and the platform's crypto (CryptoKit; libcrypto on Linux). The harness adds HybridCurl
+// (libcurl), HybridLocalModel (llama-server child processes) and HybridStore (SQLite); `PackageLayoutTests` fails if
+// an app product reaches any of them.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -32,13 +33,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // The local results viewer (`hybrid view`) only; no library product an app embeds depends on these.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         .target(name: "HybridCore", swiftSettings: strict),
+        // SHA-256 and Ed25519: CryptoKit on Apple platforms, the system's libcrypto (OpenSSL) on Linux, where
+        // swift-crypto would compile a BoringSSL of its own into every clean build.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(
+            name: "HybridCrypto", dependencies: [.target(name: "CLibCrypto", condition: .when(platforms: [.linux]))],
+            swiftSettings: strict),
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
@@ -58,7 +64,7 @@ let package = Package(
         ),
         .target(
             name: "HybridConfig",
-            dependencies: ["HybridCore", "HybridTransport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["HybridCore", "HybridTransport", "HybridCrypto"],
             swiftSettings: strict
         ),
         // The llama-server child-process manager and `LocalLlamaModel` (Linux and macOS): harness, CLI, Mac apps.
@@ -91,7 +97,7 @@ let package = Package(
         ),
         .target(
             name: "HybridRunner",
-            dependencies: ["HybridCore", "HybridConfig", "HybridStore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["HybridCore", "HybridConfig", "HybridStore", "HybridCrypto"],
             swiftSettings: strict
         ),
         .target(name: "HybridReport", dependencies: ["HybridCore", "HybridStore"], swiftSettings: strict),
@@ -104,7 +110,7 @@ let package = Package(
             name: "HybridRouter",
             dependencies: [
                 "HybridCore", "HybridConfig", "HybridProviders", "HybridTransport",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "HybridCrypto",
             ],
             swiftSettings: strict
         ),
@@ -220,7 +226,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HybridConfigTests",
-            dependencies: ["HybridConfig", "HybridTestSupport", "HybridCurl"],
+            dependencies: ["HybridConfig", "HybridTestSupport", "HybridCurl", "HybridCrypto"],
             swiftSettings: strict
         ),
         .testTarget(

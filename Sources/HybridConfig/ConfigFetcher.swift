@@ -1,6 +1,6 @@
 public import Foundation
 public import HybridTransport
-import Crypto
+import HybridCrypto
 
 /// Fetches a config payload over HTTP(S) with conditional requests, or reads it from a `file://` URL.
 ///

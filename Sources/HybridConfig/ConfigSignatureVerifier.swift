@@ -1,12 +1,12 @@
 public import Foundation
-import Crypto
+import HybridCrypto
 
 /// Verifies Ed25519 signatures over the exact bytes of a config payload.
 ///
 /// Keys and signatures are base64 of the raw representation (32-byte public key, 64-byte signature), so a key file
 /// is one line of text. When the loader has a verifier, an unsigned payload is rejected like a tampered one.
 public struct ConfigSignatureVerifier: Sendable {
-    // Raw bytes, not the key object: swift-crypto's Linux key types are not Sendable. Rebuilding costs microseconds.
+    // Raw bytes, not the key object: a key object holds a libcrypto handle on Linux. Rebuilding costs microseconds.
     private let rawKey: Data
 
     /// A verifier for the base64 raw public key `publicKeyBase64`.
@@ -42,9 +42,9 @@ public struct ConfigSignatureVerifier: Sendable {
         guard raw.count == 64 else {
             throw .signatureInvalid(source: source, reason: "signature must be 64 bytes, found \(raw.count)")
         }
-        // `init` accepted these bytes with the same initializer, so this only fails if swift-crypto changes its mind.
+        // `init` accepted these bytes with the same initializer, so this only fails if the crypto library changes its mind.
         guard let key = try? Curve25519.Signing.PublicKey(rawRepresentation: rawKey) else {
-            throw .invalidKey(reason: "public key no longer accepted by swift-crypto")
+            throw .invalidKey(reason: "public key no longer accepted by the crypto library")
         }
         guard key.isValidSignature(raw, for: payload) else {
             throw .signatureInvalid(source: source, reason: "signature does not match the payload (tampered payload or a different key)")

@@ -1,5 +1,5 @@
 public import Foundation
-import Crypto
+import HybridCrypto
 
 /// Signs config payloads with an Ed25519 private key (for `hybrid config sign` and tests; apps only verify).
 public struct ConfigSigner: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Crypto
+import HybridCrypto
 
 /// Deterministic assignment of an install to a rollout arm.
 ///

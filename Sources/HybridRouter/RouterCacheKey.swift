@@ -1,4 +1,4 @@
-import Crypto
+import HybridCrypto
 import Foundation
 public import HybridCore
 

@@ -1,4 +1,4 @@
-import Crypto
+import HybridCrypto
 public import Foundation
 
 /// SHA-256 hex digests that name content (datasets, rendered prompts, configs) in stored results.

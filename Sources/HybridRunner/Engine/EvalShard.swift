@@ -1,4 +1,4 @@
-import Crypto
+import HybridCrypto
 import Foundation
 
 /// One of `count` deterministic slices of a plan's (case, arm, repeat) keys, for runs split over CI jobs or machines.

@@ -1,0 +1,196 @@
+// SHA-256 and Ed25519 with CryptoKit's names: CryptoKit itself on Apple platforms, the system's OpenSSL libcrypto on
+// Linux. The package used swift-crypto for these two algorithms, which on Linux compiles a BoringSSL of its own into
+// every clean build; the system library was already linked for libcurl.
+#if canImport(CryptoKit)
+@_exported public import CryptoKit
+#else
+public import Foundation
+import CLibCrypto
+
+/// SHA-256, as CryptoKit's `SHA256`: one-shot `hash(data:)`, or `update` then `finalize`.
+public struct SHA256: Sendable {
+    /// A 32-byte digest.
+    public struct Digest: Sendable, Hashable, Sequence {
+        let bytes: [UInt8]
+
+        public func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
+
+        /// The digest's bytes.
+        public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+            try bytes.withUnsafeBytes(body)
+        }
+    }
+
+    private var context: HashContext
+
+    /// A hasher with nothing hashed yet.
+    public init() {
+        context = HashContext()
+    }
+
+    /// Adds `data`.
+    public mutating func update(data: some DataProtocol) {
+        for region in data.regions {
+            region.withUnsafeBytes { update(bufferPointer: $0) }
+        }
+    }
+
+    /// Adds the bytes of `buffer`.
+    public mutating func update(bufferPointer buffer: UnsafeRawBufferPointer) {
+        if !isKnownUniquelyReferenced(&context) { context = context.copy() }
+        _ = EVP_DigestUpdate(context.handle, buffer.baseAddress, buffer.count)
+    }
+
+    /// The digest of everything added.
+    public func finalize() -> Digest {
+        let copy = context.copy()
+        var out = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 32
+        _ = EVP_DigestFinal_ex(copy.handle, &out, &length)
+        return Digest(bytes: out)
+    }
+
+    /// The digest of `data`.
+    public static func hash(data: some DataProtocol) -> Digest {
+        var hasher = SHA256()
+        hasher.update(data: data)
+        return hasher.finalize()
+    }
+}
+
+/// An `EVP_MD_CTX` owned by one hasher (copied on write).
+private final class HashContext: @unchecked Sendable {
+    let handle: OpaquePointer
+
+    init() {
+        handle = EVP_MD_CTX_new()
+        _ = EVP_DigestInit_ex(handle, EVP_sha256(), nil)
+    }
+
+    private init(copying other: HashContext) {
+        handle = EVP_MD_CTX_new()
+        _ = EVP_MD_CTX_copy_ex(handle, other.handle)
+    }
+
+    func copy() -> HashContext { HashContext(copying: self) }
+
+    deinit { EVP_MD_CTX_free(handle) }
+}
+
+/// Ed25519, as CryptoKit's `Curve25519.Signing`.
+public enum Curve25519 {
+    public enum Signing {
+        /// A key that is not a 32-byte Ed25519 key, or a failure of libcrypto.
+        public struct KeyError: Error, CustomStringConvertible {
+            public let description: String
+        }
+
+        /// An Ed25519 public key.
+        public struct PublicKey: Sendable {
+            /// The 32 raw bytes.
+            public let rawRepresentation: Data
+
+            /// The key with raw bytes `data`; throws unless they are 32 bytes libcrypto accepts.
+            public init(rawRepresentation data: some DataProtocol) throws {
+                let raw = Data(data)
+                guard raw.count == 32, let key = Self.key(raw) else {
+                    throw KeyError(description: "an Ed25519 public key is 32 bytes, found \(raw.count)")
+                }
+                EVP_PKEY_free(key)
+                rawRepresentation = raw
+            }
+
+            /// True when `signature` is this key's signature of `data`.
+            public func isValidSignature(_ signature: some DataProtocol, for data: some DataProtocol) -> Bool {
+                guard let key = Self.key(rawRepresentation), let context = EVP_MD_CTX_new() else { return false }
+                defer {
+                    EVP_MD_CTX_free(context)
+                    EVP_PKEY_free(key)
+                }
+                guard EVP_DigestVerifyInit(context, nil, nil, nil, key) == 1 else { return false }
+                let signature = [UInt8](signature)
+                let message = [UInt8](data)
+                return EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
+            }
+
+            static func key(_ raw: Data) -> OpaquePointer? {
+                raw.withUnsafeBytes { bytes in
+                    EVP_PKEY_new_raw_public_key(
+                        EVP_PKEY_ED25519, nil, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
+                }
+            }
+        }
+
+        /// An Ed25519 private key.
+        public struct PrivateKey: Sendable {
+            /// The 32 raw bytes (the seed).
+            public let rawRepresentation: Data
+
+            /// A new random key.
+            public init() {
+                var raw = Data(count: 32)
+                let context = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil)
+                var key: OpaquePointer?
+                if EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_keygen(context, &key) == 1, let key {
+                    var length = 32
+                    raw.withUnsafeMutableBytes { bytes in
+                        _ = EVP_PKEY_get_raw_private_key(key, bytes.bindMemory(to: UInt8.self).baseAddress, &length)
+                    }
+                    EVP_PKEY_free(key)
+                }
+                EVP_PKEY_CTX_free(context)
+                rawRepresentation = raw
+            }
+
+            /// The key with raw bytes `data`; throws unless they are 32 bytes libcrypto accepts.
+            public init(rawRepresentation data: some DataProtocol) throws {
+                let raw = Data(data)
+                guard raw.count == 32, let key = Self.key(raw) else {
+                    throw KeyError(description: "an Ed25519 private key is 32 bytes, found \(raw.count)")
+                }
+                EVP_PKEY_free(key)
+                rawRepresentation = raw
+            }
+
+            /// The matching public key.
+            public var publicKey: PublicKey {
+                var raw = Data(count: 32)
+                if let key = Self.key(rawRepresentation) {
+                    var length = 32
+                    raw.withUnsafeMutableBytes { bytes in
+                        _ = EVP_PKEY_get_raw_public_key(key, bytes.bindMemory(to: UInt8.self).baseAddress, &length)
+                    }
+                    EVP_PKEY_free(key)
+                }
+                // swiftlint:disable:next force_try
+                return try! PublicKey(rawRepresentation: raw)
+            }
+
+            /// The 64-byte Ed25519 signature of `data`.
+            public func signature(for data: some DataProtocol) throws -> Data {
+                guard let key = Self.key(rawRepresentation), let context = EVP_MD_CTX_new() else {
+                    throw KeyError(description: "libcrypto could not load the key")
+                }
+                defer {
+                    EVP_MD_CTX_free(context)
+                    EVP_PKEY_free(key)
+                }
+                let message = [UInt8](data)
+                var signature = [UInt8](repeating: 0, count: 64)
+                var length = 64
+                guard EVP_DigestSignInit(context, nil, nil, nil, key) == 1,
+                    EVP_DigestSign(context, &signature, &length, message, message.count) == 1
+                else { throw KeyError(description: "libcrypto could not sign") }
+                return Data(signature.prefix(length))
+            }
+
+            static func key(_ raw: Data) -> OpaquePointer? {
+                raw.withUnsafeBytes { bytes in
+                    EVP_PKEY_new_raw_private_key(
+                        EVP_PKEY_ED25519, nil, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
+                }
+            }
+        }
+    }
+}
+#endif
