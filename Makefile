@@ -5,9 +5,10 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # Debian packages the build and the tests need: libcurl (transport), SQLite (store), pkg-config (finds libcurl),
 # cmake (builds llama-server), nginx (the config-fetch test server), chromium (renders the HTML report in a test),
 # postgresql (the shared-store tests start their own throwaway server from its programs; none is left running),
-# zlib1g-dev (gzip for the event uploader, CZlib), libpq-dev (the shared PostgreSQL store's client, CLibPQ).
+# zlib1g-dev (gzip for the event uploader, CZlib), libpq-dev (the shared PostgreSQL store's client, CLibPQ),
+# libssl-dev (SHA-256 and Ed25519 from the system libcrypto on Linux, CLibCrypto; apps on Apple platforms use CryptoKit).
 APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light python3-venv chromium postgresql zlib1g-dev \
-  libpq-dev
+  libpq-dev libssl-dev
 SWIFT_BUILD_FLAGS ?=
 
 .PHONY: all deps setup build run test bench bench-build clean help

@@ -18,6 +18,8 @@ cleanup() {
 trap cleanup EXIT
 
 mkdir -p "$WORK/QuickStart/Sources/QuickStart"
+# A path dependency's package identity is its folder's name, lowercased (`main` here, something else in CI's clone).
+IDENTITY="$(basename "$ROOT" | tr '[:upper:]' '[:lower:]')"
 cat >"$WORK/QuickStart/Package.swift" <<EOF
 // swift-tools-version: 6.1
 import PackageDescription
@@ -26,7 +28,7 @@ let package = Package(
     name: "QuickStart",
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [.package(path: "$ROOT")],
-    targets: [.executableTarget(name: "QuickStart", dependencies: [.product(name: "HybridAI", package: "main")])]
+    targets: [.executableTarget(name: "QuickStart", dependencies: [.product(name: "HybridAI", package: "$IDENTITY")])]
 )
 EOF
 # The quick start's Swift block, byte for byte.
