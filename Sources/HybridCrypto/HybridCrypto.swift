@@ -80,6 +80,15 @@ private final class HashContext: @unchecked Sendable {
 /// Ed25519, as CryptoKit's `Curve25519.Signing`.
 public enum Curve25519 {
     public enum Signing {
+        /// `raw` when it is 32 bytes that `load` turns into a libcrypto key.
+        fileprivate static func checked(_ raw: Data, kind: String, load: (Data) -> OpaquePointer?) throws -> Data {
+            guard raw.count == 32, let key = load(raw) else {
+                throw KeyError(description: "an Ed25519 \(kind) key is 32 bytes, found \(raw.count)")
+            }
+            EVP_PKEY_free(key)
+            return raw
+        }
+
         /// A key that is not a 32-byte Ed25519 key, or a failure of libcrypto.
         public struct KeyError: Error, CustomStringConvertible {
             public let description: String
@@ -92,11 +101,11 @@ public enum Curve25519 {
 
             /// The key with raw bytes `data`; throws unless they are 32 bytes libcrypto accepts.
             public init(rawRepresentation data: some DataProtocol) throws {
-                let raw = Data(data)
-                guard raw.count == 32, let key = Self.key(raw) else {
-                    throw KeyError(description: "an Ed25519 public key is 32 bytes, found \(raw.count)")
-                }
-                EVP_PKEY_free(key)
+                rawRepresentation = try Signing.checked(Data(data), kind: "public", load: Self.key)
+            }
+
+            /// Bytes libcrypto itself derived.
+            fileprivate init(derived raw: Data) {
                 rawRepresentation = raw
             }
 
@@ -144,12 +153,7 @@ public enum Curve25519 {
 
             /// The key with raw bytes `data`; throws unless they are 32 bytes libcrypto accepts.
             public init(rawRepresentation data: some DataProtocol) throws {
-                let raw = Data(data)
-                guard raw.count == 32, let key = Self.key(raw) else {
-                    throw KeyError(description: "an Ed25519 private key is 32 bytes, found \(raw.count)")
-                }
-                EVP_PKEY_free(key)
-                rawRepresentation = raw
+                rawRepresentation = try Signing.checked(Data(data), kind: "private", load: Self.key)
             }
 
             /// The matching public key.
@@ -162,8 +166,7 @@ public enum Curve25519 {
                     }
                     EVP_PKEY_free(key)
                 }
-                // swiftlint:disable:next force_try
-                return try! PublicKey(rawRepresentation: raw)
+                return PublicKey(derived: raw)
             }
 
             /// The 64-byte Ed25519 signature of `data`.

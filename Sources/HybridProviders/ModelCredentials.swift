@@ -34,11 +34,9 @@ public struct ModelCredentials: Sendable {
     /// No credentials (a local server).
     public static let none = ModelCredentials(source: .none)
 
-    /// The environment variable named by ``environment(_:)``; nil for every other source.
-    public var environmentVariable: String? { apiKeyVariable }
-
-    /// The environment variable the adapter reads itself; nil when these credentials travel as headers.
-    var apiKeyVariable: String? {
+    /// The environment variable named by ``environment(_:)``, which the adapter reads itself; nil for every other
+    /// source (those travel as headers).
+    public var environmentVariable: String? {
         if case .environment(let name) = source { return name }
         return nil
     }

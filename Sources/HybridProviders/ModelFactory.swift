@@ -50,7 +50,7 @@ public struct ModelFactory: Sendable {
         var config = config
         var transport = self.transport
         if let credentials = credentials[id] {
-            config.apiKeyEnv = credentials.apiKeyVariable
+            config.apiKeyEnv = credentials.environmentVariable
             transport = credentials.transport(kind: config.kind, base: transport)
         }
         if let build = registered[config.kind] { return build(id, config, transport) }

@@ -23,10 +23,7 @@ public struct ProportionEstimate: Sendable, Hashable, CustomStringConvertible {
     /// `successes` of `trials` requests whose cases' reduced values (``RepeatReducer``) are `caseValues`: the
     /// proportion is their mean and the Wilson interval is on the cases.
     public init(successes: Int, trials: Int, caseValues: [Double]) {
-        let mean = caseValues.isEmpty ? Double.nan : caseValues.reduce(0, +) / Double(caseValues.count)
-        self.init(
-            successes: successes, trials: trials,
-            wilson: mean.isNaN ? nil : WilsonInterval(proportion: min(1, max(0, mean)), trials: caseValues.count))
+        self.init(successes: successes, trials: trials, wilson: WilsonInterval(unitValues: caseValues))
         cases = caseValues.count
     }
 

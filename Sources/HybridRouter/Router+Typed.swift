@@ -37,7 +37,7 @@ extension Router {
         var request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline)
         request.output = output
         let routed = try await traced(request) { plan async throws(RouterError) in try await walkGenerate(plan) }.get()
-        return try Self.decode(T.self, routed, schema: output.schema, feature: feature)
+        return try Self.decode(T.self, Self.parsed(routed, schema: output.schema), routed, feature: feature)
     }
 
     /// `feature`'s answer as it is generated, decoded into `type` step by step: each snapshot holds the complete part
@@ -65,9 +65,9 @@ extension Router {
                         continuation.yield(PartialSnapshot(
                             json: json, content: try? JSONValueDecoder().decode(T.self, from: json), completed: nil))
                     case .completed(let routed):
-                        let value = try Self.decode(T.self, routed, schema: output.schema, feature: feature)
-                        let json = StructuredOutputCheck(schema: output.schema).check(routed.response.text).value ?? .null
-                        continuation.yield(PartialSnapshot(json: json, content: value.content, completed: routed))
+                        let json = Self.parsed(routed, schema: output.schema)
+                        let value = try Self.decode(T.self, json, routed, feature: feature)
+                        continuation.yield(PartialSnapshot(json: json ?? .null, content: value.content, completed: routed))
                     }
                 }
                 continuation.finish()
@@ -87,10 +87,14 @@ extension Router {
         }
     }
 
+    /// The answer as JSON: the provider's parse when it made one, else the checks' (code fences and all).
+    static func parsed(_ routed: RoutedResponse, schema: JSONSchema) -> JSONValue? {
+        routed.response.structured ?? StructuredOutputCheck(schema: schema).check(routed.response.text).value
+    }
+
     static func decode<T: StructuredOutput>(
-        _ type: T.Type, _ routed: RoutedResponse, schema: JSONSchema, feature: String
+        _ type: T.Type, _ parsed: JSONValue?, _ routed: RoutedResponse, feature: String
     ) throws(RouterError) -> RoutedValue<T> {
-        let parsed = routed.response.structured ?? StructuredOutputCheck(schema: schema).check(routed.response.text).value
         do {
             guard let parsed else { throw DecodeProblem("the answer is not JSON") }
             return RoutedValue(content: try JSONValueDecoder().decode(T.self, from: parsed), routed: routed)

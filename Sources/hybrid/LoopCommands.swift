@@ -131,14 +131,15 @@ struct RecommendCommand: AsyncParsableCommand {
             let floors = try policy.map { path throws(RecommendError) in try RecommendationPolicy.load(path: path) } ?? .standard
             let store = try await global.openStore()
             let fieldStore = try SQLiteFieldEventStore(path: global.db)
+            let isField = try await fieldStore.isFieldRun(runs[0])
             // An offline run is judged under the config it ran with unless --config says otherwise.
-            let record = try await fieldStore.isFieldRun(runs[0]) ? nil : try await store.run(id: runs[0])
+            let record = isField ? nil : try await store.run(id: runs[0])
             let (document, _, source) = if let record {
                 try await global.loadConfig(forRun: record, store: store)
             } else {
                 try await global.loadConfig()
             }
-            if runs.count == 1, try await fieldStore.isFieldRun(runs[0]) {
+            if runs.count == 1, isField {
                 let report = try await FieldRunReport.build(
                     run: runs[0], store: store, fieldStore: fieldStore, document: document, control: nil,
                     options: ReportOptions())

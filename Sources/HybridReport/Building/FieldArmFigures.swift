@@ -6,12 +6,10 @@ struct FieldArmFigures {
     /// Install ids, sorted, and their sums in the same order.
     let installIDs: [String]
     let installs: [InstallTotals]
-    let events: Int
     let summary: FieldArmSummary
 
     init(name: String, events records: [FieldEventRecord], level: Double) {
         self.name = name
-        events = records.count
         // One pass over the events: a report is read after every upload, over every event so far.
         var byInstall: [String: InstallTotals] = [:]
         var errorsByKind: [String: Int] = [:]
@@ -121,10 +119,8 @@ struct FieldComparisons {
         _ metric: FieldMetric, _ arm: FieldArmFigures, _ a: RatioEstimate, _ control: FieldArmFigures,
         _ c: RatioEstimate
     ) -> CupedAdjustment? {
-        guard !prePeriod.isEmpty else { return nil }
-        let all = arm.installIDs + control.installIDs
-        guard let x = metric.covariates(arm.installIDs, prePeriod: prePeriod, pooledOver: all),
-            let y = metric.covariates(control.installIDs, prePeriod: prePeriod, pooledOver: all)
+        guard !prePeriod.isEmpty,
+            let (x, y) = metric.covariates(arm.installIDs, control.installIDs, prePeriod: prePeriod)
         else { return nil }
         return CupedAdjustment(a, covariates: x, c, covariates: y)
     }

@@ -62,23 +62,27 @@ struct FieldMetric: Sendable {
         return tau > 0 ? tau : nil
     }
 
-    /// Each install's value of the metric before the experiment (its pre-period ratio), the pooled pre-period ratio
-    /// for installs without one; nil when no install of either arm has pre-period events for it.
+    /// Each install's value of the metric before the experiment (its pre-period ratio), for the installs of both
+    /// groups; the ratio pooled over both groups for installs without one. nil when no install of either group has
+    /// pre-period events for it.
     func covariates(
-        _ installIDs: [String], prePeriod: [String: InstallTotals], pooledOver allIDs: [String]
-    ) -> [Double]? {
+        _ first: [String], _ second: [String], prePeriod: [String: InstallTotals]
+    ) -> (first: [Double], second: [Double])? {
         var sumY = 0.0
         var sumX = 0.0
-        for id in allIDs {
+        for id in first + second {
             guard let totals = prePeriod[id] else { continue }
             sumY += numerator(totals) * scale
             sumX += denominator(totals)
         }
         guard sumX > 0 else { return nil }
         let pooled = sumY / sumX
-        return installIDs.map { id in
-            guard let totals = prePeriod[id], denominator(totals) > 0 else { return pooled }
-            return numerator(totals) * scale / denominator(totals)
+        func values(_ ids: [String]) -> [Double] {
+            ids.map { id in
+                guard let totals = prePeriod[id], denominator(totals) > 0 else { return pooled }
+                return numerator(totals) * scale / denominator(totals)
+            }
         }
+        return (values(first), values(second))
     }
 }

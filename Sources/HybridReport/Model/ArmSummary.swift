@@ -108,16 +108,10 @@ public struct ProportionSummary: Sendable, Hashable, Codable {
     /// (NaN for a case without one). The rate is their mean and the interval a Wilson interval on the cases;
     /// nil when no case has a value.
     public init?(passed: Int, total: Int, caseValues: [Double]) {
-        let present = caseValues.filter { !$0.isNaN }
-        guard !present.isEmpty else { return nil }
-        let mean = present.reduce(0, +) / Double(present.count)
-        guard let interval = WilsonInterval(proportion: min(1, max(0, mean)), trials: present.count) else { return nil }
-        self.passed = passed
-        self.total = total
-        rate = interval.proportion
-        lower = interval.lower
-        upper = interval.upper
-        units = present.count
+        guard let interval = WilsonInterval(unitValues: caseValues) else { return nil }
+        self.init(
+            passed: passed, total: total, rate: interval.proportion, lower: interval.lower, upper: interval.upper,
+            units: interval.trials)
     }
 
     /// `passed` of `total` results over `cases` cases: the rate stays passed / total (each case weighs its repeats),

@@ -27,6 +27,15 @@ public struct WilsonInterval: Sendable, Hashable {
         self.init(proportion: Double(successes) / Double(trials), trials: trials, z: z)
     }
 
+    /// The interval for the mean of per-unit values in [0, 1] (a case's reduced repeats), one trial per unit; NaN
+    /// values (units without one) are left out. nil when no value is left.
+    public init?(unitValues values: [Double], z: Double = NormalDistribution.z975) {
+        let present = values.filter { !$0.isNaN }
+        guard !present.isEmpty else { return nil }
+        let mean = present.reduce(0, +) / Double(present.count)
+        self.init(proportion: min(1, max(0, mean)), trials: present.count, z: z)
+    }
+
     /// The interval for a mean pass share `proportion` over `trials` units whose own values lie in [0, 1] (a case's
     /// pass share over its repeats), or nil when `trials` < 1 or `proportion` is outside [0, 1]. Such a unit's
     /// variance is at most p(1 − p), the Bernoulli variance at the same mean, so the interval is at least as wide as
