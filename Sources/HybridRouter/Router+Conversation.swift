@@ -43,7 +43,7 @@ extension Router {
             arm: assignment.arm, privacy: privacy, request: request, start: start, deadline: request.deadline,
             deadlineDuration: deadlineDuration, promptTokens: Self.estimateTokens(request),
             outputReserve: request.options.maxOutputTokens ?? policy.defaultOutputTokenReserve, truncatedInputs: [],
-            routing: EffectiveRouting(config: document.routing(feature: name), policy: policy),
+            rules: RoutingWalk.Rules(config: document.routing(feature: name), policy: policy),
             checks: OutputChecks(schema: feature.outputSchema, constraints: feature.constraints, tools: tools))
     }
 }

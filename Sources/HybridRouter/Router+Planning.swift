@@ -21,8 +21,8 @@ struct Plan: Sendable {
     /// Output tokens reserved in the window.
     var outputReserve: Int
     var truncatedInputs: [String]
-    /// The routing rules in force for this request.
-    var routing: EffectiveRouting
+    /// The routing rules in force for this request (the router adds what only it knows when the walk starts).
+    var rules: RoutingWalk.Rules
     /// The feature's output schema and constraints, run on every answer.
     var checks: OutputChecks
 
@@ -33,18 +33,6 @@ struct Plan: Sendable {
         RoutedResponse(
             response: response, attempts: attempts, variant: variant, rolloutArm: arm, fromCache: fromCache,
             truncatedInputs: truncatedInputs, failedChecks: failedChecks, isFailing: isFailing)
-    }
-
-    /// When an attempt starting at `start` must end.
-    func attemptLimit(start: ContinuousClock.Instant) -> AttemptLimit {
-        AttemptLimit(start: start, timeout: routing.attemptTimeout, deadline: deadline)
-    }
-
-    /// The request as one attempt sends it: its deadline is the attempt's, so providers stop at the same time.
-    func request(until limit: AttemptLimit) -> GenerationRequest {
-        var attempt = request
-        attempt.deadline = limit.instant
-        return attempt
     }
 }
 
@@ -103,18 +91,18 @@ extension Router {
         var request = rendered.request
         let deadlineDuration = deadlineOverride ?? feature.deadline
         request.deadline = deadlineDuration.map { start + $0 }
-        var routing = EffectiveRouting(config: document.routing(feature: name), policy: policy)
+        var rules = RoutingWalk.Rules(config: document.routing(feature: name), policy: policy)
         var checks = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints)
         if let typed = trace.output {
             // An answer the app cannot decode is no answer: the next model is tried whatever the policy says.
             checks.decodes = typed.decodes
-            routing.outputFallback.names.insert(DecodeCheck.resultName)
+            rules.outputFallback.names.insert(DecodeCheck.resultName)
         }
         return Plan(
             feature: name, config: feature, document: document, priority: assignment.priority, variant: rendered.variant,
             arm: assignment.arm, privacy: privacy, request: request, start: start, deadline: request.deadline,
             deadlineDuration: deadlineDuration, promptTokens: promptTokens, outputReserve: outputReserve,
-            truncatedInputs: truncated.sorted(), routing: routing, checks: checks)
+            truncatedInputs: truncated.sorted(), rules: rules, checks: checks)
     }
 
     private func render(

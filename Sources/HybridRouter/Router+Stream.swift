@@ -47,82 +47,11 @@ extension Router {
     private func runStream(
         _ plan: Plan, into continuation: AsyncThrowingStream<RoutedEvent, any Error>.Continuation
     ) async throws(RouterError) -> RoutedResponse {
-        var walk = Walk()
-        func emitLast() {
-            if let last = walk.attempts.last { continuation.yield(.attempt(last)) }
-        }
-        for id in plan.priority {
-            let candidate: Candidate
-            switch await prepare(id, plan: plan, walk: &walk) {
-            case .skip:
-                emitLast()
-                continue
-            case .cached(let response):
-                continuation.yield(.delta(response.text))
-                emitLast()
-                return plan.routed(response, attempts: walk.attempts, fromCache: true)
-            case .call(let c):
-                candidate = c
-            }
-            // Checked only before a call: skips cost nothing, and a cached answer is still worth returning.
-            if let deadline = plan.deadline, clock.now() >= deadline {
-                throw .deadlineExceeded(feature: plan.feature, deadline: plan.deadlineDuration ?? .zero, attempts: walk.attempts)
-            }
-            let started = clock.now()
-            let limit = plan.attemptLimit(start: started)
-            let request = plan.request(until: limit)
-            let sink = DeltaSink(continuation, buffered: plan.routing.streaming == .buffered)
-            let outcome = await DeadlineRace.run(until: limit.instant, clock: clock) { () async throws(GenerationError) in
-                try await Self.consume(candidate.model, request, into: sink)
-            }
-            sink.close()
-            switch outcome {
-            case .finished(.success(let response)):
-                let judgement = judge(response, of: candidate, from: started, plan: plan, walk: &walk)
-                emitLast()
-                switch judgement {
-                case .accepted(let failures):
-                    sink.flush()
-                    await served(response, by: candidate, plan: plan)
-                    return plan.routed(response, attempts: walk.attempts, fromCache: false, failedChecks: failures)
-                case .rejected(let answer) where sink.deliveredText:
-                    // Progressive: the text is already on screen; report the failures, do not switch models.
-                    await served(response, by: candidate, plan: plan, cacheIt: false)
-                    return plan.routed(response, attempts: walk.attempts, fromCache: false, failedChecks: answer.failures)
-                case .rejected:
-                    await served(response, by: candidate, plan: plan, cacheIt: false)
-                }
-            case .finished(.failure(let error)):
-                walk.record(candidate, .failed(error), from: started, plan: plan, now: clock.now())
-                emitLast()
-                if sink.deliveredText {
-                    throw .streamInterrupted(feature: plan.feature, error: error, attempts: walk.attempts)
-                }
-                try handleFailure(error, of: candidate, plan: plan, walk: &walk)
-            case .deadline where limit.isAttemptTimeout:
-                let limitDuration = limit.timeout ?? .zero
-                walk.record(candidate, .timedOut(after: limitDuration), from: started, plan: plan, now: clock.now())
-                emitLast()
-                if sink.deliveredText {
-                    let error = GenerationError.timeout(model: candidate.id, after: limitDuration, phase: .deadline)
-                    throw .streamInterrupted(feature: plan.feature, error: error, attempts: walk.attempts)
-                }
-            case .deadline:
-                walk.record(candidate, .cancelledAtDeadline, from: started, plan: plan, now: clock.now())
-                emitLast()
-                throw .deadlineExceeded(feature: plan.feature, deadline: plan.deadlineDuration ?? .zero, attempts: walk.attempts)
-            case .callerCancelled:
-                walk.record(candidate, .failed(.cancelled(model: candidate.id)), from: started, plan: plan, now: clock.now())
-                throw .cancelled(feature: plan.feature, attempts: walk.attempts)
-            }
-        }
-        let routed = try finishExhausted(plan: plan, walk: walk)
-        continuation.yield(.delta(routed.response.text))
-        return routed
+        try await walk(plan, delivery: StreamDelivery(continuation, buffered: plan.rules.streaming == .buffered))
     }
 
     /// Reads one model stream to its `.completed` event, passing deltas to `sink`.
-    private static func consume(
+    static func consume(
         _ model: any LanguageModel, _ request: GenerationRequest, into sink: DeltaSink
     ) async throws(GenerationError) -> GenerationResponse {
         var final: GenerationResponse?
@@ -144,6 +73,43 @@ extension Router {
             throw .decodingFailure(model: model.id, detail: "the stream ended without a completed event")
         }
         return final
+    }
+}
+
+/// `stream`: each attempt goes out as it is recorded, and text as the streaming mode allows.
+final class StreamDelivery: WalkDelivery {
+    private let continuation: AsyncThrowingStream<RoutedEvent, any Error>.Continuation
+    private let buffered: Bool
+    /// One sink per model called, by position: a rejected answer's held text is delivered if it is returned last.
+    private let sinks = Mutex<[Int: DeltaSink]>([:])
+
+    init(_ continuation: AsyncThrowingStream<RoutedEvent, any Error>.Continuation, buffered: Bool) {
+        self.continuation = continuation
+        self.buffered = buffered
+    }
+
+    func call(
+        _ candidate: Candidate, _ request: GenerationRequest, position: Int, until limit: ContinuousClock.Instant?,
+        clock: RouterClock
+    ) async -> (outcome: RaceOutcome<GenerationResponse>, deliveredText: Bool) {
+        let sink = DeltaSink(continuation, buffered: buffered)
+        sinks.withLock { $0[position] = sink }
+        let outcome = await DeadlineRace.run(until: limit, clock: clock) { () async throws(GenerationError) in
+            try await Router.consume(candidate.model, request, into: sink)
+        }
+        sink.close()
+        return (outcome, sink.deliveredText)
+    }
+
+    func recorded(_ attempts: ArraySlice<RouteAttempt>) {
+        for attempt in attempts { continuation.yield(.attempt(attempt)) }
+    }
+
+    func deliver(_ response: GenerationResponse, position: Int) {
+        // Held text goes out now; an answer whose text never went out (cached, or a model that sent no deltas)
+        // goes out whole.
+        if let sink = sinks.withLock({ $0[position] }), sink.flush() { return }
+        continuation.yield(.delta(response.text))
     }
 }
 
@@ -178,14 +144,17 @@ final class DeltaSink: Sendable {
         }
     }
 
-    /// Delivers held deltas, in order (buffered mode, once the answer is accepted).
-    func flush() {
-        let held = state.withLock { state -> [String] in
+    /// Delivers held deltas, in order (buffered mode, once the answer is accepted); true when any of this
+    /// model's text has now reached the app.
+    @discardableResult
+    func flush() -> Bool {
+        let (held, delivered) = state.withLock { state -> ([String], Bool) in
             defer { state.held = [] }
             state.delivered = state.delivered || !state.held.isEmpty
-            return state.held
+            return (state.held, state.delivered)
         }
         for text in held { continuation.yield(.delta(text)) }
+        return delivered
     }
 
     /// Stops forwarding: a cancelled call's late deltas must not follow the router's verdict.

@@ -10,60 +10,163 @@ struct Candidate: Sendable {
     var isMetered: Bool { config?.isMetered ?? false }
 }
 
-/// The mutable state of one request's walk down the priority order.
-struct Walk: Sendable {
-    var attempts: [RouteAttempt] = []
-    /// After a context-window error, only models with a window larger than this are tried.
-    var windowMustExceed: Int?
-    /// This month's spend on the feature's metered models, read once per request when first needed.
-    var spend: Result<Double, StoreError>?
-    /// The answer failing the fewest checks among those that failed a check the policy falls back on.
-    var best: CheckedAnswer?
+/// How a walk's model calls reach the app: one answer (`generate`), or text as it arrives (`stream`).
+protocol WalkDelivery: Sendable {
+    /// Calls the model at `position` of the order until `limit`; also says whether any of its text reached the app.
+    func call(
+        _ candidate: Candidate, _ request: GenerationRequest, position: Int, until limit: ContinuousClock.Instant?,
+        clock: RouterClock
+    ) async -> (outcome: RaceOutcome<GenerationResponse>, deliveredText: Bool)
+    /// Attempts recorded since the last call.
+    func recorded(_ attempts: ArraySlice<RouteAttempt>)
+    /// The walk returns the answer of the model at `position`: deliver whatever of it the app has not seen.
+    func deliver(_ response: GenerationResponse, position: Int)
+}
 
-    mutating func record(
-        _ candidate: Candidate, _ outcome: RouteAttempt.Outcome, from started: ContinuousClock.Instant, plan: Plan,
-        now: ContinuousClock.Instant, usage: TokenUsage? = nil
-    ) {
-        attempts.append(
-            RouteAttempt(
-                modelID: candidate.id, tier: candidate.model.tier, outcome: outcome, startedAt: started - plan.start,
-                duration: now - started, usage: usage))
+/// `generate`: the answer is returned, nothing goes out before.
+struct AnswerDelivery: WalkDelivery {
+    func call(
+        _ candidate: Candidate, _ request: GenerationRequest, position: Int, until limit: ContinuousClock.Instant?,
+        clock: RouterClock
+    ) async -> (outcome: RaceOutcome<GenerationResponse>, deliveredText: Bool) {
+        let outcome = await DeadlineRace.run(until: limit, clock: clock) { () async throws(GenerationError) in
+            try await candidate.model.generate(request)
+        }
+        return (outcome, false)
     }
 
-    /// Keeps `answer` when it fails fewer checks than the best so far; ties keep the earlier model's.
-    mutating func consider(_ answer: CheckedAnswer) {
-        if best.map({ answer.failedCount < $0.failedCount }) ?? true { best = answer }
-    }
+    func recorded(_ attempts: ArraySlice<RouteAttempt>) {}
+    func deliver(_ response: GenerationResponse, position: Int) {}
 }
 
-/// An answer with the outcome of its output checks.
-struct CheckedAnswer: Sendable {
-    var response: GenerationResponse
-    /// How many checks failed (every check, not only those the policy falls back on).
-    var failedCount: Int
-    /// Every failed check.
-    var failures: [FailedOutputCheck]
-}
-
-/// What the output checks made of an answer.
-enum Judgement: Sendable {
-    /// Serve it; it may still fail checks the policy does not fall back on (listed).
-    case accepted(failures: [FailedOutputCheck])
-    /// It failed a check the policy falls back on; the attempt is recorded and the next model is tried.
-    case rejected(CheckedAnswer)
-}
-
-/// What to do with one model of the priority order.
-enum Preparation: Sendable {
-    /// Passed over; the attempt is already recorded.
-    case skip
-    /// A cached response of this model; the attempt is already recorded.
-    case cached(GenerationResponse)
-    /// Call it.
-    case call(Candidate)
+/// What the shell keeps while the walk decides: the models it built and the answers they gave, by position.
+private struct WalkLedger {
+    var candidates: [Int: Candidate] = [:]
+    var responses: [Int: GenerationResponse] = [:]
+    var reported = 0
 }
 
 extension Router {
+    /// Performs `plan`'s walk: `RoutingWalk` decides every step, this shell does the I/O it asks for (build a
+    /// model, look in the cache, ask availability, read the ledger, call with a timer, rest a model, report an
+    /// incident) and reports back with the clock's time.
+    func walk(_ plan: Plan, delivery: some WalkDelivery) async throws(RouterError) -> RoutedResponse {
+        var walk = RoutingWalk(rules: rules(for: plan), count: plan.priority.count)
+        var ledger = WalkLedger()
+        var action = walk.start(at: clock.now() - plan.start)
+        while true {
+            if walk.attempts.count > ledger.reported {
+                delivery.recorded(walk.attempts[ledger.reported...])
+                ledger.reported = walk.attempts.count
+            }
+            let event: RoutingWalk.Event
+            switch action {
+            case .finish(let outcome):
+                return try await finish(outcome, plan: plan, walk: walk, ledger: ledger, delivery: delivery)
+            case .inspect(let position):
+                event = inspect(position, plan: plan, ledger: &ledger)
+            case .lookUpCache(let position):
+                let response = await cache?.response(for: cacheKey(plan, position))
+                ledger.responses[position] = response
+                event = .cacheLookedUp(hit: response != nil)
+            case .checkAvailability(let position):
+                let availability = await ledger.candidates[position]?.model.availability()
+                if case .unavailable(let reason) = availability { event = .availability(reason) } else { event = .availability(nil) }
+            case .readSpend:
+                event = .spendRead(await monthSpend(plan: plan))
+            case .call(let position, let until):
+                event = await call(position, until: until.map { plan.start + $0 }, plan: plan, ledger: &ledger, delivery: delivery)
+            case .coolDown(let position, let rest):
+                let until = clock.now() + rest, id = plan.priority[position]
+                state.withLock { state in state.cooldowns[id] = max(state.cooldowns[id] ?? until, until) }
+                event = .performed
+            case .reportAuthenticationFailure(let position, let detail):
+                onIncident(.authenticationFailed(model: plan.priority[position], detail: detail))
+                event = .performed
+            }
+            action = walk.next(Task.isCancelled ? .callerCancelled : event, at: clock.now() - plan.start)
+        }
+    }
+
+    /// The walk's rules for `plan`: its routing, plus what only the plan and this router know.
+    private func rules(for plan: Plan) -> RoutingWalk.Rules {
+        var rules = plan.rules
+        rules.privacy = plan.privacy
+        rules.deadline = plan.deadlineDuration
+        rules.neededWindow = policy.requiredWindow(promptTokens: plan.promptTokens, outputTokens: plan.outputReserve)
+        rules.usesCache = cache != nil
+        rules.budgetCapUSD = ledger == nil ? nil : plan.config.monthlyBudgetUSD
+        return rules
+    }
+
+    private func inspect(_ position: Int, plan: Plan, ledger: inout WalkLedger) -> RoutingWalk.Event {
+        let id = plan.priority[position]
+        guard let candidate = candidate(id, document: plan.document) else { return .inspected(id: id, facts: nil) }
+        ledger.candidates[position] = candidate
+        let now = clock.now()
+        let rest = state.withLock { state -> Duration? in
+            guard let until = state.cooldowns[id] else { return nil }
+            if until <= now { state.cooldowns[id] = nil }
+            return until > now ? until - now : nil
+        }
+        return .inspected(
+            id: id,
+            facts: RoutingWalk.ModelFacts(
+                tier: candidate.model.tier, contextWindow: candidate.model.capabilities.contextWindow,
+                isMetered: candidate.isMetered, coolingDownFor: rest))
+    }
+
+    private func call(
+        _ position: Int, until limit: ContinuousClock.Instant?, plan: Plan, ledger: inout WalkLedger, delivery: some WalkDelivery
+    ) async -> RoutingWalk.Event {
+        guard let candidate = ledger.candidates[position] else { preconditionFailure("the walk calls only inspected models") }
+        var request = plan.request
+        request.deadline = limit  // providers stop at the same time as the race
+        let (outcome, deliveredText) = await delivery.call(candidate, request, position: position, until: limit, clock: clock)
+        switch outcome {
+        case .finished(.success(let response)):
+            ledger.responses[position] = response
+            await bill(response, by: candidate)
+            let checks = plan.checks.isEmpty ? nil : plan.checks.evaluate(response)
+            return .answered(checks: checks, usage: response.usage, deliveredText: deliveredText)
+        case .finished(.failure(let error)):
+            return .failed(error, deliveredText: deliveredText)
+        case .deadline:
+            return .cut(deliveredText: deliveredText)
+        case .callerCancelled:
+            return .callerCancelled
+        }
+    }
+
+    private func finish(
+        _ outcome: RoutingWalk.Outcome, plan: Plan, walk: RoutingWalk, ledger: WalkLedger, delivery: some WalkDelivery
+    ) async throws(RouterError) -> RoutedResponse {
+        let attempts = walk.attempts
+        switch outcome {
+        case .served(let position, let fromCache, let failures, let isFailing, let cacheable):
+            guard let response = ledger.responses[position] else { preconditionFailure("the walk serves only answers it was told of") }
+            if cacheable, let cache { await cache.store(response, for: cacheKey(plan, position)) }
+            delivery.deliver(response, position: position)
+            return plan.routed(response, attempts: attempts, fromCache: fromCache, failedChecks: failures, isFailing: isFailing)
+        case .deadlineExceeded:
+            throw .deadlineExceeded(feature: plan.feature, deadline: plan.deadlineDuration ?? .zero, attempts: attempts)
+        case .noEligibleModel:
+            throw .noEligibleModel(feature: plan.feature, attempts: attempts)
+        case .stopped(let error):
+            throw .stopped(feature: plan.feature, error: error, attempts: attempts)
+        case .outputChecksFailed:
+            throw .outputChecksFailed(feature: plan.feature, attempts: attempts)
+        case .cancelled:
+            throw .cancelled(feature: plan.feature, attempts: attempts)
+        case .streamInterrupted(let error):
+            throw .streamInterrupted(feature: plan.feature, error: error, attempts: attempts)
+        }
+    }
+
+    private func cacheKey(_ plan: Plan, _ position: Int) -> RouterCacheKey {
+        RouterCacheKey(feature: plan.feature, variant: plan.variant, modelID: plan.priority[position], request: plan.request)
+    }
+
     /// The model for `id`, built (or reused) from the config in force.
     func candidate(_ id: String, document: HybridConfigDocument) -> Candidate? {
         let config = document.models[id]
@@ -83,65 +186,12 @@ extension Router {
         return Candidate(id: id, model: model, config: config)
     }
 
-    /// Checks, in order: known, privacy, window, cache, cooldown, availability, budget.
-    ///
-    /// The cache comes before the checks that need the model to serve now, so a cached answer is still returned
-    /// while the model is offline, resting or over budget (it costs nothing).
-    func prepare(_ id: String, plan: Plan, walk: inout Walk) async -> Preparation {
-        let started = clock.now()
-        func skip(_ model: (any LanguageModel)?, _ reason: RouteSkipReason) -> Preparation {
-            let now = clock.now()
-            walk.attempts.append(
-                RouteAttempt(modelID: id, tier: model?.tier, outcome: .skipped(reason), startedAt: started - plan.start, duration: now - started))
-            return .skip
-        }
-        guard let candidate = candidate(id, document: plan.document) else { return skip(nil, .unknownModel) }
-        let model = candidate.model
-        guard plan.privacy.allows(tier: model.tier) else { return skip(model, .privacy(tier: model.tier, privacy: plan.privacy)) }
-        let window = model.capabilities.contextWindow
-        if let mustExceed = walk.windowMustExceed, window <= mustExceed {
-            return skip(model, .windowNotLarger(window: window, mustExceed: mustExceed))
-        }
-        let needed = policy.requiredWindow(promptTokens: plan.promptTokens, outputTokens: plan.outputReserve)
-        if needed > window { return skip(model, .contextWindowTooSmall(neededTokens: needed, window: window)) }
-
-        if let cache {
-            let key = RouterCacheKey(feature: plan.feature, variant: plan.variant, modelID: id, request: plan.request)
-            if let response = await cache.response(for: key) {
-                walk.record(candidate, .servedFromCache, from: started, plan: plan, now: clock.now())
-                return .cached(response)
-            }
-        }
-
-        if let until = state.withLock({ $0.cooldowns[id] }) {
-            let now = clock.now()
-            if until > now { return skip(model, .coolingDown(remaining: until - now)) }
-            state.withLock { state in
-                if let current = state.cooldowns[id], current <= now { state.cooldowns[id] = nil }
-            }
-        }
-        if policy.checkAvailability, case .unavailable(let reason) = await model.availability() {
-            return skip(model, .unavailable(reason))
-        }
-        if candidate.isMetered, let cap = plan.config.monthlyBudgetUSD, let ledger {
-            if walk.spend == nil { walk.spend = await monthSpend(plan: plan, ledger: ledger) }
-            switch walk.spend {
-            case .success(let spent) where spent >= cap:
-                return skip(model, .overBudget(spentUSD: spent, capUSD: cap))
-            case .failure(let error):
-                return skip(model, .budgetUnknown(error.description))
-            default:
-                break
-            }
-        }
-        return .call(candidate)
-    }
-
     /// Spend this UTC month on the metered models of the feature's priority order.
     ///
     /// The ledger counts per model, so a model shared by several features counts toward each of their caps:
     /// caps are conservative, never exceeded because another feature's spend was missed.
-    private func monthSpend(plan: Plan, ledger: any SpendLedger) async -> Result<Double, StoreError> {
+    private func monthSpend(plan: Plan) async -> Result<Double, StoreError> {
+        guard let ledger else { return .success(0) }
         let metered = Set(plan.priority.filter { plan.document.models[$0]?.isMetered ?? false })
         do {
             let records = try await ledger.spendRecords(month: BillingMonth(containing: clock.date()))
@@ -152,76 +202,15 @@ extension Router {
         }
     }
 
-    /// Runs the feature's output checks on an answer and records the attempt as served or as failing the checks
-    /// the routing policy falls back on.
-    func judge(
-        _ response: GenerationResponse, of candidate: Candidate, from started: ContinuousClock.Instant, plan: Plan,
-        walk: inout Walk
-    ) -> Judgement {
-        guard !plan.checks.isEmpty else {
-            walk.record(candidate, .served, from: started, plan: plan, now: clock.now(), usage: response.usage)
-            return .accepted(failures: [])
-        }
-        let result = plan.checks.evaluate(response)
-        let blocking = result.failures(selectedBy: plan.routing.outputFallback)
-        guard blocking.isEmpty else {
-            walk.record(candidate, .failedChecks(blocking), from: started, plan: plan, now: clock.now(), usage: response.usage)
-            let answer = CheckedAnswer(response: response, failedCount: result.failedCount, failures: result.failures)
-            walk.consider(answer)
-            return .rejected(answer)
-        }
-        walk.record(candidate, .served, from: started, plan: plan, now: clock.now(), usage: response.usage)
-        return .accepted(failures: result.adherent ? [] : result.failures)
-    }
-
-    /// The end of a walk that ran out of models: the best answer that failed its checks (or an error saying so,
-    /// as `whenChecksFail` says), else the deadline if it has passed, else no eligible model.
-    func finishExhausted(plan: Plan, walk: Walk) throws(RouterError) -> RoutedResponse {
-        guard let best = walk.best else { throw exhausted(plan: plan, walk: walk) }
-        guard plan.routing.whenChecksFail == .returnBest else {
-            throw .outputChecksFailed(feature: plan.feature, attempts: walk.attempts)
-        }
-        return plan.routed(best.response, attempts: walk.attempts, fromCache: false, failedChecks: best.failures, isFailing: true)
-    }
-
-    /// Side effects of a failure (cooldown, incident, window bound), then the policy's verdict: return to try the
-    /// next model, throw to stop.
-    func handleFailure(_ error: GenerationError, of candidate: Candidate, plan: Plan, walk: inout Walk) throws(RouterError) {
-        switch error {
-        case .rateLimited(_, let retryAfter, let retryable, _):
-            let rest = retryAfter ?? (retryable ? plan.routing.rateLimitCooldown : plan.routing.quotaCooldown)
-            let until = clock.now() + rest
-            state.withLock { state in
-                state.cooldowns[candidate.id] = max(state.cooldowns[candidate.id] ?? until, until)
-            }
-        case .authentication(let model, let detail):
-            onIncident(.authenticationFailed(model: model.isEmpty ? candidate.id : model, detail: detail))
-        case .contextWindowExceeded:
-            walk.windowMustExceed = max(walk.windowMustExceed ?? 0, candidate.model.capabilities.contextWindow)
-        default:
-            break
-        }
-        if Task.isCancelled { throw .cancelled(feature: plan.feature, attempts: walk.attempts) }
-        if plan.routing.action(for: error.kind) == .stop {
-            throw .stopped(feature: plan.feature, error: error, attempts: walk.attempts)
-        }
-    }
-
-    /// After a model answered: record its spend and, when it is served, cache the response.
-    func served(_ response: GenerationResponse, by candidate: Candidate, plan: Plan, cacheIt: Bool = true) async {
-        if let ledger, let config = candidate.config, config.isMetered {
-            let cost = config.pricing.cost(of: response.usage)
-            if cost > 0 {
-                do {
-                    try await ledger.addSpend(model: candidate.id, month: BillingMonth(containing: clock.date()), usd: cost)
-                } catch {
-                    onIncident(.ledgerFailed(subject: "model \(candidate.id)", detail: error.description))
-                }
-            }
-        }
-        if cacheIt, let cache {
-            let key = RouterCacheKey(feature: plan.feature, variant: plan.variant, modelID: candidate.id, request: plan.request)
-            await cache.store(response, for: key)
+    /// Every answer of a metered model is billed, served or not.
+    private func bill(_ response: GenerationResponse, by candidate: Candidate) async {
+        guard let ledger, let config = candidate.config, config.isMetered else { return }
+        let cost = config.pricing.cost(of: response.usage)
+        guard cost > 0 else { return }
+        do {
+            try await ledger.addSpend(model: candidate.id, month: BillingMonth(containing: clock.date()), usd: cost)
+        } catch {
+            onIncident(.ledgerFailed(subject: "model \(candidate.id)", detail: error.description))
         }
     }
 }

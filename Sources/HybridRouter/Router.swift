@@ -126,57 +126,6 @@ public final class Router: Sendable {
 
     /// Walks `plan`'s priority order until a model serves (one request, or one step of a conversation's turn).
     func walkGenerate(_ plan: Plan) async throws(RouterError) -> RoutedResponse {
-        var walk = Walk()
-        for id in plan.priority {
-            let candidate: Candidate
-            switch await prepare(id, plan: plan, walk: &walk) {
-            case .skip:
-                continue
-            case .cached(let response):
-                return plan.routed(response, attempts: walk.attempts, fromCache: true)
-            case .call(let c):
-                candidate = c
-            }
-            // Checked only before a call: skips cost nothing, and a cached answer is still worth returning.
-            if let deadline = plan.deadline, clock.now() >= deadline {
-                throw .deadlineExceeded(feature: plan.feature, deadline: plan.deadlineDuration ?? .zero, attempts: walk.attempts)
-            }
-            let started = clock.now()
-            let limit = plan.attemptLimit(start: started)
-            let request = plan.request(until: limit)
-            let outcome = await DeadlineRace.run(until: limit.instant, clock: clock) { () async throws(GenerationError) in
-                try await candidate.model.generate(request)
-            }
-            switch outcome {
-            case .finished(.success(let response)):
-                switch judge(response, of: candidate, from: started, plan: plan, walk: &walk) {
-                case .accepted(let failures):
-                    await served(response, by: candidate, plan: plan)
-                    return plan.routed(response, attempts: walk.attempts, fromCache: false, failedChecks: failures)
-                case .rejected:
-                    await served(response, by: candidate, plan: plan, cacheIt: false)
-                }
-            case .finished(.failure(let error)):
-                walk.record(candidate, .failed(error), from: started, plan: plan, now: clock.now())
-                try handleFailure(error, of: candidate, plan: plan, walk: &walk)
-            case .deadline where limit.isAttemptTimeout:
-                walk.record(candidate, .timedOut(after: limit.timeout ?? .zero), from: started, plan: plan, now: clock.now())
-            case .deadline:
-                walk.record(candidate, .cancelledAtDeadline, from: started, plan: plan, now: clock.now())
-                throw .deadlineExceeded(feature: plan.feature, deadline: plan.deadlineDuration ?? .zero, attempts: walk.attempts)
-            case .callerCancelled:
-                walk.record(candidate, .failed(.cancelled(model: candidate.id)), from: started, plan: plan, now: clock.now())
-                throw .cancelled(feature: plan.feature, attempts: walk.attempts)
-            }
-        }
-        return try finishExhausted(plan: plan, walk: walk)
-    }
-
-    /// The error when the priority order ran out: the deadline if it has passed, else no eligible model.
-    func exhausted(plan: Plan, walk: Walk) -> RouterError {
-        if let deadline = plan.deadline, clock.now() >= deadline {
-            return .deadlineExceeded(feature: plan.feature, deadline: plan.deadlineDuration ?? .zero, attempts: walk.attempts)
-        }
-        return .noEligibleModel(feature: plan.feature, attempts: walk.attempts)
+        try await walk(plan, delivery: AnswerDelivery())
     }
 }

@@ -1,0 +1,270 @@
+import HybridCore
+
+/// Every routing decision of one request, as a plain value: which model next, why one is skipped, fallback or
+/// stop after an error, the per-attempt timeout and the overall deadline, output checks, what a request gets when
+/// every answer failed them.
+///
+/// No I/O, no clock, no `async`: the shell (the `Router`, or the simulator replaying stored results) performs each
+/// `Action` and reports what happened as an `Event` with the time elapsed since the walk began. The walk is the
+/// only place routing rules live, so the router and the simulator cannot disagree, and its tests enumerate rule
+/// combinations without a socket or a sleep (the pattern of async-http-client's `HTTPRequestStateMachine`).
+///
+/// Order of checks for each model: known, privacy, context window (and the larger window a context-window error
+/// asked for), cache, cooldown, availability, budget, then the deadline before calling. The cache comes before
+/// the checks that need the model to serve now, so a cached answer is still returned while the model is offline,
+/// resting or over budget (it costs nothing).
+package struct RoutingWalk: Sendable {
+    private enum Phase: Sendable {
+        case inspecting, lookingUpCache, checkingAvailability, readingSpend, calling, performing, finished
+    }
+
+    /// The rules in force.
+    package let rules: Rules
+    /// How many models the order has.
+    package let count: Int
+    /// Every attempt so far, skips included, in order.
+    package private(set) var attempts: [RouteAttempt] = []
+
+    private var phase = Phase.inspecting
+    private var position = 0
+    private var modelID = ""
+    private var facts = ModelFacts(tier: nil)
+    /// When the current model's step began (its inspection, or its call once called).
+    private var stepStarted = Duration.zero
+    /// The call's limit: whether passing it is the attempt's own timeout (try the next model) or the deadline.
+    private var cutIsAttemptTimeout = false
+    /// After a context-window error, only models with a window larger than this are tried.
+    private var windowMustExceed: Int?
+    /// This month's spend, read once when a metered model is first reached.
+    private var spend: Result<Double, StoreError>?
+    /// The answer failing the fewest checks among those rejected; ties keep the earlier model's.
+    private var best: (position: Int, failedCount: Int, failures: [FailedOutputCheck])?
+    /// Actions to hand out, in order, before `then`, while performing side effects.
+    private var effects: [Action] = []
+    private var then = Action.finish(.noEligibleModel)
+    /// The phase the verdict after the side effects left the walk in.
+    private var resumePhase = Phase.inspecting
+
+    /// A walk over an order of `count` models.
+    package init(rules: Rules, count: Int) {
+        self.rules = rules
+        self.count = count
+    }
+
+    /// The first action.
+    package mutating func start(at now: Duration) -> Action {
+        advance(to: 0, at: now)
+    }
+
+    /// The action after `event`, which happened `now` (from the walk's start).
+    package mutating func next(_ event: Event, at now: Duration) -> Action {
+        switch (phase, event) {
+        case (.finished, _):
+            preconditionFailure("the walk is over")
+        case (.calling, .callerCancelled):
+            record(.failed(.cancelled(model: modelID)), at: now)
+            return finish(.cancelled)
+        case (_, .callerCancelled):
+            return finish(.cancelled)
+        case (.inspecting, .inspected(let id, let facts)):
+            return inspected(id: id, facts: facts, at: now)
+        case (.lookingUpCache, .cacheLookedUp(let hit)):
+            guard hit else { return afterCache(at: now) }
+            record(.servedFromCache, at: now)
+            return finish(.served(position: position, fromCache: true, failures: [], isFailing: false, cacheable: false))
+        case (.checkingAvailability, .availability(let reason)):
+            if let reason { return skip(.unavailable(reason), at: now) }
+            return afterAvailability(at: now)
+        case (.readingSpend, .spendRead(let result)):
+            spend = result
+            return budgetVerdict(at: now)
+        case (.calling, .answered(let checks, let usage, let deliveredText)):
+            return answered(checks: checks, usage: usage, deliveredText: deliveredText, at: now)
+        case (.calling, .failed(let error, let deliveredText)):
+            return failed(error, deliveredText: deliveredText, at: now)
+        case (.calling, .cut(let deliveredText)):
+            return cut(deliveredText: deliveredText, at: now)
+        case (.performing, .performed):
+            guard effects.isEmpty else { return effects.removeFirst() }
+            phase = resumePhase
+            return then
+        default:
+            preconditionFailure("event \(event) does not answer the walk's \(phase) step")
+        }
+    }
+
+    // MARK: - Before the call
+
+    private mutating func advance(to next: Int, at now: Duration) -> Action {
+        guard next < count else { return exhausted(at: now) }
+        position = next
+        stepStarted = now
+        phase = .inspecting
+        return .inspect(next)
+    }
+
+    private mutating func inspected(id: String, facts: ModelFacts?, at now: Duration) -> Action {
+        modelID = id
+        guard let facts else {
+            self.facts = ModelFacts(tier: nil)
+            return skip(.unknownModel, at: now)
+        }
+        self.facts = facts
+        if let tier = facts.tier, let privacy = rules.privacy, !privacy.allows(tier: tier) {
+            return skip(.privacy(tier: tier, privacy: privacy), at: now)
+        }
+        if let mustExceed = windowMustExceed, facts.contextWindow <= mustExceed {
+            return skip(.windowNotLarger(window: facts.contextWindow, mustExceed: mustExceed), at: now)
+        }
+        if rules.neededWindow > facts.contextWindow {
+            return skip(.contextWindowTooSmall(neededTokens: rules.neededWindow, window: facts.contextWindow), at: now)
+        }
+        guard rules.usesCache else { return afterCache(at: now) }
+        phase = .lookingUpCache
+        return .lookUpCache(position)
+    }
+
+    private mutating func afterCache(at now: Duration) -> Action {
+        if let remaining = facts.coolingDownFor, remaining > .zero { return skip(.coolingDown(remaining: remaining), at: now) }
+        guard rules.checksAvailability else { return afterAvailability(at: now) }
+        phase = .checkingAvailability
+        return .checkAvailability(position)
+    }
+
+    private mutating func afterAvailability(at now: Duration) -> Action {
+        guard facts.isMetered, rules.budgetCapUSD != nil else { return call(at: now) }
+        guard spend != nil else {
+            phase = .readingSpend
+            return .readSpend
+        }
+        return budgetVerdict(at: now)
+    }
+
+    private mutating func budgetVerdict(at now: Duration) -> Action {
+        switch (spend, rules.budgetCapUSD) {
+        case (.success(let spent)?, let cap?) where spent >= cap:
+            return skip(.overBudget(spentUSD: spent, capUSD: cap), at: now)
+        case (.failure(let error)?, _):
+            return skip(.budgetUnknown(error.description), at: now)
+        default:
+            return call(at: now)
+        }
+    }
+
+    /// The deadline is checked only before a call: skips cost nothing, and a cached answer is still worth
+    /// returning after it.
+    private mutating func call(at now: Duration) -> Action {
+        if let deadline = rules.deadline, now >= deadline { return finish(.deadlineExceeded) }
+        let own = rules.attemptTimeout.map { now + $0 }
+        let until: Duration?
+        switch (own, rules.deadline) {
+        case (let own?, let deadline?):
+            until = min(own, deadline)
+            cutIsAttemptTimeout = own < deadline
+        case (let own?, nil):
+            until = own
+            cutIsAttemptTimeout = true
+        case (nil, let deadline):
+            until = deadline
+            cutIsAttemptTimeout = false
+        }
+        stepStarted = now
+        phase = .calling
+        return .call(position, until: until)
+    }
+
+    private mutating func skip(_ reason: RouteSkipReason, at now: Duration) -> Action {
+        record(.skipped(reason), at: now)
+        return advance(to: position + 1, at: now)
+    }
+
+    // MARK: - After the call
+
+    /// Failed checks the policy falls back on move to the next model; others are reported with the answer.
+    private mutating func answered(
+        checks: OutputCheckResult?, usage: TokenUsage?, deliveredText: Bool, at now: Duration
+    ) -> Action {
+        let blocking = checks?.failures(selectedBy: rules.outputFallback) ?? []
+        let failures = checks.map { $0.adherent ? [] : $0.failures } ?? []
+        guard !blocking.isEmpty else {
+            record(.served, at: now, usage: usage)
+            return finish(.served(position: position, fromCache: false, failures: failures, isFailing: false, cacheable: true))
+        }
+        record(.failedChecks(blocking), at: now, usage: usage)
+        let failedCount = checks?.failedCount ?? 0
+        if best.map({ failedCount < $0.failedCount }) ?? true { best = (position, failedCount, failures) }
+        if deliveredText {
+            // Progressive streaming: the text is on screen; report the failures rather than switch models.
+            return finish(.served(position: position, fromCache: false, failures: failures, isFailing: false, cacheable: false))
+        }
+        return advance(to: position + 1, at: now)
+    }
+
+    private mutating func failed(_ error: GenerationError, deliveredText: Bool, at now: Duration) -> Action {
+        record(.failed(error), at: now)
+        var sideEffects: [Action] = []
+        switch error {
+        case .rateLimited(_, let retryAfter, let retryable, _):
+            sideEffects.append(.coolDown(position, for: retryAfter ?? (retryable ? rules.rateLimitCooldown : rules.quotaCooldown)))
+        case .authentication(_, let detail):
+            sideEffects.append(.reportAuthenticationFailure(position, detail: detail))
+        case .contextWindowExceeded:
+            windowMustExceed = max(windowMustExceed ?? 0, facts.contextWindow)
+        default:
+            break
+        }
+        let verdict: Action
+        if deliveredText {
+            verdict = finish(.streamInterrupted(error))
+        } else if rules.action(for: error.kind) == .stop {
+            verdict = finish(.stopped(error))
+        } else {
+            verdict = advance(to: position + 1, at: now)
+        }
+        return perform(sideEffects, then: verdict)
+    }
+
+    private mutating func cut(deliveredText: Bool, at now: Duration) -> Action {
+        guard cutIsAttemptTimeout else {
+            record(.cancelledAtDeadline, at: now)
+            return finish(.deadlineExceeded)
+        }
+        let timeout = rules.attemptTimeout ?? .zero
+        record(.timedOut(after: timeout), at: now)
+        if deliveredText { return finish(.streamInterrupted(.timeout(model: modelID, after: timeout, phase: .deadline))) }
+        return advance(to: position + 1, at: now)
+    }
+
+    /// The end of an order that ran out: the best answer that failed its checks (or an error saying so, as
+    /// `whenChecksFail` says), else the deadline if it has passed, else no eligible model.
+    private mutating func exhausted(at now: Duration) -> Action {
+        if let best {
+            guard rules.whenChecksFail == .returnBest else { return finish(.outputChecksFailed) }
+            return finish(.served(position: best.position, fromCache: false, failures: best.failures, isFailing: true, cacheable: false))
+        }
+        if let deadline = rules.deadline, now >= deadline { return finish(.deadlineExceeded) }
+        return finish(.noEligibleModel)
+    }
+
+    // MARK: - Bookkeeping
+
+    private mutating func perform(_ sideEffects: [Action], then verdict: Action) -> Action {
+        guard let first = sideEffects.first else { return verdict }
+        // The verdict's own phase (inspecting the next model, or finished) resumes after the side effects.
+        effects = Array(sideEffects.dropFirst())
+        then = verdict
+        resumePhase = phase
+        phase = .performing
+        return first
+    }
+
+    private mutating func finish(_ outcome: Outcome) -> Action {
+        phase = .finished
+        return .finish(outcome)
+    }
+
+    private mutating func record(_ outcome: RouteAttempt.Outcome, at now: Duration, usage: TokenUsage? = nil) {
+        attempts.append(
+            RouteAttempt(modelID: modelID, tier: facts.tier, outcome: outcome, startedAt: stepStarted, duration: now - stepStarted, usage: usage))
+    }
+}
