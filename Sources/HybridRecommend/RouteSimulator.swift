@@ -1,25 +1,32 @@
 import HybridCore
+import HybridRouter
 public import HybridReport
 public import HybridStore
 
 /// Replays routing policies over the results a run already stored (every case ran on every arm): no model calls.
 ///
-/// For each (case, repeat) it walks the policy's order and takes the first arm whose stored result passes the
-/// fallback conditions, charging the latency and cost of every attempt made on the way. Latency is the stored
-/// `totalMs` of each attempt (retry backoff excluded, as in reports); an attempt over a `timeout` threshold is
-/// charged the threshold and serves nothing. Cost is charged in full for every attempt, timed out or not
-/// (a conservative bound: a cut request still pays for its prompt). When no arm passes, the request counts in
-/// "no arm passed" and the user gets the last output that arrived in time, if any (quality 0 when none).
+/// Each (case, repeat) goes through the router's own `RoutingWalk` (see `SimulatedRequest`), so the rules are
+/// the router's: the first arm whose stored result passes the fallback conditions serves, and the latency and
+/// cost of every attempt made on the way are charged. Latency is the stored `totalMs` of each attempt (retry
+/// backoff excluded, as in reports); an attempt over a `timeout` threshold or the deadline is charged up to the
+/// cut and serves nothing. Cost is charged in full for every attempt, timed out or not (a conservative bound: a
+/// cut request still pays for its prompt). A quality floor is an output check only the simulator can run.
+/// When no arm passes, the request counts in "no arm passed" and the user gets what the router returns then: the
+/// answer failing the fewest checks (`whenChecksFail: returnBest`), else nothing (quality 0).
 public struct RouteSimulator: Sendable {
     /// The stored run's outcomes every policy is replayed over.
     public let table: RunOutcomeTable
     /// Resamples, seed and confidence level of every interval.
     public var bootstrap: BootstrapConfiguration
+    /// Context windows by model id, from the config when known: after a stored context-window error the router
+    /// tries only models with a larger window, and so does the simulation.
+    public var contextWindows: [String: Int]
 
     /// Creates a simulator over `table`; the table is not read from the store again.
-    public init(table: RunOutcomeTable, bootstrap: BootstrapConfiguration = .standard) {
+    public init(table: RunOutcomeTable, bootstrap: BootstrapConfiguration = .standard, contextWindows: [String: Int] = [:]) {
         self.table = table
         self.bootstrap = bootstrap
+        self.contextWindows = contextWindows
     }
 
     /// Reads `run` from the store in one pass; see `RunOutcomeTable.load`.
@@ -59,7 +66,7 @@ public struct RouteSimulator: Sendable {
 
     /// Walks every case through `arms` under `policy`'s conditions.
     func trace(arms: [Int], policy: RoutePolicy) throws(RecommendError) -> RouteTrace {
-        let rules = WalkRules(policy: policy, scorers: table.scorers)
+        let rules = SimulatedRequest(policy: policy, table: table, contextWindows: contextWindows)
         var trace = RouteTrace(arms: arms, scorerCount: table.scorers.count)
         for (caseIndex, row) in table.outcomes.enumerated() {
             guard let walk = rules.walk(row, arms: arms) else {
@@ -75,74 +82,92 @@ public struct RouteSimulator: Sendable {
     }
 }
 
-/// The router's rules as the simulator applies them to one case's stored outcomes.
-struct WalkRules: Sendable {
-    var timeoutMs: Double?
-    var deadlineMs: Double?
-    var stopOn: Set<String>
-    var checks: OutputCheckSelection
-    var qualityFloors: [(index: Int?, minimum: Double)]
-    var returnBest: Bool
+/// One stored case through the router's own `RoutingWalk`: the simulator has no routing rule of its own, it
+/// answers the walk's questions from the stored outcomes on a virtual clock (a call takes its stored `totalMs`,
+/// or is cut at the walk's limit).
+struct SimulatedRequest {
+    var rules: RoutingWalk.Rules
+    /// Quality floors as checks named `quality:SCORER` the walk falls back on; the scorer's index in the table.
+    var qualityFloors: [(name: String, index: Int?, minimum: Double)]
+    var table: RunOutcomeTable
+    /// Context windows by model id, when the config is known (a context-window error then bounds the next models).
+    var contextWindows: [String: Int]
 
-    init(policy: RoutePolicy, scorers: [String]) {
-        timeoutMs = policy.timeoutMs
-        deadlineMs = policy.deadlineMs
-        stopOn = policy.stopOn
-        checks = policy.outputSelection
+    init(policy: RoutePolicy, table: RunOutcomeTable, contextWindows: [String: Int]) {
+        self.table = table
+        self.contextWindows = contextWindows
         qualityFloors = policy.fallback.compactMap {
-            if case .quality(let scorer, let minimum) = $0 { (scorers.firstIndex(of: scorer), minimum) } else { nil }
+            if case .quality(let scorer, let minimum) = $0 { ("quality:\(scorer)", table.scorers.firstIndex(of: scorer), minimum) } else { nil }
         }
-        returnBest = policy.whenChecksFail == .returnBest
+        rules = RoutingWalk.Rules()
+        for kind in GenerationError.Kind.allCases {
+            rules.actions[kind] = policy.stopOn.contains(kind.rawValue) ? .stop : .tryNext
+        }
+        rules.outputFallback = policy.outputSelection
+        rules.outputFallback.names.formUnion(qualityFloors.map(\.name))
+        rules.attemptTimeout = policy.timeoutMs.map { .milliseconds($0) }
+        rules.deadline = policy.deadlineMs.map { .milliseconds($0) }
+        rules.whenChecksFail = policy.whenChecksFail
     }
 
-    /// One request down the order; nil when an arm it reached has no stored result.
+    /// One request down `arms`; nil when an arm the walk reached has no stored result.
     func walk(_ row: [ArmOutcome?], arms: [Int]) -> CaseWalk? {
-        var walk = CaseWalk()
-        var best: (position: Int, outcome: ArmOutcome, failed: Int)?
-        for (position, arm) in arms.enumerated() {
-            if let deadlineMs, walk.latencyMs >= deadlineMs { return walk }  // the router throws deadlineExceeded
-            guard let outcome = row[arm] else { return nil }
-            walk.attempts += 1
-            if outcome.cacheHit { walk.cacheHits += 1 }
-            if let c = outcome.costUSD { walk.costUSD += c } else { walk.unpriced += 1 }
-            let remaining = deadlineMs.map { $0 - walk.latencyMs }
-            let limit = [timeoutMs, remaining].compactMap { $0 }.min()
-            if let limit, outcome.totalMs > limit {
-                walk.latencyMs += limit
-                walk.timedOut += 1
-                // Cut by the overall deadline (it comes no later than the timeout): the request is out of time.
-                if let remaining, remaining <= (timeoutMs ?? .infinity) { return walk }
-                continue
-            }
-            walk.latencyMs += outcome.totalMs
-            if outcome.failed {
-                if let kind = outcome.errorKind, stopOn.contains(kind) { return walk }
-                continue
-            }
-            if outcome.failedChecks.contains(where: checks.selects) {
-                if outcome.hasOutput, best.map({ outcome.failedChecks.count < $0.failed }) ?? true {
-                    best = (position, outcome, outcome.failedChecks.count)
+        var walk = RoutingWalk(rules: rules, count: arms.count)
+        var out = CaseWalk()
+        var action = walk.start(at: .zero)
+        while true {
+            let event: RoutingWalk.Event
+            switch action {
+            case .inspect(let position):
+                guard row[arms[position]] != nil else { return nil }
+                let arm = table.arms[arms[position]]
+                event = .inspected(id: arm.modelID, facts: .init(tier: arm.tier, contextWindow: contextWindows[arm.modelID]))
+            case .call(let position, let until):
+                event = call(row[arms[position]]!, until: until.map(\.milliseconds), into: &out)
+            case .coolDown, .reportAuthenticationFailure:
+                event = .performed  // requests are independent here: a cooldown does not carry to the next case
+            case .lookUpCache, .checkAvailability, .readSpend:
+                preconditionFailure("the simulator's rules ask for no cache, availability or budget")
+            case .finish(let outcome):
+                if case .served(let position, _, _, let isFailing, _) = outcome {
+                    if !isFailing { out.served = position }
+                    out.delivered = (position, row[arms[position]]!)
                 }
-                continue
+                return out
             }
-            if !passesQuality(outcome) {
-                // A quality floor is not a router rule: what the user gets is the last answer in time.
-                if outcome.hasOutput { best = (position, outcome, outcome.failedChecks.count) }
-                continue
-            }
-            walk.served = position
-            walk.delivered = (position, outcome)
-            return walk
+            action = walk.next(event, at: .milliseconds(out.latencyMs))
         }
-        if returnBest || !qualityFloors.isEmpty, let best { walk.delivered = (best.position, best.outcome) }
-        return walk
     }
 
-    private func passesQuality(_ outcome: ArmOutcome) -> Bool {
-        qualityFloors.allSatisfy { floor in
-            guard let index = floor.index, let score = outcome.score(index) else { return false }
-            return score >= floor.minimum
+    /// Charges one call and says how it ended.
+    private func call(_ outcome: ArmOutcome, until limitMs: Double?, into out: inout CaseWalk) -> RoutingWalk.Event {
+        out.attempts += 1
+        if outcome.cacheHit { out.cacheHits += 1 }
+        if let cost = outcome.costUSD { out.costUSD += cost } else { out.unpriced += 1 }
+        if let limitMs, out.latencyMs + outcome.totalMs > limitMs {
+            out.latencyMs = limitMs
+            out.timedOut += 1
+            return .cut(deliveredText: false)
         }
+        out.latencyMs += outcome.totalMs
+        if outcome.failed {
+            let error = ResultError(kind: outcome.errorKind ?? GenerationError.Kind.serverError.rawValue, message: "stored")
+            return .failed(ReplayLanguageModel.generationError(error, model: ""), deliveredText: false)
+        }
+        return .answered(checks: checks(outcome), usage: nil, deliveredText: false)
+    }
+
+    /// The stored failed checks, and the quality floors the outcome misses, as the walk reads output checks.
+    private func checks(_ outcome: ArmOutcome) -> OutputCheckResult {
+        var failed = outcome.failedChecks
+        for floor in qualityFloors {
+            guard let index = floor.index, let score = outcome.score(index), score >= floor.minimum else {
+                failed.append(floor.name)
+                continue
+            }
+        }
+        let results = failed.map { ConstraintResult(name: $0, passed: false, observed: .null, limit: .null, message: "") }
+        return OutputCheckResult(results: results, parsed: nil, schemaViolations: [])
     }
 }
 

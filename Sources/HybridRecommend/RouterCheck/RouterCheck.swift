@@ -40,7 +40,7 @@ public struct RouterCheck: Sendable {
         var policy = RoutingBlock.simulated(feature: name, document: document, fallback: Self.conditions(document.routing(feature: name)))
         policy.order = measured
         policy.variant = variant
-        let simulator = RouteSimulator(table: table)
+        let simulator = RouteSimulator(table: table, contextWindows: document.models.mapValues(\.contextWindow))
         let (_, arms) = try simulator.resolve(policy)
         let trace = try simulator.trace(arms: arms, policy: policy)
 

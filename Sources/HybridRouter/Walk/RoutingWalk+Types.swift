@@ -62,15 +62,15 @@ extension RoutingWalk {
     package struct ModelFacts: Sendable {
         /// The model's tier; nil when the shell does not know it (a replay without tiers), so privacy is not judged.
         package var tier: ModelTier?
-        /// Tokens the model's context window holds.
-        package var contextWindow: Int
+        /// Tokens the model's context window holds; nil when the shell does not know it (no window rule applies).
+        package var contextWindow: Int?
         /// Whether calls are billed and count toward the feature's budget.
         package var isMetered: Bool
         /// How much longer the model rests after a rate limit; nil or zero: it does not.
         package var coolingDownFor: Duration?
 
         /// Facts of a known model.
-        package init(tier: ModelTier?, contextWindow: Int = .max, isMetered: Bool = false, coolingDownFor: Duration? = nil) {
+        package init(tier: ModelTier?, contextWindow: Int? = nil, isMetered: Bool = false, coolingDownFor: Duration? = nil) {
             self.tier = tier
             self.contextWindow = contextWindow
             self.isMetered = isMetered

@@ -113,11 +113,13 @@ package struct RoutingWalk: Sendable {
         if let tier = facts.tier, let privacy = rules.privacy, !privacy.allows(tier: tier) {
             return skip(.privacy(tier: tier, privacy: privacy), at: now)
         }
-        if let mustExceed = windowMustExceed, facts.contextWindow <= mustExceed {
-            return skip(.windowNotLarger(window: facts.contextWindow, mustExceed: mustExceed), at: now)
-        }
-        if rules.neededWindow > facts.contextWindow {
-            return skip(.contextWindowTooSmall(neededTokens: rules.neededWindow, window: facts.contextWindow), at: now)
+        if let window = facts.contextWindow {
+            if let mustExceed = windowMustExceed, window <= mustExceed {
+                return skip(.windowNotLarger(window: window, mustExceed: mustExceed), at: now)
+            }
+            if rules.neededWindow > window {
+                return skip(.contextWindowTooSmall(neededTokens: rules.neededWindow, window: window), at: now)
+            }
         }
         guard rules.usesCache else { return afterCache(at: now) }
         phase = .lookingUpCache
@@ -184,14 +186,15 @@ package struct RoutingWalk: Sendable {
     private mutating func answered(
         checks: OutputCheckResult?, usage: TokenUsage?, deliveredText: Bool, at now: Duration
     ) -> Action {
-        let blocking = checks?.failures(selectedBy: rules.outputFallback) ?? []
+        // Decided on the results' names, so a shell that stored only names (the simulator) is judged the same.
+        let falls = checks?.results.contains { !$0.passed && rules.outputFallback.selects($0.name) } ?? false
         let failures = checks.map { $0.adherent ? [] : $0.failures } ?? []
-        guard !blocking.isEmpty else {
+        guard falls, let checks else {
             record(.served, at: now, usage: usage)
             return finish(.served(position: position, fromCache: false, failures: failures, isFailing: false, cacheable: true))
         }
-        record(.failedChecks(blocking), at: now, usage: usage)
-        let failedCount = checks?.failedCount ?? 0
+        record(.failedChecks(checks.failures(selectedBy: rules.outputFallback)), at: now, usage: usage)
+        let failedCount = checks.failedCount
         if best.map({ failedCount < $0.failedCount }) ?? true { best = (position, failedCount, failures) }
         if deliveredText {
             // Progressive streaming: the text is on screen; report the failures rather than switch models.
@@ -209,7 +212,7 @@ package struct RoutingWalk: Sendable {
         case .authentication(_, let detail):
             sideEffects.append(.reportAuthenticationFailure(position, detail: detail))
         case .contextWindowExceeded:
-            windowMustExceed = max(windowMustExceed ?? 0, facts.contextWindow)
+            if let window = facts.contextWindow { windowMustExceed = max(windowMustExceed ?? 0, window) }
         default:
             break
         }
