@@ -129,6 +129,7 @@ struct SimulatedRequest {
             case .lookUpCache, .checkAvailability, .readSpend:
                 preconditionFailure("the simulator's rules ask for no cache, availability or budget")
             case .finish(let outcome):
+                out.records = walk.attempts
                 if case .served(let position, _, _, let isFailing, _) = outcome {
                     if !isFailing { out.served = position }
                     out.delivered = (position, row[arms[position]]!)
@@ -181,4 +182,6 @@ struct CaseWalk: Sendable {
     var timedOut = 0
     var unpriced = 0
     var cacheHits = 0
+    /// The walk's own attempt records: the simulator does not write them, the router's walk does.
+    var records: [RouteAttempt] = []
 }

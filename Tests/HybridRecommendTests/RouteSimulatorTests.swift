@@ -1,5 +1,6 @@
 import HybridCore
-import HybridRecommend
+@testable import HybridRecommend
+import HybridRouter
 import HybridStore
 import Testing
 
@@ -47,6 +48,20 @@ import Testing
         #expect(result.adherence.successes == 8)
         #expect(result.costPer1k.mean == 0)
         #expect(result.latency.p95 == 100)
+    }
+
+    @Test("the simulator has no rule of its own: each case is the router's RoutingWalk, whose records it returns")
+    func simulatorDrivesTheRoutersWalk() async throws {
+        var slow = Self.local
+        slow.latencyMs = { _ in 5000 }
+        let simulator = try await simulator([slow, Self.cloud])
+        let policy = RoutePolicy(order: ["local", "cloud"], fallback: try FallbackCondition.parseList("timeout:2s"))
+        let request = SimulatedRequest(policy: policy, table: simulator.table, contextWindows: [:])
+        let arms = try simulator.resolve(policy).arms
+        let walk = try #require(request.walk(simulator.table.outcomes[0], arms: arms))
+        #expect(walk.records.map(\.modelID) == ["local", "cloud"])
+        #expect(walk.records.map(\.outcome) == [.timedOut(after: .seconds(2)), .served])
+        #expect(walk.records[1].startedAt == .seconds(2))
     }
 
     @Test func timeoutChargesTheThresholdAndFallsBack() async throws {
