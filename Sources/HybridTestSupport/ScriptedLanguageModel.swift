@@ -6,6 +6,8 @@ import Synchronization
 /// Each call (`generate` or `stream`) takes the next step; when the script runs out, `whenExhausted` is played for
 /// every further call. Delays and `.hang` are real `Task.sleep`s that end early on cancellation, in which case the
 /// call throws `.cancelled` and `cancellations` goes up, so tests can see that a router dropped a losing call.
+/// On a virtual clock (`run(on:)`, the router's own tests) a delay advances that clock instead, and a call that
+/// would run past its request's deadline (or hangs) hands the race to the router's timer: no test sleeps.
 /// Safe to share between tasks: all state is behind a lock.
 public final class ScriptedLanguageModel: LanguageModel {
     /// One scripted answer.
@@ -29,6 +31,27 @@ public final class ScriptedLanguageModel: LanguageModel {
         var cancellations = 0
         var preparations = 0
         var prepareFailure: GenerationError?
+        var clock: VirtualClock?
+        /// Tasks waiting in `waitUntil` for a count to be reached.
+        var waiters: [(ready: @Sendable (Counts) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+
+        var counts: Counts { Counts(calls: callCount, cancellations: cancellations) }
+
+        /// Removes and returns the waiters whose condition now holds.
+        mutating func due() -> [CheckedContinuation<Void, Never>] {
+            let now = counts
+            let ready = waiters.filter { $0.ready(now) }.map(\.continuation)
+            waiters.removeAll { $0.ready(now) }
+            return ready
+        }
+    }
+
+    /// Calls received and calls cancelled so far, for `waitUntil`.
+    public struct Counts: Sendable {
+        /// Calls received (`generate` and `stream`).
+        public var calls: Int
+        /// Calls that ended because the caller cancelled them.
+        public var cancellations: Int
     }
 
     public let id: String
@@ -71,6 +94,32 @@ public final class ScriptedLanguageModel: LanguageModel {
     /// Calls that ended because the caller cancelled them while they waited.
     public var cancellations: Int { state.withLock { $0.cancellations } }
 
+    /// Returns once `condition` holds for the counts (a call arrived, a cancellation reached the model), without
+    /// polling: cancellation reaches a call asynchronously, after the router has already returned.
+    public func waitUntil(_ condition: @escaping @Sendable (Counts) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if condition(state.counts) { return true }
+                state.waiters.append((condition, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Runs delays and hangs on `clock` from now on (see the type's notes).
+    package func run(on clock: VirtualClock) {
+        state.withLock { $0.clock = clock }
+    }
+
+    private func count(_ update: (inout State) -> Void) {
+        let due = state.withLock { state in
+            update(&state)
+            return state.due()
+        }
+        for continuation in due { continuation.resume() }
+    }
+
     /// How many times `prepare()` was called.
     public var preparations: Int { state.withLock { $0.preparations } }
 
@@ -108,13 +157,13 @@ public final class ScriptedLanguageModel: LanguageModel {
         let start = clock.now
         switch step {
         case .reply(let text, let usage, let delay):
-            if let delay { try await wait(delay) }
+            if let delay { try await wait(delay, until: request.deadline) }
             return response(text: text, usage: usage, request: request, total: clock.now - start)
         case .fail(let error, let delay):
-            if let delay { try await wait(delay) }
+            if let delay { try await wait(delay, until: request.deadline) }
             throw error
         case .hang:
-            try await wait(nil)
+            try await wait(nil, until: request.deadline)
             throw .cancelled(model: id)
         case .partialThenFail(_, let error):
             throw error
@@ -130,15 +179,15 @@ public final class ScriptedLanguageModel: LanguageModel {
             do throws(GenerationError) {
                 switch step {
                 case .reply(let text, let usage, let delay):
-                    if let delay { try await wait(delay) }
+                    if let delay { try await wait(delay, until: request.deadline) }
                     for word in Self.words(text) { continuation.yield(.delta(word)) }
                     continuation.yield(.completed(response(text: text, usage: usage, request: request, total: clock.now - start)))
                     continuation.finish()
                 case .fail(let error, let delay):
-                    if let delay { try await wait(delay) }
+                    if let delay { try await wait(delay, until: request.deadline) }
                     throw error
                 case .hang:
-                    try await wait(nil)
+                    try await wait(nil, until: request.deadline)
                     throw .cancelled(model: id)
                 case .partialThenFail(let deltas, let error):
                     for delta in deltas { continuation.yield(.delta(delta)) }
@@ -153,25 +202,37 @@ public final class ScriptedLanguageModel: LanguageModel {
     }
 
     private func nextStep(for request: GenerationRequest) -> Step {
-        state.withLock { state in
+        var step = whenExhausted
+        count { state in
             state.callCount += 1
             if recordRequests { state.requests.append(request) }
-            return state.script.isEmpty ? whenExhausted : state.script.removeFirst()
+            if !state.script.isEmpty { step = state.script.removeFirst() }
         }
+        return step
     }
 
     /// Sleeps for `duration` (forever when nil), turning cancellation into `.cancelled` and counting it.
-    private func wait(_ duration: Duration?) async throws(GenerationError) {
-        do {
-            if let duration {
-                try await Task.sleep(for: duration)
-            } else {
-                while true { try await Task.sleep(for: .seconds(3600)) }
+    private func wait(_ duration: Duration?, until deadline: ContinuousClock.Instant?) async throws(GenerationError) {
+        if let clock = state.withLock({ $0.clock }) {
+            let end = duration.map { clock.now + $0 }
+            if let end, deadline.map({ end <= $0 }) ?? true {
+                clock.advance(to: end)
+                return
             }
-        } catch {
-            state.withLock { $0.cancellations += 1 }
-            throw .cancelled(model: id)
+            // Past the deadline, or hanging: time runs to the deadline and the router's timer cuts the call.
+            if let deadline { clock.expire(through: deadline) }
+            await clock.waitForCancellation()
+        } else {
+            do {
+                if let duration {
+                    try await Task.sleep(for: duration)
+                    return
+                }
+                while true { try await Task.sleep(for: .seconds(3600)) }
+            } catch {}
         }
+        count { $0.cancellations += 1 }
+        throw .cancelled(model: id)
     }
 
     private func response(text: String, usage: TokenUsage?, request: GenerationRequest, total: Duration) -> GenerationResponse {

@@ -8,29 +8,20 @@ import Testing
 
 @Suite("Router: overall deadline and monthly budget")
 struct RouterDeadlineBudgetTests {
-    /// Waits (up to a generous bound) until `condition` holds; cancellation reaches a task asynchronously.
-    private func eventually(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<500 {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
-
     @Test("the deadline covers every fallback: the call running at the deadline is cancelled and no later model is tried")
     func deadlineAcrossFallbacks() async throws {
         let a = ScriptedLanguageModel(id: "a", script: [.fail(.serverError(model: "a", status: 502, detail: "bad gateway"), after: .milliseconds(5))])
         let b = ScriptedLanguageModel(id: "b", script: [.hang])
         let c = ScriptedLanguageModel(id: "c", script: [.reply("too late")])
         // A deadline far above a's failure time, so a loaded machine cannot make a itself miss it.
-        let router = Fixtures.router([a, b, c], deadlineMs: 1500)
-        let clock = ContinuousClock()
-        let start = clock.now
+        let clock = TestClock()
+        let router = Fixtures.router([a, b, c], deadlineMs: 1500, clock: clock)
+        let start = clock.virtual.now
         do {
             _ = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
             Issue.record("expected deadlineExceeded")
         } catch {
-            let elapsed = clock.now - start
+            let elapsed = clock.virtual.now - start
             guard error.code == .deadlineExceeded else {
                 Issue.record("expected deadlineExceeded, got \(error)")
                 return
@@ -39,12 +30,12 @@ struct RouterDeadlineBudgetTests {
             #expect(error.deadline == .milliseconds(1500))
             try #require(attempts.map(\.modelID) == ["a", "b"])
             #expect(attempts[1].outcome == .cancelledAtDeadline)
-            // Causality, not tight timing: the walk ended no earlier than the deadline, and well before "never".
-            #expect(elapsed >= .milliseconds(1500))
-            #expect(elapsed < .seconds(10))
-            #expect(attempts[1].startedAt >= .milliseconds(5))
+            // On the virtual clock the timing is exact: a failed after 5 ms, b was cut at the deadline.
+            #expect(elapsed == .milliseconds(1500))
+            #expect(attempts[1].startedAt == .milliseconds(5))
+            #expect(attempts[1].duration == .milliseconds(1495))
         }
-        #expect(await eventually { b.cancellations == 1 })
+        await b.waitUntil { $0.cancellations == 1 }
         #expect(c.callCount == 0)
         // The provider got the overall deadline with the request, to size its own transfer timeout.
         let sent = try #require(b.requests.first?.deadline)
@@ -63,16 +54,17 @@ struct RouterDeadlineBudgetTests {
     @Test("the caller cancelling the task cancels the model call and throws .cancelled")
     func callerCancellation() async throws {
         let a = ScriptedLanguageModel(id: "a", script: [.hang])
-        let router = Fixtures.router([a], deadlineMs: 60_000)
+        // No deadline: on the virtual clock a hanging call with one would be cut by the router's timer at once.
+        let router = Fixtures.router([a])
         let task = Task { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
-        #expect(await eventually { a.callCount == 1 })
+        await a.waitUntil { $0.calls == 1 }
         task.cancel()
         let result = await task.result
         guard case .failure(let error) = result, let routerError = error as? RouterError, routerError.code == .cancelled else {
             Issue.record("expected RouterError.cancelled, got \(result)")
             return
         }
-        #expect(await eventually { a.cancellations == 1 })
+        await a.waitUntil { $0.cancellations == 1 }
     }
 
     @Test("a metered model over the feature's monthly cap is skipped; spend is recorded after each success")

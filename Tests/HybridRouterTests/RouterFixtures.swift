@@ -6,28 +6,21 @@ import HybridStore
 import HybridTestSupport
 import Synchronization
 
-/// A router clock that can jump ahead: `now`, `date` and `sleep` all include the same offset.
+/// The router tests' clock: virtual time that moves only when a scripted model's delay advances it, a deadline
+/// hands a hanging call to the router's timer, or a test jumps ahead (cooldowns, cache expiry, the billing month).
+/// No router test sleeps.
 final class TestClock: Sendable {
-    private let offset = Mutex<Duration>(.zero)
+    let virtual = VirtualClock(date: Date())
 
     func advance(_ duration: Duration) {
-        offset.withLock { $0 += duration }
+        virtual.advance(to: virtual.now + duration)
     }
-
-    var shift: Duration { offset.withLock { $0 } }
 
     var now: @Sendable () -> ContinuousClock.Instant {
-        { ContinuousClock.now + self.shift }
+        { self.virtual.now }
     }
 
-    var routerClock: RouterClock {
-        RouterClock(
-            now: { ContinuousClock.now + self.shift },
-            date: { Date().addingTimeInterval(self.shift.seconds) },
-            sleep: { deadline in
-                try await Task.sleep(until: deadline - self.shift, tolerance: nil, clock: .continuous)
-            })
-    }
+    var routerClock: RouterClock { virtual.routerClock }
 }
 
 /// Collects incidents the router raises.
@@ -92,6 +85,7 @@ enum Fixtures {
     ) -> Router {
         var modelConfigs: [String: ModelConfig] = [:]
         for m in models {
+            m.run(on: clock.virtual)
             modelConfigs[m.id] = configs[m.id] ?? modelConfig(tier: m.tier, window: m.capabilities.contextWindow)
         }
         let doc = document(

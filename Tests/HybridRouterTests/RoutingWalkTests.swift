@@ -1,6 +1,6 @@
 import HybridConfig
 import HybridCore
-@testable import HybridRouter
+import HybridRouter
 import Testing
 
 /// A scripted shell for `RoutingWalk`: per position, the model's facts and what a call does, on a virtual clock in

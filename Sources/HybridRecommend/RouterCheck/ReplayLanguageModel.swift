@@ -49,7 +49,7 @@ struct ReplayLanguageModel: LanguageModel {
     let tier: ModelTier
     let capabilities: ModelCapabilities
     let outcome: ReplayOutcome
-    let clock: VirtualRouterClock
+    let clock: VirtualClock
     let bill: ReplayBill
 
     var displayName: String { "replay of \(id)" }

@@ -63,7 +63,7 @@ public struct RouterCheck: Sendable {
     private func replay(
         feature: String, config: FeatureConfig, variant: String, outcomes: [String: ReplayOutcome], document: HybridConfigDocument
     ) async -> (figures: RouterCheckReport.Figures, attempts: [RouteAttempt]) {
-        let clock = VirtualRouterClock()
+        let clock = VirtualClock()
         let bill = ReplayBill()
         var models: [String: any LanguageModel] = [:]
         for id in config.priority {

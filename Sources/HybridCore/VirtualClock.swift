@@ -1,16 +1,16 @@
-public import Foundation
-import HybridCore
+package import Foundation
 import Synchronization
 
-/// A clock whose time moves only when told, for replaying stored outcomes through the real `Router` in
-/// milliseconds: a replay model advances it by each stored latency, and the router's deadline timers wake when
-/// virtual time passes their instant.
+/// A clock whose time moves only when told: `router check` replays stored outcomes through the real `Router` on
+/// it (a replay model advances it by each stored latency, and the router's deadline timers wake when virtual time
+/// passes their instant), and the router's tests run their timers on it instead of sleeping. Package-only: not
+/// part of the app API.
 ///
 /// Ties are deterministic: `advance(to:)` wakes sleepers whose instant lies strictly before the new time, so an
 /// answer arriving exactly at a timeout wins the race (as the simulator counts it: cut only when slower), while
 /// `expire(through:)` also wakes those due at that instant, which is how a replayed call that runs past its
 /// deadline hands the race to the timer.
-public final class VirtualRouterClock: Sendable {
+package final class VirtualClock: Sendable {
     private struct Sleeper {
         var deadline: ContinuousClock.Instant
         var continuation: CheckedContinuation<Void, any Error>
@@ -29,17 +29,17 @@ public final class VirtualRouterClock: Sendable {
     private let startDate: Date
 
     /// A clock at `start`, whose wall-clock date is `date` at that instant.
-    public init(start: ContinuousClock.Instant = .now, date: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
+    package init(start: ContinuousClock.Instant = .now, date: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
         state = Mutex(State(now: start))
         origin = start
         startDate = date
     }
 
     /// The current virtual instant.
-    public var now: ContinuousClock.Instant { state.withLock { $0.now } }
+    package var now: ContinuousClock.Instant { state.withLock { $0.now } }
 
     /// Moves time to `instant` (never back) and wakes sleepers due strictly before it.
-    public func advance(to instant: ContinuousClock.Instant) {
+    package func advance(to instant: ContinuousClock.Instant) {
         wake { state in
             state.now = max(state.now, instant)
             return { $0 < instant }
@@ -47,7 +47,7 @@ public final class VirtualRouterClock: Sendable {
     }
 
     /// Moves time to `instant` (never back) and wakes every sleeper due at or before it.
-    public func expire(through instant: ContinuousClock.Instant) {
+    package func expire(through instant: ContinuousClock.Instant) {
         wake { state in
             state.now = max(state.now, instant)
             state.expiredThrough = max(state.expiredThrough ?? instant, instant)
@@ -56,7 +56,7 @@ public final class VirtualRouterClock: Sendable {
     }
 
     /// Suspends until `deadline` has passed in virtual time, or throws `CancellationError` when cancelled first.
-    public func sleep(until deadline: ContinuousClock.Instant) async throws {
+    package func sleep(until deadline: ContinuousClock.Instant) async throws {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -85,16 +85,13 @@ public final class VirtualRouterClock: Sendable {
 
     /// Suspends until the calling task is cancelled (a replayed call that runs past its deadline waits here for
     /// the router to cut it).
-    public func waitForCancellation() async {
+    package func waitForCancellation() async {
         try? await sleep(until: now + .seconds(100 * 365 * 86_400))
     }
 
-    /// The clock as the router takes it.
-    public var routerClock: RouterClock {
-        RouterClock(
-            now: { self.now },
-            date: { self.startDate.addingTimeInterval((self.now - self.origin).seconds) },
-            sleep: { deadline in try await self.sleep(until: deadline) })
+    /// The wall-clock date at the current virtual instant.
+    package func date() -> Date {
+        startDate.addingTimeInterval((now - origin).seconds)
     }
 
     private func wake(_ update: (inout State) -> (ContinuousClock.Instant) -> Bool) {
