@@ -66,6 +66,7 @@ run: setup
 # starve each other for seconds, and the deadline and timeout tests then fail for reasons not their own.
 # Serially the whole suite takes about 2 minutes here.
 test: setup
+	bash scripts/lint.sh
 	python3 scripts/extract-doc-snippets.py
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	bash scripts/typecheck-apple-adapters.sh
