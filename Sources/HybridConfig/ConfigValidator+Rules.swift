@@ -23,15 +23,15 @@ extension ConfigValidator {
             self.promptFiles = promptFiles
         }
 
-        private mutating func error(_ path: ConfigPath, _ message: String) {
+        mutating func error(_ path: ConfigPath, _ message: String) {
             issues.append(ConfigIssue(path: path.description, message: message))
         }
 
-        private mutating func error(_ path: ConfigPath, relative: String, _ message: String) {
+        mutating func error(_ path: ConfigPath, relative: String, _ message: String) {
             issues.append(ConfigIssue(path: path.description + (relative.hasPrefix("[") ? relative : "." + relative), message: message))
         }
 
-        private mutating func warning(_ path: ConfigPath, _ message: String) {
+        mutating func warning(_ path: ConfigPath, _ message: String) {
             issues.append(ConfigIssue(path: path.description, message: message, severity: .warning))
         }
 
@@ -65,6 +65,7 @@ extension ConfigValidator {
                 checkRollout(name, rollout, root.key("rollouts").key(name))
             }
             if let routing = document.routing { checkRouting(routing, root.key("routing")) }
+            checkConditions(root.key("conditions"))
         }
 
         // MARK: Models
@@ -218,12 +219,13 @@ extension ConfigValidator {
             }
             if let routing = feature.routing { checkRouting(routing, path.key("routing")) }
             checkEffectiveRouting(name, feature, path)
+            checkOverrides(feature, inputs: seenInputs, path.key("overrides"))
         }
 
         // MARK: Routing
 
         /// One routing block on its own: known error kinds and output checks, positive durations.
-        private mutating func checkRouting(_ routing: RoutingConfig, _ path: ConfigPath) {
+        mutating func checkRouting(_ routing: RoutingConfig, _ path: ConfigPath) {
             for name in (routing.onError ?? [:]).keys.sorted() where GenerationError.Kind(rawValue: name) == nil {
                 error(path.key("onError").key(name), "\"\(name)\" is not an error kind (kinds: \(GenerationError.Kind.allCases.map(\.rawValue).joined(separator: ", ")))")
             }
@@ -267,7 +269,7 @@ extension ConfigValidator {
         }
 
         /// `path` is built only for an issue, as in ``checkTemplate(_:inputs:_:file:)``: every feature has a priority.
-        private mutating func checkPriority(
+        mutating func checkPriority(
             _ priority: [String], feature: FeatureConfig, _ path: @autoclosure () -> ConfigPath, allowEmpty: Bool
         ) {
             if priority.isEmpty && !allowEmpty { error(path(), "list at least one model id") }
@@ -292,7 +294,7 @@ extension ConfigValidator {
         ///
         /// `path` is built only for an issue: templates are checked by the thousand on every load, rarely with one.
         @discardableResult
-        private mutating func checkTemplate(
+        mutating func checkTemplate(
             _ text: String, inputs: [String], _ path: @autoclosure () -> ConfigPath, file: String? = nil
         ) -> Bool {
             do {

@@ -289,6 +289,22 @@ public enum ConfigValidator {
             each(feature["variants"]) { variant, value in
                 check(value, ["instructions", "template", "templateFile"], p.key("variants").key(variant))
             }
+            each(feature["overrides"]) { condition, override in
+                let o = p.key("overrides").key(condition)
+                check(override, FeatureOverride.CodingKeys.allCases.map(\.rawValue), o)
+                check(override["routing"], routingKeys, o.key("routing"))
+                check(override["options"], ["temperature", "maxOutputTokens", "topP", "seed"], o.key("options"))
+            }
+        }
+        if case .array(let conditions)? = tree["conditions"] {
+            for (i, condition) in conditions.enumerated() {
+                let c = root.key("conditions").index(i)
+                check(condition, ConfigCondition.CodingKeys.allCases.map(\.rawValue), c)
+                check(condition["percentile"], PercentileRange.CodingKeys.allCases.map(\.rawValue), c.key("percentile"))
+                each(condition["labels"]) { label, test in
+                    check(test, ["equals", "oneOf", "prefix", "atLeast", "below"], c.key("labels").key(label))
+                }
+            }
         }
         each(tree["rollouts"]) { name, rollout in
             let p = root.key("rollouts").key(name)

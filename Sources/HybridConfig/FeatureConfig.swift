@@ -33,6 +33,8 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
     public var routing: RoutingConfig?
     /// What the feature's field events may hold (content is left out unless this opts in).
     public var events: FeatureEventsConfig?
+    /// Condition name → what changes when that condition holds for the install (see `ConfigCondition`).
+    public var overrides: [String: FeatureOverride]?
 
     /// Creates a feature config; nothing is checked here, `ConfigValidator` does that.
     public init(
@@ -49,7 +51,8 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
         privacy: PrivacyClass,
         monthlyBudgetUSD: Double? = nil,
         routing: RoutingConfig? = nil,
-        events: FeatureEventsConfig? = nil
+        events: FeatureEventsConfig? = nil,
+        overrides: [String: FeatureOverride]? = nil
     ) {
         self.description = description
         self.inputs = inputs
@@ -65,11 +68,12 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
         self.monthlyBudgetUSD = monthlyBudgetUSD
         self.routing = routing
         self.events = events
+        self.overrides = overrides
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case description, inputs, instructions, variants, defaultVariant, outputSchema, constraints, options
-        case priority, deadlineMs, privacy, monthlyBudgetUSD, routing, events
+        case priority, deadlineMs, privacy, monthlyBudgetUSD, routing, events, overrides
     }
 
     public init(from decoder: any Decoder) throws {
@@ -88,6 +92,7 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
         monthlyBudgetUSD = try c.decodeIfPresent(Double.self, forKey: .monthlyBudgetUSD)
         routing = try c.decodeIfPresent(RoutingConfig.self, forKey: .routing)
         events = try c.decodeIfPresent(FeatureEventsConfig.self, forKey: .events)
+        overrides = try c.decodeIfPresent([String: FeatureOverride].self, forKey: .overrides)
     }
 
     /// The deadline as a duration, when one is set.

@@ -20,7 +20,8 @@ extension HybridConfigDocument {
             rollouts: try r.optional("rollouts").map { (value) throws(ConfigTreeReader.Refusal) in
                 try ConfigTreeReader.decoded([String: RolloutConfig].self, value)
             } ?? [:],
-            routing: try r.optionalDecoded(RoutingConfig.self, "routing")
+            routing: try r.optionalDecoded(RoutingConfig.self, "routing"),
+            conditions: try r.optionalDecoded([ConfigCondition].self, "conditions") ?? []
         )
         try r.requireAllRead()
     }
@@ -42,7 +43,7 @@ extension FeatureConfig {
             description: f.description, inputs: f.inputs ?? ["input"], instructions: f.instructions, variants: variants,
             defaultVariant: defaultVariant, outputSchema: f.outputSchema, constraints: f.constraints, options: f.options,
             priority: priority, deadlineMs: f.deadlineMs, privacy: privacy, monthlyBudgetUSD: f.monthlyBudgetUSD,
-            routing: f.routing, events: f.events)
+            routing: f.routing, events: f.events, overrides: f.overrides)
     }
 
     /// The fields read so far; a `null` optional stays nil (what `decodeIfPresent` does), a `null` required field
@@ -62,6 +63,7 @@ extension FeatureConfig {
         var monthlyBudgetUSD: Double?
         var routing: RoutingConfig?
         var events: FeatureEventsConfig?
+        var overrides: [String: FeatureOverride]?
 
         typealias Refusal = ConfigTreeReader.Refusal
 
@@ -95,6 +97,7 @@ extension FeatureConfig {
             case "monthlyBudgetUSD": monthlyBudgetUSD = try ConfigTreeReader.double(value)
             case "routing": routing = try ConfigTreeReader.decoded(RoutingConfig.self, value)
             case "events": events = try FeatureEventsConfig(tree: value)
+            case "overrides": overrides = try ConfigTreeReader.decoded([String: FeatureOverride].self, value)
             default: throw Refusal()
             }
         }

@@ -20,6 +20,8 @@ public struct HybridConfigDocument: Sendable, Hashable, Codable {
     public var rollouts: [String: RolloutConfig]
     /// Routing defaults for every feature; a feature's own `routing` overrides them field by field.
     public var routing: RoutingConfig?
+    /// Named conditions on the app's labels, in evaluation order; features' `overrides` refer to them.
+    public var conditions: [ConfigCondition]
 
     /// Creates a document; nothing is checked here, `ConfigValidator` does that.
     public init(
@@ -30,7 +32,8 @@ public struct HybridConfigDocument: Sendable, Hashable, Codable {
         models: [String: ModelConfig],
         features: [String: FeatureConfig],
         rollouts: [String: RolloutConfig] = [:],
-        routing: RoutingConfig? = nil
+        routing: RoutingConfig? = nil,
+        conditions: [ConfigCondition] = []
     ) {
         self.schema = schema
         self.version = version
@@ -40,11 +43,12 @@ public struct HybridConfigDocument: Sendable, Hashable, Codable {
         self.features = features
         self.rollouts = rollouts
         self.routing = routing
+        self.conditions = conditions
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case schema = "$schema"
-        case version, description, provenance, models, features, rollouts, routing
+        case version, description, provenance, models, features, rollouts, routing, conditions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -57,6 +61,21 @@ public struct HybridConfigDocument: Sendable, Hashable, Codable {
         features = try c.decode([String: FeatureConfig].self, forKey: .features)
         rollouts = try c.decodeIfPresent([String: RolloutConfig].self, forKey: .rollouts) ?? [:]
         routing = try c.decodeIfPresent(RoutingConfig.self, forKey: .routing)
+        conditions = try c.decodeIfPresent([ConfigCondition].self, forKey: .conditions) ?? []
+    }
+
+    // Written out so a document without conditions encodes as before (its canonical JSON and hash unchanged).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(schema, forKey: .schema)
+        try c.encode(version, forKey: .version)
+        try c.encodeIfPresent(description, forKey: .description)
+        try c.encodeIfPresent(provenance, forKey: .provenance)
+        try c.encode(models, forKey: .models)
+        try c.encode(features, forKey: .features)
+        try c.encode(rollouts, forKey: .rollouts)
+        try c.encodeIfPresent(routing, forKey: .routing)
+        if !conditions.isEmpty { try c.encode(conditions, forKey: .conditions) }
     }
 
     /// Canonical JSON (sorted keys, pretty printed): what `export` and `show` print.

@@ -115,7 +115,12 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
 extension HybridConfigDocument {
     /// The routing block in force for `feature`: its own over the document's defaults; nil when neither sets one.
     public func routing(feature: String) -> RoutingConfig? {
-        guard let own = features[feature]?.routing else { return routing }
+        routing(for: features[feature])
+    }
+
+    /// `feature`'s routing block (as resolved for an install, say) over the document's defaults.
+    public func routing(for feature: FeatureConfig?) -> RoutingConfig? {
+        guard let own = feature?.routing else { return routing }
         return own.merged(over: routing)
     }
 }

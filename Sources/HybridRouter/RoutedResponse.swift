@@ -20,11 +20,15 @@ public struct RoutedResponse: Sendable, Equatable {
     /// True when every model called failed a check the policy falls back on and this is the best of those
     /// answers (fewest failed checks), returned because the policy says `whenChecksFail: return-best`.
     public var isFailing: Bool
+    /// The config condition whose override applied (see `ConfigCondition`); nil when none matched the labels the
+    /// router was given.
+    public var condition: String?
 
     /// Creates a routed response; `Router` builds these.
     public init(
         response: GenerationResponse, attempts: [RouteAttempt], variant: String, rolloutArm: String?,
-        fromCache: Bool, truncatedInputs: [String] = [], failedChecks: [FailedOutputCheck] = [], isFailing: Bool = false
+        fromCache: Bool, truncatedInputs: [String] = [], failedChecks: [FailedOutputCheck] = [], isFailing: Bool = false,
+        condition: String? = nil
     ) {
         self.response = response
         self.attempts = attempts
@@ -34,6 +38,7 @@ public struct RoutedResponse: Sendable, Equatable {
         self.truncatedInputs = truncatedInputs
         self.failedChecks = failedChecks
         self.isFailing = isFailing
+        self.condition = condition
     }
 
     /// The model that answered.

@@ -23,9 +23,8 @@ extension Router {
         start: ContinuousClock.Instant, deadline deadlineOverride: Duration?
     ) async throws(RouterError) -> Plan {
         let document = await configSource.document()
-        guard let feature = document.features[name], let assignment = document.assignment(feature: name, installId: installId) else {
-            throw .unknownFeature(name, known: Array(document.features.keys))
-        }
+        let (resolved, assignment) = try resolve(name, in: document)
+        let feature = resolved.config
         let privacy: PrivacyClass =
             if let privacyOverride, privacyOverride.maximumTier < feature.privacy.maximumTier { privacyOverride } else { feature.privacy }
         let rendered: RenderedPrompt
@@ -43,7 +42,8 @@ extension Router {
             arm: assignment.arm, privacy: privacy, request: request, start: start, deadline: request.deadline,
             deadlineDuration: deadlineDuration, promptTokens: Self.estimateTokens(request),
             outputReserve: request.options.maxOutputTokens ?? policy.defaultOutputTokenReserve, truncatedInputs: [],
-            rules: RoutingWalk.Rules(config: document.routing(feature: name), policy: policy),
-            checks: OutputChecks(schema: feature.outputSchema, constraints: feature.constraints, tools: tools))
+            rules: RoutingWalk.Rules(config: document.routing(for: feature), policy: policy),
+            checks: OutputChecks(schema: feature.outputSchema, constraints: feature.constraints, tools: tools),
+            condition: resolved.condition)
     }
 }

@@ -35,6 +35,7 @@ extension Router {
             variant: context.plan?.variant ?? assignment?.variant ?? "", rolloutArm: context.plan?.arm ?? assignment?.arm,
             bucket: context.document.rollouts[feature].map { RolloutBucketing.bucket(seed: $0.seed, feature: feature, installId: installId) },
             outcome: .failed, latencyMs: (clock.now() - context.start).milliseconds, labels: eventLabels)
+        event.condition = context.plan?.condition
         switch result {
         case .success(let routed):
             event.describeServed(routed, checks: context.plan?.checks)

@@ -25,6 +25,8 @@ struct Plan: Sendable {
     var rules: RoutingWalk.Rules
     /// The feature's output schema and constraints, run on every answer.
     var checks: OutputChecks
+    /// The config condition whose override applies to this install; nil when none does.
+    var condition: String?
 
     func routed(
         _ response: GenerationResponse, attempts: [RouteAttempt], fromCache: Bool, failedChecks: [FailedOutputCheck] = [],
@@ -32,18 +34,26 @@ struct Plan: Sendable {
     ) -> RoutedResponse {
         RoutedResponse(
             response: response, attempts: attempts, variant: variant, rolloutArm: arm, fromCache: fromCache,
-            truncatedInputs: truncatedInputs, failedChecks: failedChecks, isFailing: isFailing)
+            truncatedInputs: truncatedInputs, failedChecks: failedChecks, isFailing: isFailing, condition: condition)
     }
 }
 
 extension Router {
+    /// `name` as this install sees it (the labels it was given select a condition's override, first match wins)
+    /// and the variant and order its rollout bucket gets.
+    func resolve(_ name: String, in document: HybridConfigDocument) throws(RouterError) -> (ResolvedFeature, FeatureAssignment) {
+        guard let resolved = document.resolve(feature: name, labels: eventLabels, installId: installId) else {
+            throw .unknownFeature(name, known: Array(document.features.keys))
+        }
+        return (resolved, document.assignment(feature: name, config: resolved.config, installId: installId))
+    }
+
     /// Everything decided before the first model: the feature's assignment, input checks, rendering, truncation.
     func makePlan(_ trace: RequestTrace, document: HybridConfigDocument, start: ContinuousClock.Instant) throws(RouterError) -> Plan {
         let name = trace.feature, input = trace.input, privacyOverride = trace.privacy
         let truncateInputTo = trace.truncateInputTo, deadlineOverride = trace.deadline
-        guard var feature = document.features[name], let assignment = document.assignment(feature: name, installId: installId) else {
-            throw .unknownFeature(name, known: Array(document.features.keys))
-        }
+        let (resolved, assignment) = try resolve(name, in: document)
+        var feature = resolved.config
         // A typed call's contract is the app's type: its schema goes to the model and into the checks.
         if let typed = trace.output { feature.outputSchema = typed.schema }
         let minimum = policy.minimumInput(for: name)
@@ -91,7 +101,7 @@ extension Router {
         var request = rendered.request
         let deadlineDuration = deadlineOverride ?? feature.deadline
         request.deadline = deadlineDuration.map { start + $0 }
-        var rules = RoutingWalk.Rules(config: document.routing(feature: name), policy: policy)
+        var rules = RoutingWalk.Rules(config: document.routing(for: feature), policy: policy)
         var checks = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints)
         if let typed = trace.output {
             // An answer the app cannot decode is no answer: the next model is tried whatever the policy says.
@@ -102,7 +112,7 @@ extension Router {
             feature: name, config: feature, document: document, priority: assignment.priority, variant: rendered.variant,
             arm: assignment.arm, privacy: privacy, request: request, start: start, deadline: request.deadline,
             deadlineDuration: deadlineDuration, promptTokens: promptTokens, outputReserve: outputReserve,
-            truncatedInputs: truncated.sorted(), rules: rules, checks: checks)
+            truncatedInputs: truncated.sorted(), rules: rules, checks: checks, condition: resolved.condition)
     }
 
     private func render(

@@ -11,9 +11,8 @@ extension Router {
     @discardableResult
     public func prewarm(feature name: String) async throws(RouterError) -> String? {
         let document = await configSource.document()
-        guard let feature = document.features[name], let assignment = document.assignment(feature: name, installId: installId) else {
-            throw .unknownFeature(name, known: Array(document.features.keys))
-        }
+        let (resolved, assignment) = try resolve(name, in: document)
+        let feature = resolved.config
         for id in assignment.priority {
             guard let candidate = candidate(id, document: document), feature.privacy.allows(tier: candidate.model.tier),
                 await candidate.model.availability().isAvailable

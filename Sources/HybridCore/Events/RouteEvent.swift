@@ -26,6 +26,9 @@ public struct RouteEvent: Sendable, Codable, Hashable {
     public var rolloutArm: String?
     /// The install's rollout bucket for this feature (0–9,999); nil when the feature has no rollout.
     public var bucket: Int?
+    /// The config condition whose override served this request (`conditions` in the config); nil when none
+    /// matched the install's labels.
+    public var condition: String?
     /// The model id that served; nil when none did.
     public var servedBy: String?
     /// Where the serving model runs.
@@ -66,7 +69,7 @@ public struct RouteEvent: Sendable, Codable, Hashable {
         servedBy: String? = nil, servedTier: ModelTier? = nil, outcome: Outcome, errorKind: String? = nil,
         attempts: [Attempt] = [], ttftMs: Double? = nil, latencyMs: Double, inputTokens: Int = 0,
         outputTokens: Int = 0, tokensEstimated: Bool = false, costUSD: Double = 0, checks: [Check] = [],
-        cacheHit: Bool = false, labels: [String: String] = [:], content: Content? = nil
+        cacheHit: Bool = false, labels: [String: String] = [:], content: Content? = nil, condition: String? = nil
     ) {
         self.id = id
         self.timestamp = timestamp
@@ -92,6 +95,7 @@ public struct RouteEvent: Sendable, Codable, Hashable {
         self.cacheHit = cacheHit
         self.labels = labels
         self.content = content
+        self.condition = condition
     }
 }
 

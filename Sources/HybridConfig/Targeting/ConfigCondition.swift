@@ -1,0 +1,124 @@
+/// A named condition on the app's labels, evaluated on the device as Firebase Remote Config evaluates its
+/// conditions: the document lists them in order, and for each feature the first condition that holds and that
+/// the feature overrides picks the override ("first match wins"); with none, the feature's own values apply.
+///
+/// Every test must hold (a logical and). Labels are what the app gives the router (`eventLabels`: `appVersion`,
+/// `osVersion`, `platform`, `locale`, `country`, `deviceClass` or any custom signal), the same ones its events carry;
+/// a label the app did not set fails every test on it.
+///
+/// ```json
+/// "conditions": [
+///   {"name": "older-phones", "labels": {"deviceClass": {"oneOf": ["iphone-11", "iphone-12"]}}},
+///   {"name": "app-3.2", "labels": {"appVersion": {"atLeast": "3.2"}}},
+///   {"name": "ten-percent", "percentile": {"seed": "prompt-v2", "below": 10}}
+/// ]
+/// ```
+public struct ConfigCondition: Sendable, Hashable, Codable {
+    /// The condition's name, which features' `overrides` refer to.
+    public var name: String
+    /// Label name → test on its value.
+    public var labels: [String: LabelTest]
+    /// A seeded slice of installs (0 ≤ percentile < 100), bucketed as rollouts are.
+    public var percentile: PercentileRange?
+
+    /// Creates a condition.
+    public init(name: String, labels: [String: LabelTest] = [:], percentile: PercentileRange? = nil) {
+        self.name = name
+        self.labels = labels
+        self.percentile = percentile
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case name, labels, percentile
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        labels = try c.decodeIfPresent([String: LabelTest].self, forKey: .labels) ?? [:]
+        percentile = try c.decodeIfPresent(PercentileRange.self, forKey: .percentile)
+    }
+
+    /// Whether the condition holds for an install with these labels.
+    public func matches(_ labels: [String: String], installId: String) -> Bool {
+        for (label, test) in self.labels {
+            guard let value = labels[label], test.matches(value) else { return false }
+        }
+        if let percentile, !percentile.contains(installId: installId) { return false }
+        return true
+    }
+}
+
+/// One test on a label's value; every test set must hold. `atLeast` and `below` compare semantic versions
+/// (`3.2` < `3.10` < `3.10.1`), the others compare strings exactly.
+public struct LabelTest: Sendable, Hashable, Codable {
+    /// The value is exactly this.
+    public var equals: String?
+    /// The value is one of these.
+    public var oneOf: [String]?
+    /// The value starts with this (`de` matches `de-AT`).
+    public var prefix: String?
+    /// The value is a version at or above this one.
+    public var atLeast: String?
+    /// The value is a version below this one.
+    public var below: String?
+
+    /// Creates a test; set at least one field.
+    public init(equals: String? = nil, oneOf: [String]? = nil, prefix: String? = nil, atLeast: String? = nil, below: String? = nil) {
+        self.equals = equals
+        self.oneOf = oneOf
+        self.prefix = prefix
+        self.atLeast = atLeast
+        self.below = below
+    }
+
+    /// Whether `value` passes every test set.
+    public func matches(_ value: String) -> Bool {
+        if let equals, value != equals { return false }
+        if let oneOf, !oneOf.contains(value) { return false }
+        if let prefix, !value.hasPrefix(prefix) { return false }
+        if atLeast != nil || below != nil {
+            guard let version = SemanticVersion(value) else { return false }
+            if let atLeast = atLeast.flatMap(SemanticVersion.init), version < atLeast { return false }
+            if let below = below.flatMap(SemanticVersion.init), !(version < below) { return false }
+        }
+        return true
+    }
+
+    /// Whether no test is set (the validator refuses it: it would hold for any value).
+    public var isEmpty: Bool { equals == nil && oneOf == nil && prefix == nil && atLeast == nil && below == nil }
+}
+
+/// A slice of installs by their seeded percentile: `from` ≤ percentile < `below`.
+public struct PercentileRange: Sendable, Hashable, Codable {
+    /// Splits installs independently of other conditions and rollouts with another seed.
+    public var seed: String
+    /// Lower bound, inclusive (0–100).
+    public var from: Double
+    /// Upper bound, exclusive (0–100).
+    public var below: Double
+
+    /// Creates a range.
+    public init(seed: String, from: Double = 0, below: Double) {
+        self.seed = seed
+        self.from = from
+        self.below = below
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case seed, from, below
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        seed = try c.decode(String.self, forKey: .seed)
+        from = try c.decodeIfPresent(Double.self, forKey: .from) ?? 0
+        below = try c.decode(Double.self, forKey: .below)
+    }
+
+    /// Whether `installId`'s bucket (the rollouts' SHA-256 bucketing, feature-independent) lies in the range.
+    public func contains(installId: String) -> Bool {
+        let bucket = RolloutBucketing.bucket(seed: seed, feature: "", installId: installId)
+        return bucket >= RolloutBucketing.threshold(percentage: from) && bucket < RolloutBucketing.threshold(percentage: below)
+    }
+}
