@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
+import HybridConfig
 import HybridCore
 import HybridLocalModel
 import HybridProviders
+import HybridRouter
 
 /// `hybrid ask`: one call to one model, with tokens and latency.
 struct AskCommand: AsyncParsableCommand {
@@ -30,6 +32,11 @@ struct AskCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print only the text, no figures.")
     var quiet = false
 
+    @Option(name: .long, help: "Route the prompt through this feature (its template, priority order and fallback) as the router in an app would, instead of calling --model directly.")
+    var feature: String?
+
+    @OptionGroup var targeting: LabelOptions
+
     @Argument(help: "The prompt.")
     var prompt: String
 
@@ -37,12 +44,16 @@ struct AskCommand: AsyncParsableCommand {
         try OptionChecks.atLeast(1, maxTokens, option: "--max-tokens")
         try OptionChecks.within(0...2, temperature, option: "--temperature")
         try OptionChecks.atLeast(1, deadlineMs, option: "--deadline-ms")
+        if feature == nil, !targeting.pairs.isEmpty {
+            throw ValidationError("--label selects a feature's configuration: pass --feature NAME as well")
+        }
     }
 
     func run() async throws {
         ChildProcessReaper.installSignalHandlers()
         try await CLIOutput.run {
             let (document, _, _) = try await global.loadConfig()
+            if let feature { return try await route(feature, document: document) }
             guard let config = document.models[model] else {
                 throw CLIError("unknown model \"\(model)\" (configured: \(document.models.keys.sorted().joined(separator: ", ")))")
             }
@@ -85,6 +96,36 @@ struct AskCommand: AsyncParsableCommand {
             }
             print("finish:      \(response.finishReason)")
         }
+    }
+
+    /// The prompt through `name`'s routing, as an install with the `--label`s would be served.
+    private func route(_ name: String, document: HybridConfigDocument) async throws {
+        guard let config = document.features[name] else {
+            throw CLIError("unknown feature \"\(name)\" (configured: \(document.features.keys.sorted().joined(separator: ", ")))")
+        }
+        let router = Router(
+            config: .fixed(document), models: .modelFactory(ModelFactory.harness()), installId: targeting.installId,
+            eventLabels: try targeting.labels())
+        let input = [config.inputs.first ?? "input": prompt]
+        var routed: RoutedResponse?
+        do {
+            for try await event in router.stream(feature: name, input: input, deadline: .milliseconds(deadlineMs)) {
+                switch event {
+                case .delta(let text): FileHandle.standardOutput.write(Data(text.utf8))
+                case .completed(let response): routed = response
+                case .attempt: break
+                }
+            }
+        } catch let error as RouterError {
+            throw CLIError(error.description)
+        }
+        print()
+        guard let routed, !quiet else { return }
+        print("---")
+        print("feature:     \(name), variant \(routed.variant), condition \(routed.condition ?? "none")")
+        print("served by:   \(routed.servedBy)")
+        for attempt in routed.attempts { print("attempt:     \(attempt)") }
+        print("total:       \(Self.ms(routed.response.timing.total))")
     }
 
     static func ms(_ duration: Duration) -> String {

@@ -21,6 +21,8 @@ struct EvalCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @OptionGroup var targeting: LabelOptions
+
     @Option(help: "Feature to evaluate (a key of `features` in the config).")
     var feature: String?
 
@@ -123,7 +125,11 @@ struct EvalCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIOutput.run {
-            let (document, configHash, source) = try await global.loadConfig()
+            let (loaded, loadedHash, loadedSource) = try await global.loadConfig()
+            // Under --label the run evaluates (and stores) the config as that install resolves it.
+            let (document, targetLines) = try targeting.target(loaded)
+            let configHash = targetLines.isEmpty ? loadedHash : GlobalOptions.hash(document)
+            let source = targetLines.isEmpty ? loadedSource : "\(loadedSource), resolved for the labels"
             let queue = worker ? try await StoreLocation.queue(global.db) : nil
             let store: any ResultStore
             if let queue { store = queue } else { store = try await global.openStore() }
@@ -133,6 +139,7 @@ struct EvalCommand: AsyncParsableCommand {
                 scorers: scorers.map(Self.list))
             settings.config = source
             settings.shard = shard
+            settings.labels = try targeting.labels().nilIfEmpty
             let runID: String
             if let resume {
                 guard let existing = try await store.run(id: resume) else {
@@ -186,6 +193,7 @@ struct EvalCommand: AsyncParsableCommand {
 
             let slice = plan.shard.map { " (shard \($0): \(plan.workOrder.count) of them)" } ?? ""
             print("run \(runID): feature \(plan.feature), \(plan.dataset.count) cases × \(plan.arms.count) arms × \(plan.repeats) = \(plan.plannedCount) results\(slice) (config: \(source), v\(document.version))")
+            for line in targetLines { print(line) }
             print(concurrencyLine(plan, document))
             let runner = EvalRunner(
                 store: store, models: languageModels,
@@ -335,6 +343,9 @@ struct EvalCommand: AsyncParsableCommand {
         var config: String?
         /// `I/N` when this process runs one shard of the plan; nil for the whole plan.
         var shard: String?
+        /// The `--label`s the config was resolved for; nil without any. A resume must give them again (the
+        /// resolved config's hash is checked).
+        var labels: [String: String]?
 
         init(
             feature: String, dataset: String, models: [String]?, variants: [String]?, repeats: Int, limit: Int?,
@@ -378,4 +389,9 @@ struct EvalCommand: AsyncParsableCommand {
             (try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(self))) ?? .object([:])
         }
     }
+}
+
+extension Dictionary {
+    /// nil when empty, so an empty dictionary is not stored.
+    var nilIfEmpty: Self? { isEmpty ? nil : self }
 }
