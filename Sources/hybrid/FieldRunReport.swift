@@ -65,6 +65,25 @@ enum FieldRunReport {
         if let out { try recommendation.document.writeRecommended(to: out) }
     }
 
+    /// `hybrid recommend FIELD_RUN --by LABEL`: per-segment overrides for segments missing the floors.
+    static func recommendSegments(
+        _ report: RunReport, document: HybridConfigDocument, source: String, policy: RecommendationPolicy, out: String?
+    ) throws {
+        guard let field = report.field else { throw CLIError("run \(report.runID) has no field events") }
+        let recommendation = try FieldRecommender(policy: policy).recommendSegments(
+            document: document, analysis: field, runID: report.runID)
+        print("recommendation per \(field.segmentLabel ?? "segment") from \(source) (version \(document.version)) and field run \(report.runID):")
+        for line in recommendation.evidence { print("  \(line)") }
+        guard !recommendation.changes.isEmpty else {
+            print("no change: every judged segment meets the floors")
+            return
+        }
+        print("")
+        print("diff of the proposed config (version \(recommendation.document.version)):")
+        print(recommendation.diff)
+        if let out { try recommendation.document.writeRecommended(to: out) }
+    }
+
     /// `default` while installs outside every arm exist, else the rollout's first arm (the config's order).
     static func defaultControl(of feature: String, in document: HybridConfigDocument) -> String? {
         guard let rollout = document.rollouts[feature] else { return nil }

@@ -48,6 +48,9 @@ struct SimulateCommand: AsyncParsableCommand {
     /// `--db` for the run, and `--config`: the config whose feature routing `--check-router` replays.
     @OptionGroup var global: GlobalOptions
 
+    /// `--label`: replay as an install with these labels (the config's conditions pick its override).
+    @OptionGroup var targeting: LabelOptions
+
     func validate() throws {
         if order == nil && !checkRouter { throw ValidationError("give --order (or --check-router to replay the config's order)") }
     }
@@ -80,8 +83,10 @@ struct SimulateCommand: AsyncParsableCommand {
             let table = try await RunOutcomeTable.load(from: store, run: run, feature: feature)
             document = try RouterCheck.applying(try policy(order: order), feature: table.feature, to: document)
         }
-        let report = try await RouterCheck(document: document).run(store: store, run: run, feature: feature)
+        let check = RouterCheck(document: document, labels: try targeting.labels(), installId: targeting.installId)
+        let report = try await check.run(store: store, run: run, feature: feature)
         print("config: \(loaded.source)")
+        for line in try targeting.target(document).lines { print(line) }
         print(report.render())
         if !report.allAgree { throw ExitCode.failure }
     }
@@ -122,6 +127,8 @@ struct RecommendCommand: AsyncParsableCommand {
         transform: ReportCLI.reducer)
     var reducer: RepeatReducer = .mean
 
+    @OptionGroup var split: FieldSplit
+
     func validate() throws {
         if runs.isEmpty { throw ValidationError("give at least one run id") }
     }
@@ -142,8 +149,12 @@ struct RecommendCommand: AsyncParsableCommand {
             if runs.count == 1, isField {
                 let report = try await FieldRunReport.build(
                     run: runs[0], store: store, fieldStore: fieldStore, document: document, control: nil,
-                    options: ReportOptions())
-                try FieldRunReport.recommend(report, document: document, source: source, policy: floors, out: out)
+                    options: ReportOptions(), segments: split)
+                if split.by != nil {
+                    try FieldRunReport.recommendSegments(report, document: document, source: source, policy: floors, out: out)
+                } else {
+                    try FieldRunReport.recommend(report, document: document, source: source, policy: floors, out: out)
+                }
                 return
             }
             var simulators: [RouteSimulator] = []

@@ -15,10 +15,17 @@ public import HybridStore
 public struct RouterCheck: Sendable {
     /// The config whose feature is replayed.
     public var document: HybridConfigDocument
+    /// The app labels the replayed router gets (its `eventLabels`): the config's conditions select the feature's
+    /// override by them, in the router as in the simulation.
+    public var labels: [String: String]
+    /// The install id the replayed router runs as (percentile conditions bucket it).
+    public var installId: String
 
-    /// A check of `document`'s routing.
-    public init(document: HybridConfigDocument) {
+    /// A check of `document`'s routing, for an install with `labels`.
+    public init(document: HybridConfigDocument, labels: [String: String] = [:], installId: String = "router-check") {
         self.document = document
+        self.labels = labels
+        self.installId = installId
     }
 
     /// Replays `run` (its `feature`, or its only one) and compares each case.
@@ -31,13 +38,15 @@ public struct RouterCheck: Sendable {
     /// Compares over an already loaded table and its replay outcomes, keyed by case then arm id.
     func compare(table: RunOutcomeTable, replays: [CaseKey: [String: ReplayOutcome]]) async throws(RecommendError) -> RouterCheckReport {
         let name = table.feature
-        guard let config = document.features[name] else { throw .featureNotInConfig(feature: name) }
+        // The simulation takes the feature as the labels resolve it; the router resolves it itself (below).
+        let resolved = document.resolved(labels: labels, installId: installId).document
+        guard let config = resolved.features[name] else { throw .featureNotInConfig(feature: name) }
         let variant = config.defaultVariant
         let measured = config.priority.filter { table.armIndex(of: "\(variant)@\($0)") != nil }
         guard !measured.isEmpty else {
             throw .unknownArm(arm: config.priority.map { "\(variant)@\($0)" }.joined(separator: ", "), known: table.arms.map(\.id))
         }
-        var policy = RoutingBlock.simulated(feature: name, document: document, fallback: Self.conditions(document.routing(feature: name)))
+        var policy = RoutingBlock.simulated(feature: name, document: resolved, fallback: Self.conditions(resolved.routing(feature: name)))
         policy.order = measured
         policy.variant = variant
         let simulator = RouteSimulator(table: table, contextWindows: document.models.mapValues(\.contextWindow))
@@ -74,7 +83,8 @@ public struct RouterCheck: Sendable {
                 outcome: outcome, clock: clock, bill: bill)
         }
         let router = Router(
-            config: document, models: models, installId: "router-check", clock: clock.routerClock, onIncident: { _ in })
+            config: document, models: models, installId: installId, clock: clock.routerClock, eventLabels: labels,
+            onIncident: { _ in })
         let input = Dictionary(uniqueKeysWithValues: config.inputs.map { ($0, "replayed input") })
         let start = clock.now
         let served: RoutedResponse?
