@@ -16,6 +16,7 @@ public enum ConfigDiff {
         }
 
         note("routing", old.routing, new.routing) { json($0) }
+        conditions(old.conditions, new.conditions, into: &out)
 
         for id in Set(old.models.keys).union(new.models.keys).sorted() {
             let path = "models.\(id)"
@@ -65,6 +66,9 @@ public enum ConfigDiff {
                 note(path + ".constraints", a.constraints, b.constraints) { json($0) }
                 note(path + ".routing", a.routing, b.routing) { json($0) }
                 note(path + ".events.includeContent", a.events?.includeContent ?? false, b.events?.includeContent ?? false) { "\($0)" }
+                for condition in Set((a.overrides ?? [:]).keys).union((b.overrides ?? [:]).keys).sorted() {
+                    note(path + ".overrides.\(condition)", a.overrides?[condition], b.overrides?[condition]) { json($0) }
+                }
                 text(path + ".instructions", a.instructions, b.instructions, into: &out)
                 for variant in Set(a.variants.keys).union(b.variants.keys).sorted() {
                     let vpath = path + ".variants.\(variant)"
@@ -95,6 +99,26 @@ public enum ConfigDiff {
             }
         }
         return out
+    }
+
+    /// Conditions by name (added, removed, changed) and, when their order changed, the new order: the first match
+    /// wins, so order is meaning.
+    private static func conditions(_ old: [ConfigCondition], _ new: [ConfigCondition], into out: inout [ConfigChange]) {
+        let before = Dictionary(old.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let after = Dictionary(new.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        for name in Set(before.keys).union(after.keys).sorted() {
+            let path = "conditions.\(name)"
+            switch (before[name], after[name]) {
+            case (nil, let c?): out.append(ConfigChange(path: path, summary: "added: \(json(c))"))
+            case (_?, nil): out.append(ConfigChange(path: path, summary: "removed"))
+            case (let a?, let b?) where a != b: out.append(ConfigChange(path: path, summary: "\(json(a)) → \(json(b))"))
+            default: break
+            }
+        }
+        let oldOrder = old.map(\.name).filter { after[$0] != nil }, newOrder = new.map(\.name).filter { before[$0] != nil }
+        if oldOrder != newOrder || (old.map(\.name) != new.map(\.name) && !old.isEmpty && !new.isEmpty) {
+            out.append(ConfigChange(path: "conditions", summary: "order \(old.map(\.name).joined(separator: ", ")) → \(new.map(\.name).joined(separator: ", ")) (first match wins)"))
+        }
     }
 
     /// The changes as text, one per line (prompt changes as `-`/`+` lines); "no differences" when equal.

@@ -36,17 +36,25 @@ public enum HybridCLI {
 
     /// Runs `hybrid ARGUMENTS` in `directory` to its end, off the cooperative pool; the child is SIGKILLed if
     /// reading its output fails, and after `killAfter` when given (as `kill -9` would).
+    /// `environment` is added to this process's environment for the child (a key variable a config names), so no
+    /// test sets variables in its own process, which tests running in parallel would share.
     public static func run(
-        _ arguments: [String], in directory: URL, packageRoot: URL? = nil, killAfter: Duration? = nil
+        _ arguments: [String], in directory: URL, packageRoot: URL? = nil, killAfter: Duration? = nil,
+        environment: [String: String] = [:]
     ) async throws -> Outcome {
         let executable = try executable(packageRoot: packageRoot)
-        return try await BlockingWork.run { try runBlocking(executable, arguments, in: directory, killAfter: killAfter) }
+        return try await BlockingWork.run {
+            try runBlocking(executable, arguments, in: directory, killAfter: killAfter, environment: environment)
+        }
     }
 
-    private static func runBlocking(_ executable: URL, _ arguments: [String], in directory: URL, killAfter: Duration?) throws -> Outcome {
+    private static func runBlocking(
+        _ executable: URL, _ arguments: [String], in directory: URL, killAfter: Duration?, environment: [String: String]
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.currentDirectoryURL = directory
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -88,4 +88,18 @@ struct ConditionTests {
         #expect(!String(decoding: plain.encodedJSON(), as: UTF8.self).contains("conditions"))
         #expect(!String(decoding: plain.encodedJSON(), as: UTF8.self).contains("overrides"))
     }
+
+    @Test("config diff names conditions, their order and each feature's overrides")
+    func diff() throws {
+        let old = try ConfigValidator.load(Self.targeted()).document
+        var new = old
+        new.conditions.insert(ConfigCondition(name: "tablets", labels: ["deviceClass": LabelTest(prefix: "tablet")]), at: 0)
+        new.features["summarize"]?.overrides?["tablets"] = FeatureOverride(deadlineMs: 9000)
+        new.features["summarize"]?.overrides?["german"] = nil
+        let text = ConfigDiff.render(from: old, to: new)
+        #expect(text.contains(#"conditions.tablets: added: {"labels":{"deviceClass":{"prefix":"tablet"}},"name":"tablets"}"#), "\(text)")
+        #expect(text.contains("conditions: order older-phones, app-3.2, german → tablets, older-phones, app-3.2, german (first match wins)"), "\(text)")
+        #expect(text.contains(#"features.summarize.overrides.tablets: none → {"deadlineMs":9000}"#), "\(text)")
+        #expect(text.contains("features.summarize.overrides.german: {"), "\(text)")
+    }
 }
