@@ -4,7 +4,7 @@ import Foundation
 import HybridAI
 
 
-enum Snippet_app_integration_152 {
+enum Snippet_app_integration_157 {
     static func run() async throws {
 
         let router = Router(config: .fixed(try HybridConfigDocument.bundledDefaults().document), installId: "install-1")
