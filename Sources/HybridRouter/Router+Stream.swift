@@ -21,13 +21,13 @@ extension Router {
         privacy: PrivacyClass? = nil,
         deadline: Duration? = nil,
         truncateInputTo: Int? = nil
-    ) -> AsyncThrowingStream<RoutedEvent, any Error> {
+    ) -> AsyncThrowingStream<RoutedStreamEvent, any Error> {
         stream(RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo))
     }
 
     /// The stream of one request as traced (typed or not).
-    func stream(_ request: RequestTrace) -> AsyncThrowingStream<RoutedEvent, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<RoutedEvent, any Error>.makeStream()
+    func stream(_ request: RequestTrace) -> AsyncThrowingStream<RoutedStreamEvent, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<RoutedStreamEvent, any Error>.makeStream()
         let task = Task {
             let result = await traced(request) { plan async throws(RouterError) in
                 try await runStream(plan, into: continuation)
@@ -45,7 +45,7 @@ extension Router {
     }
 
     private func runStream(
-        _ plan: Plan, into continuation: AsyncThrowingStream<RoutedEvent, any Error>.Continuation
+        _ plan: Plan, into continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation
     ) async throws(RouterError) -> RoutedResponse {
         try await walk(plan, delivery: StreamDelivery(continuation, buffered: plan.rules.streaming == .buffered))
     }
@@ -78,12 +78,12 @@ extension Router {
 
 /// `stream`: each attempt goes out as it is recorded, and text as the streaming mode allows.
 final class StreamDelivery: WalkDelivery {
-    private let continuation: AsyncThrowingStream<RoutedEvent, any Error>.Continuation
+    private let continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation
     private let buffered: Bool
     /// One sink per model called, by position: a rejected answer's held text is delivered if it is returned last.
     private let sinks = Mutex<[Int: DeltaSink]>([:])
 
-    init(_ continuation: AsyncThrowingStream<RoutedEvent, any Error>.Continuation, buffered: Bool) {
+    init(_ continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation, buffered: Bool) {
         self.continuation = continuation
         self.buffered = buffered
     }
@@ -123,11 +123,11 @@ final class DeltaSink: Sendable {
         var held: [String] = []
     }
 
-    private let continuation: AsyncThrowingStream<RoutedEvent, any Error>.Continuation
+    private let continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation
     private let buffered: Bool
     private let state = Mutex(State())
 
-    init(_ continuation: AsyncThrowingStream<RoutedEvent, any Error>.Continuation, buffered: Bool = false) {
+    init(_ continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation, buffered: Bool = false) {
         self.continuation = continuation
         self.buffered = buffered
     }

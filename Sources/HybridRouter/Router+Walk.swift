@@ -55,14 +55,17 @@ extension Router {
         var ledger = WalkLedger()
         var action = walk.start(at: clock.now() - plan.start)
         while true {
+            if case .finish(let outcome) = action {
+                return try await finish(outcome, plan: plan, walk: walk, ledger: ledger, delivery: delivery)
+            }
             if walk.attempts.count > ledger.reported {
                 delivery.recorded(walk.attempts[ledger.reported...])
                 ledger.reported = walk.attempts.count
             }
             let event: RoutingWalk.Event
             switch action {
-            case .finish(let outcome):
-                return try await finish(outcome, plan: plan, walk: walk, ledger: ledger, delivery: delivery)
+            case .finish:
+                preconditionFailure("handled above")
             case .inspect(let position):
                 event = inspect(position, plan: plan, ledger: &ledger)
             case .lookUpCache(let position):
@@ -142,6 +145,8 @@ extension Router {
         _ outcome: RoutingWalk.Outcome, plan: Plan, walk: RoutingWalk, ledger: WalkLedger, delivery: some WalkDelivery
     ) async throws(RouterError) -> RoutedResponse {
         let attempts = walk.attempts
+        // The served answer's text goes out before its attempt record, as `RoutedStreamEvent` documents.
+        defer { if attempts.count > ledger.reported { delivery.recorded(attempts[ledger.reported...]) } }
         switch outcome {
         case .served(let position, let fromCache, let failures, let isFailing, let cacheable):
             guard let response = ledger.responses[position] else { preconditionFailure("the walk serves only answers it was told of") }

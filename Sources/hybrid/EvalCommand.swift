@@ -163,7 +163,7 @@ struct EvalCommand: AsyncParsableCommand {
                 runID: runID, feature: settings.feature, config: document, configHash: configHash, dataset: data,
                 models: settings.models, variants: settings.variants, repeats: settings.repeats, limit: settings.limit,
                 seed: settings.seed)
-            plan.shard = try settings.shard.map { text throws(EvalShard.ParseError) in try EvalShard(parsing: text) }
+            plan.shard = try settings.shard.map { text throws(EvalShard.InvalidShard) in try EvalShard(parsing: text) }
             // The run remembers the config it ran under (once per hash): rescore, simulate and recommend read it back.
             try await store.saveConfig(String(decoding: document.encodedJSON(pretty: false), as: UTF8.self), hash: configHash)
             if resume != nil {

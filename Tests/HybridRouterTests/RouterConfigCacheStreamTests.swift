@@ -161,7 +161,7 @@ struct RouterConfigCacheStreamTests {
         let a = ScriptedLanguageModel(id: "a", script: [.fail(.serverError(model: "a", status: 500, detail: "boom"))])
         let b = ScriptedLanguageModel(id: "b", script: [.reply("Hello there world")])
         let router = Fixtures.router([a, b], deadlineMs: 30_000)
-        var events: [RoutedEvent] = []
+        var events: [RoutedStreamEvent] = []
         for try await event in router.stream(feature: Fixtures.feature, input: Fixtures.input) { events.append(event) }
 
         guard case .attempt(let failed) = events.first, failed.modelID == "a",

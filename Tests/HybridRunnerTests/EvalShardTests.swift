@@ -66,7 +66,7 @@ import Testing
 
     @Test(arguments: ["0/2", "3/2", "1/0", "2", "a/b", "1/2/3", "-1/2"])
     func malformedShardsAreRefusedWithTheFormToUse(text: String) {
-        #expect(throws: EvalShard.ParseError.self) { try EvalShard(parsing: text) }
+        #expect(throws: EvalShard.InvalidShard.self) { try EvalShard(parsing: text) }
         #expect((try? EvalShard(parsing: " 2 / 3 "))?.description == "2/3")
     }
 }

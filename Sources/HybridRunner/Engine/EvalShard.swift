@@ -15,20 +15,20 @@ public struct EvalShard: Sendable, Hashable, CustomStringConvertible {
     public let count: Int
 
     /// Shard `index` of `count`; throws unless `1 ≤ index ≤ count`.
-    public init(index: Int, count: Int) throws(ParseError) {
+    public init(index: Int, count: Int) throws(InvalidShard) {
         guard count >= 1, (1...count).contains(index) else {
-            throw ParseError("\(index)/\(count)")
+            throw InvalidShard("\(index)/\(count)")
         }
         self.index = index
         self.count = count
     }
 
     /// Parses `I/N`, as `--shard` takes it.
-    public init(parsing text: String) throws(ParseError) {
+    public init(parsing text: String) throws(InvalidShard) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0].trimmingCharacters(in: .whitespaces)),
             let count = Int(parts[1].trimmingCharacters(in: .whitespaces))
-        else { throw ParseError(text) }
+        else { throw InvalidShard(text) }
         try self.init(index: index, count: count)
     }
 
@@ -47,7 +47,7 @@ public struct EvalShard: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A `--shard` value that is not `I/N` with `1 ≤ I ≤ N`.
-    public struct ParseError: Error, CustomStringConvertible {
+    public struct InvalidShard: Error, CustomStringConvertible {
         /// The value given.
         public let value: String
         init(_ value: String) { self.value = value }

@@ -2,7 +2,7 @@
 ///
 /// Order: `.attempt` for every model skipped or failed before output began, then `.delta`s from the serving
 /// model, then its `.attempt` (`.served`), then exactly one `.completed`.
-public enum RoutedEvent: Sendable, Equatable {
+public enum RoutedStreamEvent: Sendable, Equatable {
     /// A model was skipped, failed, was cut at the deadline, or served.
     case attempt(RouteAttempt)
     /// New text from the serving model, in order.
@@ -10,3 +10,7 @@ public enum RoutedEvent: Sendable, Equatable {
     /// The end: the full response and every attempt.
     case completed(RoutedResponse)
 }
+
+/// The earlier name of `RoutedStreamEvent`, too close to the field event `RouteEvent`.
+@available(*, deprecated, renamed: "RoutedStreamEvent")
+public typealias RoutedEvent = RoutedStreamEvent
