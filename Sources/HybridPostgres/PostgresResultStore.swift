@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 public import HybridCore
 public import HybridStore
 
@@ -8,7 +8,7 @@ public import HybridStore
 /// Results are unique on (run, case, arm, repeat) and inserted with `ON CONFLICT DO NOTHING` on that key only, so
 /// two workers that both ran a key (a lease that expired while its worker still ran) store it once. Storing a
 /// result also removes its key from the workers' queue (`work_claims`) in the same transaction.
-public final class PostgresResultStore: ResultStore {
+public final class PostgresResultStore: ResultStore, RunStatusStore {
     /// The database and its connection pool.
     public let database: PostgresDatabase
 
@@ -57,19 +57,8 @@ public final class PostgresResultStore: ResultStore {
         return try rows.map { row throws(StoreError) in try decode("runs") { try PostgresRows.run(row) } }
     }
 
-    public func finishRun(id: String, at date: Date) async throws(StoreError) {
-        try await setStatus(.completed, finishedAt: date, runID: id)
-    }
-
-    public func markInterrupted(id: String, at date: Date) async throws(StoreError) {
-        try await setStatus(.interrupted, finishedAt: date, runID: id)
-    }
-
-    public func markResumed(id: String) async throws(StoreError) {
-        try await setStatus(.running, finishedAt: nil, runID: id)
-    }
-
-    private func setStatus(_ status: RunStatus, finishedAt: Date?, runID: String) async throws(StoreError) {
+    /// One `UPDATE` of the run's row; the lifecycle calls built on it are `RunStatusStore`'s.
+    package func setStatus(_ status: RunStatus, finishedAt: Date?, runID: String) async throws(StoreError) {
         let rows = try await database.rows(
             "mark run \(runID) \(status.rawValue)",
             "UPDATE runs SET status = \(status.rawValue), finished_at = \(finishedAt?.storedPrecision) WHERE id = \(runID) RETURNING id")

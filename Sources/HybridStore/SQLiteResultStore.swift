@@ -1,11 +1,11 @@
-public import Foundation
+package import Foundation
 import GRDB
 
 /// The SQLite `ResultStore`: runs and results in the `runs` and `results` tables of a `HybridDatabase`.
 ///
 /// Over a file it reads through GRDB's connection pool (WAL), so a report or `--resume` reading a run never waits
 /// for the runner's writes and never sees a half-written result.
-public final class SQLiteResultStore: ResultStore {
+public final class SQLiteResultStore: ResultStore, RunStatusStore {
     /// The database holding the `runs`, `results` and `response_cache` tables.
     public let database: HybridDatabase
 
@@ -62,19 +62,8 @@ public final class SQLiteResultStore: ResultStore {
         }
     }
 
-    public func finishRun(id: String, at date: Date) async throws(StoreError) {
-        try await setStatus(.completed, finishedAt: date, runID: id)
-    }
-
-    public func markInterrupted(id: String, at date: Date) async throws(StoreError) {
-        try await setStatus(.interrupted, finishedAt: date, runID: id)
-    }
-
-    public func markResumed(id: String) async throws(StoreError) {
-        try await setStatus(.running, finishedAt: nil, runID: id)
-    }
-
-    private func setStatus(_ status: RunStatus, finishedAt: Date?, runID: String) async throws(StoreError) {
+    /// One `UPDATE` of the run's row; the lifecycle calls built on it are `RunStatusStore`'s.
+    package func setStatus(_ status: RunStatus, finishedAt: Date?, runID: String) async throws(StoreError) {
         let path = database.path
         try await database.write("mark run \(runID) \(status.rawValue)") { db in
             try db.execute(

@@ -4,7 +4,7 @@ import HybridTransport
 
 /// The Messages API wire format for `HTTPModelEngine`.
 struct AnthropicWire: WireFormat {
-    let configuration: AnthropicModel.Configuration
+    let configuration: AnthropicModelConfiguration
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
         let body = try HTTPModelEngine<Self>.encodeBody(

@@ -4,7 +4,7 @@ import HybridTransport
 
 /// The Gemini API wire format for `HTTPModelEngine`.
 struct GeminiWire: WireFormat {
-    let configuration: GeminiModel.Configuration
+    let configuration: GeminiModelConfiguration
 
     /// Read to the end of the stream: the chunk with the finish reason is not always the one with the final usage.
     var endsAtCompletion: Bool { false }

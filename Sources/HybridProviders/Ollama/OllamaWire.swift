@@ -4,7 +4,7 @@ import HybridTransport
 
 /// Ollama's native chat wire format for `HTTPModelEngine`.
 struct OllamaWire: WireFormat {
-    let configuration: OllamaModel.Configuration
+    let configuration: OllamaModelConfiguration
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
         let body = try HTTPModelEngine<Self>.encodeBody(
@@ -29,6 +29,19 @@ struct OllamaWire: WireFormat {
 
     func mapError(status: Int, headers: HTTPHeaders, body: Data, context: WireContext) -> GenerationError {
         OllamaErrorMapper.map(status: status, headers: headers, body: body, model: configuration.model, context: context)
+    }
+
+    /// Asks the server for `GET /api/version` within a second or two (see `OllamaModel`).
+    func probe(transport: any HTTPTransport) async -> ModelAvailability {
+        let base = configuration.url(appending: "")
+        let probe = HTTPRequest(url: base + "/api/version", timeouts: HTTPTimeouts(connect: .seconds(1), firstByte: .seconds(1), total: .seconds(2)))
+        do {
+            let (response, _) = try await transport.send(probe)
+            return response.status == 200
+                ? .available : .unavailable(.unreachable("\(base)/api/version answered \(response.status)"))
+        } catch {
+            return .unavailable(.unreachable("no Ollama server at \(base) (start it with `ollama serve`)"))
+        }
     }
 
     /// Fails a response whose prompt Ollama silently truncated (see `OllamaModel`).

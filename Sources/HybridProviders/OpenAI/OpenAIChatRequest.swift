@@ -127,7 +127,7 @@ struct OpenAIChatRequest: Encodable, Equatable {
         case toolChoice = "tool_choice"
     }
 
-    init(_ request: GenerationRequest, model: String, stream: Bool, maxTokensParameter: OpenAICompatibleModel.MaxTokensParameter) {
+    init(_ request: GenerationRequest, model: String, stream: Bool, maxTokensParameter: OpenAICompatibleModelConfiguration.MaxTokensParameter) {
         self.model = model
         var messages: [Message] = []
         if let instructions = request.instructions, !instructions.isEmpty {

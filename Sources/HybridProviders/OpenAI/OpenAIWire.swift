@@ -4,7 +4,7 @@ import HybridTransport
 
 /// The Chat Completions wire format for `HTTPModelEngine`: OpenAI, llama.cpp's `llama-server`, vLLM, Ollama's `/v1`.
 struct OpenAIWire: WireFormat {
-    let configuration: OpenAICompatibleModel.Configuration
+    let configuration: OpenAICompatibleModelConfiguration
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
         let chatRequest = OpenAIChatRequest(

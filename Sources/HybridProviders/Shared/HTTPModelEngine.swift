@@ -21,6 +21,20 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
     let streaming: Bool
     let logger: Logger
 
+    /// The engine of one model, its settings taken from the wire format's configuration.
+    init(wire: Wire, transport: any HTTPTransport, environment: @escaping @Sendable (String) -> String?, logger: Logger) {
+        let configuration = wire.configuration
+        identity = ModelIdentity(id: configuration.id, tier: configuration.tier)
+        self.wire = wire
+        self.transport = transport
+        self.environment = environment
+        apiKeyVariable = configuration.apiKeyVariable
+        timeouts = configuration.timeouts
+        maxResponseBytes = configuration.maxResponseBytes
+        streaming = configuration.capabilities.streaming
+        self.logger = logger
+    }
+
     /// Error bodies are read up to this size; the rest is dropped (which cancels the transfer).
     static var errorBodyLimit: Int { 64 << 10 }
 
@@ -42,10 +56,11 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
         return .present(value)
     }
 
-    /// `.unavailable(.missingAPIKey)` when the configured key variable is unset or empty, else `.available`.
-    func availability() -> ModelAvailability {
+    /// `.unavailable(.missingAPIKey)` when the configured key variable is unset or empty, else what the wire
+    /// format's probe says (`.available` for every format but Ollama's).
+    func availability() async -> ModelAvailability {
         if case .missing(let variable) = apiKey() { return .unavailable(.missingAPIKey(variable: variable)) }
-        return .available
+        return await wire.probe(transport: transport)
     }
 
     // MARK: - Public operations

@@ -9,6 +9,10 @@ import HybridTransport
 /// new HTTP provider only describes its bytes.
 protocol WireFormat: Sendable {
     associatedtype StreamDecoder: WireStreamDecoder
+    associatedtype Configuration: HTTPModelConfiguration
+
+    /// The model's configuration; the engine takes its id, key variable, limits and timeouts from it.
+    var configuration: Configuration { get }
 
     /// The request, with the key in whatever header the provider wants. Timeouts and body limits are set by the engine.
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest
@@ -27,12 +31,16 @@ protocol WireFormat: Sendable {
     /// ignored `stream: true`). The engine then decodes it with `decodeResponse` and delivers its text as one
     /// delta, without a time to first token.
     func isCompleteResponse(streamedWith headers: HTTPHeaders) -> Bool
+    /// Whether the server is there, asked by `availability()` once the API key is known to be present. Cloud APIs
+    /// are not probed (the default says `.available`); a local server often simply is not running (Ollama).
+    func probe(transport: any HTTPTransport) async -> ModelAvailability
 }
 
 extension WireFormat {
     func validate(_ result: WireResult, request: GenerationRequest, context: WireContext) throws(GenerationError) {}
     var endsAtCompletion: Bool { true }
     func isCompleteResponse(streamedWith headers: HTTPHeaders) -> Bool { false }
+    func probe(transport: any HTTPTransport) async -> ModelAvailability { .available }
 }
 
 /// Incremental decoder of one streamed body. Chunks may end anywhere, including inside a UTF-8 character.

@@ -1,0 +1,79 @@
+public import HybridCore
+public import HybridTransport
+public import Logging
+
+/// A model behind an HTTP API, in the wire format its configuration names: `AnthropicModel`, `GeminiModel`,
+/// `OllamaModel` and `OpenAICompatibleModel` are this type over their own configurations, and their notes list what
+/// each format adds.
+///
+/// Behaviour every format shares (it is `HTTPModelEngine`'s):
+/// - `generate` uses the non-streaming call; `stream` the provider's stream. With `capabilities.streaming` false,
+///   `stream` uses the non-streaming call and delivers the whole text as one delta (and each tool call as one
+///   fragment), so callers can always consume `stream`.
+/// - Timing starts right before the request is handed to the transport. `total` ends with the body.
+///   `timeToFirstToken` is measured only when streaming (first non-empty text or tool-call delta); a non-streaming
+///   response has none, because its headers arrive after generation has finished. `decodeTokensPerSecond` comes
+///   from the server's own timings when sent, else completion tokens / (total − TTFT) when both are known and usage
+///   was reported, else nil.
+/// - Without a reported usage, usage is `TokenUsage.estimated` (flagged).
+/// - A configured but unset (or empty) API key variable fails fast with `.unavailable(reason: .missingAPIKey)` and
+///   sends nothing: the router should skip the model, the same verdict `availability()` gives, rather than treat it
+///   as a rejected key (`.authentication`, which is what a 401 from the server becomes). The key is read at each
+///   call, so a key set after start-up is picked up.
+/// - A request whose deadline has passed fails with `.timeout(phase: .deadline)` without sending; otherwise the
+///   deadline caps the transport's timeouts, and running out of it is reported as `.deadline`.
+/// - Errors and log lines never contain the API key (see `APIKeyRedactor`).
+public struct HTTPLanguageModel<Config: HTTPModelConfiguration>: LanguageModel {
+    /// The provider's configuration type, so callers can write `AnthropicModel.Configuration(…)`.
+    public typealias Configuration = Config
+
+    /// The endpoint and model this instance talks to.
+    public let configuration: Configuration
+    private let engine: HTTPModelOperations
+
+    /// Creates the model.
+    /// - Parameters:
+    ///   - transport: sends the HTTP requests (`CurlTransport` in production, a scripted one in tests).
+    ///   - environment: looks up environment variables by name; the API key is read through it at each call.
+    ///     Defaults to the process environment.
+    ///   - logger: receives debug lines about requests (never the key); by default one labelled after the provider.
+    public init(
+        configuration: Configuration,
+        transport: any HTTPTransport,
+        environment: @escaping @Sendable (String) -> String? = ProcessEnvironment.value,
+        logger: Logger = Logger(label: Configuration.loggerLabel)
+    ) {
+        self.configuration = configuration
+        engine = configuration.wireFormat.makeEngine(transport, environment, logger)
+    }
+
+    /// The configured id.
+    public var id: String { configuration.id }
+    /// The configured display name.
+    public var displayName: String { configuration.displayName }
+    /// The configured tier.
+    public var tier: ModelTier { configuration.tier }
+    /// The configured capabilities; `streaming: false` makes `stream` use the non-streaming call.
+    public var capabilities: ModelCapabilities { configuration.capabilities }
+
+    /// `.unavailable(.missingAPIKey)` when the configured key variable is unset or empty. Otherwise `.available`
+    /// without touching the network, except where a format probes its server (`OllamaModel`).
+    public func availability() async -> ModelAvailability { await engine.availability() }
+
+    /// One complete response from the non-streaming call. Throws only `GenerationError`.
+    public func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+        try await engine.generate(request)
+    }
+
+    /// Text and tool-call deltas as the provider's stream delivers them, then exactly one `.completed`. The stream
+    /// fails only with `GenerationError`; ending iteration early (or cancelling the consuming task) cancels the
+    /// transfer.
+    public func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        engine.stream(request)
+    }
+
+    /// The response `stream` ends with, read without the stream's task and event hand-over.
+    public func generateStreamed(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+        try await engine.generateStreamed(request)
+    }
+}
