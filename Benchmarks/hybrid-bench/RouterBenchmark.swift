@@ -40,6 +40,10 @@ enum RouterBenchmark {
             print("  \(label): \(format(routed)) µs/request, overhead \(format(overhead)) µs")
         }
 
+        let targeting = try await conditionCost(requests: requests, input: input, model: instant)
+        print(String(format: "  conditions: 200 features, 12 conditions, 3 overrides per feature, a match on the last one: %+.2f µs/request against the same document without them (target < %.0f µs) %@",
+                     targeting, conditionTargetMicroseconds, targeting < conditionTargetMicroseconds ? "OK" : "ABOVE TARGET"))
+
         let checked = try await outputCheckOverhead(requests: requests, input: input, usage: usage)
         print("  output checks on a \(checked.bytes)-byte JSON answer against the extract schema: overhead \(format(checked.overhead)) µs (without checks \(format(results[0].1)) µs; target < \(Int(checkedOverheadTargetMicroseconds)) µs)")
 
@@ -77,6 +81,41 @@ enum RouterBenchmark {
     }
 
     static let checkedOverheadTargetMicroseconds = 50.0
+    static let conditionTargetMicroseconds = 5.0
+
+    /// What resolving conditions adds per request (issue #31's target: < 5 µs on a 200-feature document): the same
+    /// 200 features with and without 12 label conditions, every feature overriding three of them, the install's
+    /// labels matching only the last; the two routers are measured alternately, three rounds, medians compared.
+    static func conditionCost(requests: Int, input: [String: String], model: ScriptedLanguageModel) async throws -> Double {
+        var plain = document(deadlineMs: nil)
+        plain.rollouts = [:]
+        let base = plain.features["summarize"]!
+        for index in 0..<199 { plain.features["feature_\(index)"] = base }
+        var targeted = plain
+        targeted.conditions = (0..<12).map { index in
+            ConfigCondition(name: "c\(index)", labels: [
+                "deviceClass": LabelTest(oneOf: ["class-\(index)", "other-\(index)"]), "appVersion": LabelTest(atLeast: "3.\(index)"),
+            ])
+        }
+        for name in targeted.features.keys {
+            targeted.features[name]?.overrides = [
+                "c3": FeatureOverride(deadlineMs: 9_000), "c7": FeatureOverride(deadlineMs: 8_000),
+                "c11": FeatureOverride(priority: ["instant"], deadlineMs: 7_000),
+            ]
+        }
+        let labels = ["deviceClass": "class-11", "appVersion": "3.12.1", "os": "iOS 18.1"]
+        let withConditions = Router(config: targeted, models: ["instant": model], installId: "bench-install", eventLabels: labels, onIncident: { _ in })
+        let without = Router(config: plain, models: ["instant": model], installId: "bench-install", eventLabels: labels, onIncident: { _ in })
+        guard try await withConditions.generate(feature: "summarize", input: input).condition == "c11" else {
+            throw Failure.unexpected("the bench's labels should match condition c11")
+        }
+        var a: [Double] = [], b: [Double] = []
+        for _ in 0..<3 {
+            b.append(try await perRequest(requests / 2) { _ = try await without.generate(feature: "summarize", input: input) })
+            a.append(try await perRequest(requests / 2) { _ = try await withConditions.generate(feature: "summarize", input: input) })
+        }
+        return a.sorted()[1] - b.sorted()[1]
+    }
 
     /// Router overhead when every answer is checked: the bundled extract feature's schema, fallback on schema
     /// failures, and an instant model answering about 1 KB of conforming JSON.

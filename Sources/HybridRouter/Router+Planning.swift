@@ -42,7 +42,7 @@ extension Router {
     /// `name` as this install sees it (the labels it was given select a condition's override, first match wins)
     /// and the variant and order its rollout bucket gets.
     func resolve(_ name: String, in document: HybridConfigDocument) throws(RouterError) -> (ResolvedFeature, FeatureAssignment) {
-        guard let resolved = document.resolve(feature: name, labels: eventLabels, installId: installId) else {
+        guard let resolved = document.resolve(feature: name, labels: targetLabels, installId: installId) else {
             throw .unknownFeature(name, known: Array(document.features.keys))
         }
         return (resolved, document.assignment(feature: name, config: resolved.config, installId: installId))

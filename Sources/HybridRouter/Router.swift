@@ -41,6 +41,8 @@ public final class Router: Sendable {
     let eventSink: (any RouteEventSink)?
     /// Labels copied into every event (app version, OS, device class).
     let eventLabels: [String: String]
+    /// The same labels as the config's conditions read them, parsed once.
+    let targetLabels: TargetLabels
     let state = Mutex(State())
 
     /// A router.
@@ -71,6 +73,7 @@ public final class Router: Sendable {
     ) {
         self.eventSink = eventSink
         self.eventLabels = eventLabels
+        self.targetLabels = TargetLabels(eventLabels)
         self.configSource = config
         self.provider = models
         self.installId = installId

@@ -41,11 +41,31 @@ public struct ConfigCondition: Sendable, Hashable, Codable {
 
     /// Whether the condition holds for an install with these labels.
     public func matches(_ labels: [String: String], installId: String) -> Bool {
+        matches(TargetLabels(labels), installId: installId)
+    }
+
+    /// Whether the condition holds for an install with these labels (their versions parsed once).
+    public func matches(_ labels: TargetLabels, installId: String) -> Bool {
         for (label, test) in self.labels {
-            guard let value = labels[label], test.matches(value) else { return false }
+            guard let value = labels.values[label], test.matches(value, version: labels.versions[label]) else { return false }
         }
         if let percentile, !percentile.contains(installId: installId) { return false }
         return true
+    }
+}
+
+/// An install's labels with their version readings parsed once: the router keeps one for its lifetime, so a
+/// request pays for no parsing (conditions are evaluated on every request).
+public struct TargetLabels: Sendable, Hashable {
+    /// Label → value, as the app gave them.
+    public let values: [String: String]
+    /// Label → the value read as a version, for values that are one.
+    public let versions: [String: SemanticVersion]
+
+    /// Parses the values that are versions.
+    public init(_ values: [String: String]) {
+        self.values = values
+        versions = values.compactMapValues(SemanticVersion.init)
     }
 }
 
@@ -59,9 +79,12 @@ public struct LabelTest: Sendable, Hashable, Codable {
     /// The value starts with this (`de` matches `de-AT`).
     public var prefix: String?
     /// The value is a version at or above this one.
-    public var atLeast: String?
+    public var atLeast: String? { didSet { atLeastVersion = atLeast.flatMap(SemanticVersion.init) } }
     /// The value is a version below this one.
-    public var below: String?
+    public var below: String? { didSet { belowVersion = below.flatMap(SemanticVersion.init) } }
+    /// `atLeast` and `below` parsed once (conditions are evaluated on every request).
+    private var atLeastVersion: SemanticVersion?
+    private var belowVersion: SemanticVersion?
 
     /// Creates a test; set at least one field.
     public init(equals: String? = nil, oneOf: [String]? = nil, prefix: String? = nil, atLeast: String? = nil, below: String? = nil) {
@@ -70,17 +93,45 @@ public struct LabelTest: Sendable, Hashable, Codable {
         self.prefix = prefix
         self.atLeast = atLeast
         self.below = below
+        atLeastVersion = atLeast.flatMap(SemanticVersion.init)
+        belowVersion = below.flatMap(SemanticVersion.init)
+    }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case equals, oneOf, prefix, atLeast, below
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            equals: try c.decodeIfPresent(String.self, forKey: .equals), oneOf: try c.decodeIfPresent([String].self, forKey: .oneOf),
+            prefix: try c.decodeIfPresent(String.self, forKey: .prefix), atLeast: try c.decodeIfPresent(String.self, forKey: .atLeast),
+            below: try c.decodeIfPresent(String.self, forKey: .below))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(equals, forKey: .equals)
+        try c.encodeIfPresent(oneOf, forKey: .oneOf)
+        try c.encodeIfPresent(prefix, forKey: .prefix)
+        try c.encodeIfPresent(atLeast, forKey: .atLeast)
+        try c.encodeIfPresent(below, forKey: .below)
     }
 
     /// Whether `value` passes every test set.
     public func matches(_ value: String) -> Bool {
+        matches(value, version: SemanticVersion(value))
+    }
+
+    /// Whether `value`, read as `version` when it is one, passes every test set.
+    func matches(_ value: String, version: SemanticVersion?) -> Bool {
         if let equals, value != equals { return false }
         if let oneOf, !oneOf.contains(value) { return false }
         if let prefix, !value.hasPrefix(prefix) { return false }
         if atLeast != nil || below != nil {
-            guard let version = SemanticVersion(value) else { return false }
-            if let atLeast = atLeast.flatMap(SemanticVersion.init), version < atLeast { return false }
-            if let below = below.flatMap(SemanticVersion.init), !(version < below) { return false }
+            guard let version else { return false }
+            if let atLeastVersion, version < atLeastVersion { return false }
+            if let belowVersion, !(version < belowVersion) { return false }
         }
         return true
     }

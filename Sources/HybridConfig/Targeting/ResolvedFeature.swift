@@ -13,6 +13,11 @@ extension HybridConfigDocument {
     /// Cheap when the document has no conditions (the feature is returned as is); otherwise one pass over the
     /// conditions the feature overrides.
     public func resolve(feature name: String, labels: [String: String], installId: String) -> ResolvedFeature? {
+        resolve(feature: name, labels: TargetLabels(labels), installId: installId)
+    }
+
+    /// `feature` as an install with `labels` sees it, the labels' versions parsed once by the caller.
+    public func resolve(feature name: String, labels: TargetLabels, installId: String) -> ResolvedFeature? {
         guard let feature = features[name] else { return nil }
         guard let overrides = feature.overrides, !overrides.isEmpty else { return ResolvedFeature(config: feature, condition: nil) }
         for condition in conditions {
@@ -27,6 +32,7 @@ extension HybridConfigDocument {
     /// The document as an install with `labels` sees it: every feature resolved, conditions dropped. What a harness
     /// run "as an iOS 18 phone on app 3.1" evaluates (`hybrid eval --label`), and what it stores with the run.
     public func resolved(labels: [String: String], installId: String) -> (document: HybridConfigDocument, conditions: [String: String]) {
+        let labels = TargetLabels(labels)
         var out = self
         var matched: [String: String] = [:]
         for name in features.keys {
