@@ -116,10 +116,10 @@ public enum ConfigValidator {
     public static func issues(in data: Data, promptFiles: PromptFileResolver = .bundled) -> [ConfigIssue] {
         do {
             return try load(data, promptFiles: promptFiles).warnings
-        } catch .invalid(let issues) {
+        } catch let error where error.kind == .invalid {
             // Warnings are lost when errors block the document; report them too when the JSON decodes.
             let warnings = (try? JSONValue(parsing: String(decoding: data, as: UTF8.self))).map(unknownKeys(in:)) ?? []
-            return issues + warnings
+            return error.issues + warnings
         } catch {
             return [ConfigIssue(path: "$", message: error.description)]
         }

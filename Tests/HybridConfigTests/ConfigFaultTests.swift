@@ -86,7 +86,9 @@ struct ConfigFaultTests {
 
     @Test func slowBodyPastTheTimeout() async throws {
         let (r, url) = try await refresh("/slow.json")
-        guard case .fetchFailed(let failedURL, let reason)? = r.reasonNewOneRejected else {
+        guard let error = r.reasonNewOneRejected, error.kind == .fetchFailed, let failedURL = error.url,
+            let reason = error.reason
+        else {
             Issue.record("expected fetchFailed, got \(String(describing: r.reasonNewOneRejected))")
             return
         }
@@ -96,7 +98,9 @@ struct ConfigFaultTests {
 
     @Test func truncatedBody() async throws {
         let (r, url) = try await refresh("/truncated.json")
-        guard case .fetchFailed(let failedURL, let reason)? = r.reasonNewOneRejected else {
+        guard let error = r.reasonNewOneRejected, error.kind == .fetchFailed, let failedURL = error.url,
+            let reason = error.reason
+        else {
             Issue.record("expected fetchFailed, got \(String(describing: r.reasonNewOneRejected))")
             return
         }
@@ -112,7 +116,7 @@ struct ConfigFaultTests {
 
     @Test func invalidJSON() async throws {
         let (r, _) = try await refresh("/notjson.json")
-        guard case .notJSON? = r.reasonNewOneRejected else {
+        guard r.reasonNewOneRejected?.kind == .notJSON else {
             Issue.record("expected notJSON, got \(String(describing: r.reasonNewOneRejected))")
             return
         }
@@ -127,7 +131,9 @@ struct ConfigFaultTests {
     @Test func signedPayloadWithOneByteFlipped() async throws {
         let verifier = try ConfigSignatureVerifier(publicKeyBase64: Self.signer.publicKeyBase64)
         let (r, url) = try await refresh("/flipped.json", verifier: verifier)
-        guard case .signatureInvalid(let source, let reason)? = r.reasonNewOneRejected else {
+        guard let error = r.reasonNewOneRejected, error.kind == .signatureInvalid, let source = error.source,
+            let reason = error.reason
+        else {
             Issue.record("expected signatureInvalid, got \(String(describing: r.reasonNewOneRejected))")
             return
         }

@@ -117,7 +117,7 @@ struct ConfigLoaderTests {
         let (loader, _) = loader(ConfigServerState(), cache: cache)
         let resolution = await loader.start()
         #expect(resolution.source == .bundled)
-        guard case .notJSON? = resolution.reasonNewOneRejected else {
+        guard resolution.reasonNewOneRejected?.kind == .notJSON else {
             Issue.record("expected notJSON, got \(String(describing: resolution.reasonNewOneRejected))")
             return
         }

@@ -43,7 +43,9 @@ struct ConfigSignatureTests {
         body[index] ^= 0x20
         let resolution = await loader(serving: body, signature: signature).refresh()
         #expect(resolution.source == .bundled)
-        guard case .signatureInvalid(let source, let reason)? = resolution.reasonNewOneRejected else {
+        guard let error = resolution.reasonNewOneRejected, error.kind == .signatureInvalid, let source = error.source,
+            let reason = error.reason
+        else {
             Issue.record("expected signatureInvalid, got \(String(describing: resolution.reasonNewOneRejected))")
             return
         }
@@ -61,7 +63,7 @@ struct ConfigSignatureTests {
         let body = Fixtures.config(version: 2)
         let other = try ConfigSigner.generate().sign(body)
         let resolution = await loader(serving: body, signature: other).refresh()
-        guard case .signatureInvalid? = resolution.reasonNewOneRejected else {
+        guard resolution.reasonNewOneRejected?.kind == .signatureInvalid else {
             Issue.record("expected signatureInvalid, got \(String(describing: resolution.reasonNewOneRejected))")
             return
         }

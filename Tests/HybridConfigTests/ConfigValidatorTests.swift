@@ -18,7 +18,7 @@ struct ConfigValidatorTests {
         do {
             _ = try ConfigValidator.load(Data("{\"version\": 1".utf8))
         } catch {
-            guard case .notJSON(let detail) = error else {
+            guard error.kind == .notJSON, let detail = error.detail else {
                 Issue.record("expected notJSON, got \(error)")
                 return
             }

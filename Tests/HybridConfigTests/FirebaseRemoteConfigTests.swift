@@ -68,7 +68,7 @@ struct FirebaseRemoteConfigTests {
         do {
             _ = try FirebaseRemoteConfig.importTemplate(template.data)
         } catch {
-            guard case .firebase(let path, _) = error else {
+            guard error.kind == .firebase, let path = error.path else {
                 Issue.record("expected a firebase error, got \(error)")
                 return
             }

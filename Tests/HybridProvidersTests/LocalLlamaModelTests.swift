@@ -67,8 +67,7 @@ import Testing
         await #expect {
             _ = try await model.generate(request)
         } throws: { error in
-            guard let error = error as? GenerationError, case .contextWindowExceeded = error else { return false }
-            return true
+            (error as? GenerationError)?.kind == .contextWindowExceeded
         }
     }
 

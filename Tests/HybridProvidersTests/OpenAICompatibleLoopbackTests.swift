@@ -75,7 +75,7 @@ struct OpenAICompatibleLoopbackTests {
         defer { server.stop() }
         let outcome = await drain(Self.model(server).stream(GenerationRequest(prompt: "x")))
         #expect(outcome.deltas == ["Partial"])
-        guard case .serverError(_, 500, _)? = outcome.generationError else {
+        guard let error = outcome.generationError, error.kind == .serverError, error.status == 500 else {
             Issue.record("expected serverError 500, got \(String(describing: outcome.error))")
             return
         }
@@ -101,7 +101,7 @@ struct OpenAICompatibleLoopbackTests {
         server.stop()
         let model = TestModels.model(Self.transport, configuration: TestModels.configuration(baseURL: baseURL + "/v1"))
         let error = await generationError(model, GenerationRequest(prompt: "x"))
-        guard case .unavailable(_, .unreachable)? = error else {
+        guard let error, error.kind == .unavailable, case .unreachable? = error.reason else {
             Issue.record("expected unavailable(.unreachable), got \(String(describing: error))")
             return
         }

@@ -59,7 +59,7 @@ struct OpenAICompatibleModelTests {
     func refusal() async throws {
         let transport = ScriptedHTTPTransport(ScriptedHTTPResponse(OpenAIWireFixtures.refusalCompletion))
         let error = await generationError(TestModels.model(transport), GenerationRequest(prompt: "x"))
-        guard case .refusal(_, let detail) = error else {
+        guard let error, error.kind == .refusal, let detail = error.detail else {
             Issue.record("expected refusal, got \(String(describing: error))")
             return
         }
@@ -167,11 +167,11 @@ struct OpenAICompatibleModelTests {
         let outcome = await drain(TestModels.model(transport).stream(GenerationRequest(prompt: "x")))
         #expect(outcome.deltas == ["Partial"])
         #expect(outcome.completed.isEmpty)
-        guard case .serverError(_, let status, let detail)? = outcome.generationError else {
+        guard let error = outcome.generationError, error.kind == .serverError, let detail = error.detail else {
             Issue.record("expected serverError, got \(String(describing: outcome.error))")
             return
         }
-        #expect(status == 500)
+        #expect(error.status == 500)
         #expect(detail.contains("slot was released"))
     }
 

@@ -19,27 +19,25 @@ struct OpenAIErrorMappingTests {
 
     static let expectations: [Expectation] = [
         Expectation(fixture: OpenAIWireFixtures.openAIContextLength) {
-            if case .contextWindowExceeded(_, let detail) = $0 { detail.contains("128000") } else { false }
+            $0.kind == .contextWindowExceeded && $0.detail?.contains("128000") == true
         },
         Expectation(fixture: OpenAIWireFixtures.llamaCppContextSize) {
-            if case .contextWindowExceeded(_, let detail) = $0 {
-                detail.contains("prompt 4476 tokens, context window 4096 tokens")
-            } else { false }
+            $0.kind == .contextWindowExceeded && $0.detail?.contains("prompt 4476 tokens, context window 4096 tokens") == true
         },
         Expectation(fixture: OpenAIWireFixtures.invalidParameter) {
-            if case .invalidRequest(_, let detail) = $0 { detail.contains("temperature") } else { false }
+            $0.kind == .invalidRequest && $0.detail?.contains("temperature") == true
         },
         Expectation(fixture: OpenAIWireFixtures.modelNotFound) {
-            if case .invalidRequest(_, let detail) = $0 { detail.contains("model_not_found") } else { false }
+            $0.kind == .invalidRequest && $0.detail?.contains("model_not_found") == true
         },
         Expectation(fixture: OpenAIWireFixtures.unprocessable) {
-            if case .invalidRequest(_, let detail) = $0 { detail.contains("HTTP 422") && detail.contains("Field required") } else { false }
+            if $0.kind == .invalidRequest, let detail = $0.detail { detail.contains("HTTP 422") && detail.contains("Field required") } else { false }
         },
         Expectation(fixture: OpenAIWireFixtures.invalidAPIKey) {
-            if case .authentication(_, let detail) = $0 { detail.contains("invalid_api_key") } else { false }
+            $0.kind == .authentication && $0.detail?.contains("invalid_api_key") == true
         },
         Expectation(fixture: OpenAIWireFixtures.forbiddenEchoingKey) {
-            if case .authentication(_, let detail) = $0 { detail.contains("[redacted]") } else { false }
+            $0.kind == .authentication && $0.detail?.contains("[redacted]") == true
         },
         Expectation(fixture: OpenAIWireFixtures.rateLimitedRetryAfter) {
             $0 == .rateLimited(model: "test-model", retryAfter: .seconds(20), retryable: true, detail: rateLimitDetail($0))
@@ -57,16 +55,15 @@ struct OpenAIErrorMappingTests {
             $0 == .unavailable(model: "test-model", reason: .modelNotReady)
         },
         Expectation(fixture: OpenAIWireFixtures.internalError) {
-            if case .serverError(_, 500, _) = $0 { true } else { false }
+            $0.kind == .serverError && $0.status == 500
         },
         Expectation(fixture: OpenAIWireFixtures.badGatewayEchoingKey) {
-            if case .serverError(_, 502, let detail) = $0 { detail.contains("Bad gateway") } else { false }
+            $0.kind == .serverError && $0.status == 502 && $0.detail?.contains("Bad gateway") == true
         },
     ]
 
     private static func rateLimitDetail(_ error: GenerationError) -> String {
-        if case .rateLimited(_, _, _, let detail) = error { return detail }
-        return ""
+        error.kind == .rateLimited ? error.detail ?? "" : ""
     }
 
     /// The key, and the pieces of it a partial leak would show.

@@ -206,11 +206,12 @@ package struct RoutingWalk: Sendable {
     private mutating func failed(_ error: GenerationError, deliveredText: Bool, at now: Duration) -> Action {
         record(.failed(error), at: now)
         var sideEffects: [Action] = []
-        switch error {
-        case .rateLimited(_, let retryAfter, let retryable, _):
-            sideEffects.append(.coolDown(position, for: retryAfter ?? (retryable ? rules.rateLimitCooldown : rules.quotaCooldown)))
-        case .authentication(_, let detail):
-            sideEffects.append(.reportAuthenticationFailure(position, detail: detail))
+        switch error.kind {
+        case .rateLimited:
+            let cooldown = error.retryable == false ? rules.quotaCooldown : rules.rateLimitCooldown
+            sideEffects.append(.coolDown(position, for: error.retryAfter ?? cooldown))
+        case .authentication:
+            sideEffects.append(.reportAuthenticationFailure(position, detail: error.detail ?? ""))
         case .contextWindowExceeded:
             if let window = facts.contextWindow { windowMustExceed = max(windowMustExceed ?? 0, window) }
         default:

@@ -31,9 +31,9 @@ public struct RetryPolicy: Sendable, Hashable {
     /// `jitter` in 0..<1 spreads retries of concurrent requests apart; the runner draws it from its seeded
     /// generator so a run's schedule is reproducible.
     public func delay(after error: GenerationError, retry: Int, jitter: Double = 0) -> Duration? {
-        if case .rateLimited(_, _, let retryable, _) = error, !retryable { return nil }
+        if error.kind == .rateLimited, error.retryable == false { return nil }
         guard retry >= 1, retry <= maxRetries[error.kind, default: 0] else { return nil }
-        if case .rateLimited(_, let retryAfter?, _, _) = error {
+        if error.kind == .rateLimited, let retryAfter = error.retryAfter {
             return min(retryAfter, maxBackoff)
         }
         let exponential = baseBackoff * (1 << min(retry - 1, 16))

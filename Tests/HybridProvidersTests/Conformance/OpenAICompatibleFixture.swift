@@ -102,18 +102,15 @@ struct OpenAICompatibleFixture: ProviderFixture {
     }
 
     static func detail(_ error: GenerationError) -> String {
-        if case .rateLimited(_, _, _, let detail) = error { return detail }
-        return ""
+        error.kind == .rateLimited ? error.detail ?? "" : ""
     }
 
     static func isRetryable(_ error: GenerationError) -> Bool {
-        if case .rateLimited(_, _, let retryable, _) = error { return retryable }
-        return false
+        error.kind == .rateLimited && error.retryable == true
     }
 
     static func retryAfter(_ error: GenerationError) -> Duration? {
-        if case .rateLimited(_, let retryAfter, _, _) = error { return retryAfter }
-        return nil
+        error.kind == .rateLimited ? error.retryAfter : nil
     }
 }
 
