@@ -202,7 +202,7 @@ struct ConfigCommand: AsyncParsableCommand {
     struct ExportFirebase: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export-firebase",
-            abstract: "Convert a HybridAI config into a Firebase Remote Config template (template files inlined).")
+            abstract: "Convert a HybridAI config into a Firebase Remote Config template (template files inlined, conditions as Firebase conditions).")
 
         @Argument(help: "The config file; the bundled defaults when omitted.") var file: String?
         @Option(help: "Where to write the template; stdout when omitted.") var output: String?

@@ -53,7 +53,8 @@ struct FirebaseRemoteConfigTests {
         #expect(Array(result.document.features.keys) == ["classify"])
         #expect(Set(result.warnings.map(\.path)) == [
             "parameters.welcome_message",
-            "parameterGroups.hybridai.parameters.hybrid_feature_classify.conditionalValues",
+            // The template defines no condition "ios", so its conditional value cannot apply.
+            "parameterGroups.hybridai.parameters.hybrid_feature_classify.conditionalValues.ios",
         ])
     }
 
