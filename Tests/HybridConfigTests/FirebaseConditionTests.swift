@@ -121,8 +121,8 @@ struct FirebaseConditionTests {
                 _ = try FirebaseRemoteConfig.exportTemplate(document)
                 return nil
             } catch {
-                guard case .firebase(let path, _) = error else { return "unexpected \(error)" }
-                return path
+                guard error.kind == .firebase else { return "unexpected \(error)" }
+                return error.path
             }
         }
         #expect(try failure(ConfigCondition(name: "ios-3.2", labels: ["locale": LabelTest(prefix: "de")])) == "conditions[0].labels.locale.prefix")
