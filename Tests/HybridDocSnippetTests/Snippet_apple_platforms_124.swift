@@ -10,7 +10,7 @@ private struct MyTransport: HTTPTransport {
     func execute(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse { try await base.execute(request) }
 }
 
-enum Snippet_apple_platforms_123 {
+enum Snippet_apple_platforms_124 {
     static func run() async throws {
 
 
