@@ -59,10 +59,15 @@ enum FieldRunReport {
         }
         for line in recommendation.evidence { print("  \(line)") }
         guard recommendation.changesRollout else { return }
+        try propose(recommendation.document, diff: recommendation.diff, out: out)
+    }
+
+    /// The proposed config's diff, and the config itself in `out` when given.
+    private static func propose(_ document: HybridConfigDocument, diff: String, out: String?) throws {
         print("")
-        print("diff of the proposed config (version \(recommendation.document.version)):")
-        print(recommendation.diff)
-        if let out { try recommendation.document.writeRecommended(to: out) }
+        print("diff of the proposed config (version \(document.version)):")
+        print(diff)
+        if let out { try document.writeRecommended(to: out) }
     }
 
     /// `hybrid recommend FIELD_RUN --by LABEL`: per-segment overrides for segments missing the floors.
@@ -78,10 +83,7 @@ enum FieldRunReport {
             print("no change: every judged segment meets the floors")
             return
         }
-        print("")
-        print("diff of the proposed config (version \(recommendation.document.version)):")
-        print(recommendation.diff)
-        if let out { try recommendation.document.writeRecommended(to: out) }
+        try propose(recommendation.document, diff: recommendation.diff, out: out)
     }
 
     /// `default` while installs outside every arm exist, else the rollout's first arm (the config's order).

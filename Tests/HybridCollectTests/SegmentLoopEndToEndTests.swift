@@ -32,19 +32,7 @@ private struct SlowerDevice: LanguageModel {
     }
 
     func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do throws(GenerationError) {
-                    let response = try await generate(request)
-                    continuation.yield(.delta(response.text))
-                    continuation.yield(.completed(response))
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        streamByGenerating(request)
     }
 }
 

@@ -74,19 +74,7 @@ struct ReplayLanguageModel: LanguageModel {
     }
 
     func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do throws(GenerationError) {
-                    let response = try await generate(request)
-                    continuation.yield(.delta(response.text))
-                    continuation.yield(.completed(response))
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        streamByGenerating(request)
     }
 
     /// The stored error as the kind the router acts on; kinds only the runner knows count as server errors.
