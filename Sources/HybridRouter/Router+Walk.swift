@@ -39,11 +39,27 @@ struct AnswerDelivery: WalkDelivery {
     func deliver(_ response: GenerationResponse, position: Int) {}
 }
 
-/// What the shell keeps while the walk decides: the models it built and the answers they gave, by position.
+/// What the shell keeps while the walk decides: the model being tried and the answers received. Most requests see
+/// one model and one answer, so nothing here allocates until a second answer arrives.
 private struct WalkLedger {
-    var candidates: [Int: Candidate] = [:]
-    var responses: [Int: GenerationResponse] = [:]
+    var candidate: (position: Int, value: Candidate)?
+    var last: (position: Int, response: GenerationResponse)?
+    /// Answers before the last one: the walk may return one of them as the best failing answer.
+    var earlier: [Int: GenerationResponse] = [:]
     var reported = 0
+
+    mutating func keep(_ response: GenerationResponse, at position: Int) {
+        if let last { earlier[last.position] = last.response }
+        last = (position, response)
+    }
+
+    func response(at position: Int) -> GenerationResponse? {
+        last?.position == position ? last?.response : earlier[position]
+    }
+
+    func candidate(at position: Int) -> Candidate? {
+        candidate?.position == position ? candidate?.value : nil
+    }
 }
 
 extension Router {
@@ -70,10 +86,10 @@ extension Router {
                 event = inspect(position, plan: plan, ledger: &ledger)
             case .lookUpCache(let position):
                 let response = await cache?.response(for: cacheKey(plan, position))
-                ledger.responses[position] = response
+                if let response { ledger.keep(response, at: position) }
                 event = .cacheLookedUp(hit: response != nil)
             case .checkAvailability(let position):
-                let availability = await ledger.candidates[position]?.model.availability()
+                let availability = await ledger.candidate(at: position)?.model.availability()
                 if case .unavailable(let reason) = availability { event = .availability(reason) } else { event = .availability(nil) }
             case .readSpend:
                 event = .spendRead(await monthSpend(plan: plan))
@@ -105,7 +121,7 @@ extension Router {
     private func inspect(_ position: Int, plan: Plan, ledger: inout WalkLedger) -> RoutingWalk.Event {
         let id = plan.priority[position]
         guard let candidate = candidate(id, document: plan.document) else { return .inspected(id: id, facts: nil) }
-        ledger.candidates[position] = candidate
+        ledger.candidate = (position, candidate)
         let now = clock.now()
         let rest = state.withLock { state -> Duration? in
             guard let until = state.cooldowns[id] else { return nil }
@@ -122,13 +138,13 @@ extension Router {
     private func call(
         _ position: Int, until limit: ContinuousClock.Instant?, plan: Plan, ledger: inout WalkLedger, delivery: some WalkDelivery
     ) async -> RoutingWalk.Event {
-        guard let candidate = ledger.candidates[position] else { preconditionFailure("the walk calls only inspected models") }
+        guard let candidate = ledger.candidate(at: position) else { preconditionFailure("the walk calls only the model it inspected last") }
         var request = plan.request
         request.deadline = limit  // providers stop at the same time as the race
         let (outcome, deliveredText) = await delivery.call(candidate, request, position: position, until: limit, clock: clock)
         switch outcome {
         case .finished(.success(let response)):
-            ledger.responses[position] = response
+            ledger.keep(response, at: position)
             await bill(response, by: candidate)
             let checks = plan.checks.isEmpty ? nil : plan.checks.evaluate(response)
             return .answered(checks: checks, usage: response.usage, deliveredText: deliveredText)
@@ -149,7 +165,7 @@ extension Router {
         defer { if attempts.count > ledger.reported { delivery.recorded(attempts[ledger.reported...]) } }
         switch outcome {
         case .served(let position, let fromCache, let failures, let isFailing, let cacheable):
-            guard let response = ledger.responses[position] else { preconditionFailure("the walk serves only answers it was told of") }
+            guard let response = ledger.response(at: position) else { preconditionFailure("the walk serves only answers it was told of") }
             if cacheable, let cache { await cache.store(response, for: cacheKey(plan, position)) }
             delivery.deliver(response, position: position)
             return plan.routed(response, attempts: attempts, fromCache: fromCache, failedChecks: failures, isFailing: isFailing)
