@@ -150,6 +150,11 @@ private struct SlowerDevice: LanguageModel {
                 environment: [LocalAndCloudConfig.cloudKeyVariable: "loopback"])
             #expect(eval.status == 0, "\(eval.output)")
             #expect(eval.output.contains("labels: deviceClass=\(deviceClass)"), "\(eval.output)")
+            let reportDirectory = directory.url.appendingPathComponent("report-\(evalRun)").path
+            let shown = try await HybridCLI.run(["report", evalRun, "--db", db, "--out", reportDirectory, "--format", "md"], in: directory.url)
+            #expect(shown.status == 0, "\(shown.output)")
+            let markdown = try String(contentsOfFile: reportDirectory + "/report.md", encoding: .utf8)
+            #expect(markdown.contains("as an install with `deviceClass=\(deviceClass)`"), "\(markdown.prefix(600))")
             let check = try await HybridCLI.run(
                 ["simulate", evalRun, "--check-router", "--config", published.path, "--label", "deviceClass=\(deviceClass)", "--db", db],
                 in: directory.url)
@@ -158,25 +163,22 @@ private struct SlowerDevice: LanguageModel {
         }
     }
 
-    /// One request per install, a slow and a fast install at a time (the local server answers one at a time); the
-    /// slow class's on-device model answers `slowdown` later.
+    /// One request per install. The fast class goes first, one install at a time (its latency is SmolLM2's own,
+    /// with no queue at the one local server); then the slow class all at once, so their added seconds overlap.
     private static func serve(_ document: HybridConfigDocument, models: [String: any LanguageModel], sink: any RouteEventSink) async throws {
         var older = models
         older[LocalAndCloudConfig.localModel] = models[LocalAndCloudConfig.localModel].map { SlowerDevice(base: $0, extra: slowdown) }
         let slowModels = older
-        for pair in 0..<installsPerClass {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for slow in [true, false] {
-                    group.addTask {
-                        let router = Router(
-                            config: document, models: slow ? slowModels : models,
-                            installId: "install-\(slow ? "slow" : "fast")-\(pair)", eventSink: sink,
-                            eventLabels: ["deviceClass": slow ? classes.slow : classes.fast], onIncident: { _ in })
-                        _ = try await router.generate(feature: "summarize", input: ["input": input])
-                    }
-                }
-                try await group.waitForAll()
-            }
+        @Sendable func install(_ index: Int, slow: Bool) async throws {
+            let router = Router(
+                config: document, models: slow ? slowModels : models, installId: "install-\(slow ? "slow" : "fast")-\(index)",
+                eventSink: sink, eventLabels: ["deviceClass": slow ? classes.slow : classes.fast], onIncident: { _ in })
+            _ = try await router.generate(feature: "summarize", input: ["input": input])
+        }
+        for index in 0..<installsPerClass { try await install(index, slow: false) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<installsPerClass { group.addTask { try await install(index, slow: true) } }
+            try await group.waitForAll()
         }
     }
 

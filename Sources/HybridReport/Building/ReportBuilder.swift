@@ -119,7 +119,8 @@ extension RunInfo {
             plannedCount: run.plannedCount,
             skippedInvalidLines: run.skippedInvalidLines,
             rescoredFrom: run.arguments.objectValue?["rescore"]?.objectValue?["sourceRun"]?.stringValue,
-            rescoreChanges: run.arguments.objectValue?["rescore"]?.objectValue?["changes"]?.arrayValue?.compactMap(\.stringValue)
+            rescoreChanges: run.arguments.objectValue?["rescore"]?.objectValue?["changes"]?.arrayValue?.compactMap(\.stringValue),
+            labels: run.arguments.objectValue?["labels"]?.objectValue?.compactMapValues(\.stringValue)
         )
     }
 

@@ -79,13 +79,16 @@ public struct RunInfo: Sendable, Hashable, Codable {
     public var rescoredFrom: String?
     /// For a re-scored run: what differs from the source run (checks, scorers, judge).
     public var rescoreChanges: [String]?
+    /// The app labels the run's config was resolved for (`hybrid eval --label`); nil without any.
+    public var labels: [String: String]?
 
     /// Run information; see the properties.
     public init(
         status: String, startedAt: String, finishedAt: String?, datasetPath: String, datasetHash: String,
         configVersion: Int?, configHash: String?, plannedCount: Int, skippedInvalidLines: Int,
-        rescoredFrom: String? = nil, rescoreChanges: [String]? = nil
+        rescoredFrom: String? = nil, rescoreChanges: [String]? = nil, labels: [String: String]? = nil
     ) {
+        self.labels = labels
         self.rescoredFrom = rescoredFrom
         self.rescoreChanges = rescoreChanges
         self.status = status

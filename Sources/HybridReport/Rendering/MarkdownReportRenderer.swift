@@ -56,6 +56,10 @@ public struct MarkdownReportRenderer: Sendable {
             parts.insert("status **\(run.status)**", at: 0)
             parts.append("dataset `\(run.datasetPath)`")
             if let version = run.configVersion { parts.append("config v\(version)") }
+            if let labels = run.labels, !labels.isEmpty {
+                // The config was resolved for these labels: the conditions' overrides they select are in the run.
+                parts.append("as an install with " + labels.sorted { $0.key < $1.key }.map { "`\($0.key)=\($0.value)`" }.joined(separator: ", "))
+            }
             if run.skippedInvalidLines > 0 { parts.append("\(run.skippedInvalidLines) invalid dataset lines skipped") }
             if let source = run.rescoredFrom {
                 parts.append("re-scored from `\(source)` without model calls"
