@@ -12,6 +12,10 @@ struct ToolWireFormatTests {
         try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
     }
 
+    private func json(_ value: OpenAIChatRequest) throws -> JSONValue {
+        try JSONValue(parsing: String(decoding: try #require(value.jsonBody()), as: UTF8.self))
+    }
+
     private func request(_ choice: ToolChoice?) -> GenerationRequest {
         var request = ProviderConformance.toolRequest
         request.toolChoice = choice

@@ -42,7 +42,15 @@ struct OllamaChatRequest: Encodable, Equatable {
 
     /// `{"type": "function", "function": {"name", "description", "parameters"}}`: OpenAI's shape, which Ollama's
     /// docs follow.
-    typealias Tool = OpenAIChatRequest.Function<OpenAIChatRequest.ToolPayload>
+    struct Tool: Encodable, Equatable {
+        struct Function: Encodable, Equatable {
+            var name: String
+            var description: String
+            var parameters: JSONValue
+        }
+        var type = "function"
+        var function: Function
+    }
 
     /// Model parameters (Modelfile names); nil fields are omitted so the model's defaults apply.
     struct Options: Encodable, Equatable {
@@ -85,7 +93,7 @@ struct OllamaChatRequest: Encodable, Equatable {
         messages += request.messages.map(Message.init)
         if !request.tools.isEmpty {
             tools = request.tools.map {
-                Tool(function: OpenAIChatRequest.ToolPayload(name: $0.name, description: $0.description, parameters: $0.parameters))
+                Tool(function: .init(name: $0.name, description: $0.description, parameters: $0.parameters))
             }
         }
         self.messages = messages

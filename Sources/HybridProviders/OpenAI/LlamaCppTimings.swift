@@ -2,20 +2,12 @@
 ///
 /// Times are server-side milliseconds: `prompt_ms` covers prompt processing of `prompt_n` tokens (cached
 /// tokens excluded), `predicted_ms` the decoding of `predicted_n` tokens.
-struct LlamaCppTimings: Decodable, Equatable {
+struct LlamaCppTimings: Equatable {
     var promptN: Int?
     var promptMs: Double?
     var predictedN: Int?
     var predictedMs: Double?
     var predictedPerSecond: Double?
-
-    enum CodingKeys: String, CodingKey {
-        case promptN = "prompt_n"
-        case promptMs = "prompt_ms"
-        case predictedN = "predicted_n"
-        case predictedMs = "predicted_ms"
-        case predictedPerSecond = "predicted_per_second"
-    }
 
     /// Decode speed as the server measured it: `predicted_per_second`, else `predicted_n / predicted_ms`.
     var decodeTokensPerSecond: Double? {

@@ -1,22 +1,9 @@
-/// A non-streaming chat completion (`object: "chat.completion"`), reduced to the fields the adapter reads.
-struct OpenAIChatCompletion: Decodable {
-    struct Choice: Decodable {
-        struct Message: Decodable {
-            var content: String?
-            /// Set by OpenAI when the model refused (Structured Outputs refusals); null otherwise.
-            var refusal: String?
-            var toolCalls: [OpenAIToolCallFragment]?
-            enum CodingKeys: String, CodingKey {
-                case content, refusal
-                case toolCalls = "tool_calls"
-            }
-        }
-        var message: Message?
+/// A non-streaming chat completion (`object: "chat.completion"`), reduced to the fields the adapter reads; read
+/// by ``OpenAIResponseReader``.
+struct OpenAIChatCompletion: Equatable {
+    struct Choice: Equatable {
+        var message: OpenAIMessage?
         var finishReason: String?
-        enum CodingKeys: String, CodingKey {
-            case message
-            case finishReason = "finish_reason"
-        }
     }
 
     var model: String?
@@ -24,4 +11,12 @@ struct OpenAIChatCompletion: Decodable {
     var usage: OpenAIUsage?
     /// llama.cpp only.
     var timings: LlamaCppTimings?
+}
+
+/// A choice's `message` in an answer, or its `delta` in a stream chunk: the same members, whole or in pieces.
+struct OpenAIMessage: Equatable {
+    var content: String?
+    /// Set by OpenAI when the model refused (Structured Outputs refusals); null otherwise.
+    var refusal: String?
+    var toolCalls: [OpenAIToolCallFragment]?
 }

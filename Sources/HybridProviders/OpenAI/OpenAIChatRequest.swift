@@ -1,27 +1,23 @@
 import Foundation
 import HybridCore
 
-/// The body of `POST /chat/completions`, built from a `GenerationRequest`.
+/// The body of `POST /chat/completions`, built from a `GenerationRequest` and written by ``jsonBody()``.
 ///
 /// Optional fields left nil are omitted from the JSON, so each server applies its own default.
-/// Field names and shapes follow the OpenAI Chat Completions reference; llama.cpp, vLLM and Ollama accept the same.
-struct OpenAIChatRequest: Encodable, Equatable {
-    struct Message: Encodable, Equatable {
+/// Field names and shapes follow the OpenAI Chat Completions reference
+/// (https://platform.openai.com/docs/api-reference/chat/create); llama.cpp, vLLM and Ollama accept the same.
+struct OpenAIChatRequest: Equatable {
+    struct Message: Equatable {
         var role: String
-        /// Omitted on an assistant turn that only called tools (the reference allows null there).
+        /// Left out only for an assistant turn that carries nothing but tool calls.
         var content: String?
-        var toolCalls: [ToolCallPayload]?
+        var toolCalls: [ToolCall]?
         var toolCallID: String?
-        enum CodingKeys: String, CodingKey {
-            case role, content
-            case toolCalls = "tool_calls"
-            case toolCallID = "tool_call_id"
-        }
 
         init(_ message: ChatMessage) {
             role = message.role.rawValue
             content = message.content.isEmpty && !message.toolCalls.isEmpty ? nil : message.content
-            toolCalls = message.toolCalls.isEmpty ? nil : message.toolCalls.map(ToolCallPayload.init)
+            toolCalls = message.toolCalls.isEmpty ? nil : message.toolCalls
             toolCallID = message.role == .tool ? message.toolCallID : nil
         }
 
@@ -31,76 +27,10 @@ struct OpenAIChatRequest: Encodable, Equatable {
         }
     }
 
-    /// `{"type": "function", "function": {…}}`: the shape of a tool, a call and a named tool choice.
-    struct Function<Body: Encodable & Equatable>: Encodable, Equatable {
-        var type = "function"
-        var function: Body
-    }
-
-    struct ToolCallPayload: Encodable, Equatable {
-        struct Call: Encodable, Equatable {
-            var name: String
-            var arguments: String
-        }
-        var id: String
-        var type = "function"
-        var function: Call
-
-        init(_ call: ToolCall) {
-            id = call.id
-            function = Call(name: call.name, arguments: call.argumentsText)
-        }
-    }
-
-    struct ToolPayload: Encodable, Equatable {
+    struct ResponseFormat: Equatable {
         var name: String
-        var description: String
-        var parameters: JSONValue
-    }
-
-    struct NamedTool: Encodable, Equatable {
-        var name: String
-    }
-
-    /// `"auto"`, `"none"`, `"required"` or `{"type": "function", "function": {"name": …}}`.
-    enum ToolChoicePayload: Encodable, Equatable {
-        case word(String)
-        case named(Function<NamedTool>)
-
-        init(_ choice: ToolChoice) {
-            switch choice {
-            case .auto: self = .word("auto")
-            case .none: self = .word("none")
-            case .required: self = .word("required")
-            case .tool(let name): self = .named(Function(function: NamedTool(name: name)))
-            }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .word(let word): try word.encode(to: encoder)
-            case .named(let named): try named.encode(to: encoder)
-            }
-        }
-    }
-
-    struct StreamOptions: Encodable, Equatable {
-        var includeUsage: Bool
-        enum CodingKeys: String, CodingKey { case includeUsage = "include_usage" }
-    }
-
-    struct ResponseFormat: Encodable, Equatable {
-        struct Schema: Encodable, Equatable {
-            var name: String
-            var schema: JSONValue
-            var strict: Bool
-        }
-        var type = "json_schema"
-        var jsonSchema: Schema
-        enum CodingKeys: String, CodingKey {
-            case type
-            case jsonSchema = "json_schema"
-        }
+        var schema: JSONValue
+        var strict: Bool
     }
 
     var model: String
@@ -111,21 +41,11 @@ struct OpenAIChatRequest: Encodable, Equatable {
     var maxCompletionTokens: Int?
     var seed: Int?
     var stream: Bool
-    var streamOptions: StreamOptions?
+    /// `stream_options.include_usage`: without it a stream carries no token counts at all.
+    var includeUsage: Bool?
     var responseFormat: ResponseFormat?
-    var tools: [Function<ToolPayload>]?
-    var toolChoice: ToolChoicePayload?
-
-    enum CodingKeys: String, CodingKey {
-        case model, messages, temperature, seed, stream
-        case topP = "top_p"
-        case maxTokens = "max_tokens"
-        case maxCompletionTokens = "max_completion_tokens"
-        case streamOptions = "stream_options"
-        case responseFormat = "response_format"
-        case tools
-        case toolChoice = "tool_choice"
-    }
+    var tools: [ToolDefinition]?
+    var toolChoice: ToolChoice?
 
     init(_ request: GenerationRequest, model: String, stream: Bool, maxTokensParameter: OpenAICompatibleModelConfiguration.MaxTokensParameter) {
         self.model = model
@@ -153,30 +73,19 @@ struct OpenAIChatRequest: Encodable, Equatable {
         }
         seed = options.seed
         self.stream = stream
-        // Without include_usage a stream carries no token counts at all.
-        streamOptions = stream ? StreamOptions(includeUsage: true) : nil
+        includeUsage = stream ? true : nil
         if let schema = request.responseSchema {
-            responseFormat = ResponseFormat(
-                jsonSchema: .init(name: Self.schemaName(request.responseSchemaName), schema: schema, strict: true)
-            )
+            responseFormat = ResponseFormat(name: Self.schemaName(request.responseSchemaName), schema: schema, strict: true)
         }
-        if !request.tools.isEmpty {
-            tools = request.tools.map {
-                Function(function: ToolPayload(name: $0.name, description: $0.description, parameters: $0.parameters))
-            }
-        }
-        toolChoice = request.toolChoice.map(ToolChoicePayload.init)
+        tools = request.tools.isEmpty ? nil : request.tools
+        toolChoice = request.toolChoice
     }
 
-    /// The body as `JSONEncoder` with sorted keys wrote it (same members, same order, nil members left out), written
-    /// straight to bytes: encoding through `JSONEncoder` was a twentieth of a fast eval's CPU. Nil when a number is
-    /// not finite: the `Encodable` path then reports it. Nil too for a request with tools or tool turns, whose extra
-    /// members (`tools`, `tool_choice`, `tool_calls`, `tool_call_id`, null content) only the `Encodable` path writes.
+    /// The body as JSON with sorted keys (nil members left out), written straight to bytes: encoding through
+    /// `JSONEncoder` was a twentieth of a fast eval's CPU. Nil when `temperature` or `top_p` is not a finite number,
+    /// which JSON cannot carry.
     func jsonBody() -> Data? {
         guard temperature?.isFinite ?? true, topP?.isFinite ?? true else { return nil }
-        guard tools == nil, toolChoice == nil,
-            messages.allSatisfy({ $0.toolCalls == nil && $0.toolCallID == nil && $0.content != nil })
-        else { return nil }
         var out = JSONTextWriter(capacity: 256 + messages.reduce(0) { $0 + ($1.content?.utf8.count ?? 0) })
         out.raw("{")
         var first = true
@@ -187,43 +96,29 @@ struct OpenAIChatRequest: Encodable, Equatable {
         if let maxCompletionTokens { key("max_completion_tokens"); out.number(maxCompletionTokens) }
         if let maxTokens { key("max_tokens"); out.number(maxTokens) }
         key("messages")
-        out.raw("[")
-        for (index, message) in messages.enumerated() {
-            out.raw(index == 0 ? "{" : ",{")
-            out.key("content", first: true)
-            out.string(message.content ?? "")
-            out.key("role")
-            out.string(message.role)
-            out.raw("}")
-        }
-        out.raw("]")
+        Self.writeList(messages, to: &out) { message, out in message.write(to: &out) }
         key("model")
         out.string(model)
         if let responseFormat {
             key("response_format")
-            out.raw("{")
-            out.key("json_schema", first: true)
-            out.raw("{")
-            out.key("name", first: true)
-            out.string(responseFormat.jsonSchema.name)
-            out.key("schema")
-            out.value(responseFormat.jsonSchema.schema)
-            out.key("strict")
-            out.raw(responseFormat.jsonSchema.strict ? "true}" : "false}")
-            out.key("type")
-            out.string(responseFormat.type)
-            out.raw("}")
+            responseFormat.write(to: &out)
         }
         if let seed { key("seed"); out.number(seed) }
         key("stream")
         out.raw(stream ? "true" : "false")
-        if let streamOptions {
+        if let includeUsage {
             key("stream_options")
-            out.raw("{")
-            out.key("include_usage", first: true)
-            out.raw(streamOptions.includeUsage ? "true}" : "false}")
+            out.raw(includeUsage ? #"{"include_usage":true}"# : #"{"include_usage":false}"#)
         }
         if let temperature { key("temperature"); out.number(temperature) }
+        if let toolChoice {
+            key("tool_choice")
+            Self.write(toolChoice, to: &out)
+        }
+        if let tools {
+            key("tools")
+            Self.writeList(tools, to: &out) { tool, out in Self.write(tool, to: &out) }
+        }
         if let topP { key("top_p"); out.number(topP) }
         out.raw("}")
         return Data(out.bytes)
@@ -238,5 +133,99 @@ struct OpenAIChatRequest: Encodable, Equatable {
             }
         )
         return cleaned.isEmpty ? "response" : cleaned
+    }
+}
+
+// MARK: - Writing the members that are objects
+
+extension OpenAIChatRequest.Message {
+    /// `{"content":…,"role":…,"tool_call_id":…,"tool_calls":[…]}`, keys sorted, nil members left out.
+    func write(to out: inout JSONTextWriter) {
+        out.raw("{")
+        if let content {
+            out.key("content", first: true)
+            out.string(content)
+            out.key("role")
+        } else {
+            out.key("role", first: true)
+        }
+        out.string(role)
+        if let toolCallID {
+            out.key("tool_call_id")
+            out.string(toolCallID)
+        }
+        if let toolCalls {
+            out.key("tool_calls")
+            OpenAIChatRequest.writeList(toolCalls, to: &out) { call, out in
+                out.raw("{")
+                out.key("function", first: true)
+                out.raw("{")
+                out.key("arguments", first: true)
+                out.string(call.argumentsText)
+                out.key("name")
+                out.string(call.name)
+                out.raw("}")
+                out.key("id")
+                out.string(call.id)
+                out.raw(#","type":"function"}"#)
+            }
+        }
+        out.raw("}")
+    }
+}
+
+extension OpenAIChatRequest.ResponseFormat {
+    /// `{"json_schema":{"name":…,"schema":…,"strict":…},"type":"json_schema"}`.
+    func write(to out: inout JSONTextWriter) {
+        out.raw("{")
+        out.key("json_schema", first: true)
+        out.raw("{")
+        out.key("name", first: true)
+        out.string(name)
+        out.key("schema")
+        out.value(schema)
+        out.key("strict")
+        out.raw(strict ? "true}" : "false}")
+        out.raw(#","type":"json_schema"}"#)
+    }
+}
+
+extension OpenAIChatRequest {
+    /// `[a,b,…]` with `element` writing each.
+    static func writeList<T>(_ items: [T], to out: inout JSONTextWriter, _ element: (T, inout JSONTextWriter) -> Void) {
+        out.raw("[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { out.raw(",") }
+            element(item, &out)
+        }
+        out.raw("]")
+    }
+
+    /// `{"function":{"description":…,"name":…,"parameters":…},"type":"function"}`.
+    static func write(_ tool: ToolDefinition, to out: inout JSONTextWriter) {
+        out.raw("{")
+        out.key("function", first: true)
+        out.raw("{")
+        out.key("description", first: true)
+        out.string(tool.description)
+        out.key("name")
+        out.string(tool.name)
+        out.key("parameters")
+        out.value(tool.parameters)
+        out.raw("}")
+        out.raw(#","type":"function"}"#)
+    }
+
+    /// `"auto"`, `"none"`, `"required"`, or `{"function":{"name":…},"type":"function"}` for one named tool.
+    static func write(_ choice: ToolChoice, to out: inout JSONTextWriter) {
+        switch choice {
+        case .auto: out.raw(#""auto""#)
+        case .none: out.raw(#""none""#)
+        case .required: out.raw(#""required""#)
+        case .tool(let name):
+            out.raw(#"{"function":{"name":"#)
+            out.string(name)
+            out.raw(#"},"type":"function"}"#)
+        }
     }
 }

@@ -66,15 +66,10 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
             throw OpenAIErrorMapper.map(
                 streamError: OpenAIErrorBody(data: Data(payload.utf8)) ?? OpenAIErrorBody(message: payload), context: context)
         }
-        let chunk: OpenAIChatCompletionChunk
-        do {
-            // Cheapest first: the byte scanner for the documented shape, then the parsed tree, then `Decodable`.
-            chunk = try OpenAIByteScanner.chunk(payload) ?? OpenAIFastParse.chunk(payload)
-                ?? WireJSON.decoder.decode(OpenAIChatCompletionChunk.self, from: Data(payload.utf8))
-        } catch {
+        guard let chunk = OpenAIResponseReader.chunk(payload) else {
             throw .decodingFailure(model: context.modelID, detail: context.clean("a stream event is not a chat completion chunk: \(payload.prefix(120))"))
         }
-        if chunk.error != nil, let body = OpenAIErrorBody(data: Data(payload.utf8)) {
+        if chunk.hasError, let body = OpenAIErrorBody(data: Data(payload.utf8)) {
             throw OpenAIErrorMapper.map(streamError: body, context: context)
         }
         if let model = chunk.model, !model.isEmpty { result.providerModel = model }

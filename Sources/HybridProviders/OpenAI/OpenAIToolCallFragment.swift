@@ -2,8 +2,8 @@ import HybridCore
 
 /// A tool call in a chat completion: whole in `message.tool_calls`, in pieces in streamed `delta.tool_calls`
 /// (where `index` says which call a piece belongs to and only the first piece has `id` and `function.name`).
-struct OpenAIToolCallFragment: Decodable {
-    struct Function: Decodable {
+struct OpenAIToolCallFragment: Equatable {
+    struct Function: Equatable {
         var name: String?
         /// JSON text, exactly as the model wrote it (it may not parse).
         var arguments: String?

@@ -9,11 +9,8 @@ struct OpenAIWire: WireFormat {
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
         let chatRequest = OpenAIChatRequest(
             request, model: configuration.model, stream: stream, maxTokensParameter: configuration.maxTokensParameter)
-        let body: Data
-        if let written = chatRequest.jsonBody() {
-            body = written
-        } else {
-            body = try HTTPModelEngine<Self>.encodeBody(chatRequest, context: context)
+        guard let body = chatRequest.jsonBody() else {
+            throw .invalidRequest(model: context.modelID, detail: "temperature and top_p must be finite numbers to be sent as JSON")
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
@@ -26,11 +23,7 @@ struct OpenAIWire: WireFormat {
     }
 
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
-        let completion: OpenAIChatCompletion
-        do {
-            completion = try String(validating: body, as: UTF8.self).flatMap { OpenAIByteScanner.completion($0) ?? OpenAIFastParse.completion($0) }
-                ?? WireJSON.decoder.decode(OpenAIChatCompletion.self, from: body)
-        } catch {
+        guard let completion = String(validating: body, as: UTF8.self).flatMap(OpenAIResponseReader.completion) else {
             if let errorBody = OpenAIErrorBody(data: body) { throw OpenAIErrorMapper.map(streamError: errorBody, context: context) }
             throw .decodingFailure(
                 model: context.modelID,

@@ -1,7 +1,8 @@
 import Foundation
 
-/// One JSON encoder and decoder shared by every request: both are stateless once configured and safe to use from
-/// many tasks at once, and making a new one per request or per stream event showed in the eval's profile.
+/// One JSON encoder shared by every request body that is written with `Codable` (Anthropic, Gemini, Ollama): it
+/// is stateless once configured and safe to use from many tasks at once, and making one per request showed in the
+/// eval's profile.
 enum WireJSON {
     /// Sorted keys, so identical requests produce identical bytes.
     static let encoder: JSONEncoder = {
@@ -9,7 +10,4 @@ enum WireJSON {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
-
-    /// Default options.
-    static let decoder = JSONDecoder()
 }

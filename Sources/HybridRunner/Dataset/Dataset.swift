@@ -272,12 +272,9 @@ public struct Dataset: Sendable {
             guard raw.objectValue != nil else {
                 return .failure(Problem(message: "\"reference\" must be an object, got \(raw.typeName)"))
             }
-            do {
-                let decoded = try Self.quickReference(raw) ?? JSONValueDecoder().decode(Reference.self, from: raw)
-                try decoded.validate()
-                reference = decoded
-            } catch {
-                return .failure(Problem(message: "reference: \(describe(error))"))
+            switch Self.reference(raw) {
+            case .success(let read): reference = read
+            case .failure(let problem): return .failure(Problem(message: "reference: \(problem.message)"))
             }
         }
         // Checked key by key against a set built once: two sets per line (every line is decoded twice, once to
@@ -289,27 +286,39 @@ public struct Dataset: Sendable {
         return .success(EvalCase(id: id, input: input, reference: reference, line: line, conversation: conversation))
     }
 
-    /// A well-formed reference built straight from its members; nil for anything unusual (an unknown key, a wrong
-    /// type), which the `Decodable` path then reports with its exact message. Decoding every line's reference
-    /// through a `Decoder` was a fifth of a large eval's start-up.
-    static func quickReference(_ raw: JSONValue) -> Reference? {
-        guard case .object(let members) = raw else { return nil }
+    /// A case's `reference` read straight from its members (decoding it through a `Decoder` was a fifth of a large
+    /// eval's start-up), naming the member that is wrong; unknown keys are refused so a misspelt reference does not
+    /// silently score nothing.
+    static func reference(_ raw: JSONValue) -> Result<Reference, Problem> {
+        guard case .object(let members) = raw else { return .failure(Problem(message: "must be an object, got \(raw.typeName)")) }
+        let supported = ["expectedText", "expectedFields", "labels", "regex"]
+        if let unknown = members.keys.sorted().first(where: { !supported.contains($0) }) {
+            return .failure(Problem(message: "unknown reference key '\(unknown)' (supported: \(supported.joined(separator: ", ")))"))
+        }
         var reference = Reference()
-        for (key, value) in members {
+        for (key, value) in members where value != .null {
             switch (key, value) {
             case ("expectedText", .string(let text)): reference.expectedText = text
             case ("regex", .string(let pattern)): reference.regex = pattern
             case ("expectedFields", .object(let fields)): reference.expectedFields = fields
             case ("labels", .array(let labels)):
-                for label in labels {
-                    guard case .string(let text) = label else { return nil }
+                for (index, label) in labels.enumerated() {
+                    guard case .string(let text) = label else {
+                        return .failure(Problem(message: "labels[\(index)] must be a string, got \(label.typeName)"))
+                    }
                     reference.labels.append(text)
                 }
-            case ("expectedText", .null), ("regex", .null), ("expectedFields", .null): continue
-            default: return nil
+            case ("expectedFields", _): return .failure(Problem(message: "expectedFields must be an object, got \(value.typeName)"))
+            case ("labels", _): return .failure(Problem(message: "labels must be an array of strings, got \(value.typeName)"))
+            default: return .failure(Problem(message: "\(key) must be a string, got \(value.typeName)"))
             }
         }
-        return reference
+        do {
+            try reference.validate()
+        } catch {
+            return .failure(Problem(message: error.description))
+        }
+        return .success(reference)
     }
 
     static func parseCSV(_ text: String, path: String) -> (cases: [EvalCase], errors: [DatasetError]) {
@@ -361,16 +370,5 @@ public struct Dataset: Sendable {
             cases.append(EvalCase(id: id, input: input, reference: reference == Reference() ? nil : reference, line: record.line))
         }
         return (cases, errors)
-    }
-
-    static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty || context.underlyingError != nil {
-            return (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String ?? context.debugDescription
-        }
-        if case DecodingError.dataCorrupted(let context) = error { return context.debugDescription }
-        if case DecodingError.typeMismatch(_, let context) = error {
-            return "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
-        }
-        return String(describing: error)
     }
 }

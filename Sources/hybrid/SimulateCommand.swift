@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import HybridConfig
+import HybridRecommend
+import HybridStore
+import HybridCurl
+import HybridTransport
+import HybridReport
+
+/// `hybrid simulate RUN`: replays a routing policy over a stored run; no model is called.
+struct SimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Replay a routing policy over a stored run: quality, adherence, latency, cost, who served.",
+        discussion: """
+            Every case of the run ran on every arm, so the outcome of any order is already known: for each case \
+            the first arm whose stored result passes the fallback conditions serves it, and every attempt made on \
+            the way is charged. `error` is always a fallback condition; add `adherence` (any check failed), \
+            `schema`, `constraints`, `check:max_words`, `timeout:2s` (charged 2 s, serves nothing) or \
+            `quality:SCORER>=0.5`. Error kinds in --stop-on end the walk, as the router does. Example:
+              hybrid simulate RUN --order local-smollm2,gemini-flash --fallback-on adherence,timeout:2s
+            With --check-router the run is replayed through the real Router (replay models on a virtual clock) \
+            using the feature's priority, default variant and routing block from --config (or --order and \
+            --fallback-on written over them), and the router's choice is compared with the simulator's per case.
+            """)
+
+    @Argument(help: "The eval run id (as printed by `hybrid eval`).")
+    var run: String
+
+    @Option(help: "Comma-separated model ids (or variant@model arm ids), best first; with --check-router, the config's priority when omitted.")
+    var order: String?
+
+    @Option(help: "Prompt variant for bare model ids (default: the run's only variant).")
+    var variant: String?
+
+    @Option(help: "Feature of the run (default: its only feature).")
+    var feature: String?
+
+    @Option(help: "Comma-separated fallback conditions: adherence, schema, constraints, check:NAME, timeout:2s, quality:SCORER>=X (error is always on).")
+    var fallbackOn: String = "error"
+
+    @Option(help: "Comma-separated error kinds that end the walk instead of falling back (the router's default: refusal).")
+    var stopOn: String = "refusal"
+
+    @Flag(help: "Replay the run through the real Router and compare it with the simulation, case by case.")
+    var checkRouter = false
+
+    /// `--db` for the run, and `--config`: the config whose feature routing `--check-router` replays.
+    @OptionGroup var global: GlobalOptions
+
+    /// `--label`: replay as an install with these labels (the config's conditions pick its override).
+    @OptionGroup var targeting: LabelOptions
+
+    func validate() throws {
+        if order == nil && !checkRouter { throw ValidationError("give --order (or --check-router to replay the config's order)") }
+    }
+
+    func run() async throws {
+        try await CLIOutput.run {
+            let store = try await global.openStore()
+            if checkRouter {
+                try await runRouterCheck(store: store)
+                return
+            }
+            let simulator = try await RouteSimulator.load(from: store, run: run, feature: feature)
+            print(try simulator.simulate(try policy(order: order ?? "")).render())
+        }
+    }
+
+    private func policy(order: String) throws -> RoutePolicy {
+        RoutePolicy(
+            order: Self.list(order), variant: variant, fallback: try FallbackCondition.parseList(fallbackOn),
+            stopOn: Set(Self.list(stopOn)))
+    }
+
+    private func runRouterCheck(store: any ResultStore) async throws {
+        guard let record = try await store.run(id: run) else {
+            throw CLIError("no run \(run) in \(global.database.shown); `hybrid report` lists runs")
+        }
+        let loaded = try await global.loadConfig(forRun: record, store: store)
+        var document = loaded.document
+        if let order {
+            let table = try await RunOutcomeTable.load(from: store, run: run, feature: feature)
+            document = try RouterCheck.applying(try policy(order: order), feature: table.feature, to: document)
+        }
+        let check = RouterCheck(document: document, labels: try targeting.labels(), installId: targeting.installId)
+        let report = try await check.run(store: store, run: run, feature: feature)
+        print("config: \(loaded.source)")
+        for line in try targeting.target(document).lines { print(line) }
+        print(report.render())
+        if !report.allAgree { throw ExitCode.failure }
+    }
+
+    private static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}
