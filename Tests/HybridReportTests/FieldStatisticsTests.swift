@@ -141,3 +141,39 @@ import Testing
         #expect(TwoSampleBootstrap([1], [1, 2], statistic: .mean) == nil)
     }
 }
+
+/// The install-level quantile bootstrap walks sorted events weighted by draws per install instead of pooling and
+/// sorting each resample; it must give exactly what pooling and sorting gives, resample by resample.
+@Suite struct ClusterQuantileBootstrapTests {
+    /// The definition: draw installs with replacement, pool their events, sort, take the type-7 quantile.
+    private static func reference(_ a: [[Double]], _ b: [[Double]], q: Double, resamples: Int, seed: UInt64) -> [Double] {
+        var rng = SplitMix64(seed: seed)
+        func draw(_ installs: [[Double]]) -> Double {
+            var pooled: [Double] = []
+            for _ in installs.indices { pooled += installs[rng.nextIndex(below: installs.count)] }
+            return Percentiles.quantile(ofSorted: pooled.sorted(), q)
+        }
+        return (0..<resamples).map { _ in
+            let x = draw(a)
+            return x - draw(b)
+        }.sorted()
+    }
+
+    @Test(arguments: [0.0, 0.5, 0.95, 1.0])
+    func matchesPoolingAndSorting(q: Double) throws {
+        var rng = SplitMix64(seed: 7)
+        // Installs of 1–4 events with many ties (whole milliseconds), as field latencies are.
+        func installs(_ count: Int, shift: Double) -> [[Double]] {
+            (0..<count).map { _ in (0...rng.nextIndex(below: 4)).map { _ in Double(rng.nextIndex(below: 40)) + shift } }
+        }
+        let (a, b) = (installs(30, shift: 5), installs(25, shift: 0))
+        let configuration = BootstrapConfiguration(resamples: 400, seed: 11)
+        let bootstrap = try #require(ClusterQuantileBootstrap(a, b, quantile: q, configuration: configuration))
+        let draws = Self.reference(a, b, q: q, resamples: 400, seed: 11)
+        #expect(bootstrap.lower == Percentiles.quantile(ofSorted: draws, 0.025))
+        #expect(bootstrap.upper == Percentiles.quantile(ofSorted: draws, 0.975))
+        let below = draws.filter { $0 <= 0 }.count
+        let above = draws.filter { $0 >= 0 }.count
+        #expect(bootstrap.pValue == min(1, 2 * Double(min(below, above) + 1) / 401))
+    }
+}
