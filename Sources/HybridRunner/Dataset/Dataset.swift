@@ -201,7 +201,7 @@ public struct Dataset: Sendable {
     }
 
     /// One trimmed line's case, a problem, or nil for a blank or `//` comment line.
-    private static func parseLine(_ line: String, number: Int) -> Result<EvalCase, Problem>? {
+    static func parseLine(_ line: String, number: Int) -> Result<EvalCase, Problem>? {
         if line.isEmpty || line.hasPrefix("//") { return nil }
         let value: JSONValue
         do {

@@ -110,17 +110,11 @@ final class DatasetLines: Sendable {
     }
 
     private static func decode(_ bytes: UnsafeRawBufferPointer, _ span: Span) -> Result<EvalCase, Dataset.Problem> {
-        if let plain = DatasetLineScanner.evalCase(bytes, line: Int(span.line)) { return .success(plain) }
         guard let line = String(validating: bytes, as: UTF8.self) else {
             return .failure(Dataset.Problem(message: "not valid UTF-8"))
         }
-        let value: JSONValue
-        do {
-            value = try JSONValue(parsing: line)
-        } catch {
-            return .failure(Dataset.Problem(message: "not valid JSON: \(error.description)"))
-        }
-        return Dataset.makeCase(value, line: Int(span.line))
+        // Spans hold no blank or comment line, so the parser always answers.
+        return Dataset.parseLine(line, number: Int(span.line)) ?? .failure(Dataset.Problem(message: "not a case"))
     }
 
     /// Decodes every case line as ``Dataset/load(path:skipInvalid:)`` does and throws what it would have thrown
