@@ -1,5 +1,5 @@
 import Foundation
-public import HybridCore
+import HybridCore
 public import HybridStore
 public import HybridConfig
 

@@ -1,5 +1,5 @@
 public import Foundation
-public import HybridCore
+public import HybridStore
 import HybridTransport
 
 /// A `postgres://user:password@host:port/database?sslmode=…` URL, parsed once.

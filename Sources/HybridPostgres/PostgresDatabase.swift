@@ -1,5 +1,5 @@
 import Foundation
-public import HybridCore
+public import HybridStore
 import Logging
 
 /// A PostgreSQL database holding the HybridAI schema: the shared store that many processes (CI jobs, workers,

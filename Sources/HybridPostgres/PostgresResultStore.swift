@@ -1,5 +1,5 @@
 package import Foundation
-public import HybridCore
+import HybridCore
 public import HybridStore
 
 /// The PostgreSQL `ResultStore`: the same runs, results and response cache as `SQLiteResultStore`, shared by every

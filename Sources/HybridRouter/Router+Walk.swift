@@ -211,7 +211,7 @@ extension Router {
     ///
     /// The ledger counts per model, so a model shared by several features counts toward each of their caps:
     /// caps are conservative, never exceeded because another feature's spend was missed.
-    private func monthSpend(plan: Plan) async -> Result<Double, StoreError> {
+    private func monthSpend(plan: Plan) async -> Result<Double, SpendLedgerError> {
         guard let ledger else { return .success(0) }
         let metered = Set(plan.priority.filter { plan.document.models[$0]?.isMetered ?? false })
         do {

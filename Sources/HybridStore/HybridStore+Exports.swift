@@ -1,3 +1,3 @@
-// `StoreError`, `SpendLedger`, `SpendRecord` and `BillingMonth` moved to HybridCore so the router (and apps)
+// `SpendLedger`, `SpendLedgerError`, `SpendRecord` and `BillingMonth` live in HybridCore so the router (and apps)
 // can use them without SQLite; re-exported so code that imports only HybridStore keeps compiling.
 @_exported public import HybridCore

@@ -33,7 +33,7 @@ struct PortableSpendLedgerTests {
                 try await group.waitForAll()
             }
             for amount in [-0.01, .nan, .infinity] {
-                await #expect(throws: StoreError.self) { try await ledger.addSpend(model: "m", month: june, usd: amount) }
+                await #expect(throws: SpendLedgerError.self) { try await ledger.addSpend(model: "m", month: june, usd: amount) }
             }
             let records = try await ledger.spendRecords(month: june)
             #expect(records.map(\.modelID) == ["claude-haiku", "gpt-4o-mini"])
@@ -98,7 +98,7 @@ struct PortableSpendLedgerTests {
         try await withTemporaryDirectory { directory in
             let url = directory.url.appendingPathComponent("spend.json")
             try Data("{\"version\":1,\"spend\":[{\"model\":\"m\"".utf8).write(to: url)
-            let error = await #expect(throws: StoreError.self) { try await FileSpendLedger(url: url).spend(model: "m", month: june) }
+            let error = await #expect(throws: SpendLedgerError.self) { try await FileSpendLedger(url: url).spend(model: "m", month: june) }
             #expect(error?.description.contains(url.path) == true)
         }
     }

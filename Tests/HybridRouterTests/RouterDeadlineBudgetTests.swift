@@ -131,8 +131,8 @@ struct RouterDeadlineBudgetTests {
 
 /// A ledger whose database is gone.
 struct BrokenLedger: SpendLedger {
-    private var failure: StoreError { .operationFailed(path: "/tmp/gone.sqlite", operation: "read spend", reason: "disk I/O error") }
-    func addSpend(model: String, month: BillingMonth, usd: Double) async throws(StoreError) -> Double { throw failure }
-    func spend(model: String, month: BillingMonth) async throws(StoreError) -> Double { throw failure }
-    func spendRecords(month: BillingMonth) async throws(StoreError) -> [SpendRecord] { throw failure }
+    private var failure: SpendLedgerError { SpendLedgerError(.unavailable, "database at /tmp/gone.sqlite: cannot read spend: disk I/O error") }
+    func addSpend(model: String, month: BillingMonth, usd: Double) async throws(SpendLedgerError) -> Double { throw failure }
+    func spend(model: String, month: BillingMonth) async throws(SpendLedgerError) -> Double { throw failure }
+    func spendRecords(month: BillingMonth) async throws(SpendLedgerError) -> [SpendRecord] { throw failure }
 }

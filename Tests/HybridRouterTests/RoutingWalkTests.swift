@@ -17,7 +17,7 @@ struct WalkScript {
     var calls: [Call]
     var cached: Set<Int> = []
     var unavailable: Set<Int> = []
-    var spend: Result<Double, StoreError> = .success(0)
+    var spend: Result<Double, SpendLedgerError> = .success(0)
 
     struct Run {
         var outcome: RoutingWalk.Outcome
@@ -116,8 +116,8 @@ struct RoutingWalkTests {
         #expect(over.actions.filter { $0 == .readSpend }.count == 1, "the ledger is read once per walk")
         #expect(over.outcome == .noEligibleModel)
 
-        broke.spend = .failure(StoreError.operationFailed(path: "ledger", operation: "read", reason: "locked"))
-        #expect(broke.run(rules).attempts[5].outcome.skipReason == .budgetUnknown(StoreError.operationFailed(path: "ledger", operation: "read", reason: "locked").description))
+        broke.spend = .failure(SpendLedgerError(.unavailable, "ledger: cannot read: locked"))
+        #expect(broke.run(rules).attempts[5].outcome.skipReason == .budgetUnknown(SpendLedgerError(.unavailable, "ledger: cannot read: locked").description))
     }
 
     @Test("the attempt timeout moves on; the deadline ends the walk, mid-call or before the next call")

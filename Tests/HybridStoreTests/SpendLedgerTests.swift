@@ -53,9 +53,9 @@ struct SpendLedgerTests {
         try await backend.withStores { (opened) async throws in
             let ledger = opened.ledger
             for amount in [-0.01, .nan, .infinity] {
-                let error = await #expect(throws: StoreError.self) { try await ledger.addSpend(model: "m", month: june, usd: amount) }
-                guard case .invalidValue = error else {
-                    Issue.record("expected invalidValue for \(amount), got \(String(describing: error))")
+                let error = await #expect(throws: SpendLedgerError.self) { try await ledger.addSpend(model: "m", month: june, usd: amount) }
+                guard error?.code == .invalidAmount else {
+                    Issue.record("expected invalidAmount for \(amount), got \(String(describing: error))")
                     continue
                 }
             }

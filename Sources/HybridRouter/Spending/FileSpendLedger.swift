@@ -19,7 +19,7 @@ public actor FileSpendLedger: SpendLedger {
     }
 
     @discardableResult
-    public func addSpend(model: String, month: BillingMonth, usd: Double) async throws(StoreError) -> Double {
+    public func addSpend(model: String, month: BillingMonth, usd: Double) async throws(SpendLedgerError) -> Double {
         try Self.checkAmount(usd, model: model, month: month)
         var updated = try loaded()
         let record = updated.adding(usd, model: model, month: month, at: Date())
@@ -28,11 +28,11 @@ public actor FileSpendLedger: SpendLedger {
         return record.usd
     }
 
-    public func spend(model: String, month: BillingMonth) async throws(StoreError) -> Double {
+    public func spend(model: String, month: BillingMonth) async throws(SpendLedgerError) -> Double {
         try loaded()[SpendKey(model: model, month: month)]?.usd ?? 0
     }
 
-    public func spendRecords(month: BillingMonth) async throws(StoreError) -> [SpendRecord] {
+    public func spendRecords(month: BillingMonth) async throws(SpendLedgerError) -> [SpendRecord] {
         try loaded().inMonth(month)
     }
 
@@ -50,7 +50,7 @@ public actor FileSpendLedger: SpendLedger {
         var updatedAt: Date
     }
 
-    private func loaded() throws(StoreError) -> [SpendKey: SpendRecord] {
+    private func loaded() throws(SpendLedgerError) -> [SpendKey: SpendRecord] {
         if let records { return records }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -59,18 +59,18 @@ public actor FileSpendLedger: SpendLedger {
             contents = try AtomicFile.readJSON(FileContents.self, from: url, decoder: decoder)
         } catch {
             // Never start again from zero: that would silently lift every budget cap.
-            throw .fileFailed(path: url.path, operation: "read the spend ledger", reason: error.reason)
+            throw SpendLedgerError(.unavailable, "\(url.path): cannot read the spend ledger: \(error.reason)")
         }
         let loaded = try contents.map(records(from:)) ?? [:]
         records = loaded
         return loaded
     }
 
-    private func records(from contents: FileContents) throws(StoreError) -> [SpendKey: SpendRecord] {
+    private func records(from contents: FileContents) throws(SpendLedgerError) -> [SpendKey: SpendRecord] {
         var records: [SpendKey: SpendRecord] = [:]
         for row in contents.spend {
             guard let month = BillingMonth(row.month) else {
-                throw .fileFailed(path: url.path, operation: "read the spend ledger", reason: "month '\(row.month)' is not YYYY-MM")
+                throw SpendLedgerError(.unavailable, "\(url.path): cannot read the spend ledger: month '\(row.month)' is not YYYY-MM")
             }
             let record = SpendRecord(modelID: row.model, month: month, usd: row.usd, requestCount: row.requestCount, updatedAt: row.updatedAt)
             records[SpendKey(record)] = record
@@ -78,7 +78,7 @@ public actor FileSpendLedger: SpendLedger {
         return records
     }
 
-    private func persist(_ records: [SpendKey: SpendRecord]) throws(StoreError) {
+    private func persist(_ records: [SpendKey: SpendRecord]) throws(SpendLedgerError) {
         let rows = records.values
             .sorted { ($0.month, $0.modelID) < ($1.month, $1.modelID) }
             .map { Row(model: $0.modelID, month: $0.month.description, usd: $0.usd, requestCount: $0.requestCount, updatedAt: $0.updatedAt) }
@@ -88,7 +88,7 @@ public actor FileSpendLedger: SpendLedger {
         do {
             try AtomicFile.writeJSON(FileContents(spend: rows), to: url, encoder: encoder)
         } catch {
-            throw .fileFailed(path: url.path, operation: "write the spend ledger", reason: error.reason)
+            throw SpendLedgerError(.unavailable, "\(url.path): cannot write the spend ledger: \(error.reason)")
         }
     }
 }

@@ -13,16 +13,16 @@ public actor InMemorySpendLedger: SpendLedger {
     }
 
     @discardableResult
-    public func addSpend(model: String, month: BillingMonth, usd: Double) async throws(StoreError) -> Double {
+    public func addSpend(model: String, month: BillingMonth, usd: Double) async throws(SpendLedgerError) -> Double {
         try Self.checkAmount(usd, model: model, month: month)
         return records.adding(usd, model: model, month: month, at: Date()).usd
     }
 
-    public func spend(model: String, month: BillingMonth) async throws(StoreError) -> Double {
+    public func spend(model: String, month: BillingMonth) async throws(SpendLedgerError) -> Double {
         records[SpendKey(model: model, month: month)]?.usd ?? 0
     }
 
-    public func spendRecords(month: BillingMonth) async throws(StoreError) -> [SpendRecord] {
+    public func spendRecords(month: BillingMonth) async throws(SpendLedgerError) -> [SpendRecord] {
         records.inMonth(month)
     }
 }

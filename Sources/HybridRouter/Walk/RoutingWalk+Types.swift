@@ -87,7 +87,7 @@ extension RoutingWalk {
         /// For `.checkAvailability`: nil when the model can serve, else why not.
         case availability(UnavailabilityReason?)
         /// For `.readSpend`: this month's spend on the feature's metered models, or why it is unknown.
-        case spendRead(Result<Double, StoreError>)
+        case spendRead(Result<Double, SpendLedgerError>)
         /// For `.call`: the model answered; `checks` is what the output checks made of it (nil: the feature has
         /// none), `deliveredText` whether any of its text already reached the app (progressive streaming).
         case answered(checks: OutputCheckResult?, usage: TokenUsage?, deliveredText: Bool)

@@ -36,7 +36,7 @@ package struct RoutingWalk: Sendable {
     /// After a context-window error, only models with a window larger than this are tried.
     private var windowMustExceed: Int?
     /// This month's spend, read once when a metered model is first reached.
-    private var spend: Result<Double, StoreError>?
+    private var spend: Result<Double, SpendLedgerError>?
     /// The answer failing the fewest checks among those rejected; ties keep the earlier model's.
     private var best: (position: Int, failedCount: Int, failures: [FailedOutputCheck])?
     /// Actions to hand out, in order, before `then`, while performing side effects.

@@ -20,8 +20,6 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case operationFailed(path: String, operation: String, reason: String)
     /// The task was cancelled before the operation finished; nothing was written by it.
     case cancelled(path: String, operation: String)
-    /// A file-backed store (`FileSpendLedger`) could not read or replace its JSON file; the previous contents are intact.
-    case fileFailed(path: String, operation: String, reason: String)
 
     public var description: String {
         switch self {
@@ -43,8 +41,6 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "database at \(path): cannot \(operation): \(reason)"
         case .cancelled(let path, let operation):
             "database at \(path): \(operation) was cancelled before it finished"
-        case .fileFailed(let path, let operation, let reason):
-            "\(path): cannot \(operation): \(reason)"
         }
     }
 }
