@@ -167,8 +167,8 @@ let package = Package(
         .executableTarget(
             name: "hybrid-bench",
             dependencies: [
-                "HybridCore", "HybridTransport", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridProviders",
-                "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridPostgres", "HybridEvents", "HybridCollect",
+                "HybridCore", "HybridTransport", "HybridTestSupport", "HybridProjectTestSupport", "HybridConfig", "HybridStore",
+                "HybridProviders", "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridPostgres", "HybridEvents", "HybridCollect",
                 "hybrid-measure",
             ],
             path: "Benchmarks/hybrid-bench",
@@ -179,6 +179,10 @@ let package = Package(
         .executableTarget(name: "hybrid-measure"),
         // Loopback HTTP servers and fixtures shared by the tests and the benchmarks; never shipped to apps.
         .target(name: "HybridTestSupport", dependencies: ["HybridCore", "HybridTransport"], swiftSettings: strict),
+        // The project's own test launchers (the built `hybrid`, PostgreSQL, headless Chromium, measured child
+        // processes, the Python JSON Schema oracle): for this package's tests and benchmarks only, so the HybridTesting
+        // product a third party imports holds the conformance suites and scripted parts, not these. Imports Swift Testing.
+        .target(name: "HybridProjectTestSupport", dependencies: ["HybridTestSupport", "HybridCore"], swiftSettings: strict),
         // The public test kit (product HybridTesting): re-exports HybridTestSupport and adds the provider conformance
         // suite, so a third-party `LanguageModel` proves itself in a few lines. Imports Swift Testing.
         .target(
@@ -199,7 +203,7 @@ let package = Package(
         ),
         // HybridTestSupport runs the Python jsonschema oracle; HybridReport provides the seeded SplitMix64.
         .testTarget(
-            name: "HybridCoreTests", dependencies: ["HybridCore", "HybridTestSupport", "HybridReport"],
+            name: "HybridCoreTests", dependencies: ["HybridProjectTestSupport", "HybridCore", "HybridTestSupport", "HybridReport"],
             swiftSettings: strict),
         .testTarget(
             name: "HybridTransportTests",
@@ -218,7 +222,7 @@ let package = Package(
         .executableTarget(name: "hybrid-store-stress", dependencies: ["HybridStore"], swiftSettings: strict),
         .testTarget(
             name: "HybridStoreTests",
-            dependencies: [
+            dependencies: ["HybridProjectTestSupport",
                 "HybridStore", "hybrid-store-stress", "HybridTestSupport", "HybridTesting", "HybridPostgres", "HybridCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -226,12 +230,12 @@ let package = Package(
         ),
         .testTarget(
             name: "HybridConfigTests",
-            dependencies: ["HybridConfig", "HybridTestSupport", "HybridCurl", "HybridCrypto"],
+            dependencies: ["HybridProjectTestSupport", "HybridConfig", "HybridTestSupport", "HybridCurl", "HybridCrypto"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HybridReportTests",
-            dependencies: ["HybridReport", "HybridStore", "HybridCore", "HybridTestSupport", "hybrid"],
+            dependencies: ["HybridProjectTestSupport", "HybridReport", "HybridStore", "HybridCore", "HybridTestSupport", "hybrid"],
             exclude: ["Golden"],
             swiftSettings: strict
         ),
@@ -248,25 +252,25 @@ let package = Package(
         .executableTarget(name: "hybrid-ledger-stress", dependencies: ["HybridRouter", "HybridCore"], swiftSettings: strict),
         .testTarget(
             name: "HybridViewTests",
-            dependencies: ["HybridView", "HybridStore", "HybridCore", "HybridRunner", "HybridTestSupport", "hybrid"],
+            dependencies: ["HybridProjectTestSupport", "HybridView", "HybridStore", "HybridCore", "HybridRunner", "HybridTestSupport", "hybrid"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HybridRouterTests",
-            dependencies: [
+            dependencies: ["HybridProjectTestSupport",
                 "HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridProviders", "HybridCurl",
                 "HybridLocalModel", "hybrid-ledger-stress", "HybridEvents", "HybridLocalModelTestSupport",
             ],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "HybridEventsTests", dependencies: ["HybridEvents", "HybridCore", "HybridTransport", "HybridTestSupport"],
+            name: "HybridEventsTests", dependencies: ["HybridProjectTestSupport", "HybridEvents", "HybridCore", "HybridTransport", "HybridTestSupport"],
             swiftSettings: strict),
         // Fails when an app product's dependency closure reaches libcurl, SQLite or the local-model processes.
         .testTarget(name: "HybridPackageTests", dependencies: ["HybridTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HybridRunnerTests",
-            dependencies: [
+            dependencies: ["HybridProjectTestSupport",
                 "HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders",
                 "HybridReport", "HybridLocalModelTestSupport", "hybrid-measure",
             ],
@@ -275,7 +279,7 @@ let package = Package(
         // The collector in-process and the field loop end to end (router → uploader → `hybrid collect` → report → recommend).
         .testTarget(
             name: "HybridCollectTests",
-            dependencies: [
+            dependencies: ["HybridProjectTestSupport",
                 "HybridCollect", "HybridStore", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridTransport",
                 "HybridRouter", "HybridConfig", "HybridProviders", "HybridLocalModel", "HybridEvents", "HybridReport", "hybrid",
                 "HybridLocalModelTestSupport",
@@ -290,7 +294,7 @@ let package = Package(
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
         .testTarget(
             name: "HybridCLITests",
-            dependencies: [
+            dependencies: ["HybridProjectTestSupport",
                 "hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore", "HybridTesting",
                 "HybridPostgres", .product(name: "GRDB", package: "GRDB.swift"),
             ],

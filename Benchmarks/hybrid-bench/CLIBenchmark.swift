@@ -1,6 +1,7 @@
 import Foundation
 import HybridConfig
 import HybridTestSupport
+import HybridProjectTestSupport
 
 /// `hybrid-bench cli [--samples 2000,20000] [--delays 0,20] [--concurrency 32] [--modes plain,stream] [--repeats 3] [--keep DIR]`: the real
 /// release `hybrid eval` (a child process: start-up, config, dataset parsing, scoring, SQLite storage, exit) against

@@ -5,6 +5,7 @@ import HybridStore
 import HybridTestSupport
 import HybridCurl
 import HybridTransport
+import HybridProjectTestSupport
 
 /// `hybrid-bench config [--features N] [--iterations N]`: start-up time of the effective config from the
 /// last-known-good cache (target < 5 ms for 200 features), with and without a signature check, and the time of a

@@ -4,6 +4,7 @@ import HybridCore
 import HybridEvents
 import HybridStore
 import HybridTestSupport
+import HybridProjectTestSupport
 
 /// `hybrid-bench ingest [--events N]`: router events into a field run in SQLite (default 200,000 events, distinct
 /// random ids, 400 installs, each install's 500 events one batch as its uploader sends them). Timed: validated

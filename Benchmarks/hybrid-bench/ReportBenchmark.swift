@@ -3,6 +3,7 @@ import HybridCore
 import HybridReport
 import HybridStore
 import HybridTestSupport
+import HybridProjectTestSupport
 
 /// `hybrid-bench report [--results N] [--arms A] [--db PATH]`: report generation over a synthetic stored run
 /// (default 1,000,000 results = 5 arms × 200,000 cases). Only the report (stream, aggregate, compare, render

@@ -3,6 +3,7 @@ import HybridCore
 import HybridPostgres
 import HybridStore
 import HybridTestSupport
+import HybridProjectTestSupport
 
 /// `hybrid-bench workers [--samples 2000] [--workers 4] [--concurrency 4] [--delay-ms 20]`: the release `hybrid eval
 /// --worker` filling one run in a shared PostgreSQL store (a throwaway server from Debian's package), one worker

@@ -1,3 +1,4 @@
 // The public test kit: everything in HybridTestSupport (loopback HTTP servers, scripted models and transports,
-// `BlockingWork`) plus the provider conformance suite, for third-party adapters and apps.
+// `BlockingWork`, the transport conformance suite) plus the provider conformance suite, for third-party adapters and
+// apps. The project's own launchers (PostgreSQL, Chromium, the built CLI) are in HybridProjectTestSupport, not here.
 @_exported public import HybridTestSupport

@@ -2,6 +2,7 @@ import Foundation
 import HybridConfig
 import HybridCore
 import HybridTestSupport
+import HybridProjectTestSupport
 
 /// A scratch directory with a config and a dataset for running `hybrid` against loopback servers.
 struct CLIFixture {

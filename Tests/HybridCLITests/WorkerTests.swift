@@ -5,6 +5,7 @@ import HybridTestSupport
 import HybridTesting
 import Synchronization
 import Testing
+import HybridProjectTestSupport
 
 /// `hybrid eval --worker`: many processes fill one run in a shared PostgreSQL store, each key stored exactly once,
 /// and a worker killed with SIGKILL loses nothing.

@@ -6,6 +6,7 @@ import HybridStore
 import HybridTestSupport
 import HybridTransport
 import Testing
+import HybridProjectTestSupport
 
 /// The collector in-process on 127.0.0.1 port 0, driven over real HTTP with libcurl, in the uploader's wire format
 /// (`RouteEventBatch`, gzip, bearer token).

@@ -10,6 +10,7 @@ import HybridReport
 import HybridRouter
 import HybridTestSupport
 import Testing
+import HybridProjectTestSupport
 
 /// Hands each event to several sinks: the uploader under test, and memory so the test can re-send a batch itself.
 private struct TeeSink: RouteEventSink {

@@ -10,6 +10,7 @@ import HybridReport
 import HybridRouter
 import HybridTestSupport
 import Testing
+import HybridProjectTestSupport
 
 /// An older phone: the same on-device model, `extra` slower per answer (what a slower NPU costs). The delay is the
 /// simulated hardware, not a wait for an outcome.

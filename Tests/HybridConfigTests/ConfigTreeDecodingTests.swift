@@ -4,6 +4,7 @@ import HybridTestSupport
 import Testing
 
 @testable import HybridConfig
+import HybridProjectTestSupport
 
 /// The start-up fast path (`HybridConfigDocument(tree:)`) must give exactly the document the `Decodable` path
 /// gives, and must refuse whatever that path refuses (so the slow path can word the error).

@@ -3,6 +3,7 @@ import HybridConfig
 import HybridCore
 import HybridTestSupport
 import Testing
+import HybridProjectTestSupport
 
 /// The validator's secret scan: every string of a config, at its JSON path, never echoing the value.
 @Suite("Secret scan")

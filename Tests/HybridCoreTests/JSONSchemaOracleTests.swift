@@ -3,6 +3,7 @@ import HybridCore
 import HybridReport
 import HybridTestSupport
 import Testing
+import HybridProjectTestSupport
 
 /// Generated schemas and instances, judged by ``JSONSchema`` and by Python's `jsonschema` (Draft 2020-12): the
 /// verdicts must be identical. The generator stays inside standard 2020-12 (no dialect additions, no `format`,

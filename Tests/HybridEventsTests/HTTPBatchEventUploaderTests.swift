@@ -4,6 +4,7 @@ import HybridEvents
 import HybridTestSupport
 import HybridTransport
 import Testing
+import HybridProjectTestSupport
 
 @Suite("HTTPBatchEventUploader: gzip batches, retries, spool, bounded queue")
 struct HTTPBatchEventUploaderTests {

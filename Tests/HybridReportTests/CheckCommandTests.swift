@@ -1,6 +1,7 @@
 import Foundation
 import HybridTestSupport
 import Testing
+import HybridProjectTestSupport
 
 /// `hybrid check` exit codes as a script sees them: 0 passed, 1 a check failed, 2 the schema itself is unusable.
 @Suite("hybrid check")

@@ -2,6 +2,7 @@ import Foundation
 import HybridReport
 import HybridTestSupport
 import Testing
+import HybridProjectTestSupport
 
 /// Renders the fixed run's HTML report in headless Chromium (Debian `chromium`, installed by `make setup`):
 /// takes a screenshot and checks the DOM Chromium built has the expected tables, cells and SVG charts.

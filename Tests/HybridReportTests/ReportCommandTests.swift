@@ -3,6 +3,7 @@ import HybridReport
 import HybridStore
 import HybridTestSupport
 import Testing
+import HybridProjectTestSupport
 
 /// The `hybrid report` and `hybrid compare` commands as CI runs them: files written, exit codes 0 / 3 / 1.
 @Suite("hybrid report and compare")

@@ -4,6 +4,7 @@ import HybridRouter
 import HybridTestSupport
 import Testing
 
+import HybridProjectTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

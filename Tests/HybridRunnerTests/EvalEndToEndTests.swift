@@ -10,6 +10,7 @@ import HybridStore
 import HybridTestSupport
 import HybridTransport
 import Testing
+import HybridProjectTestSupport
 
 @Suite(.serialized) struct EvalEndToEndTests {
     private func temporaryDirectory() throws -> URL {

@@ -9,6 +9,7 @@ import HybridTestSupport
 import HybridTransport
 import Synchronization
 import Testing
+import HybridProjectTestSupport
 
 /// Every call bounded in time, memory and count (issue #10), against loopback servers speaking OpenAI's Chat
 /// Completions format (https://platform.openai.com/docs/api-reference/chat/object and

@@ -1,6 +1,7 @@
 import Foundation
 import HybridTestSupport
 import Testing
+import HybridProjectTestSupport
 
 /// `MeasuredProcess` is what the CLI benchmark and the memory-bound tests read their figures from: a peak that
 /// silently includes the test process's own (Linux folds it in at exec) makes a memory test fail for reasons not

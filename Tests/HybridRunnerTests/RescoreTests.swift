@@ -5,6 +5,7 @@ import HybridRunner
 import HybridStore
 import HybridTestSupport
 import Testing
+import HybridProjectTestSupport
 
 /// Re-scoring stored outputs: new checks and scores into a new run, and not one request to a model.
 @Suite struct RescoreTests {

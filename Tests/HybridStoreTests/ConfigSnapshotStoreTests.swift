@@ -3,6 +3,7 @@ import HybridTestSupport
 import HybridTesting
 import Testing
 @testable import HybridStore
+import HybridProjectTestSupport
 
 /// The `ConfigSnapshotStore` contract on every backend (`StoreBackend`).
 @Suite("ConfigSnapshotStore conformance", .postgresServer)

@@ -5,6 +5,7 @@ import HybridTestSupport
 import Testing
 @testable import HybridStore
 
+import HybridProjectTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

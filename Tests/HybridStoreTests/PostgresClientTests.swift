@@ -3,6 +3,7 @@ import HybridCore
 import HybridPostgres
 import HybridTesting
 import Testing
+import HybridProjectTestSupport
 
 /// The libpq client under the shared store: the URL's `sslmode` reaches libpq, and failures name the server's reason.
 @Suite("PostgreSQL client (libpq)", .postgresServer)

@@ -4,6 +4,7 @@ import HybridTestSupport
 import HybridTesting
 import Testing
 @testable import HybridStore
+import HybridProjectTestSupport
 
 /// The `ResultStore` contract, checked on every backend (`StoreBackend`): SQLite and PostgreSQL must store and
 /// answer alike, so reports, `compare` and `recommend` read either.

@@ -3,6 +3,7 @@ import HybridCore
 @testable import HybridStore
 import HybridTestSupport
 import Testing
+import HybridProjectTestSupport
 
 /// `RunMerger` on files written through the store: plan conflicts, config snapshots, inferred missing keys. The
 /// end-to-end behaviour through `hybrid eval --shard` and `hybrid merge` is in `HybridCLITests/ShardMergeTests`.

@@ -3,6 +3,7 @@ import HybridTestSupport
 import HybridTesting
 import Testing
 @testable import HybridStore
+import HybridProjectTestSupport
 
 /// The `SpendLedger` contract on every backend (`StoreBackend`), and `BillingMonth`.
 @Suite("SpendLedger conformance", .postgresServer)

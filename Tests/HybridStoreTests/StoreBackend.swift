@@ -6,6 +6,7 @@ import HybridTestSupport
 import HybridTesting
 import GRDB
 import Testing
+import HybridProjectTestSupport
 
 /// The two backends every store test runs against: the embedded SQLite file and a PostgreSQL database on the
 /// suite's server (`@Suite(.postgresServer)`), one fresh database per test.

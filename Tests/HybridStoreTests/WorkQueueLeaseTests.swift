@@ -5,6 +5,7 @@ import HybridStore
 import HybridTestSupport
 import HybridTesting
 import Testing
+import HybridProjectTestSupport
 
 /// Lease renewal on the PostgreSQL work queue. Leases are run out by editing `lease_expires_at` by hand rather than
 /// by waiting, so nothing here depends on how fast the machine is.

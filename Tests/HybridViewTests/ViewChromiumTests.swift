@@ -1,6 +1,7 @@
 import Foundation
 import HybridTestSupport
 import Testing
+import HybridProjectTestSupport
 
 /// `hybrid view` as a person uses it: the real CLI serving a store with two runs on port 0, pages loaded by
 /// headless Chromium, and assertions on the DOM it built (plus one screenshot).

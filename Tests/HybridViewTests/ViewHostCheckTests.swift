@@ -1,6 +1,7 @@
 import Foundation
 import HybridTestSupport
 import Testing
+import HybridProjectTestSupport
 
 /// `hybrid view` as users run it answers only at the address it printed: a page on another domain that resolves to
 /// 127.0.0.1 (DNS rebinding) sends its own name in `Host` and must not read local results.

@@ -1,5 +1,6 @@
 import Foundation
 import HybridTestSupport
+import HybridProjectTestSupport
 
 /// The real `hybrid view` binary as a child process on port 0, with the URL it printed. Stop it with ``stop()``.
 struct ViewServerProcess {

@@ -1,4 +1,5 @@
 public import Foundation
+import HybridTestSupport
 
 /// Runs a program to completion with optional standard input and collects its output, off the cooperative pool.
 public enum ChildProcess {

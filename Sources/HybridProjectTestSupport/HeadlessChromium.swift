@@ -1,4 +1,5 @@
 public import Foundation
+import HybridTestSupport
 
 /// Debian's `chromium` in headless mode (installed by `make setup`): dumps the DOM a page builds, or takes a
 /// screenshot, so tests can check what a person would see. Each call gets its own profile directory and `HOME`

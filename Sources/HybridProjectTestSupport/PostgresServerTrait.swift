@@ -1,4 +1,3 @@
-public import HybridTestSupport
 public import Testing
 
 /// `@Suite(.postgresServer)`: one throwaway PostgreSQL server (`PostgresServer`) for the whole suite, killed when

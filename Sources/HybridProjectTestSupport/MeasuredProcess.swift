@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HybridTestSupport
 
 /// Runs a program to completion and reports what it cost: wall time, CPU time and peak resident memory of that
 /// one child, from `wait4`'s `rusage`.

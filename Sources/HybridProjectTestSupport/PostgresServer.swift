@@ -1,6 +1,7 @@
 public import Foundation
 #if canImport(Glibc)
 import Glibc
+import HybridTestSupport
 #endif
 
 /// A throwaway PostgreSQL server from Debian's `postgresql` package, for tests and benchmarks: `initdb` into a

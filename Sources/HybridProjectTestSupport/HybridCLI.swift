@@ -1,5 +1,6 @@
 import Dispatch
 public import Foundation
+import HybridTestSupport
 
 /// Runs the `hybrid` executable that `swift build --build-tests` put in `.build/debug`, as users and CI do, and
 /// captures what it prints (stdout and stderr together).

@@ -1,4 +1,5 @@
 public import Foundation
+import HybridTestSupport
 
 extension HybridCLI {
     /// A `hybrid` command that serves until killed (`view`, `collect`), with the URL it printed.
