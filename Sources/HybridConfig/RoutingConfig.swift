@@ -5,7 +5,7 @@ public import HybridCore
 /// streams deliver text.
 ///
 /// Set per feature (`features.NAME.routing`) over document-level defaults (`routing`), field by field (`onError`
-/// key by key); what neither says comes from the app's `RouterPolicy`. Every field is optional.
+/// key by key); what neither says comes from the app's `RouterDefaults`. Every field is optional.
 /// ```json
 /// "routing": {
 ///   "onError": { "refusal": "stop", "rate_limited": "fallback" },

@@ -71,9 +71,9 @@ public struct Recommender: Sendable {
         }
         // The routing block every decision was simulated with, so the router does what the figures promise.
         for decision in decisions {
-            let simulated = RoutingBlock.simulated(feature: decision.feature, document: base, fallback: decision.floors.fallback)
+            let simulated = ReplayPolicy.simulated(feature: decision.feature, document: base, fallback: decision.floors.fallback)
             guard let feature = base.features[decision.feature] else { continue }
-            document.features[decision.feature]?.routing = RoutingBlock.block(for: simulated, feature: feature)
+            document.features[decision.feature]?.routing = ReplayPolicy.routingConfig(for: simulated, feature: feature)
         }
         let runs = simulators.map(\.table.runID)
         var seenRuns: [String] = []
@@ -91,8 +91,8 @@ public struct Recommender: Sendable {
         let name = table.feature
         guard let config = document.features[name] else { throw .featureNotInConfig(feature: name) }
         let floors = policy.floors(for: name, config: config)
-        try RoutingBlock.routable(floors.fallback, feature: name)
-        let routing = RoutingBlock.simulated(feature: name, document: document, fallback: floors.fallback)
+        try ReplayPolicy.checkRoutable(floors.fallback, feature: name)
+        let routing = ReplayPolicy.simulated(feature: name, document: document, fallback: floors.fallback)
         var notes: [String] = []
 
         // Models the run measured that the config knows, the privacy class allows and that served at least once.

@@ -37,14 +37,14 @@ public struct RouteSimulator: Sendable {
     }
 
     /// The figures of `policy` over the run, with intervals.
-    public func simulate(_ policy: RoutePolicy) throws(RecommendError) -> SimulationResult {
+    public func simulate(_ policy: ReplayPolicy) throws(RecommendError) -> SimulationResult {
         let (variant, arms) = try resolve(policy)
         let trace = try self.trace(arms: arms, policy: policy)
         return SimulationResult(table: table, policy: policy, variant: variant, trace: trace, configuration: bootstrap)
     }
 
     /// The variant and arm indices `policy` names; throws when the run lacks an arm.
-    func resolve(_ policy: RoutePolicy) throws(RecommendError) -> (variant: String, arms: [Int]) {
+    func resolve(_ policy: ReplayPolicy) throws(RecommendError) -> (variant: String, arms: [Int]) {
         guard !policy.order.isEmpty else { throw .emptyOrder }
         let variant: String
         if let named = policy.variant {
@@ -65,7 +65,7 @@ public struct RouteSimulator: Sendable {
     }
 
     /// Walks every case through `arms` under `policy`'s conditions.
-    func trace(arms: [Int], policy: RoutePolicy) throws(RecommendError) -> RouteTrace {
+    func trace(arms: [Int], policy: ReplayPolicy) throws(RecommendError) -> RouteTrace {
         let rules = SimulatedRequest(policy: policy, table: table, contextWindows: contextWindows)
         var trace = RouteTrace(arms: arms, scorerCount: table.scorers.count)
         for (caseIndex, row) in table.outcomes.enumerated() {
@@ -93,7 +93,7 @@ struct SimulatedRequest {
     /// Context windows by model id, when the config is known (a context-window error then bounds the next models).
     var contextWindows: [String: Int]
 
-    init(policy: RoutePolicy, table: RunOutcomeTable, contextWindows: [String: Int]) {
+    init(policy: ReplayPolicy, table: RunOutcomeTable, contextWindows: [String: Int]) {
         self.table = table
         self.contextWindows = contextWindows
         qualityFloors = policy.fallback.compactMap {

@@ -12,7 +12,7 @@ public struct SimulationResult: Sendable {
     /// The prompt variant used for bare model ids.
     public var variant: String
     /// The policy that was replayed.
-    public var policy: RoutePolicy
+    public var policy: ReplayPolicy
     /// The arms of the order, resolved against the run.
     public var arms: [ArmDescriptor]
     /// Simulated requests: (case, repeat) pairs with a result on every arm the walk reached.
@@ -43,7 +43,7 @@ public struct SimulationResult: Sendable {
     public var cacheHitAttempts: Int
 
     init(
-        table: RunOutcomeTable, policy: RoutePolicy, variant: String, trace: RouteTrace,
+        table: RunOutcomeTable, policy: ReplayPolicy, variant: String, trace: RouteTrace,
         configuration: BootstrapConfiguration, reducer: RepeatReducer = .mean
     ) {
         let units = TraceCases(trace, table: table, reducer: reducer)

@@ -12,7 +12,7 @@ public struct RoutedResponse: Sendable, Equatable {
     public var rolloutArm: String?
     /// True when the response came from the router's cache and no model was called.
     public var fromCache: Bool
-    /// Input variables cut to make the prompt fit (see `RouterPolicy.Truncation` and `truncateInputTo`).
+    /// Input variables cut to make the prompt fit (see `RouterDefaults.Truncation` and `truncateInputTo`).
     public var truncatedInputs: [String]
     /// Every output check (schema, constraints) the response failed; empty when it passed them all or the
     /// feature has none. A served response may fail checks the routing policy does not fall back on.

@@ -16,7 +16,7 @@ import Synchronization
 /// constraints (`OutputChecks`, as the eval runner does); a failed check the policy names falls back too. A call
 /// may be cut by the per-attempt timeout (then the next model is tried) and the whole walk shares one deadline:
 /// a call still running when it passes is cancelled and no further model is tried. The routing policy is the
-/// feature's `routing` block over the document's, then the `RouterPolicy` given here.
+/// feature's `routing` block over the document's, then the `RouterDefaults` given here.
 ///
 /// Thread-safe and cheap to share: the only mutable state (cooldowns, built models) is behind a lock.
 public final class Router: Sendable {
@@ -35,7 +35,7 @@ public final class Router: Sendable {
     let cache: (any RouterCache)?
     let clock: RouterClock
     /// Fallback rules, cooldowns, input sizing.
-    public let policy: RouterPolicy
+    public let policy: RouterDefaults
     let onIncident: @Sendable (RouterIncident) -> Void
     /// Receives one `RouteEvent` per request; nil: no events are built.
     let eventSink: (any RouteEventSink)?
@@ -66,7 +66,7 @@ public final class Router: Sendable {
         spendLedger: (any SpendLedger)? = nil,
         cache: (any RouterCache)? = nil,
         clock: RouterClock = .system,
-        policy: RouterPolicy = RouterPolicy(),
+        policy: RouterDefaults = RouterDefaults(),
         eventSink: (any RouteEventSink)? = nil,
         eventLabels: [String: String] = [:],
         onIncident: @escaping @Sendable (RouterIncident) -> Void = Router.reportToStandardError
@@ -92,7 +92,7 @@ public final class Router: Sendable {
         spendLedger: (any SpendLedger)? = nil,
         cache: (any RouterCache)? = nil,
         clock: RouterClock = .system,
-        policy: RouterPolicy = RouterPolicy(),
+        policy: RouterDefaults = RouterDefaults(),
         eventSink: (any RouteEventSink)? = nil,
         eventLabels: [String: String] = [:],
         onIncident: @escaping @Sendable (RouterIncident) -> Void = Router.reportToStandardError

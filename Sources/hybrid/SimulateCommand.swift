@@ -67,8 +67,8 @@ struct SimulateCommand: AsyncParsableCommand {
         }
     }
 
-    private func policy(order: String) throws -> RoutePolicy {
-        RoutePolicy(
+    private func policy(order: String) throws -> ReplayPolicy {
+        ReplayPolicy(
             order: Self.list(order), variant: variant, fallback: try FallbackCondition.parseList(fallbackOn),
             stopOn: Set(Self.list(stopOn)))
     }

@@ -18,7 +18,7 @@ import Testing
 
     @Test func adherenceFallbackServesEightyTwentyAndChargesEveryAttempt() async throws {
         let simulator = try await simulator([Self.local, Self.cloud])
-        let result = try simulator.simulate(RoutePolicy(order: ["local", "cloud"], fallback: [.adherence]))
+        let result = try simulator.simulate(ReplayPolicy(order: ["local", "cloud"], fallback: [.adherence]))
         #expect(result.count == 10)
         #expect(result.share(servedBy: "local")?.successes == 8)
         #expect(result.share(servedBy: "cloud")?.successes == 2)
@@ -43,7 +43,7 @@ import Testing
 
     @Test func withoutAdherenceFallbackTheFirstArmServesEverythingItAnswers() async throws {
         let simulator = try await simulator([Self.local, Self.cloud])
-        let result = try simulator.simulate(RoutePolicy(order: ["local", "cloud"]))
+        let result = try simulator.simulate(ReplayPolicy(order: ["local", "cloud"]))
         #expect(result.share(servedBy: "local")?.successes == 10)
         #expect(result.adherence.successes == 8)
         #expect(result.costPer1k.mean == 0)
@@ -55,7 +55,7 @@ import Testing
         var slow = Self.local
         slow.latencyMs = { _ in 5000 }
         let simulator = try await simulator([slow, Self.cloud])
-        let policy = RoutePolicy(order: ["local", "cloud"], fallback: try FallbackCondition.parseList("timeout:2s"))
+        let policy = ReplayPolicy(order: ["local", "cloud"], fallback: try FallbackCondition.parseList("timeout:2s"))
         let request = SimulatedRequest(policy: policy, table: simulator.table, contextWindows: [:])
         let arms = try simulator.resolve(policy).arms
         let walk = try #require(request.walk(simulator.table.outcomes[0], arms: arms))
@@ -69,7 +69,7 @@ import Testing
         slow.adherent = { _ in true }
         slow.latencyMs = { $0 < 7 ? 100 : 5000 }
         let simulator = try await simulator([slow, Self.cloud])
-        let result = try simulator.simulate(RoutePolicy(order: ["local", "cloud"], fallback: try FallbackCondition.parseList("timeout:2s")))
+        let result = try simulator.simulate(ReplayPolicy(order: ["local", "cloud"], fallback: try FallbackCondition.parseList("timeout:2s")))
         #expect(result.timedOutAttempts == 3)
         #expect(result.share(servedBy: "cloud")?.successes == 3)
         // The three slow cases are charged 2,000 ms (not 5,000) plus B's 300 ms.
@@ -85,7 +85,7 @@ import Testing
         var strict = Self.cloud
         strict.adherent = { $0 != 9 }
         let simulator = try await simulator([flaky, strict])
-        let result = try simulator.simulate(RoutePolicy(order: ["local", "cloud"], fallback: [.adherence]))
+        let result = try simulator.simulate(ReplayPolicy(order: ["local", "cloud"], fallback: [.adherence]))
         #expect(result.share(servedBy: "cloud")?.successes == 2)  // case 0 (A failed) and case 8
         #expect(result.noArmPassed.successes == 1)  // case 9: both break a constraint
         #expect(result.adherence.successes == 9)
@@ -97,7 +97,7 @@ import Testing
 
     @Test func qualityConditionFallsBackBelowTheFloor() async throws {
         let simulator = try await simulator([Self.local, Self.cloud])
-        let policy = RoutePolicy(order: ["local", "cloud"], fallback: [try FallbackCondition.parse("quality:token_f1>=0.5")])
+        let policy = ReplayPolicy(order: ["local", "cloud"], fallback: [try FallbackCondition.parse("quality:token_f1>=0.5")])
         let result = try simulator.simulate(policy)
         #expect(result.share(servedBy: "cloud")?.successes == 2)
         #expect(policy.fallback.map(\.description) == ["error", "quality:token_f1>=0.5"])
@@ -108,11 +108,11 @@ import Testing
         bullet.variant = "bullet"
         let simulator = try await simulator([Self.local, Self.cloud, bullet])
         #expect(throws: RecommendError.ambiguousVariant(variants: ["bullet", "concise"])) {
-            try simulator.simulate(RoutePolicy(order: ["local"]))
+            try simulator.simulate(ReplayPolicy(order: ["local"]))
         }
-        let mixed = try simulator.simulate(RoutePolicy(order: ["concise@local", "bullet@cloud"], fallback: [.adherence]))
+        let mixed = try simulator.simulate(ReplayPolicy(order: ["concise@local", "bullet@cloud"], fallback: [.adherence]))
         #expect(mixed.arms.map(\.id) == ["concise@local", "bullet@cloud"])
-        #expect(throws: RecommendError.self) { try simulator.simulate(RoutePolicy(order: ["nope"], variant: "concise")) }
+        #expect(throws: RecommendError.self) { try simulator.simulate(ReplayPolicy(order: ["nope"], variant: "concise")) }
     }
 
     @Test func unknownRunAndBadConditionsAreTypedErrors() async throws {

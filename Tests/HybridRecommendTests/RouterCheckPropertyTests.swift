@@ -64,7 +64,7 @@ struct RouterCheckPropertyTests {
 
     /// A random policy of the kind `hybrid recommend` emits: an order, output checks, an attempt timeout, stops,
     /// a deadline and what to return when every check fails.
-    static func policy(_ rng: inout SplitMix64) -> RoutePolicy {
+    static func policy(_ rng: inout SplitMix64) -> ReplayPolicy {
         let order = Array(models.shuffled(using: &rng).prefix(Int.random(in: 1...3, using: &rng)))
         var fallback: [FallbackCondition] = []
         let outputs: [FallbackCondition] = [.adherence, .check("schema"), .check("constraints"), .check("max_words"), .check("json_parses")]
@@ -72,7 +72,7 @@ struct RouterCheckPropertyTests {
         if Bool.random(using: &rng) { fallback.append(.timeout(milliseconds: [500, 1000, 1500, 2000].randomElement(using: &rng)!)) }
         let stops = Set(errorKinds.filter { _ in Int.random(in: 0..<4, using: &rng) == 0 })
         let deadline: Double? = Bool.random(using: &rng) ? [1000, 2500, 4000].randomElement(using: &rng)! : nil
-        return RoutePolicy(
+        return ReplayPolicy(
             order: order, variant: "concise", fallback: fallback, stopOn: stops, deadlineMs: deadline,
             whenChecksFail: Bool.random(using: &rng) ? .returnBest : .throwError)
     }
@@ -101,7 +101,7 @@ struct RouterCheckPropertyTests {
 
     @Test("a quality condition cannot be written into a routing block")
     func qualityIsRefused() throws {
-        let policy = RoutePolicy(order: ["m0"], fallback: [.quality(scorer: "token_f1", minimum: 0.5)])
+        let policy = ReplayPolicy(order: ["m0"], fallback: [.quality(scorer: "token_f1", minimum: 0.5)])
         #expect(throws: RecommendError.self) { try RouterCheck.applying(policy, feature: "summarize", to: try Self.document(models: Self.models)) }
     }
 }

@@ -145,7 +145,7 @@ struct RouterConfigCacheStreamTests {
         await #expect(throws: RouterError.self) {
             try await Fixtures.router([a]).generate(feature: Fixtures.feature, input: long)
         }
-        let policy = RouterPolicy(truncation: .trimLongestInputToFit)
+        let policy = RouterDefaults(truncation: .trimLongestInputToFit)
         let fitted = try await Fixtures.router([a], policy: policy).generate(feature: Fixtures.feature, input: long)
         #expect(fitted.truncatedInputs == ["input"])
         #expect(fitted.servedBy.id == "a")

@@ -15,7 +15,7 @@ struct RouterEventTests {
     /// `bullets-arm` rollout arm.
     static func router(
         _ a: ScriptedLanguageModel, _ b: ScriptedLanguageModel, sink: InMemoryEventSink, includeContent: Bool = false,
-        constraints: OutputConstraints? = nil, policy: RouterPolicy = RouterPolicy()
+        constraints: OutputConstraints? = nil, policy: RouterDefaults = RouterDefaults()
     ) -> Router {
         let rollout = RolloutConfig(seed: "s1", arms: [RolloutArm(name: "bullets-arm", percentage: 100, variant: "bullets")])
         var document = Fixtures.document(
@@ -63,7 +63,7 @@ struct RouterEventTests {
         let sink = InMemoryEventSink()
         let a = ScriptedLanguageModel(id: "a", whenExhausted: .fail(.timeout(model: "a", after: nil, phase: .deadline)))
         let b = ScriptedLanguageModel(id: "b", tier: .thirdParty, whenExhausted: .fail(.rateLimited(model: "b", retryAfter: nil, retryable: true, detail: "")))
-        let router = Self.router(a, b, sink: sink, policy: RouterPolicy(minimumInputCharacters: [Fixtures.feature: 5]))
+        let router = Self.router(a, b, sink: sink, policy: RouterDefaults(minimumInputCharacters: [Fixtures.feature: 5]))
         await #expect(throws: RouterError.self) { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
         await #expect(throws: RouterError.self) { try await router.generate(feature: Fixtures.feature, input: ["input": "hi"]) }
         let events = sink.events

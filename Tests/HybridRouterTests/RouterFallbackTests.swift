@@ -146,7 +146,7 @@ struct RouterFallbackTests {
         }
         #expect(b.callCount == 0)
 
-        var policy = RouterPolicy()
+        var policy = RouterDefaults()
         policy.onRefusal = .tryNext
         let result = try await Fixtures.router([a, b], policy: policy).generate(feature: Fixtures.feature, input: Fixtures.input)
         #expect(result.servedBy.id == "b")
@@ -189,7 +189,7 @@ struct RouterFallbackTests {
     @Test("input shorter than the feature's minimum is declined without calling any model")
     func minimumInputDecline() async throws {
         let a = ScriptedLanguageModel(id: "a", whenExhausted: .reply("x"))
-        let policy = RouterPolicy(minimumInputCharacters: [Fixtures.feature: 20])
+        let policy = RouterDefaults(minimumInputCharacters: [Fixtures.feature: 20])
         let router = Fixtures.router([a], policy: policy)
         await #expect(throws: RouterError.inputTooShort(feature: Fixtures.feature, minimum: 20, actual: 5)) {
             try await router.generate(feature: Fixtures.feature, input: ["input": "  short \n"])

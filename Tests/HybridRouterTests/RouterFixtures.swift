@@ -77,7 +77,7 @@ enum Fixtures {
         deadlineMs: Int? = nil,
         budget: Double? = nil,
         installId: String = "install-1",
-        policy: RouterPolicy = RouterPolicy(),
+        policy: RouterDefaults = RouterDefaults(),
         cache: (any RouterCache)? = nil,
         ledger: (any SpendLedger)? = nil,
         clock: TestClock = TestClock(),

@@ -17,7 +17,7 @@ struct RouterOutputCheckTests {
     /// A router over `models` whose feature has the topics schema, a max_words constraint and `routing`.
     static func router(
         _ models: [ScriptedLanguageModel], routing: RoutingConfig?, documentRouting: RoutingConfig? = nil,
-        policy: RouterPolicy = RouterPolicy(), deadlineMs: Int? = nil
+        policy: RouterDefaults = RouterDefaults(), deadlineMs: Int? = nil
     ) throws -> Router {
         let clock = TestClock()
         var configs: [String: ModelConfig] = [:]
@@ -110,12 +110,12 @@ struct RouterOutputCheckTests {
         await slow.waitUntil { $0.cancellations == 1 }
     }
 
-    @Test("the config's routing overrides the app's RouterPolicy; what the config does not say comes from it")
+    @Test("the config's routing overrides the app's RouterDefaults; what the config does not say comes from it")
     func configOverridesPolicy() async throws {
         let refusing = ScriptedLanguageModel(id: "a", whenExhausted: .fail(.refusal(model: "a", detail: "no")))
         let other = ScriptedLanguageModel(id: "b", whenExhausted: .reply(Self.good))
         // The app allows refusals to fall back; the published config says stop.
-        let policy = RouterPolicy(fallback: [.refusal: .tryNext])
+        let policy = RouterDefaults(fallback: [.refusal: .tryNext])
         let stopped = try Self.router([refusing, other], routing: nil, documentRouting: RoutingConfig(onError: ["refusal": .stop]), policy: policy)
         await #expect(throws: RouterError.self) { try await stopped.generate(feature: Fixtures.feature, input: Fixtures.input) }
         // Without a word in the config, the app's policy applies.

@@ -46,7 +46,7 @@ public struct RouterCheck: Sendable {
         guard !measured.isEmpty else {
             throw .unknownArm(arm: config.priority.map { "\(variant)@\($0)" }.joined(separator: ", "), known: table.arms.map(\.id))
         }
-        var policy = RoutingBlock.simulated(feature: name, document: resolved, fallback: Self.conditions(resolved.routing(feature: name)))
+        var policy = ReplayPolicy.simulated(feature: name, document: resolved, fallback: Self.conditions(resolved.routing(feature: name)))
         policy.order = measured
         policy.variant = variant
         let simulator = RouteSimulator(table: table, contextWindows: document.models.mapValues(\.contextWindow))
@@ -107,15 +107,15 @@ public struct RouterCheck: Sendable {
     /// `document` with `feature` routed as `policy` says: its order (model ids or arm ids of one variant) as the
     /// priority, its variant as the default, its conditions as the routing block. Quality conditions are refused:
     /// no router can evaluate them.
-    public static func applying(_ policy: RoutePolicy, feature: String, to document: HybridConfigDocument) throws(RecommendError) -> HybridConfigDocument {
-        try RoutingBlock.routable(policy.fallback, feature: feature)
+    public static func applying(_ policy: ReplayPolicy, feature: String, to document: HybridConfigDocument) throws(RecommendError) -> HybridConfigDocument {
+        try ReplayPolicy.checkRoutable(policy.fallback, feature: feature)
         guard var config = document.features[feature] else { throw .featureNotInConfig(feature: feature) }
         var variants = Set(policy.order.compactMap { $0.split(separator: "@", maxSplits: 1).count == 2 ? String($0.split(separator: "@")[0]) : nil })
         if let variant = policy.variant { variants.insert(variant) }
         guard variants.count <= 1 else { throw .ambiguousVariant(variants: variants.sorted()) }
         config.priority = policy.order.map { $0.split(separator: "@", maxSplits: 1).last.map(String.init) ?? $0 }
         if let variant = variants.first { config.defaultVariant = variant }
-        config.routing = RoutingBlock.block(for: policy, feature: config)
+        config.routing = ReplayPolicy.routingConfig(for: policy, feature: config)
         var out = document
         out.features[feature] = config
         return out

@@ -51,7 +51,7 @@ public struct RouterCheckReport: Sendable {
     /// Its feature.
     public var feature: String
     /// The simulator's policy, read from the config's routing block.
-    public var policy: RoutePolicy
+    public var policy: ReplayPolicy
     /// Every case both replayed.
     public var cases: [Case]
     /// Cases left out because an arm the walk reached has no stored result.

@@ -17,7 +17,7 @@ extension Router {
     public convenience init(
         models: [ModelChoice], instructions: String? = nil,
         options: FeatureGenerationOptions = FeatureGenerationOptions(maxOutputTokens: 1_024), configURL: String? = nil,
-        installId: String = UUID().uuidString, cache: (any RouterCache)? = nil, policy: RouterPolicy = RouterPolicy(),
+        installId: String = UUID().uuidString, cache: (any RouterCache)? = nil, policy: RouterDefaults = RouterDefaults(),
         eventSink: (any RouteEventSink)? = nil, eventLabels: [String: String] = [:]
     ) throws(ConfigError) {
         let validated = try ConfigValidator.validate(

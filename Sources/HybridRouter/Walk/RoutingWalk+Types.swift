@@ -3,10 +3,10 @@ package import HybridCore
 
 extension RoutingWalk {
     /// Everything the walk decides by, fixed for one request: the feature's routing block over the document's and
-    /// the app's `RouterPolicy`, the privacy class, the prompt's size and which shell services exist.
+    /// the app's `RouterDefaults`, the privacy class, the prompt's size and which shell services exist.
     package struct Rules: Sendable {
         /// Fall back or stop, per error kind; kinds not listed fall back.
-        package var actions: [GenerationError.Kind: RouterPolicy.FallbackAction] = [:]
+        package var actions: [GenerationError.Kind: RouterDefaults.FallbackAction] = [:]
         /// The output checks whose failure moves on to the next model.
         package var outputFallback: OutputCheckSelection = .none
         /// The per-attempt timeout; nil: none.
@@ -35,10 +35,10 @@ extension RoutingWalk {
         /// Rules with nothing set: every error falls back, no checks, no timers.
         package init() {}
 
-        /// The feature's `routing` block over the document's defaults, then the app's `RouterPolicy` for whatever
+        /// The feature's `routing` block over the document's defaults, then the app's `RouterDefaults` for whatever
         /// the config does not say. Resolved once per request, so a config published remotely changes the rules
         /// at the next request.
-        package init(config: RoutingConfig?, policy: RouterPolicy) {
+        package init(config: RoutingConfig?, policy: RouterDefaults) {
             actions = policy.fallback
             for (kind, action) in config?.errorActions ?? [:] {
                 actions[kind] = action == .stop ? .stop : .tryNext
@@ -53,7 +53,7 @@ extension RoutingWalk {
         }
 
         /// The action for an error kind; kinds nobody listed fall back.
-        func action(for kind: GenerationError.Kind) -> RouterPolicy.FallbackAction {
+        func action(for kind: GenerationError.Kind) -> RouterDefaults.FallbackAction {
             actions[kind] ?? .tryNext
         }
     }

@@ -9,7 +9,7 @@ public import HybridCore
 /// (a guardrail that fired on one model should not be bypassed by asking another; set `onRefusal = .tryNext` to
 /// allow it). `.contextWindowExceeded` moves only to models with a larger window; `.rateLimited` also puts the
 /// model in cooldown; `.authentication` also raises a `RouterIncident`.
-public struct RouterPolicy: Sendable {
+public struct RouterDefaults: Sendable {
     /// What to do after a model failed with some error kind.
     public enum FallbackAction: Sendable, Hashable {
         /// Try the next eligible model in the priority order.
@@ -110,3 +110,7 @@ public struct RouterPolicy: Sendable {
         Int((Double(promptTokens) * (1 + max(0, promptTokenMargin))).rounded(.up)) + outputTokens
     }
 }
+
+/// The former name of ``RouterDefaults``: what the router does where the config says nothing.
+@available(*, deprecated, renamed: "RouterDefaults")
+public typealias RouterPolicy = RouterDefaults

@@ -7,7 +7,7 @@ public import HybridCore
 /// follows the router's rules: an error kind in `stopOn` ends it, a `timeout` cuts one attempt and moves on,
 /// `deadlineMs` bounds the whole walk, and when every arm answered but failed its checks the request gets the
 /// answer failing the fewest checks (or nothing, with `whenChecksFail: throw`).
-public struct RoutePolicy: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Model ids or `variant@model` arm ids, best first.
     public var order: [String]
     /// The prompt variant for entries that are bare model ids; nil when the run has one variant.
@@ -67,3 +67,7 @@ public struct RoutePolicy: Sendable, Hashable, Codable, CustomStringConvertible 
         return "\(variant.map { "\($0): " } ?? "")\(order.joined(separator: " → ")) (fallback on \(fallback.map(\.description).joined(separator: ", "))\(stops)\(deadline))"
     }
 }
+
+/// The former name of ``ReplayPolicy``, which read too much like the router's own defaults.
+@available(*, deprecated, renamed: "ReplayPolicy")
+public typealias RoutePolicy = ReplayPolicy

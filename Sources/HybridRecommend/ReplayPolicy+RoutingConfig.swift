@@ -1,10 +1,10 @@
 import HybridConfig
 import HybridCore
 
-/// Translation between the simulator's `RoutePolicy` and the config's `routing` block, so that what a
+/// Translation between the simulator's `ReplayPolicy` and the config's `routing` block, so that what a
 /// recommendation simulated is exactly what the router will do with the config it writes.
-enum RoutingBlock {
-    /// Error kinds the router stops on for `feature` in `document` when the app's `RouterPolicy` is the default:
+extension ReplayPolicy {
+    /// Error kinds the router stops on for `feature` in `document` when the app's `RouterDefaults` is the default:
     /// refusals and cancellations, changed by the routing block in force.
     static func stopKinds(feature: String, document: HybridConfigDocument) -> Set<String> {
         var stops: Set<String> = [GenerationError.Kind.refusal.rawValue, GenerationError.Kind.cancelled.rawValue]
@@ -16,9 +16,9 @@ enum RoutingBlock {
 
     /// The simulator's policy for `feature` as its routing block in `document` says (order and variant left for the
     /// caller): conditions, stops, the feature's deadline and what a request gets when every check failed.
-    static func simulated(feature: String, document: HybridConfigDocument, fallback: [FallbackCondition]) -> RoutePolicy {
+    static func simulated(feature: String, document: HybridConfigDocument, fallback: [FallbackCondition]) -> ReplayPolicy {
         let routing = document.routing(feature: feature)
-        return RoutePolicy(
+        return ReplayPolicy(
             order: ["-"], fallback: fallback, stopOn: stopKinds(feature: feature, document: document),
             deadlineMs: document.features[feature]?.deadlineMs.map(Double.init),
             whenChecksFail: routing?.whenChecksFail ?? .returnBest)
@@ -26,7 +26,7 @@ enum RoutingBlock {
 
     /// The conditions of `fallback` as a routing block's output checks and attempt timeout; throws for conditions
     /// the router cannot evaluate (quality scores).
-    static func routable(_ fallback: [FallbackCondition], feature: String) throws(RecommendError) {
+    static func checkRoutable(_ fallback: [FallbackCondition], feature: String) throws(RecommendError) {
         for condition in fallback {
             if case .quality = condition { throw .conditionNotRoutable(feature: feature, condition: condition.description) }
         }
@@ -34,10 +34,10 @@ enum RoutingBlock {
 
     /// The routing block that makes the router walk as `policy` was simulated, over the feature's existing block
     /// (cooldowns and other fields it does not decide stay). Every error kind is written out, so an app's own
-    /// `RouterPolicy` cannot make the router differ from the simulation.
+    /// `RouterDefaults` cannot make the router differ from the simulation.
     /// Output checks the feature does not have are left out: they never fail, so the simulation is the same, and
     /// the validator refuses a fallback on a check the feature lacks.
-    static func block(for policy: RoutePolicy, feature: FeatureConfig) -> RoutingConfig {
+    static func routingConfig(for policy: ReplayPolicy, feature: FeatureConfig) -> RoutingConfig {
         var block = feature.routing ?? RoutingConfig()
         var actions: [String: RoutingConfig.ErrorAction] = [:]
         for kind in GenerationError.Kind.allCases {
