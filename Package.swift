@@ -16,6 +16,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "HybridCore", targets: ["HybridCore"]),
+        .library(name: "HybridValidation", targets: ["HybridValidation"]),
         .library(name: "HybridTransport", targets: ["HybridTransport"]),
         .library(name: "HybridConfig", targets: ["HybridConfig"]),
         .library(name: "HybridProviders", targets: ["HybridProviders"]),
@@ -38,7 +39,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
-        .target(name: "HybridCore", swiftSettings: strict),
+        // JSON values, their reader and writers, JSON Schema and the output checks: what validates model output and
+        // configs, below the core (whose requests carry schemas and whose answers are checked). No Foundation.
+        .target(name: "HybridValidation", swiftSettings: strict),
+        .target(name: "HybridCore", dependencies: ["HybridValidation"], swiftSettings: strict),
         // SHA-256 and Ed25519: CryptoKit on Apple platforms, the system's libcrypto (OpenSSL) on Linux, where
         // swift-crypto would compile a BoringSSL of its own into every clean build.
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
@@ -203,7 +207,7 @@ let package = Package(
         ),
         // HybridTestSupport runs the Python jsonschema oracle; HybridReport provides the seeded SplitMix64.
         .testTarget(
-            name: "HybridCoreTests", dependencies: ["HybridProjectTestSupport", "HybridCore", "HybridTestSupport", "HybridReport"],
+            name: "HybridCoreTests", dependencies: ["HybridProjectTestSupport", "HybridCore", "HybridValidation", "HybridTestSupport", "HybridReport"],
             swiftSettings: strict),
         .testTarget(
             name: "HybridTransportTests",

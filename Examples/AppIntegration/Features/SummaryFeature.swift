@@ -42,7 +42,7 @@ public struct SummaryFeature: Sendable {
             config: .loader(loader), models: .modelFactory(models), installId: installId,
             spendLedger: FileSpendLedger(url: storage.appendingPathComponent("spend.json")),
             cache: InMemoryRouterCache(capacity: 64, ttl: .seconds(300)),
-            policy: RouterPolicy(minimumInputCharacters: ["summarize": 40]))
+            policy: RouterDefaults(minimumInputCharacters: ["summarize": 40]))
         return SummaryFeature(loader: loader, router: router)
     }
 

@@ -144,13 +144,16 @@ extension JSONByteScanner {
     package mutating func readString() throws(Stop) -> String {
         try expect(UInt8(ascii: "\""))
         let start = position
-        // A string without escapes is the common case: its end is found a word at a time, its bytes validated once.
-        let end = ByteWordSearch.firstIndex(
-            in: UnsafeRawBufferPointer(bytes), from: start, equalTo: UInt8(ascii: "\""), or: UInt8(ascii: "\\"), below: 0x20)
-        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            guard let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) else { throw Stop() }
-            position = end + 1
-            return text
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                position += 1
+                return text
+            }
+            // Plain printable ASCII is the common case; anything else takes the careful path.
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { break }
+            position += 1
         }
         return try readStringSlowly(from: start)
     }

@@ -1,4 +1,4 @@
-/// A strict RFC 8259 JSON parser producing ``JSONValue``, kept in HybridCore so the core needs no Foundation.
+/// A strict RFC 8259 JSON parser producing ``JSONValue``, with no Foundation (HybridValidation, like the core, needs none).
 ///
 /// Differences from `JSONDecoder` that matter for grading model output: duplicate object keys are an error
 /// (they make the output ambiguous), integers that fit `Int` stay `.int`, and errors give line and column.
