@@ -24,8 +24,8 @@ public struct SpendLedgerError: Error, Sendable, Hashable, CustomStringConvertib
 
     /// The kind of failure.
     public let code: Code
-    /// What failed, naming the ledger's file or database and the operation (never an amount's owner's secret: the
-    /// ledger holds model ids and sums only).
+    /// What failed, naming the ledger's file or database and the operation (the ledger holds model ids and sums
+    /// only, so there is no secret to leak).
     public let message: String
 
     /// An error of `code` saying `message`.
@@ -34,5 +34,6 @@ public struct SpendLedgerError: Error, Sendable, Hashable, CustomStringConvertib
         self.message = message
     }
 
+    /// The message, as a user should read it.
     public var description: String { message }
 }
