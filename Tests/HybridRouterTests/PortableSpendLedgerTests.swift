@@ -2,6 +2,7 @@ import Foundation
 import HybridCore
 import HybridRouter
 import HybridTestSupport
+import Synchronization
 import Testing
 
 /// The ledgers an app uses without SQLite. The SQLite ledger's own tests are in HybridStoreTests.
@@ -73,21 +74,30 @@ struct PortableSpendLedgerTests {
             let url = directory.url.appendingPathComponent("spend.json")
             let ledger = FileSpendLedger(url: url)
             try await ledger.addSpend(model: "m", month: june, usd: 0.01)
+            // Reads counted as they happen, so the writer goes on until the reader has overlapped it for a while
+            // however the two tasks are scheduled (with other suites running, 60 writes could end before one read).
+            let counts = Mutex((reads: 0, torn: 0))
             let reader = Task {
-                var (reads, torn) = (0, 0)
                 while !Task.isCancelled {
                     if let data = try? Data(contentsOf: url) {
-                        reads += 1
-                        if (try? JSONSerialization.jsonObject(with: data)) == nil { torn += 1 }
+                        let torn = (try? JSONSerialization.jsonObject(with: data)) == nil
+                        counts.withLock { counts in
+                            counts.reads += 1
+                            if torn { counts.torn += 1 }
+                        }
                     }
                     await Task.yield()
                 }
-                return (reads, torn)
             }
-            for _ in 0..<60 { try await ledger.addSpend(model: "m", month: june, usd: 0.01) }
+            var writes = 0
+            while writes < 60 || (counts.withLock({ $0.reads }) < 20 && writes < 5_000) {
+                try await ledger.addSpend(model: "m", month: june, usd: 0.01)
+                writes += 1
+            }
             reader.cancel()
-            let (reads, torn) = await reader.value
-            #expect(reads > 0)
+            await reader.value
+            let (reads, torn) = counts.withLock { ($0.reads, $0.torn) }
+            #expect(reads >= 20)
             #expect(torn == 0, "\(torn) of \(reads) reads found a torn file")
             #expect(try await FileSpendLedger(url: url).spend(model: "m", month: june) > 0.6)
         }
