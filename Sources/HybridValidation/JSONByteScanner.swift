@@ -1,9 +1,10 @@
-/// A strict RFC 8259 reader over UTF-8 bytes for the fast paths that read one documented shape (the collector's
-/// `RouteEvent`s, OpenAI answers and stream chunks): it stops (``Stop``) at anything it cannot vouch for, leaving
-/// that input to `JSONDecoder`, the reference. Being at least as strict as `JSONDecoder` is the point: whatever it accepts, `JSONDecoder` accepts
-/// with the same value.
+/// A strict RFC 8259 reader over UTF-8 bytes for the fast paths that read one documented shape: OpenAI answers and
+/// stream chunks (`OpenAIResponseReader`, whose only reader it is: a stop there means the body is not an answer) and
+/// the collector's `RouteEvent`s (whose reader hands what it stops at to `JSONDecoder`, the reference for the
+/// collector's error messages). Being at least as strict as `JSONDecoder` is the point: whatever it accepts,
+/// `JSONDecoder` accepts with the same value.
 package struct JSONByteScanner {
-    /// The scanner cannot vouch for the input here; the caller hands it to `JSONDecoder`.
+    /// The input is not JSON of the shape being read, here (or, for the collector, not a shape it vouches for).
     package struct Stop: Error {
         package init() {}
     }
