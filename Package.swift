@@ -205,7 +205,7 @@ let package = Package(
             dependencies: ["HybridLocalModel", "HybridConfig", "HybridCore", "HybridProviders", "HybridCurl"],
             swiftSettings: strict
         ),
-        // HybridTestSupport runs the Python jsonschema oracle; HybridReport provides the seeded SplitMix64.
+        // HybridProjectTestSupport runs the Python jsonschema oracle; HybridReport provides the seeded SplitMix64.
         .testTarget(
             name: "HybridCoreTests", dependencies: ["HybridProjectTestSupport", "HybridCore", "HybridValidation", "HybridTestSupport", "HybridReport"],
             swiftSettings: strict),
@@ -226,8 +226,8 @@ let package = Package(
         .executableTarget(name: "hybrid-store-stress", dependencies: ["HybridStore"], swiftSettings: strict),
         .testTarget(
             name: "HybridStoreTests",
-            dependencies: ["HybridProjectTestSupport",
-                "HybridStore", "hybrid-store-stress", "HybridTestSupport", "HybridTesting", "HybridPostgres", "HybridCore",
+            dependencies: [
+                "HybridProjectTestSupport", "HybridStore", "hybrid-store-stress", "HybridTestSupport", "HybridTesting", "HybridPostgres", "HybridCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
@@ -261,8 +261,8 @@ let package = Package(
         ),
         .testTarget(
             name: "HybridRouterTests",
-            dependencies: ["HybridProjectTestSupport",
-                "HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridProviders", "HybridCurl",
+            dependencies: [
+                "HybridProjectTestSupport", "HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridProviders", "HybridCurl",
                 "HybridLocalModel", "hybrid-ledger-stress", "HybridEvents", "HybridLocalModelTestSupport",
             ],
             swiftSettings: strict
@@ -274,8 +274,8 @@ let package = Package(
         .testTarget(name: "HybridPackageTests", dependencies: ["HybridTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "HybridRunnerTests",
-            dependencies: ["HybridProjectTestSupport",
-                "HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders",
+            dependencies: [
+                "HybridProjectTestSupport", "HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders",
                 "HybridReport", "HybridLocalModelTestSupport", "hybrid-measure",
             ],
             swiftSettings: strict
@@ -283,8 +283,8 @@ let package = Package(
         // The collector in-process and the field loop end to end (router → uploader → `hybrid collect` → report → recommend).
         .testTarget(
             name: "HybridCollectTests",
-            dependencies: ["HybridProjectTestSupport",
-                "HybridCollect", "HybridStore", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridTransport",
+            dependencies: [
+                "HybridProjectTestSupport", "HybridCollect", "HybridStore", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridTransport",
                 "HybridRouter", "HybridConfig", "HybridProviders", "HybridLocalModel", "HybridEvents", "HybridReport", "hybrid",
                 "HybridLocalModelTestSupport",
             ],
@@ -298,8 +298,8 @@ let package = Package(
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
         .testTarget(
             name: "HybridCLITests",
-            dependencies: ["HybridProjectTestSupport",
-                "hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore", "HybridTesting",
+            dependencies: [
+                "HybridProjectTestSupport", "hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore", "HybridTesting",
                 "HybridPostgres", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

@@ -3,30 +3,70 @@ import HybridConfig
 import HybridCore
 
 /// Everything decided before the first model is considered: feature, arm, variant, rendered request, deadline.
-struct Plan: Sendable {
-    var feature: String
-    var config: FeatureConfig
-    var document: HybridConfigDocument
-    var priority: [String]
-    var variant: String
-    var arm: String?
-    var privacy: PrivacyClass
+/// A class, not a struct: the walk's async steps each take the plan, and copying its seventeen fields (the
+/// document, the feature, the request) into every async frame was the largest `memmove` in the router's profile.
+final class Plan: Sendable {
+    let feature: String
+    let config: FeatureConfig
+    let document: HybridConfigDocument
+    let priority: [String]
+    let variant: String
+    let arm: String?
+    let privacy: PrivacyClass
     /// The rendered request, its deadline set to the overall deadline.
-    var request: GenerationRequest
-    var start: ContinuousClock.Instant
-    var deadline: ContinuousClock.Instant?
-    var deadlineDuration: Duration?
+    let request: GenerationRequest
+    let start: ContinuousClock.Instant
+    let deadline: ContinuousClock.Instant?
+    let deadlineDuration: Duration?
     /// Estimated prompt tokens (instructions plus messages), without margin.
-    var promptTokens: Int
+    let promptTokens: Int
     /// Output tokens reserved in the window.
-    var outputReserve: Int
-    var truncatedInputs: [String]
+    let outputReserve: Int
+    let truncatedInputs: [String]
     /// The routing rules in force for this request (the router adds what only it knows when the walk starts).
-    var rules: RoutingWalk.Rules
+    let rules: RoutingWalk.Rules
     /// The feature's output schema and constraints, run on every answer.
-    var checks: OutputChecks
+    let checks: OutputChecks
     /// The config condition whose override applies to this install; nil when none does.
-    var condition: String?
+    let condition: String?
+
+    init(
+        feature: String,
+        config: FeatureConfig,
+        document: HybridConfigDocument,
+        priority: [String],
+        variant: String,
+        arm: String?,
+        privacy: PrivacyClass,
+        request: GenerationRequest,
+        start: ContinuousClock.Instant,
+        deadline: ContinuousClock.Instant?,
+        deadlineDuration: Duration?,
+        promptTokens: Int,
+        outputReserve: Int,
+        truncatedInputs: [String],
+        rules: RoutingWalk.Rules,
+        checks: OutputChecks,
+        condition: String?
+    ) {
+        self.feature = feature
+        self.config = config
+        self.document = document
+        self.priority = priority
+        self.variant = variant
+        self.arm = arm
+        self.privacy = privacy
+        self.request = request
+        self.start = start
+        self.deadline = deadline
+        self.deadlineDuration = deadlineDuration
+        self.promptTokens = promptTokens
+        self.outputReserve = outputReserve
+        self.truncatedInputs = truncatedInputs
+        self.rules = rules
+        self.checks = checks
+        self.condition = condition
+    }
 
     func routed(
         _ response: GenerationResponse, attempts: [RouteAttempt], fromCache: Bool, failedChecks: [FailedOutputCheck] = [],

@@ -42,6 +42,27 @@ import Testing
         }
     }
 
+    /// A reference is read member by member (no `Decoder` behind it): each wrong member is named, nulls are absent.
+    @Test(arguments: [
+        (#"{"labels": ["a", 3]}"#, "reference: labels[1] must be a string, got integer"),
+        (#"{"labels": "a"}"#, "reference: labels must be an array of strings, got string"),
+        (#"{"expectedFields": [1]}"#, "reference: expectedFields must be an object, got array"),
+        (#"{"expectedText": true}"#, "reference: expectedText must be a string, got boolean"),
+        (#"{"regex": "("}"#, "reference: "),
+    ])
+    func aWrongReferenceMemberIsNamed(reference: String, message: String) throws {
+        let line = #"{"id": "r", "input": {}, "reference": "# + reference + "}"
+        guard case .failure(let problem) = try #require(Dataset.parseLine(line, number: 1)) else {
+            Issue.record("\(reference) was accepted")
+            return
+        }
+        #expect(problem.message.hasPrefix(message), "\(problem.message)")
+        let nulls = try #require(Dataset.parseLine(
+            #"{"id": "r", "input": {}, "reference": {"expectedText": "x", "regex": null, "labels": null, "expectedFields": null}}"#,
+            number: 1)).get()
+        #expect(nulls.reference == Reference(expectedText: "x"))
+    }
+
     @Test func skipInvalidLoadsTheRestAndCountsWhatItSkipped() throws {
         let path = try write("""
             {"id": "a", "input": {"text": "one"}}
