@@ -2,10 +2,7 @@ import ArgumentParser
 import Foundation
 import HybridConfig
 import HybridRecommend
-import HybridStore
 import HybridCurl
-import HybridTransport
-import HybridReport
 
 /// `hybrid config publish FILE --to URL`: a conditional upload of a validated config.
 struct PublishCommand: AsyncParsableCommand {

@@ -3,8 +3,6 @@ import Foundation
 import HybridConfig
 import HybridRecommend
 import HybridStore
-import HybridCurl
-import HybridTransport
 import HybridReport
 
 /// `hybrid recommend RUN…`: the cheapest route meeting a policy's floors, as the next config version and its diff.

@@ -3,9 +3,6 @@ import Foundation
 import HybridConfig
 import HybridRecommend
 import HybridStore
-import HybridCurl
-import HybridTransport
-import HybridReport
 
 /// `hybrid simulate RUN`: replays a routing policy over a stored run; no model is called.
 struct SimulateCommand: AsyncParsableCommand {

@@ -131,9 +131,13 @@ import Testing
     /// to three pieces (escapes, control characters, surrogate pairs, multi-byte text), written by the core's writer.
     @Test func contentMatchesTheCoreParser() throws {
         let pieces = ["a", " ", "\"", "\\", "/", "\n", "\t", "\u{0}", "\u{1F}", "é", "€", "😀", "\u{2028}", "\\u0041"]
+        var level = [""]
         var contents = [""]
-        for _ in 0..<3 { contents += contents.filter { $0.count < 3 }.flatMap { prefix in pieces.map { prefix + $0 } } }
-        for content in Set(contents) {
+        for _ in 0..<3 {
+            level = level.flatMap { prefix in pieces.map { prefix + $0 } }
+            contents += level
+        }
+        for content in contents {
             var writer = JSONTextWriter()
             writer.string(content)
             let payload = #"{"choices":[{"delta":{"content":"# + writer.text + "}}]}"

@@ -157,17 +157,12 @@ extension OpenAIChatRequest.Message {
         if let toolCalls {
             out.key("tool_calls")
             OpenAIChatRequest.writeList(toolCalls, to: &out) { call, out in
-                out.raw("{")
-                out.key("function", first: true)
-                out.raw("{")
-                out.key("arguments", first: true)
-                out.string(call.argumentsText)
-                out.key("name")
-                out.string(call.name)
-                out.raw("}")
-                out.key("id")
-                out.string(call.id)
-                out.raw(#","type":"function"}"#)
+                OpenAIChatRequest.writeFunction(to: &out, id: call.id) { out in
+                    out.key("arguments", first: true)
+                    out.string(call.argumentsText)
+                    out.key("name")
+                    out.string(call.name)
+                }
             }
         }
         out.raw("}")
@@ -201,19 +196,29 @@ extension OpenAIChatRequest {
         out.raw("]")
     }
 
+    /// `{"function":{…},"id":…,"type":"function"}`, keys sorted (the id only for a call): the wrapper a tool, a
+    /// named tool choice and a tool call share; `members` writes the function's own.
+    static func writeFunction(to out: inout JSONTextWriter, id: String? = nil, _ members: (inout JSONTextWriter) -> Void) {
+        out.raw(#"{"function":{"#)
+        members(&out)
+        out.raw("}")
+        if let id {
+            out.key("id")
+            out.string(id)
+        }
+        out.raw(#","type":"function"}"#)
+    }
+
     /// `{"function":{"description":…,"name":…,"parameters":…},"type":"function"}`.
     static func write(_ tool: ToolDefinition, to out: inout JSONTextWriter) {
-        out.raw("{")
-        out.key("function", first: true)
-        out.raw("{")
-        out.key("description", first: true)
-        out.string(tool.description)
-        out.key("name")
-        out.string(tool.name)
-        out.key("parameters")
-        out.value(tool.parameters)
-        out.raw("}")
-        out.raw(#","type":"function"}"#)
+        writeFunction(to: &out) { out in
+            out.key("description", first: true)
+            out.string(tool.description)
+            out.key("name")
+            out.string(tool.name)
+            out.key("parameters")
+            out.value(tool.parameters)
+        }
     }
 
     /// `"auto"`, `"none"`, `"required"`, or `{"function":{"name":…},"type":"function"}` for one named tool.
@@ -223,9 +228,10 @@ extension OpenAIChatRequest {
         case .none: out.raw(#""none""#)
         case .required: out.raw(#""required""#)
         case .tool(let name):
-            out.raw(#"{"function":{"name":"#)
-            out.string(name)
-            out.raw(#"},"type":"function"}"#)
+            writeFunction(to: &out) { out in
+                out.key("name", first: true)
+                out.string(name)
+            }
         }
     }
 }

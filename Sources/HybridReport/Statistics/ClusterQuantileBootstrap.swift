@@ -26,12 +26,12 @@ public struct ClusterQuantileBootstrap: Sendable, Hashable {
         guard a.count >= 2, b.count >= 2 else { return nil }
         let events = a.reduce(0) { $0 + $1.count } + b.reduce(0) { $0 + $1.count }
         let resamples = max(100, min(configuration.effectiveResamples, maximumWork / max(1, events)))
-        difference = Self.quantile(a.flatMap { $0 }, q) - Self.quantile(b.flatMap { $0 }, q)
+        let (first, second) = (PooledEvents(a), PooledEvents(b))
+        difference = Percentiles.quantile(ofSorted: first.values, q) - Percentiles.quantile(ofSorted: second.values, q)
         var rng = SplitMix64(seed: configuration.seed)
         var draws = [Double](repeating: 0, count: resamples)
         var atOrBelow = 0
         var atOrAbove = 0
-        let (first, second) = (PooledEvents(a), PooledEvents(b))
         var counts: [Int32] = []
         for r in 0..<resamples {
             let x = first.resampledQuantile(q, &rng, &counts)
@@ -47,10 +47,6 @@ public struct ClusterQuantileBootstrap: Sendable, Hashable {
         pValue = min(1, 2 * Double(min(atOrBelow, atOrAbove) + 1) / Double(resamples + 1))
         self.resamples = resamples
     }
-
-    private static func quantile(_ values: [Double], _ q: Double) -> Double {
-        Percentiles.quantile(ofSorted: values.sorted(), q)
-    }
 }
 
 /// One arm's events sorted once, each with the install it came from: a resample is then a count of draws per
@@ -58,6 +54,7 @@ public struct ClusterQuantileBootstrap: Sendable, Hashable {
 /// copy and no sort per resample; sorting every resample was most of a field report's time). The draws are the
 /// same as drawing installs and pooling their events, so the figures are too.
 private struct PooledEvents {
+    /// Every event's value, ascending.
     let values: [Double]
     let owners: [Int32]
     let sizes: [Int]
