@@ -105,7 +105,14 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
                 continuation.finish()
             } catch {
                 engine.logFailure(error)
-                continuation.finish(throwing: error)
+                // Only the consumer's termination cancels this task: it asked for no more events, so the stream
+                // ends as a cancelled iteration does, quietly. Throwing here raced the stream's own finish: a
+                // consumer that cancelled itself mid-stream sometimes got `.cancelled` thrown instead.
+                if error.kind == .cancelled, Task.isCancelled {
+                    continuation.finish()
+                } else {
+                    continuation.finish(throwing: error)
+                }
             }
         }
         continuation.onTermination = { _ in task.cancel() }
