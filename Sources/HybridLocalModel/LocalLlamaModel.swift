@@ -47,19 +47,37 @@ public struct LocalLlamaModel: LanguageModel {
         }
     }
 
+    /// Unavailable when the binary or weights are missing, or when the server died or never became ready (with
+    /// the signal, the remedy and the log's last lines); otherwise available, which for a server not started yet
+    /// means "installed": it starts on the first request. ``prepare()`` proves it answers.
     public func availability() async -> ModelAvailability {
         switch installation {
         case .failure(let reason): return .unavailable(reason)
-        case .success: return .available
+        case .success:
+            if let reason = await server?.unavailability() { return .unavailable(reason) }
+            return .available
         }
+    }
+
+    /// Whether the server is running now, without starting it: false for "installed, not started".
+    public var isRunning: Bool {
+        get async { await server?.processIdentifier != nil }
     }
 
     /// Starts the server and warms it with a one-token request, so neither start-up nor the first (cold) request's
     /// cost is charged to a caller's request. Only the first `prepare` after a start sends the warm-up.
+    ///
+    /// A server that dies on that request (a build the CPU cannot run may load the weights and die on the first
+    /// computation) fails `prepare` with the signal and the remedy, and stays unavailable until `stop()`.
     public func prepare() async throws(GenerationError) {
         let model = try await adapter()
         guard await server?.takeColdFlag() == true else { return }
-        _ = try await model.generate(Self.warmUpRequest)
+        do {
+            _ = try await model.generate(Self.warmUpRequest)
+        } catch {
+            if let reason = await server?.unavailability() { throw .unavailable(model: id, reason: reason) }
+            throw error
+        }
     }
 
     /// The smallest request that makes llama.cpp load the weights into memory and build its compute graph.
@@ -71,9 +89,19 @@ public struct LocalLlamaModel: LanguageModel {
     public func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
         let model = try await adapter()
         let cold = await server?.takeColdFlag() ?? false
-        var response = try await model.generate(request)
-        response.coldStart = cold
-        return response
+        do {
+            var response = try await model.generate(request)
+            response.coldStart = cold
+            return response
+        } catch {
+            throw await explained(error)
+        }
+    }
+
+    /// A request's error, or the server's death when it died under the request (a reset connection says less).
+    private func explained(_ error: GenerationError) async -> GenerationError {
+        guard error.kind != .cancelled, let reason = await server?.unavailability() else { return error }
+        return .unavailable(model: id, reason: reason)
     }
 
     public func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
@@ -91,6 +119,8 @@ public struct LocalLlamaModel: LanguageModel {
                     }
                 }
                 continuation.finish()
+            } catch let error as GenerationError {
+                continuation.finish(throwing: await explained(error))
             } catch {
                 continuation.finish(throwing: error)
             }

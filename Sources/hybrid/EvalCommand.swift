@@ -68,6 +68,9 @@ struct EvalCommand: AsyncParsableCommand {
     @Flag(help: "Skip malformed dataset lines instead of refusing to start; the run records how many.")
     var skipInvalid = false
 
+    @Flag(help: "Exit 0 even when a model the feature depends on (on-device, or first in its priority order) answered none of its cases; by default that exits 5.")
+    var allowUnavailable = false
+
     @Option(help: "A gates file: after the run, write its report under reports/RUN/ and exit 3 when a gate fails.")
     var gate: String?
 
@@ -184,12 +187,7 @@ struct EvalCommand: AsyncParsableCommand {
             for arm in plan.arms where languageModels[arm.modelID] == nil {
                 languageModels[arm.modelID] = factory.model(id: arm.modelID, config: document.models[arm.modelID]!)
             }
-            // Prepare models before timing anything (a local server starts and warms), so start-up is not charged
-            // to the first request. Cloud models have nothing to prepare.
-            for model in languageModels.values where await model.availability().isAvailable {
-                if model.tier == .onDevice { FileHandle.standardError.write(Data("preparing \(model.id)…\n".utf8)) }
-                try? await model.prepare()
-            }
+            await Self.prepare(languageModels)
 
             let slice = plan.shard.map { " (shard \($0): \(plan.workOrder.count) of them)" } ?? ""
             print("run \(runID): feature \(plan.feature), \(plan.dataset.count) cases × \(plan.arms.count) arms × \(plan.repeats) = \(plan.plannedCount) results\(slice) (config: \(source), v\(document.version))")
@@ -208,7 +206,7 @@ struct EvalCommand: AsyncParsableCommand {
             let workerOptions = WorkerOptions(
                 workerID: workerID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)",
                 batchSize: claimBatch, lease: .milliseconds(Int64(leaseSeconds * 1000)))
-            let task = Task {
+            let task = Task { [plan, settings] in
                 if let queue {
                     return try await runner.runWorker(
                         plan, queue: queue, worker: workerOptions, arguments: settings.json, progress: reporter.update)
@@ -219,9 +217,7 @@ struct EvalCommand: AsyncParsableCommand {
             let summary = try await task.value
             reporter.finish()
 
-            for (arm, reason) in summary.unavailableArms {
-                print("unavailable arm \(arm.id): \(reason)")
-            }
+            Self.printUnavailable(summary.unavailableArms)
             let skipped = summary.unavailable > 0 ? ", \(summary.unavailable) skipped (unavailable)" : ""
             print("stored \(summary.stored)/\(summary.planned) results (\(summary.errors) errors\(skipped), \(summary.cacheHits) cache hits) in \(global.database.shown), run \(runID)")
             if summary.interrupted, worker {
@@ -235,7 +231,49 @@ struct EvalCommand: AsyncParsableCommand {
                 print("interrupted: finish it with `hybrid eval --resume \(runID)`")
                 throw ExitCode(130)
             }
+            let silent = try await MeasuredNothing.check(
+                summary: summary, plan: plan, config: document, models: languageModels, store: store)
+            if !silent.isEmpty && !allowUnavailable {
+                for line in silent { CLIOutput.error(line) }
+                CLIOutput.error(
+                    "the run measured nothing on a model the feature depends on; the results are stored (run \(runID)) "
+                        + "but no decision should be taken from them. Fix the cause above, or pass --allow-unavailable "
+                        + "to accept such a run (exit \(MeasuredNothing.exitCode))")
+                throw ExitCode(MeasuredNothing.exitCode)
+            }
             try await gateOrSuggestReport(runID: runID)
+        }
+    }
+
+    /// Starts and warms each local model before anything is timed, so start-up is not charged to the first request
+    /// (cloud models have nothing to prepare). A model that fails here is failed once, with the whole reason: its
+    /// availability then says why, and the runner stores its arms as unavailable without calling it per case.
+    static func prepare(_ models: [String: any LanguageModel]) async {
+        for model in models.values.sorted(by: { $0.id < $1.id }) where await model.availability().isAvailable {
+            guard model.tier == .onDevice else {
+                try? await model.prepare()
+                continue
+            }
+            FileHandle.standardError.write(Data("preparing \(model.id)…\n".utf8))
+            do {
+                try await model.prepare()
+            } catch {
+                CLIOutput.error("\(model.id) cannot serve this run: \(error.reason?.message ?? error.description)")
+            }
+        }
+    }
+
+    /// One line per unavailable model (not per arm), with its reason in full.
+    static func printUnavailable(_ arms: [(arm: EvalArm, reason: String)]) {
+        var order: [String] = []
+        var byModel: [String: (arms: [String], reason: String)] = [:]
+        for (arm, reason) in arms {
+            if byModel[arm.modelID] == nil { order.append(arm.modelID) }
+            byModel[arm.modelID, default: ([], reason)].arms.append(arm.id)
+        }
+        for model in order {
+            let entry = byModel[model]!
+            print("unavailable: \(model) (arms \(entry.arms.joined(separator: ", "))): \(entry.reason)")
         }
     }
 

@@ -44,4 +44,7 @@ public struct EvalSummary: Sendable {
     /// True when a resume found the run already completed: nothing was sent or written (errors and cache hits,
     /// counted per session, are then 0).
     public var alreadyCompleted: Bool
+    /// Results this session stored with an answer (no error), by model id; a model missing here answered nothing
+    /// in this session (a resumed run or a worker may have answers stored by another).
+    public var answeredThisSession: [String: Int] = [:]
 }

@@ -72,7 +72,7 @@ extension EvalRunner {
             runID: plan.runID, stored: final.doneThisSession, planned: plan.plannedCount, errors: final.errors,
             unavailable: final.unavailable, cacheHits: final.cacheHits,
             unavailableArms: plan.arms.compactMap { arm in unavailable[arm.modelID].map { (arm, $0) } },
-            interrupted: !finished, alreadyCompleted: false)
+            interrupted: !finished, alreadyCompleted: false, answeredThisSession: counter.answered())
     }
 
     /// Creates the run with its queue, or joins the existing one after checking it has the same plan. False when

@@ -74,7 +74,7 @@ public struct EvalRunner: Sendable {
             runID: plan.runID, stored: final.done, planned: items.count, errors: final.errors,
             unavailable: final.unavailable, cacheHits: final.cacheHits,
             unavailableArms: plan.arms.compactMap { arm in unavailable[arm.modelID].map { (arm, $0) } },
-            interrupted: interrupted, alreadyCompleted: false)
+            interrupted: interrupted, alreadyCompleted: false, answeredThisSession: counter.answered())
     }
 
     /// What every sample of a plan shares: the sample context (models, scorer, arms found unavailable at start)
@@ -225,32 +225,43 @@ public struct EvalRunner: Sendable {
 
 /// Counts stored results for progress reporting; a lock, not an actor, since every sample passes through it.
 final class ProgressCounter: Sendable {
-    private let progress: Mutex<EvalProgress>
+    private struct State {
+        var progress: EvalProgress
+        /// Results with an answer (no error), by model id: a run that measured nothing on a model shows here.
+        var answered: [String: Int] = [:]
+    }
+    private let state: Mutex<State>
     private let started = ContinuousClock.now
 
     init(total: Int, alreadyDone: Int) {
-        progress = Mutex(EvalProgress(done: alreadyDone, total: total, errors: 0, cacheHits: 0, doneThisSession: 0, elapsedSeconds: 0))
+        state = Mutex(State(progress: EvalProgress(
+            done: alreadyDone, total: total, errors: 0, cacheHits: 0, doneThisSession: 0, elapsedSeconds: 0)))
     }
 
     func record(_ result: ResultRecord) -> EvalProgress {
         let elapsed = (ContinuousClock.now - started).seconds
-        return progress.withLock { progress in
-            progress.done += 1
-            progress.doneThisSession += 1
+        return state.withLock { state in
+            state.progress.done += 1
+            state.progress.doneThisSession += 1
             if let error = result.error {
                 if error.kind == GenerationError.Kind.unavailable.rawValue {
-                    progress.unavailable += 1
+                    state.progress.unavailable += 1
                 } else {
-                    progress.errors += 1
+                    state.progress.errors += 1
                 }
+            } else {
+                state.answered[result.modelID, default: 0] += 1
             }
-            if result.cacheHit { progress.cacheHits += 1 }
-            progress.elapsedSeconds = elapsed
-            return progress
+            if result.cacheHit { state.progress.cacheHits += 1 }
+            state.progress.elapsedSeconds = elapsed
+            return state.progress
         }
     }
 
-    func snapshot() -> EvalProgress { progress.withLock { $0 } }
+    func snapshot() -> EvalProgress { state.withLock { $0.progress } }
+
+    /// Answered results of this session by model id.
+    func answered() -> [String: Int] { state.withLock { $0.answered } }
 }
 
 /// The first store failure; once set, dispatch stops (results already stored stay).
