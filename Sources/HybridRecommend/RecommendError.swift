@@ -26,6 +26,10 @@ public enum RecommendError: Error, Sendable, Equatable, CustomStringConvertible 
     case featureNotInConfig(feature: String)
     /// A fallback condition the router cannot evaluate at run time (a quality score needs a reference).
     case conditionNotRoutable(feature: String, condition: String)
+    /// No arm of the run answered any case: there is nothing to recommend from.
+    case nothingAnswered(runID: String, feature: String)
+    /// The models of the route in force answered no case of the run, so no candidate can be compared with it.
+    case currentRouteUnanswered(runID: String, feature: String, models: [String])
 
     public var description: String {
         switch self {
@@ -53,6 +57,13 @@ public enum RecommendError: Error, Sendable, Equatable, CustomStringConvertible 
             "reading results: \(reason)"
         case .featureNotInConfig(let feature):
             "feature \(feature) of the run is not in the config; pass the config the run used with --config"
+        case .nothingAnswered(let runID, let feature):
+            "run \(runID) (\(feature)) has no answered case on any arm: nothing to recommend from, and no config is "
+                + "written. `hybrid report \(runID)` says why each model failed; fix that and run `hybrid eval` again"
+        case .currentRouteUnanswered(let runID, let feature, let models):
+            "the route in force for \(feature) (\(models.joined(separator: " → "))) answered no case of run \(runID): "
+                + "a recommendation would compare candidates with nothing, and a model that could not run on the eval "
+                + "machine says nothing about the model. `hybrid report \(runID)` says why; fix that and run `hybrid eval` again"
         case .conditionNotRoutable(let feature, let condition):
             "\(feature): cannot recommend fallback on \(condition): quality scores need references an app does not have at run time, so no router can fall back on them; use adherence, schema, constraints, check:NAME or timeout:… (keep quality as a floor with maxQualityDrop)"
         }

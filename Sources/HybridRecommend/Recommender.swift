@@ -85,6 +85,18 @@ public struct Recommender: Sendable {
         return Recommendation(base: base, document: document, features: decisions, notes: notes)
     }
 
+    /// Refuses a run with no answered case on any arm, or none on the route in force (among its models the run
+    /// measured): a recommendation from it would rest on nothing.
+    static func requireAnswers(table: RunOutcomeTable, currentOrder: [String]) throws(RecommendError) {
+        let answered = Set(table.arms.indices.filter { index in table.outcomes.contains { $0[index].map { !$0.failed } ?? false } }
+            .map { table.arms[$0].modelID })
+        guard !answered.isEmpty else { throw .nothingAnswered(runID: table.runID, feature: table.feature) }
+        let current = currentOrder.filter { table.modelIDs.contains($0) }
+        if !current.isEmpty && current.allSatisfy({ !answered.contains($0) }) {
+            throw .currentRouteUnanswered(runID: table.runID, feature: table.feature, models: current)
+        }
+    }
+
     /// The decision for one feature: the run in `simulator`, judged against `document`'s config of that feature.
     public func evaluate(simulator: RouteSimulator, document: HybridConfigDocument) throws(RecommendError) -> FeatureRecommendation {
         let table = simulator.table
@@ -114,6 +126,7 @@ public struct Recommender: Sendable {
             }
             models.append(id)
         }
+        try Self.requireAnswers(table: table, currentOrder: config.priority)
         let variants = table.variants.filter { config.variants[$0] != nil }
         for variant in table.variants where config.variants[variant] == nil {
             notes.append("variant \(variant) is in the run but not in the config; not considered")

@@ -195,6 +195,11 @@ enum ReportCLI {
             throw ValidationError("--format takes a comma-separated list of md, html, json, junit; got '\(format)'")
         }
         let directory = URL(fileURLWithPath: out ?? "reports/\(safeName(report.runID))")
+        // First, before any file: a model that answered nothing makes every figure about it empty.
+        for model in report.unansweredModels {
+            print("\(model.modelID) answered 0 of \(model.results) results; why:")
+            for reason in model.reasons { print(reason.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")) }
+        }
         let written = try ReportWriter.write(report, formats: formats, to: directory)
         for url in written {
             print("wrote \(url.path)")

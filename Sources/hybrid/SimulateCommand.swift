@@ -85,7 +85,7 @@ struct SimulateCommand: AsyncParsableCommand {
         print("config: \(loaded.source)")
         for line in try targeting.target(document).lines { print(line) }
         print(report.render())
-        if !report.allAgree { throw ExitCode.failure }
+        if !report.allAgree || !report.hasEvidence { throw ExitCode.failure }
     }
 
     private static func list(_ text: String) -> [String] {

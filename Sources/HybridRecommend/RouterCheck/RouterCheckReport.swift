@@ -61,10 +61,20 @@ public struct RouterCheckReport: Sendable {
     public var agreeing: Int { cases.count { $0.agrees } }
     /// Whether every case agrees.
     public var allAgree: Bool { agreeing == cases.count }
+    /// Cases on which the router or the simulator delivered an answer; agreement on the others proves nothing.
+    public var answeredCases: Int { cases.count { $0.router.deliveredBy != nil || $0.simulated.deliveredBy != nil } }
+    /// Whether the check has anything to say: at least one case was answered. A run whose models all failed
+    /// (a local server that could not start, no keys) agrees "100 %" on nothing.
+    public var hasEvidence: Bool { answeredCases > 0 }
 
     /// Per case and in total, disagreements listed with the router's attempts.
     public func render() -> String {
         var lines = ["router check of run \(runID) (\(feature)): \(policy)"]
+        guard hasEvidence else {
+            lines.append("nothing to check: no model answered any of the \(cases.count) replayed cases of run \(runID), so "
+                + "agreement would prove nothing; `hybrid report \(runID)` says why each model failed")
+            return lines.joined(separator: "\n")
+        }
         for item in cases {
             let figures = item.router
             let what = figures.servedBy.map { "served by \($0)" } ?? figures.deliveredBy.map { "best failing answer from \($0)" } ?? "no answer"

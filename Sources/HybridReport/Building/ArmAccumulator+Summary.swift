@@ -42,7 +42,7 @@ extension ArmAccumulator {
             coldStartTotalMs: DistributionSummary(coldStartTotalMs),
             queueingMs: DistributionSummary(queueingMs, withQuantiles: true)
         )
-        return ArmSummary(
+        var summary = ArmSummary(
             armID: armID, promptVariant: promptVariant, modelID: modelID, tier: tier, count: count,
             errorCount: errorCount, errorsByKind: errorsByKind, cacheHits: cacheHits, retried: retried,
             coldStarts: coldStarts,
@@ -56,6 +56,8 @@ extension ArmAccumulator {
             paretoOptimal: nil,
             cases: figures.cases
         )
+        if count > 0 && errorCount == count { summary.unansweredErrors = errorMessages }
+        return summary
     }
 
     /// Drops the arrays only ``summary(caseCount:featureHasConstraints:constraintNames:options:)`` reads; the

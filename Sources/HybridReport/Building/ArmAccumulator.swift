@@ -23,6 +23,8 @@ struct ArmAccumulator {
     /// Results stored as `unavailable` without a call, and the first one's message (the reason).
     var unavailableCount = 0
     var unavailableMessage: String?
+    /// The first distinct error messages (at most three), for an arm that ends up answering nothing.
+    var errorMessages: [String] = []
 
     var adherence: [AdherenceCode] = []
     var checkedPassed = 0
@@ -108,6 +110,7 @@ struct ArmAccumulator {
     private mutating func addError(kind: String, message: String?) {
         errorCount += 1
         errorsByKind[kind, default: 0] += 1
+        if errorMessages.count < 3, let message, !errorMessages.contains(message) { errorMessages.append(message) }
         if kind == NotMeasured.errorKind {
             unavailableCount += 1
             if unavailableMessage == nil { unavailableMessage = message ?? "" }

@@ -12,6 +12,15 @@ public enum GateEvaluator {
     public static func evaluate(report: RunReport, gates: GateSpec, baseline: RunReport?) -> GateOutcome {
         var results: [GateResult] = []
         for feature in report.features {
+            // A gate over a feature no arm answered would pass on nothing (every figure is empty): it fails.
+            if report.field == nil && !report.hasAnswers(feature: feature.feature) {
+                let why = report.unansweredModels.compactMap { $0.reasons.first?.split(separator: "\n").first }
+                results.append(GateResult(
+                    feature: feature.feature, armID: "*", gate: "evidence", status: .failed, threshold: nil, actual: 0,
+                    message: "no arm answered any case, so no gate can hold"
+                        + (why.isEmpty ? "" : " (\(why.joined(separator: "; ")))")))
+                continue
+            }
             for arm in feature.arms {
                 let thresholds = gates.thresholds(feature: feature.feature, arm: arm)
                 if let reason = arm.notMeasured {

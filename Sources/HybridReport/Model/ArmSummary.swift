@@ -42,6 +42,9 @@ public struct ArmSummary: Sendable, Hashable, Codable {
     /// has no figures (no adherence, constraints, quality, cost or per-case values) and is left out of worst
     /// cases, rankings, comparisons and gates; nil for arms that were measured.
     public var notMeasured: String?
+    /// For an arm that was sent and answered none of its results: the first distinct error messages, in full (up
+    /// to three), so a report can say why before any figure; nil for arms with an answer and for unsent arms.
+    public var unansweredErrors: [String]?
 
     /// An arm row; normally made by ``ReportBuilder``.
     public init(
@@ -70,6 +73,9 @@ public struct ArmSummary: Sendable, Hashable, Codable {
         self.cases = cases
         self.notMeasured = notMeasured
     }
+
+    /// Results that came back with an answer (no error).
+    public var answered: Int { count - errorCount }
 
     /// The quality summary of `scorer`.
     public func quality(_ scorer: String) -> ScoreSummary? {

@@ -14,6 +14,12 @@ public struct HTMLReportRenderer: Sendable {
     /// The HTML document.
     public func render(_ report: RunReport) -> String {
         var body = "<h1>Eval report: run <code>\(escape(report.runID))</code></h1>\n"
+        for model in report.unansweredModels {
+            body += "<section class=\"gates\"><p><strong><code>\(escape(model.modelID))</code> answered 0 of \(model.results) "
+                + "results</strong>; every figure of it below is empty. Why:</p>\n"
+            for reason in model.reasons { body += "<pre>\(escape(reason))</pre>\n" }
+            body += "</section>\n"
+        }
         body += "<p class=\"meta\">\(escape(runLine(report)))</p>\n"
         if let gates = report.gates { body += gateSection(gates) }
         if let field = report.field { body += fieldSection(field) }

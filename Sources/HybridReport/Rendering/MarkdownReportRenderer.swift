@@ -30,8 +30,21 @@ public struct MarkdownReportRenderer: Sendable {
         return String(short.prefix(maximumCharacters - 80)) + "\n\n_…truncated; see report.html._\n"
     }
 
+    /// First, before any figure: the models that answered nothing, each with its first distinct reasons in full.
+    private func unansweredSection(_ models: [UnansweredModel]) -> String {
+        guard !models.isEmpty else { return "" }
+        var out = ""
+        for model in models {
+            out += "**`\(model.modelID)` answered 0 of \(model.results) results**; every figure of it below is empty. Why:\n\n"
+            for reason in model.reasons { out += "```\n\(reason)\n```\n" }
+            out += "\n"
+        }
+        return out
+    }
+
     private func document(_ report: RunReport, worstCases: Bool, details: Bool) -> String {
         var out = "## Eval report: run `\(report.runID)`\n\n"
+        out += unansweredSection(report.unansweredModels)
         out += runLine(report) + "\n\n"
         if let gates = report.gates { out += gateSection(gates) }
         // The split check and the arm comparison come first: a broken split invalidates every figure below.
