@@ -47,34 +47,46 @@ struct FieldSimulation {
         }
     }
 
+    /// What a treated install's arm was in an earlier version: its variant and the effect it had then.
+    struct EarlierArm {
+        var variant: String
+        var effect: Effect
+    }
+
     /// One day of events of every install, under config `version` (the pre-period is an earlier version, where no
-    /// install is treated yet).
-    mutating func day(_ day: Int, version: Int = 2) -> [FieldEventRecord] {
+    /// install is treated yet unless `earlierArm` says the rollout ran then too, with the same seed).
+    mutating func day(_ day: Int, version: Int = 2, earlierArm: EarlierArm? = nil) -> [FieldEventRecord] {
         var events: [FieldEventRecord] = []
         for install in installs {
-            let treated = install.treated && version == 2
+            let armed = install.treated && (version == 2 || earlierArm != nil)
+            let effect = version == 2 ? self.effect : earlierArm?.effect ?? Effect()
+            let variant = version == 2 || !install.treated ? "concise" : earlierArm?.variant ?? "concise"
             for _ in 0..<poisson(install.eventsPerDay) {
-                events.append(event(install, treated: treated, day: day, version: version))
+                events.append(event(install, armed: armed, effect: effect, variant: variant, day: day, version: version))
             }
         }
         return events
     }
 
-    /// `days` days of events at version 1, before the experiment.
-    mutating func prePeriod(days: Int) -> [FieldEventRecord] {
-        (0..<days).flatMap { day(-1 - $0, version: 1) }
+    /// `days` days of events at version 1, before the experiment; with `earlierArm`, the rollout already ran then
+    /// (the same installs in `treat`, with that arm's variant and effect).
+    mutating func prePeriod(days: Int, earlierArm: EarlierArm? = nil) -> [FieldEventRecord] {
+        (0..<days).flatMap { day(-1 - $0, version: 1, earlierArm: earlierArm) }
     }
 
-    private mutating func event(_ install: Install, treated: Bool, day: Int, version: Int) -> FieldEventRecord {
+    private mutating func event(
+        _ install: Install, armed: Bool, effect: Effect, variant: String, day: Int, version: Int
+    ) -> FieldEventRecord {
         nextEvent += 1
+        let treated = armed
         let failed = uniform() < install.errorRate
-        let passes = uniform() < min(1, install.passRate + (treated ? effect.adherence : 0))
+        let passes = uniform() < min(1, max(0, install.passRate + (treated ? effect.adherence : 0)))
         let fellBack = uniform() < install.fallbackRate
         let latency = install.speedMs * (treated ? 1 + effect.latency : 1) * Foundation.exp(0.3 * normal())
         return FieldEventRecord(
             eventID: "e\(nextEvent)", occurredAt: Date(timeIntervalSince1970: Double(86_400 * (day + 10))),
             installID: install.id, feature: "summarize", configVersion: version,
-            rolloutArm: install.treated && version == 2 ? "treat" : nil, bucket: nil, variant: "concise",
+            rolloutArm: armed ? "treat" : nil, bucket: nil, variant: variant,
             servedBy: fellBack ? "cloud" : "local", servedTier: fellBack ? "third-party" : "on-device",
             outcome: failed ? "failed" : "served", errorKind: failed ? "timeout" : nil, attemptCount: fellBack ? 2 : 1,
             fellBack: fellBack, ttftMs: failed ? nil : latency * 0.3, latencyMs: failed ? 30_000 : latency,
@@ -108,9 +120,10 @@ struct FieldSimulation {
         return (-2 * Foundation.log(u)).squareRoot() * Foundation.cos(2 * .pi * uniform())
     }
 
-    /// Knuth's method; the rates here stay below 60.
+    /// Knuth's method below 60 events; above, the normal approximation (a heavy install sends thousands a day).
     private mutating func poisson(_ lambda: Double) -> Int {
-        let limit = Foundation.exp(-min(lambda, 60))
+        if lambda > 60 { return max(0, Int((lambda + lambda.squareRoot() * normal()).rounded())) }
+        let limit = Foundation.exp(-lambda)
         var k = 0
         var product = uniform()
         while product > limit {

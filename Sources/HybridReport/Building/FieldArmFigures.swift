@@ -69,6 +69,8 @@ struct FieldComparisons {
     let prePeriod: [String: InstallTotals]
     /// Whether to bootstrap the latency quantiles.
     let quantiles: Bool
+    /// Whether each install's weight is capped (`FieldMetric.weightCap`).
+    var capsWeights = true
 
     /// Field reports resample at most 1,000 times: enough for percentile intervals, and quick on large runs.
     var bootstrap: BootstrapConfiguration {
@@ -84,8 +86,9 @@ struct FieldComparisons {
     /// A ratio metric: the difference, its delta-method variance (CUPED-adjusted when the installs have
     /// pre-period events), the fixed-horizon interval and the always-valid test on that variance.
     private func ratio(_ metric: FieldMetric, _ arm: FieldArmFigures, _ control: FieldArmFigures) -> FieldComparison? {
-        guard let a = metric.estimate(arm.installs), let c = metric.estimate(control.installs),
-            let tau = metric.tau(arm.installs, control.installs)
+        let cap = capsWeights ? metric.weightCap(arm.installs, control.installs) : nil
+        guard let a = metric.estimate(arm.installs, cap: cap), let c = metric.estimate(control.installs, cap: cap),
+            let tau = metric.tau(arm.installs, control.installs, cap: cap)
         else { return nil }
         var difference = a.ratio - c.ratio
         var variance = a.variance + c.variance
@@ -110,8 +113,12 @@ struct FieldComparisons {
             pValue: se > 0 ? NormalDistribution.twoSidedPValue(z: difference / se) : (difference == 0 ? 1 : 0),
             sequentialLower: sequential?.lower, sequentialUpper: sequential?.upper,
             sequentialPValue: sequential?.pValue, adjustedPValue: nil, minimumDetectableEffect: nil, verdict: "",
-            installs: FieldUnits(arm: a.units, control: c.units, armEvents: Int(a.denominatorTotal),
-                controlEvents: Int(c.denominatorTotal)),
+            installs: FieldUnits(
+                arm: a.units, control: c.units,
+                armEvents: Int(arm.installs.reduce(0) { $0 + metric.denominator($1) }),
+                controlEvents: Int(control.installs.reduce(0) { $0 + metric.denominator($1) }),
+                armEffective: metric.effectiveInstalls(arm.installs, cap: cap),
+                controlEffective: metric.effectiveInstalls(control.installs, cap: cap)),
             standardError: se, tau: tau, varianceReduction: reduction)
     }
 

@@ -37,23 +37,64 @@ struct FieldMetric: Sendable {
     /// Every metric with an always-valid test, in report order.
     static let sequential = [adherence, fallbackRate, errorRate, latencyMean, ttftMean, costPer1000]
 
-    /// The metric's ratio over `installs`, scaled.
-    func estimate(_ installs: [InstallTotals]) -> RatioEstimate? {
-        RatioEstimate(
-            numerators: installs.map { numerator($0) * scale }, denominators: installs.map(denominator))
+    /// The metric's ratio over `installs`, scaled. With `cap`, an install with more events than it weighs as
+    /// `cap` events at its own rate (numerator and denominator scaled alike), so no single install dominates.
+    func estimate(_ installs: [InstallTotals], cap: Double? = nil) -> RatioEstimate? {
+        var numerators: [Double] = []
+        var denominators: [Double] = []
+        numerators.reserveCapacity(installs.count)
+        denominators.reserveCapacity(installs.count)
+        for install in installs {
+            let weight = Self.capFactor(denominator(install), cap: cap)
+            numerators.append(numerator(install) * scale * weight)
+            denominators.append(denominator(install) * weight)
+        }
+        return RatioEstimate(numerators: numerators, denominators: denominators)
+    }
+
+    /// The factor that brings `events` down to `cap`; 1 without a cap or below it.
+    static func capFactor(_ events: Double, cap: Double?) -> Double {
+        guard let cap, events > cap, events > 0 else { return 1 }
+        return cap / events
+    }
+
+    /// The weight cap of a comparison: the 95th percentile (nearest rank) of the installs' denominators over both
+    /// groups. Heavy users, kiosks and test devices send hundreds of times the median's events; as a ratio of sums
+    /// weights installs by their events, one of them can be most of an arm, and the delta-method variance cannot
+    /// see that with few installs. Capping at a high quantile is what experimentation platforms do for such users
+    /// (winsorising); it changes nothing for the 95 % of installs below the cap.
+    func weightCap(_ first: [InstallTotals], _ second: [InstallTotals]) -> Double? {
+        let weights = (first + second).map(denominator).filter { $0 > 0 }.sorted()
+        guard weights.count >= 2 else { return nil }
+        let rank = Int((0.95 * Double(weights.count)).rounded(.up)) - 1
+        return weights[min(max(rank, 0), weights.count - 1)]
+    }
+
+    /// Kish's effective number of installs, (Σw)² / Σw², with each install weighted by its (capped) denominator:
+    /// the installs' count when they weigh alike, far fewer when a few carry most events.
+    func effectiveInstalls(_ installs: [InstallTotals], cap: Double?) -> Double {
+        var sum = 0.0
+        var squares = 0.0
+        for install in installs {
+            let w = denominator(install) * Self.capFactor(denominator(install), cap: cap)
+            sum += w
+            squares += w * w
+        }
+        return squares > 0 ? sum * sum / squares : 0
     }
 
     /// The mixing scale τ of the mSPRT: the effect worth finding. 5 points for rates; half the pooled per-event
     /// standard deviation for means.
-    func tau(_ first: [InstallTotals], _ second: [InstallTotals]) -> Double? {
+    func tau(_ first: [InstallTotals], _ second: [InstallTotals], cap: Double? = nil) -> Double? {
         guard let squares else { return 0.05 }
         var n = 0.0
         var sum = 0.0
         var sumSquares = 0.0
         for install in first + second {
-            n += denominator(install)
-            sum += numerator(install)
-            sumSquares += squares(install)
+            let weight = Self.capFactor(denominator(install), cap: cap)
+            n += denominator(install) * weight
+            sum += numerator(install) * weight
+            sumSquares += squares(install) * weight
         }
         guard n > 1 else { return nil }
         let mean = sum / n

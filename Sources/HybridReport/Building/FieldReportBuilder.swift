@@ -22,6 +22,9 @@ public struct FieldReportBuilder: Sendable {
     /// Compute the latency quantiles' install-level bootstrap intervals (descriptive; no verdict rests on them).
     /// Simulations that only read verdicts turn it off.
     public var describesQuantiles = true
+    /// Cap each install's weight at the 95th percentile of installs' events (see `FieldMetric.weightCap`). Off only
+    /// in the simulation that shows what the cap prevents.
+    public var capsInstallWeights = true
 
     /// A builder; see the properties.
     public init(
@@ -59,7 +62,8 @@ public struct FieldReportBuilder: Sendable {
     public func analysis(
         feature: String, configVersion: Int, events: [FieldEventRecord], prePeriod: [FieldEventRecord] = []
     ) -> FieldAnalysis {
-        let before = InstallTotals.byInstall(prePeriod, keepLatencies: false)
+        let clean = Self.cleanPrePeriod(prePeriod, events: events, control: chooseControl(Self.armNames(events)))
+        let before = InstallTotals.byInstall(clean, keepLatencies: false)
         let whole = section(events, prePeriod: before, segment: nil)
         let installs = Dictionary(uniqueKeysWithValues: whole.arms.map { ($0.name, $0.installIDs.count) })
         let srm = percentages.isEmpty ? nil : SampleRatioMismatch(observed: installs, expectedPercent: percentages)
@@ -70,11 +74,38 @@ public struct FieldReportBuilder: Sendable {
             comparisons: adjusted(whole.comparisons, reportable: reportable),
             method: method(reportable: reportable, srmKnown: srm != nil, prePeriod: !before.isEmpty))
         analysis.minimumInstalls = minimumInstalls
+        if !prePeriod.isEmpty {
+            let installs = Set(events.map(\.installID))
+            analysis.prePeriod = FieldPrePeriod(
+                installsWithCovariate: installs.filter { before[$0] != nil }.count, installs: installs.count,
+                eventsUsed: clean.count, eventsExcluded: prePeriod.count - clean.count)
+        }
         if let label = segmentLabel {
             analysis.segmentLabel = label
             analysis.segments = segments(events, label: label, prePeriod: before, reportable: reportable)
         }
         return analysis
+    }
+
+    /// The group names of `events`, sorted (`default` for events outside every arm).
+    static func armNames(_ events: [FieldEventRecord]) -> [String] {
+        Set(events.map { $0.rolloutArm ?? "default" }).sorted()
+    }
+
+    /// The earlier events that may serve as CUPED's covariate: those in which the install was served what the
+    /// control serves now — the control's arm, or no arm at all (before any arm of a rollout reached it) — with
+    /// one of the variants the control serves now. An install's events under another arm or variant carry that
+    /// treatment's effect: an arm kept by an unchanged rollout seed across versions would otherwise turn last
+    /// version's effect into this version's "effect". A change of the feature's own order between versions
+    /// reaches every install alike, so it cannot carry a difference between arms.
+    static func cleanPrePeriod(_ prePeriod: [FieldEventRecord], events: [FieldEventRecord], control: String) -> [FieldEventRecord] {
+        guard !prePeriod.isEmpty else { return [] }
+        let variants = Set(events.lazy.filter { ($0.rolloutArm ?? "default") == control }.map(\.variant))
+        return prePeriod.filter { event in
+            guard variants.contains(event.variant) else { return false }
+            guard let arm = event.rolloutArm else { return true }
+            return arm == control
+        }
     }
 
     /// The arms of `events` and each against the control, not yet adjusted.
@@ -92,7 +123,8 @@ public struct FieldReportBuilder: Sendable {
         var comparisons: [FieldComparison] = []
         if let control = arms.first(where: { $0.name == controlName }) {
             for arm in arms where arm.name != controlName {
-                comparisons += FieldComparisons(options: options, prePeriod: prePeriod, quantiles: describesQuantiles)
+                comparisons += FieldComparisons(
+                    options: options, prePeriod: prePeriod, quantiles: describesQuantiles, capsWeights: capsInstallWeights)
                     .compare(arm, control)
             }
         }
@@ -167,10 +199,13 @@ public struct FieldReportBuilder: Sendable {
     private func method(reportable: Bool, srmKnown: Bool, prePeriod: Bool) -> String {
         var text = "The install is the unit (the experiment randomises installs; events of one install are not "
             + "independent): each figure is a ratio of per-install sums with its delta-method variance (Deng, "
-            + "Knoblich & Lu 2018)"
+            + "Knoblich & Lu 2018), each install weighing at most as much as the 95th percentile of installs' events, "
+            + "so a kiosk or a test device cannot carry an arm (n_eff: Kish's effective number of installs)"
             + (prePeriod
-                ? ", CUPED-adjusted with each install's value before this config version (Deng et al. 2013)"
-                : "; no install has events before this config version, so no CUPED adjustment")
+                ? ", CUPED-adjusted with each install's value before this config version (Deng et al. 2013), from "
+                    + "earlier events only where the install was served what the control serves now (the control's "
+                    + "arm or none, the control's variant), so no earlier treatment rides in the covariate"
+                : "; no install has clean events before this config version, so no CUPED adjustment")
             + ". Latency quantiles: install-level bootstrap, descriptive. Effects are claimed only on the mixture "
             + "SPRT's always-valid p-values (Johari et al. 2022; τ = 0.05 for rates, half the pooled per-event SD "
             + "for means), Holm-adjusted, so the report may be read after every upload without inflating false "

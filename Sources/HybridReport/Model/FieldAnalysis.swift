@@ -23,6 +23,10 @@ public struct FieldAnalysis: Sendable, Hashable, Codable {
     public var segmentLabel: String?
     /// One analysis per value of `segmentLabel`, sorted by value.
     public var segments: [FieldSegment]?
+    /// CUPED's pre-period: how many of this run's installs have a covariate, and how many earlier events were left
+    /// out because the install was then served something other than what the control serves now; nil without
+    /// earlier events.
+    public var prePeriod: FieldPrePeriod?
 
     /// The analysis; normally made by ``FieldReportBuilder``.
     public init(
@@ -203,6 +207,28 @@ public struct FieldComparison: Sendable, Hashable, Codable {
     }
 }
 
+/// What CUPED's covariates rest on. An install's earlier events count only when it was served then what the control
+/// serves now (the control's arm or no arm, and one of the control's variants): events of another arm or variant
+/// would carry that treatment's effect into the covariate, and the adjustment would turn it into a new effect.
+public struct FieldPrePeriod: Sendable, Hashable, Codable {
+    /// Installs of this run with at least one clean earlier event (they get a covariate).
+    public var installsWithCovariate: Int
+    /// Installs of this run.
+    public var installs: Int
+    /// Earlier events used.
+    public var eventsUsed: Int
+    /// Earlier events left out: served another arm or variant than the control serves now.
+    public var eventsExcluded: Int
+
+    /// Figures; see the properties.
+    public init(installsWithCovariate: Int, installs: Int, eventsUsed: Int, eventsExcluded: Int) {
+        self.installsWithCovariate = installsWithCovariate
+        self.installs = installs
+        self.eventsUsed = eventsUsed
+        self.eventsExcluded = eventsExcluded
+    }
+}
+
 /// Installs and events on each side of a field comparison.
 public struct FieldUnits: Sendable, Hashable, Codable {
     /// Installs of the arm: the unit of analysis.
@@ -213,13 +239,23 @@ public struct FieldUnits: Sendable, Hashable, Codable {
     public var armEvents: Int
     /// Events behind the control's figure.
     public var controlEvents: Int
+    /// Kish's effective number of the arm's installs, (Σw)²/Σw² over their capped event weights; far below
+    /// ``arm`` when a few installs carry most events. nil for quantiles.
+    public var armEffective: Double?
+    /// The same for the control.
+    public var controlEffective: Double?
 
     /// Units; see the properties.
-    public init(arm: Int, control: Int, armEvents: Int, controlEvents: Int) {
+    public init(
+        arm: Int, control: Int, armEvents: Int, controlEvents: Int, armEffective: Double? = nil,
+        controlEffective: Double? = nil
+    ) {
         self.arm = arm
         self.control = control
         self.armEvents = armEvents
         self.controlEvents = controlEvents
+        self.armEffective = armEffective
+        self.controlEffective = controlEffective
     }
 }
 

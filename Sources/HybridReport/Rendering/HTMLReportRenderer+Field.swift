@@ -33,6 +33,8 @@ extension HTMLReportRenderer {
                     escape(c.verdict),
                 ]
             })
+        let prePeriod = FieldFormatting.prePeriodLine(field.prePeriod)
+        if !prePeriod.isEmpty { out += "<p class=\"meta\">\(escape(prePeriod))</p>\n" }
         return out + "<p class=\"meta\">\(escape(field.method))</p>\n"
     }
 }

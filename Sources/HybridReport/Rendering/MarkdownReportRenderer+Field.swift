@@ -28,7 +28,8 @@ extension MarkdownReportRenderer {
             }
             out += "\n" + Self.comparisonTable(segment.comparisons)
         }
-        return out + "_\(field.method)_\n\n"
+        let prePeriod = FieldFormatting.prePeriodLine(field.prePeriod)
+        return out + (prePeriod.isEmpty ? "" : prePeriod + "\n\n") + "_\(field.method)_\n\n"
     }
 
     /// Arm against control, one row per metric, with the installs and events behind each figure.
@@ -63,10 +64,20 @@ enum FieldFormatting {
         return "\(number(summary.rate * 100, digits: 1)) % [\(number(summary.lower * 100, digits: 1)), \(number(summary.upper * 100, digits: 1))]"
     }
 
-    /// "120 / 118 (2,400 / 2,350)": installs of arm and control, then their events.
+    /// "120 / 118 (2,400 / 2,350), n_eff 96 / 101": installs of arm and control, their events, and the effective
+    /// number of installs (Kish) the capped weights leave.
     static func units(_ units: FieldUnits?) -> String {
         guard let units else { return "–" }
-        return "\(units.arm) / \(units.control) (\(units.armEvents) / \(units.controlEvents))"
+        let effective = units.armEffective.map { ", n_eff \(number($0, digits: 0)) / \(number(units.controlEffective ?? 0, digits: 0))" } ?? ""
+        return "\(units.arm) / \(units.control) (\(units.armEvents) / \(units.controlEvents))" + effective
+    }
+
+    /// What CUPED's covariates rest on, in one sentence; empty without earlier events.
+    static func prePeriodLine(_ prePeriod: FieldPrePeriod?) -> String {
+        guard let p = prePeriod else { return "" }
+        return "CUPED pre-period: \(p.installsWithCovariate) of \(p.installs) installs have a covariate from \(p.eventsUsed) "
+            + "earlier events served what the control serves now; \(p.eventsExcluded) earlier events left out "
+            + "(served another arm or variant)."
     }
 
     static func number(_ value: Double, digits: Int = 3) -> String {
