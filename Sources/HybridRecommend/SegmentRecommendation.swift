@@ -1,6 +1,7 @@
 public import Foundation
 public import HybridConfig
 public import HybridReport
+import HybridCore
 
 /// What `hybrid recommend FIELD_RUN --by LABEL` proposes: for each segment (one value of the label) whose served
 /// route misses the policy's floors, a condition on that value and an override that moves the model that served it
@@ -37,12 +38,16 @@ extension FieldRecommender {
     /// Per-segment overrides for a field analysis split by a label (`FieldReportBuilder(segmentLabel:)`).
     ///
     /// A segment is judged only with enough installs in every group (`FieldSegment.judged`, the report's
-    /// `--minimum-installs`); its served route misses the floors when every group in it does (adherence Wilson lower
-    /// bound over installs, p95 latency, cost per 1,000, as `floorFailures`). The override puts the model that served
-    /// most of the segment's events last in the order the segment resolves to today, so the next model serves it;
-    /// the condition (`LABEL-VALUE`, `equals` on the value) goes first in `conditions`, so it wins for those installs.
+    /// `--minimum-installs`). Its served route misses the adherence floor only when the data show it: a one-sided
+    /// test of "adherence ≥ floor" on installs (the delta-method standard error of each group's rate; every group of
+    /// the segment must be below, so the segment's p is the largest of its groups'), Holm-adjusted across the
+    /// segments considered, below the policy's α (0.05). A lower bound under the floor is not enough: with few
+    /// installs it only says the data are thin, and the evidence line then names the installs a test would need.
+    /// The p95-latency and cost floors are compared on their point estimates, as for whole runs (no test yet). The
+    /// override puts the model that served most of the segment's events last in the order the segment resolves to
+    /// today; the condition (`LABEL-VALUE`, `equals` on the value) goes first in `conditions`, so it wins.
     public func recommendSegments(
-        document: HybridConfigDocument, analysis: FieldAnalysis, runID: String, now: Date = Date()
+        document: HybridConfigDocument, analysis: FieldAnalysis, runID: String, now: Date = Date(), alpha: Double = 0.05
     ) throws(RecommendError) -> SegmentRecommendation {
         let feature = analysis.feature
         guard let config = document.features[feature] else { throw .featureNotInConfig(feature: feature) }
@@ -50,23 +55,30 @@ extension FieldRecommender {
             throw .invalidCondition("--by", reason: "split the field run by a label to recommend per segment")
         }
         let floors = policy.floors(for: feature, config: config)
+        let considered = segments.filter { $0.value != "(none)" && $0.judged }
+        let tests = considered.map { SegmentFloorTest(segment: $0, floors: floors, alpha: alpha) }
+        let adjusted = HolmCorrection.adjustedPValues(tests.map { $0.pValue ?? 1 })
         var proposed = document
         var changes: [SegmentRecommendation.Change] = []
         var evidence: [String] = []
-        for segment in segments where segment.value != "(none)" {
-            let name = "\(label)=\(segment.value)"
+        for segment in segments where segment.value != "(none)" && !segment.judged {
             let installs = segment.arms.map(\.installs).reduce(0, +)
-            guard segment.judged else {
-                evidence.append("\(name): \(installs) installs, fewer than \(analysis.minimumInstalls ?? 20) in a group: shown, not judged")
+            evidence.append("\(label)=\(segment.value): \(installs) installs, fewer than \(analysis.minimumInstalls ?? 20) in a group: shown, not judged")
+        }
+        for (index, segment) in considered.enumerated() {
+            let name = "\(label)=\(segment.value)"
+            let test = tests[index]
+            let others = segment.arms.map { FieldRecommender.floorFailures($0, floors, adherence: false) }
+            let belowAdherence = test.pValue != nil && adjusted[index] < alpha
+            let reasons = (belowAdherence ? [test.describe(adjustedP: adjusted[index])] : [])
+                + (others.allSatisfy { !$0.isEmpty } ? others.flatMap { $0 } : [])
+            guard !reasons.isEmpty else {
+                let adherence = test.pValue == nil ? "" : "; " + test.describe(adjustedP: adjusted[index])
+                evidence.append("\(name): \(test.verdict(adjustedP: adjusted[index]))\(adherence) (\(Self.summary(segment))): unchanged")
                 continue
             }
-            let failures = segment.arms.map { Self.floorFailures($0, floors) }
-            guard failures.allSatisfy({ !$0.isEmpty }) else {
-                evidence.append("\(name): meets the floors (\(Self.summary(segment))): unchanged")
-                continue
-            }
-            guard let change = Self.change(for: segment, label: label, feature: feature, in: proposed, reasons: failures.flatMap { $0 }) else {
-                evidence.append("\(name): misses the floors (\(failures.flatMap { $0 }.joined(separator: "; "))) but no other model is in its order")
+            guard let change = Self.change(for: segment, label: label, feature: feature, in: proposed, reasons: reasons) else {
+                evidence.append("\(name): misses the floors (\(reasons.joined(separator: "; "))) but no other model is in its order")
                 continue
             }
             Self.apply(change, feature: feature, to: &proposed)
@@ -121,5 +133,58 @@ extension FieldRecommender {
             let served = arm.servedBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             return "\(arm.installs) installs, \(arm.events) events, \(p95), served by \(served)"
         }.joined(separator: " | ")
+    }
+}
+
+/// The one-sided test of a segment's adherence against the policy's floor: H₀ "adherence ≥ floor" for every group of
+/// the segment, rejected only when each group's rate is below the floor beyond its install-level standard error.
+struct SegmentFloorTest {
+    /// The floor; nil when the policy sets none.
+    var floor: Double?
+    /// The segment's p (the largest of its groups'); nil without a floor or an adherence figure.
+    var pValue: Double?
+    /// The group whose p is the segment's, with its rate, standard error and installs.
+    var rate = 0.0
+    var standardError = 0.0
+    var installs = 0
+    var alpha: Double
+
+    init(segment: FieldSegment, floors: FeatureFloors, alpha: Double) {
+        self.alpha = alpha
+        floor = floors.minAdherenceLower
+        guard let floor else { return }
+        for arm in segment.arms {
+            guard let adherence = arm.adherence else { return }
+            // The report's interval is rate ± z·SE over installs (clipped to [0, 1]); the unclipped side gives SE.
+            let z = NormalDistribution.quantile(0.975)
+            let half = max(adherence.rate - adherence.lower, adherence.upper - adherence.rate)
+            let se = max(half / z, 1e-9)
+            let p = NormalDistribution.cdf((adherence.rate - floor) / se)
+            if pValue == nil || p > pValue! {
+                pValue = p
+                rate = adherence.rate
+                standardError = se
+                installs = adherence.units ?? arm.installs
+            }
+        }
+    }
+
+    /// "adherence 0.612 < floor 0.700 (SE 0.031 over 24 installs, one-sided p = 0.0021, Holm 0.0042)".
+    func describe(adjustedP: Double) -> String {
+        String(
+            format: "adherence %.3f %@ floor %.3f (SE %.3f over %d installs, one-sided p = %.2g, Holm %.2g)", rate,
+            rate < (floor ?? 0) ? "<" : "≥", floor ?? 0, standardError, installs, pValue ?? 1, adjustedP)
+    }
+
+    /// Meets the floor, or not enough evidence either way, with the installs a test would need.
+    func verdict(adjustedP: Double) -> String {
+        guard let floor, pValue != nil else { return "meets the floors" }
+        if rate >= floor { return "meets the adherence floor" }
+        // Installs for the observed shortfall to be found with 80 % power at this α: n·SE² is the per-install
+        // variance, so SE scales as 1/√n.
+        let shortfall = floor - rate
+        let z = NormalDistribution.quantile(1 - alpha) + NormalDistribution.quantile(0.8)
+        let needed = Int((Double(installs) * pow(z * standardError / shortfall, 2)).rounded(.up))
+        return "not enough evidence that adherence is below the floor (about \(max(needed, installs + 1)) installs per group would show a shortfall this size)"
     }
 }

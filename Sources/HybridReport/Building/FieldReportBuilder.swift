@@ -68,10 +68,14 @@ public struct FieldReportBuilder: Sendable {
         let installs = Dictionary(uniqueKeysWithValues: whole.arms.map { ($0.name, $0.installIDs.count) })
         let srm = percentages.isEmpty ? nil : SampleRatioMismatch(observed: installs, expectedPercent: percentages)
         let reportable = srm.map { !$0.mismatch } ?? false
+        // With a split, the whole run and every segment are one family: Holm runs over all their comparisons
+        // together, so a report with `--by` spends α once, not once for the run and again for the segments.
+        let split = segmentLabel.map { segmentSections(events, label: $0, prePeriod: before) } ?? []
+        let family = adjusted(whole.comparisons + split.flatMap(\.section.comparisons), reportable: reportable)
         var analysis = FieldAnalysis(
             feature: feature, configVersion: configVersion, control: whole.control, sampleRatio: srm,
             effectsReportable: reportable, arms: whole.arms.map(\.summary),
-            comparisons: adjusted(whole.comparisons, reportable: reportable),
+            comparisons: Array(family.prefix(whole.comparisons.count)),
             method: method(reportable: reportable, srmKnown: srm != nil, prePeriod: !before.isEmpty))
         analysis.minimumInstalls = minimumInstalls
         if !prePeriod.isEmpty {
@@ -82,7 +86,14 @@ public struct FieldReportBuilder: Sendable {
         }
         if let label = segmentLabel {
             analysis.segmentLabel = label
-            analysis.segments = segments(events, label: label, prePeriod: before, reportable: reportable)
+            let segmentComparisons = family.dropFirst(whole.comparisons.count)
+            analysis.segments = split.map { value, section in
+                let name = "\(label)=\(value)"
+                return FieldSegment(
+                    label: label, value: value, arms: section.arms.map(\.summary),
+                    comparisons: segmentComparisons.filter { $0.segment == name },
+                    judged: section.arms.allSatisfy { $0.installIDs.count >= minimumInstalls })
+            }
         }
         return analysis
     }
@@ -132,21 +143,13 @@ public struct FieldReportBuilder: Sendable {
         return Section(arms: arms, control: controlName, comparisons: comparisons)
     }
 
-    /// One section per value of `label`, Holm-adjusted together.
-    private func segments(
-        _ events: [FieldEventRecord], label: String, prePeriod: [String: InstallTotals], reportable: Bool
-    ) -> [FieldSegment] {
+    /// One section per value of `label`, sorted by value, not yet adjusted.
+    private func segmentSections(
+        _ events: [FieldEventRecord], label: String, prePeriod: [String: InstallTotals]
+    ) -> [(value: String, section: Section)] {
         let byValue = Dictionary(grouping: events) { $0.labels[label] ?? "(none)" }
-        let sections = byValue.keys.sorted().map { value in
+        return byValue.keys.sorted().map { value in
             (value, section(byValue[value] ?? [], prePeriod: prePeriod, segment: "\(label)=\(value)"))
-        }
-        let adjustedComparisons = adjusted(sections.flatMap(\.1.comparisons), reportable: reportable)
-        return sections.map { value, section in
-            let name = "\(label)=\(value)"
-            return FieldSegment(
-                label: label, value: value, arms: section.arms.map(\.summary),
-                comparisons: adjustedComparisons.filter { $0.segment == name },
-                judged: section.arms.allSatisfy { $0.installIDs.count >= minimumInstalls })
         }
     }
 
@@ -208,7 +211,7 @@ public struct FieldReportBuilder: Sendable {
                 : "; no install has clean events before this config version, so no CUPED adjustment")
             + ". Latency quantiles: install-level bootstrap, descriptive. Effects are claimed only on the mixture "
             + "SPRT's always-valid p-values (Johari et al. 2022; τ = 0.05 for rates, half the pooled per-event SD "
-            + "for means), Holm-adjusted, so the report may be read after every upload without inflating false "
+            + "for means), Holm-adjusted over the whole run and every segment together, so the report may be read after every upload without inflating false "
             + "positives; a group with fewer than \(minimumInstalls) installs is shown, not judged. MDE: the "
             + "difference the always-valid test would find now with \(Int(options.power * 100)) % power at α/m."
         if !srmKnown {
