@@ -294,7 +294,8 @@ let package = Package(
         // Every Swift block of README.md and docs/, written here by scripts/extract-doc-snippets.py (run by
         // `make test`) and compiled against the app products as an app would import them.
         .testTarget(
-            name: "HybridDocSnippetTests", dependencies: ["HybridAI", "HybridLocalModel", "HybridTesting"],
+            name: "HybridDocSnippetTests",
+            dependencies: ["HybridAI", "HybridLocalModel", "HybridTesting", "HybridLocalModelTestSupport", "HybridCurl"],
             swiftSettings: strict),
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
         .testTarget(

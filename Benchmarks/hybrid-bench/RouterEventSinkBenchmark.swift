@@ -40,7 +40,7 @@ enum RouterEventSinkBenchmark {
         sink: any RouteEventSink, requests: Int, input: [String: String], model: ScriptedLanguageModel, direct: Double,
         between: () -> Void
     ) async throws -> Double {
-        let router = Router(
+        let router = try Router(
             config: RouterBenchmark.document(deadlineMs: nil), models: ["instant": model], installId: "bench-install",
             eventSink: sink, eventLabels: ["appVersion": "1.0", "os": "Linux", "deviceClass": "server"], onIncident: { _ in })
         _ = try await router.generate(feature: "summarize", input: input)

@@ -26,6 +26,8 @@ public enum RecommendError: Error, Sendable, Equatable, CustomStringConvertible 
     case featureNotInConfig(feature: String)
     /// A fallback condition the router cannot evaluate at run time (a quality score needs a reference).
     case conditionNotRoutable(feature: String, condition: String)
+    /// The config to replay does not validate (every problem with its JSON path).
+    case invalidConfig(String)
     /// No arm of the run answered any case: there is nothing to recommend from.
     case nothingAnswered(runID: String, feature: String)
     /// The models of the route in force answered no case of the run, so no candidate can be compared with it.
@@ -57,6 +59,8 @@ public enum RecommendError: Error, Sendable, Equatable, CustomStringConvertible 
             "reading results: \(reason)"
         case .featureNotInConfig(let feature):
             "feature \(feature) of the run is not in the config; pass the config the run used with --config"
+        case .invalidConfig(let problems):
+            "the config does not validate: \(problems)"
         case .nothingAnswered(let runID, let feature):
             "run \(runID) (\(feature)) has no answered case on any arm: nothing to recommend from, and no config is "
                 + "written. `hybrid report \(runID)` says why each model failed; fix that and run `hybrid eval` again"

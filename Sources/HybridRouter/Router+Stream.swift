@@ -14,15 +14,18 @@ extension Router {
     /// checks, so every fallback rule of `generate` applies, at the cost of time to first text.
     /// The deadline covers the whole stream; at the deadline the model's stream is cancelled and the
     /// stream ends with `.deadlineExceeded`, even if some text was already delivered.
-    /// Errors thrown by the returned stream are `RouterError`. Stopping iteration cancels the model call.
+    /// Iteration throws `RouterError` only (typed: `catch` gives a `RouterError`). Stopping iteration cancels the
+    /// model call.
     public func stream(
         feature: String,
         input: [String: String],
         privacy: PrivacyClass? = nil,
         deadline: Duration? = nil,
         truncateInputTo: Int? = nil
-    ) -> AsyncThrowingStream<RoutedStreamEvent, any Error> {
-        stream(RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo))
+    ) -> RouterStream<RoutedStreamEvent> {
+        RouterStream(
+            stream(RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo)),
+            feature: feature)
     }
 
     /// The stream of one request as traced (typed or not).

@@ -13,9 +13,12 @@ public struct RoutedValue<Content: Sendable>: Sendable {
 }
 
 /// One step of a typed stream: what has been generated so far, as far as it is complete.
-public struct PartialSnapshot<Content: Sendable>: Sendable {
+public struct PartialSnapshot<Content: StructuredOutput>: Sendable {
     /// The complete part of the JSON so far (members appear as their values complete; see ``PartialJSON``).
     public var json: JSONValue
+    /// The answer so far with every property optional, usable from the first snapshot: `partial.name` is nil
+    /// until the name has arrived (see ``PartialValue``).
+    public var partial: PartialValue<Content>
     /// The snapshot decoded into the type, once everything the type requires has arrived; nil before.
     public var content: Content?
     /// The routed response, on the last snapshot only (then `content` is the final value).
@@ -41,10 +44,17 @@ extension Router {
     }
 
     /// `feature`'s answer as it is generated, decoded into `type` step by step: each snapshot holds the complete part
-    /// of the JSON so far, and the last one the final value and the routed response.
+    /// of the JSON so far, and the last one the final value and the routed response. Iteration throws
+    /// `RouterError` only.
     public func streamResponse<T: StructuredOutput>(
         feature: String, input: [String: String], generating type: T.Type, privacy: PrivacyClass? = nil,
         deadline: Duration? = nil
+    ) -> RouterStream<PartialSnapshot<T>> {
+        RouterStream(snapshots(feature: feature, input: input, generating: type, privacy: privacy, deadline: deadline), feature: feature)
+    }
+
+    private func snapshots<T: StructuredOutput>(
+        feature: String, input: [String: String], generating type: T.Type, privacy: PrivacyClass?, deadline: Duration?
     ) -> AsyncThrowingStream<PartialSnapshot<T>, any Error> {
         let output = Self.typedOutput(T.self)
         var request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline)
@@ -63,11 +73,14 @@ extension Router {
                         guard let json = PartialJSON.parse(text), json != last else { continue }
                         last = json
                         continuation.yield(PartialSnapshot(
-                            json: json, content: try? JSONValueDecoder().decode(T.self, from: json), completed: nil))
+                            json: json, partial: PartialValue(json: json),
+                            content: try? JSONValueDecoder().decode(T.self, from: json), completed: nil))
                     case .completed(let routed):
                         let json = Self.parsed(routed, schema: output.schema)
                         let value = try Self.decode(T.self, json, routed, feature: feature)
-                        continuation.yield(PartialSnapshot(json: json ?? .null, content: value.content, completed: routed))
+                        continuation.yield(PartialSnapshot(
+                            json: json ?? .null, partial: PartialValue(json: json ?? .null), content: value.content,
+                            completed: routed))
                     }
                 }
                 continuation.finish()

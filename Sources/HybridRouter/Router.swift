@@ -59,8 +59,31 @@ public final class Router: Sendable {
     ///   - eventLabels: copied into every event: app version, OS, device class. Never put secrets here.
     ///   - onIncident: called for problems an operator must fix (a rejected API key); by default a line on
     ///     standard error.
-    public init(
+    /// - Throws: `ConfigError` with the JSON path of every problem when a `.fixed` document does not validate (an
+    ///   override naming an undefined condition, a label test with no test, an order naming an unknown model, …):
+    ///   only validated documents reach a router. A `.loader` validates whatever it fetches.
+    public convenience init(
         config: RouterConfigSource,
+        models: RouterModelProvider = .modelFactory(),
+        installId: String,
+        spendLedger: (any SpendLedger)? = nil,
+        cache: (any RouterCache)? = nil,
+        clock: RouterClock = .system,
+        policy: RouterDefaults = RouterDefaults(),
+        eventSink: (any RouteEventSink)? = nil,
+        eventLabels: [String: String] = [:],
+        onIncident: @escaping @Sendable (RouterIncident) -> Void = Router.reportToStandardError
+    ) throws(ConfigError) {
+        self.init(
+            unvalidated: try config.validated(), models: models, installId: installId, spendLedger: spendLedger,
+            cache: cache, clock: clock, policy: policy, eventSink: eventSink, eventLabels: eventLabels,
+            onIncident: onIncident)
+    }
+
+    /// A router over `config` as it is, without validating it: for this package's own tests of the walk's defensive
+    /// paths (an unknown model, a tier beyond the privacy class) and for replays of documents already validated.
+    package init(
+        unvalidated config: RouterConfigSource,
         models: RouterModelProvider = .modelFactory(),
         installId: String,
         spendLedger: (any SpendLedger)? = nil,
@@ -84,7 +107,7 @@ public final class Router: Sendable {
         self.onIncident = onIncident
     }
 
-    /// A router over a fixed document and fixed model instances.
+    /// A router over a fixed document (validated, as by ``init(config:models:installId:spendLedger:cache:clock:policy:eventSink:eventLabels:onIncident:)``) and fixed model instances.
     public convenience init(
         config: HybridConfigDocument,
         models: [String: any LanguageModel],
@@ -96,8 +119,8 @@ public final class Router: Sendable {
         eventSink: (any RouteEventSink)? = nil,
         eventLabels: [String: String] = [:],
         onIncident: @escaping @Sendable (RouterIncident) -> Void = Router.reportToStandardError
-    ) {
-        self.init(
+    ) throws(ConfigError) {
+        try self.init(
             config: .fixed(config), models: .models(models), installId: installId, spendLedger: spendLedger,
             cache: cache, clock: clock, policy: policy, eventSink: eventSink, eventLabels: eventLabels,
             onIncident: onIncident)

@@ -8,6 +8,13 @@ public enum RouterConfigSource: Sendable {
     /// new priority order, new rollout) takes effect at the next request without rebuilding the router.
     case loader(ConfigLoader)
 
+    /// This source with a fixed document validated (and its template files inlined); a loader as it is, since it
+    /// validates what it fetches.
+    func validated() throws(ConfigError) -> RouterConfigSource {
+        guard case .fixed(let document) = self else { return self }
+        return .fixed(try ConfigValidator.validate(document).document)
+    }
+
     /// The document to route this request with.
     func document() async -> HybridConfigDocument {
         switch self {

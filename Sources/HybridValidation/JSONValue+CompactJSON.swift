@@ -59,3 +59,8 @@ extension JSONValue {
         out += writer.text
     }
 }
+
+extension JSONValue: CustomStringConvertible {
+    /// The value as compact JSON text (keys sorted), so `print(value)` shows JSON, not the enum's cases.
+    public var description: String { canonicalJSON }
+}

@@ -103,7 +103,7 @@ struct AskCommand: AsyncParsableCommand {
         guard let config = document.features[name] else {
             throw CLIError("unknown feature \"\(name)\" (configured: \(document.features.keys.sorted().joined(separator: ", ")))")
         }
-        let router = Router(
+        let router = try Router(
             config: .fixed(document), models: .modelFactory(ModelFactory.harness()), installId: targeting.installId,
             eventLabels: try targeting.labels())
         let input = [config.inputs.first ?? "input": prompt]
@@ -116,7 +116,8 @@ struct AskCommand: AsyncParsableCommand {
                 case .attempt: break
                 }
             }
-        } catch let error as RouterError {
+        } catch {
+            // Typed: the router's streams throw `RouterError` only.
             throw CLIError(error.description)
         }
         print()

@@ -142,7 +142,7 @@ private struct TeeSink: RouteEventSink {
             for index in 0..<installs {
                 if index >= 24 { try await group.next() }
                 group.addTask {
-                    let router = Router(
+                    let router = try Router(
                         config: document, models: index < localInstalls ? mac : phone,
                         installId: String(format: "install-%05d", index), eventSink: sink,
                         eventLabels: ["deviceClass": index < localInstalls ? "mac" : "phone"], onIncident: { _ in })

@@ -24,7 +24,7 @@ enum Snippet_app_integration_89 {
         await loader.start()                       // last-known-good or bundled defaults, no network
         Task { await loader.refresh() }            // ETag fetch; a bad payload never replaces the config in force
         let factory = ModelFactory().withCredentials(.key(provider: readOpenAIKey), for: "openai-gpt-4o-mini")
-        let router = Router(
+        let router = try Router(
             config: .loader(loader), models: .modelFactory(factory),   // keys from your keychain, never from the config
             installId: installID,
             spendLedger: FileSpendLedger(url: storage.appendingPathComponent("spend.json")))   // monthly budgets across launches
@@ -39,7 +39,7 @@ enum Snippet_app_integration_89 {
         let uploader = HTTPBatchEventUploader(configuration: .init(
             endpoint: "https://collector.example.com/v1/events", token: collectorToken,
             spoolDirectory: storage.appendingPathComponent("events")))                   // kept across app restarts
-        let reportingRouter = Router(
+        let reportingRouter = try Router(
             config: .loader(loader), installId: installID, eventSink: uploader,
             eventLabels: ["appVersion": "3.2.1", "os": "iOS 18.1", "deviceClass": "phone"])
         _ = try await reportingRouter.generate(feature: "summarize", input: ["input": article])   // one event per request

@@ -81,7 +81,7 @@ import Testing
             bundled: try ConfigValidator.validate(base), sourceURL: url, fetcher: ConfigFetcher(transport: CurlTransport.shared),
             verifier: try ConfigSignatureVerifier(publicKeyBase64: signer.publicKeyBase64))
         #expect(await loader.refresh().source == .remote(url: url))
-        let router = Router(config: .loader(loader), models: .models(models), installId: "e2e-install", onIncident: { _ in })
+        let router = try Router(config: .loader(loader), models: .models(models), installId: "e2e-install", onIncident: { _ in })
         let before = try await router.generate(feature: "summarize", input: ["input": "The river bridge in Marlow closes to cars in March."])
         #expect(before.servedBy.id == "local-smollm2")
 

@@ -70,10 +70,10 @@ import Testing
         return HybridConfigDocument(version: 1, models: models, features: ["assistant": feature])
     }
 
-    static func router(_ document: HybridConfigDocument) -> Router {
+    static func router(_ document: HybridConfigDocument) throws -> Router {
         let factory = ModelFactory(transport: CurlTransport.shared, environment: { $0 == "FAKE_KEY" ? "test-key" : nil })
         let models = Dictionary(uniqueKeysWithValues: document.models.map { ($0.key, factory.model(id: $0.key, config: $0.value)) })
-        return Router(config: document, models: models, installId: "conversation", onIncident: { _ in })
+        return try Router(config: document, models: models, installId: "conversation", onIncident: { _ in })
     }
 
     static func json(_ request: RecordedRequest) throws -> JSONValue { try JSONValue(parsing: request.bodyText) }
@@ -94,7 +94,7 @@ import Testing
                     toolUse: ("toolu_reminder", "create_reminder", ["text": "Buy Abbey Road", "due": "Saturday"]))
         }
         defer { anthropic.stop() }
-        let router = Self.router(try Self.document(openAI: openAI.baseURL, anthropic: anthropic.baseURL))
+        let router = try Self.router(try Self.document(openAI: openAI.baseURL, anthropic: anthropic.baseURL))
         let reminders = Mutex<[JSONValue]>([])
         let conversation = router.conversation(feature: "assistant", tools: [
             ConversationTool(Self.album) { _ in #"{"artist": "The Beatles", "year": 1969}"# },
@@ -150,7 +150,7 @@ import Testing
             Self.openAIToolCall(id: "call_1", name: "lookup_album", arguments: #"{"title":"Abbey Road"}"#)
         }
         defer { server.stop() }
-        let router = Self.router(try Self.document(openAI: server.baseURL, anthropic: nil))
+        let router = try Self.router(try Self.document(openAI: server.baseURL, anthropic: nil))
         let earlier: [ChatMessage] = [.user("Hi"), .assistant("Hello! How can I help?")]
         let conversation = router.conversation(
             feature: "assistant", tools: [ConversationTool(Self.album) { _ in throw CatalogOffline() }], transcript: earlier,
@@ -175,7 +175,7 @@ import Testing
             Self.openAIToolCall(id: "call_1", name: "lookup_album", arguments: #"{"title":"Abbey Road"}"#)
         }
         defer { server.stop() }
-        let router = Self.router(try Self.document(openAI: server.baseURL, anthropic: nil, deadlineMs: 60_000))
+        let router = try Self.router(try Self.document(openAI: server.baseURL, anthropic: nil, deadlineMs: 60_000))
         let conversation = router.conversation(feature: "assistant", tools: [
             ConversationTool(Self.album) { _ in
                 try await Task.sleep(for: .seconds(30))

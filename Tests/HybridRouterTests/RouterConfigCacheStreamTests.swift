@@ -21,7 +21,7 @@ struct RouterConfigCacheStreamTests {
             (inArm, "bullets", Optional("treatment"), "Bullets: "), (outOfArm, "plain", nil, "Summarize: "),
         ] {
             let a = ScriptedLanguageModel(id: "a", whenExhausted: .reply("ok"))
-            let router = Router(config: doc, models: ["a": a], installId: installId)
+            let router = try Router(config: doc, models: ["a": a], installId: installId)
             for _ in 0..<2 {
                 let result = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
                 #expect(result.variant == expectedVariant)
@@ -42,7 +42,7 @@ struct RouterConfigCacheStreamTests {
         let loader = ConfigLoader(bundled: try ConfigValidator.load(v1.encodedJSON()), sourceURL: nil, fetcher: nil)
         let a = ScriptedLanguageModel(id: "a", whenExhausted: .reply("a"))
         let b = ScriptedLanguageModel(id: "b", whenExhausted: .reply("b"))
-        let router = Router(config: .loader(loader), models: .models(["a": a, "b": b]), installId: "i")
+        let router = try Router(config: .loader(loader), models: .models(["a": a, "b": b]), installId: "i")
 
         #expect(try await router.generate(feature: Fixtures.feature, input: Fixtures.input).servedBy.id == "a")
         let resolution = await loader.offer(
@@ -64,7 +64,7 @@ struct RouterConfigCacheStreamTests {
         let v1 = Fixtures.document(version: 1, models: ["a": Fixtures.modelConfig(window: 4096)], priority: ["a"])
         let v2 = Fixtures.document(version: 2, models: ["a": Fixtures.modelConfig(window: 8192)], priority: ["a"])
         let loader = ConfigLoader(bundled: try ConfigValidator.load(v1.encodedJSON()), sourceURL: nil, fetcher: nil)
-        let router = Router(config: .loader(loader), models: provider, installId: "i")
+        let router = try Router(config: .loader(loader), models: provider, installId: "i")
         _ = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
         let second = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
         #expect(second.response.text == "4096")
@@ -79,7 +79,7 @@ struct RouterConfigCacheStreamTests {
         let clock = TestClock()
         let cache = InMemoryRouterCache(capacity: 10, ttl: .seconds(60), now: clock.now)
         let a = ScriptedLanguageModel(id: "a", whenExhausted: .reply("answer"))
-        let router = Fixtures.router([a], cache: cache, clock: clock)
+        let router = try Fixtures.router([a], cache: cache, clock: clock)
 
         let first = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
         #expect(!first.fromCache)
@@ -160,7 +160,7 @@ struct RouterConfigCacheStreamTests {
     func streamingOrder() async throws {
         let a = ScriptedLanguageModel(id: "a", script: [.fail(.serverError(model: "a", status: 500, detail: "boom"))])
         let b = ScriptedLanguageModel(id: "b", script: [.reply("Hello there world")])
-        let router = Fixtures.router([a, b], deadlineMs: 30_000)
+        let router = try Fixtures.router([a, b], deadlineMs: 30_000)
         var events: [RoutedStreamEvent] = []
         for try await event in router.stream(feature: Fixtures.feature, input: Fixtures.input) { events.append(event) }
 
@@ -187,12 +187,13 @@ struct RouterConfigCacheStreamTests {
         let a = ScriptedLanguageModel(id: "a", script: [.partialThenFail(["Hel"], .serverError(model: "a", status: nil, detail: "reset"))])
         let b = ScriptedLanguageModel(id: "b", whenExhausted: .reply("b"))
         var deltas: [String] = []
+        let router = try Fixtures.router([a, b])
         do {
-            for try await event in Fixtures.router([a, b]).stream(feature: Fixtures.feature, input: Fixtures.input) {
+            for try await event in router.stream(feature: Fixtures.feature, input: Fixtures.input) {
                 if case .delta(let text) = event { deltas.append(text) }
             }
             Issue.record("expected streamInterrupted")
-        } catch let error as RouterError {
+        } catch {  // typed: the stream throws RouterError only
             guard error.code == .streamInterrupted, error.generationError?.kind == .serverError else {
                 Issue.record("expected streamInterrupted, got \(error)")
                 return
@@ -207,12 +208,13 @@ struct RouterConfigCacheStreamTests {
     func streamDeadline() async throws {
         let a = ScriptedLanguageModel(id: "a", script: [.hang])
         var attempts: [RouteAttempt] = []
+        let router = try Fixtures.router([a], deadlineMs: 100)
         do {
-            for try await event in Fixtures.router([a], deadlineMs: 100).stream(feature: Fixtures.feature, input: Fixtures.input) {
+            for try await event in router.stream(feature: Fixtures.feature, input: Fixtures.input) {
                 if case .attempt(let attempt) = event { attempts.append(attempt) }
             }
             Issue.record("expected deadlineExceeded")
-        } catch let error as RouterError {
+        } catch {  // typed: the stream throws RouterError only
             guard error.code == .deadlineExceeded else {
                 Issue.record("expected deadlineExceeded, got \(error)")
                 return

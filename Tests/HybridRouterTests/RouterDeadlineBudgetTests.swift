@@ -15,7 +15,7 @@ struct RouterDeadlineBudgetTests {
         let c = ScriptedLanguageModel(id: "c", script: [.reply("too late")])
         // A deadline far above a's failure time, so a loaded machine cannot make a itself miss it.
         let clock = TestClock()
-        let router = Fixtures.router([a, b, c], deadlineMs: 1500, clock: clock)
+        let router = try Fixtures.router([a, b, c], deadlineMs: 1500, clock: clock)
         let start = clock.virtual.now
         do {
             _ = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
@@ -55,7 +55,7 @@ struct RouterDeadlineBudgetTests {
     func callerCancellation() async throws {
         let a = ScriptedLanguageModel(id: "a", script: [.hang])
         // No deadline: on the virtual clock a hanging call with one would be cut by the router's timer at once.
-        let router = Fixtures.router([a])
+        let router = try Fixtures.router([a])
         let task = Task { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
         await a.waitUntil { $0.calls == 1 }
         task.cancel()
@@ -75,7 +75,7 @@ struct RouterDeadlineBudgetTests {
         let usage = TokenUsage(promptTokens: 5, completionTokens: 5)
         let paid = ScriptedLanguageModel(id: "paid", tier: .thirdParty, whenExhausted: .reply("paid", usage: usage))
         let free = ScriptedLanguageModel(id: "free", whenExhausted: .reply("free"))
-        let router = Fixtures.router(
+        let router = try Fixtures.router(
             [paid, free], configs: ["paid": Fixtures.modelConfig(tier: .thirdParty, pricing: pricing)], budget: 0.01,
             ledger: ledger)
         let month = BillingMonth(containing: Date())
@@ -103,7 +103,7 @@ struct RouterDeadlineBudgetTests {
         let lastMonth = try #require(BillingMonth(year: 2001, month: 1))
         try await ledger.addSpend(model: "paid", month: lastMonth, usd: 100)
         let paid = ScriptedLanguageModel(id: "paid", tier: .thirdParty, whenExhausted: .reply("paid"))
-        let router = Fixtures.router(
+        let router = try Fixtures.router(
             [paid], configs: ["paid": Fixtures.modelConfig(tier: .thirdParty, pricing: ModelPricing(inputPerMillion: 1, outputPerMillion: 1))],
             budget: 5, ledger: ledger)
         #expect(try await router.generate(feature: Fixtures.feature, input: Fixtures.input).servedBy.id == "paid")
@@ -114,7 +114,7 @@ struct RouterDeadlineBudgetTests {
         let paid = ScriptedLanguageModel(id: "paid", tier: .thirdParty, whenExhausted: .reply("paid"))
         let free = ScriptedLanguageModel(id: "free", whenExhausted: .reply("free"))
         let log = IncidentLog()
-        let router = Fixtures.router(
+        let router = try Fixtures.router(
             [paid, free], configs: ["paid": Fixtures.modelConfig(tier: .thirdParty, pricing: ModelPricing(inputPerMillion: 1, outputPerMillion: 1))],
             budget: 5, ledger: BrokenLedger(), incidents: log)
         let result = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)

@@ -16,7 +16,7 @@ struct RouterEventTests {
     static func router(
         _ a: ScriptedLanguageModel, _ b: ScriptedLanguageModel, sink: InMemoryEventSink, includeContent: Bool = false,
         constraints: OutputConstraints? = nil, policy: RouterDefaults = RouterDefaults()
-    ) -> Router {
+    ) throws -> Router {
         let rollout = RolloutConfig(seed: "s1", arms: [RolloutArm(name: "bullets-arm", percentage: 100, variant: "bullets")])
         var document = Fixtures.document(
             version: 7,
@@ -25,7 +25,7 @@ struct RouterEventTests {
         document.features[Fixtures.feature]?.events = FeatureEventsConfig(includeContent: includeContent)
         document.features[Fixtures.feature]?.constraints = constraints
         return Router(
-            config: document, models: ["a": a, "b": b], installId: "install-42", policy: policy, eventSink: sink,
+            unvalidated: .fixed(document), models: .models(["a": a, "b": b]), installId: "install-42", policy: policy, eventSink: sink,
             eventLabels: labels, onIncident: { _ in })
     }
 
@@ -63,7 +63,7 @@ struct RouterEventTests {
         let sink = InMemoryEventSink()
         let a = ScriptedLanguageModel(id: "a", whenExhausted: .fail(.timeout(model: "a", after: nil, phase: .deadline)))
         let b = ScriptedLanguageModel(id: "b", tier: .thirdParty, whenExhausted: .fail(.rateLimited(model: "b", retryAfter: nil, retryable: true, detail: "")))
-        let router = Self.router(a, b, sink: sink, policy: RouterDefaults(minimumInputCharacters: [Fixtures.feature: 5]))
+        let router = try Self.router(a, b, sink: sink, policy: RouterDefaults(minimumInputCharacters: [Fixtures.feature: 5]))
         await #expect(throws: RouterError.self) { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
         await #expect(throws: RouterError.self) { try await router.generate(feature: Fixtures.feature, input: ["input": "hi"]) }
         let events = sink.events
@@ -79,7 +79,7 @@ struct RouterEventTests {
         let sink = InMemoryEventSink()
         let a = ScriptedLanguageModel(id: "a", script: [.reply("one two three four five six seven")])
         let b = ScriptedLanguageModel(id: "b", tier: .thirdParty)
-        let router = Self.router(a, b, sink: sink, includeContent: true, constraints: OutputConstraints(maxSentences: 2, maxWords: 5))
+        let router = try Self.router(a, b, sink: sink, includeContent: true, constraints: OutputConstraints(maxSentences: 2, maxWords: 5))
         var text = ""
         for try await event in router.stream(feature: Fixtures.feature, input: Fixtures.input) {
             if case .delta(let delta) = event { text += delta }

@@ -11,7 +11,7 @@ struct RouterFallbackTests {
         let a = ScriptedLanguageModel(id: "a", script: [.fail(.serverError(model: "a", status: 503, detail: "overloaded"))])
         let b = ScriptedLanguageModel(id: "b", script: [.reply("from b")])
         let c = ScriptedLanguageModel(id: "c", script: [.reply("from c")])
-        let router = Fixtures.router([a, b, c])
+        let router = try Fixtures.router([a, b, c])
         let result = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
         #expect(result.servedBy.id == "b")
         #expect(result.response.text == "from b")
@@ -59,7 +59,7 @@ struct RouterFallbackTests {
         let standard = try await Fixtures.router(models(), privacy: .standard).generate(feature: Fixtures.feature, input: Fixtures.input)
         #expect(standard.servedBy.id == "private")
 
-        let open = Fixtures.router(models(), privacy: .open)
+        let open = try Fixtures.router(models(), privacy: .open)
         #expect(try await open.generate(feature: Fixtures.feature, input: Fixtures.input).servedBy.id == "cloud")
         let tightened = try await open.generate(feature: Fixtures.feature, input: Fixtures.input, privacy: .sensitive)
         #expect(tightened.servedBy.id == "device")
@@ -99,7 +99,7 @@ struct RouterFallbackTests {
             id: "a", script: [.fail(.rateLimited(model: "a", retryAfter: .seconds(60), retryable: true, detail: "429"))],
             whenExhausted: .reply("a again"))
         let b = ScriptedLanguageModel(id: "b", whenExhausted: .reply("b"))
-        let router = Fixtures.router([a, b], clock: clock)
+        let router = try Fixtures.router([a, b], clock: clock)
         let first = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
         #expect(first.servedBy.id == "b")
 
@@ -132,8 +132,9 @@ struct RouterFallbackTests {
         let refusal = GenerationError.refusal(model: "a", detail: "content filter")
         let a = ScriptedLanguageModel(id: "a", whenExhausted: .fail(refusal))
         let b = ScriptedLanguageModel(id: "b", whenExhausted: .reply("b"))
+        let router = try Fixtures.router([a, b])
         do {
-            _ = try await Fixtures.router([a, b]).generate(feature: Fixtures.feature, input: Fixtures.input)
+            _ = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
             Issue.record("expected the refusal to stop the walk")
         } catch {
             guard error.code == .stopped else {
@@ -169,8 +170,9 @@ struct RouterFallbackTests {
     func noEligibleModelListsReasons() async throws {
         let a = ScriptedLanguageModel(id: "a", tier: .thirdParty, whenExhausted: .reply("x"))
         let b = ScriptedLanguageModel(id: "b", whenExhausted: .fail(.serverError(model: "b", status: 500, detail: "boom")))
+        let router = try Fixtures.router([a, b], priority: ["a", "ghost", "b"], privacy: .sensitive)
         do {
-            _ = try await Fixtures.router([a, b], priority: ["a", "ghost", "b"], privacy: .sensitive)
+            _ = try await router
                 .generate(feature: Fixtures.feature, input: Fixtures.input)
             Issue.record("expected noEligibleModel")
         } catch {
@@ -190,7 +192,7 @@ struct RouterFallbackTests {
     func minimumInputDecline() async throws {
         let a = ScriptedLanguageModel(id: "a", whenExhausted: .reply("x"))
         let policy = RouterDefaults(minimumInputCharacters: [Fixtures.feature: 20])
-        let router = Fixtures.router([a], policy: policy)
+        let router = try Fixtures.router([a], policy: policy)
         await #expect(throws: RouterError.inputTooShort(feature: Fixtures.feature, minimum: 20, actual: 5)) {
             try await router.generate(feature: Fixtures.feature, input: ["input": "  short \n"])
         }
@@ -201,7 +203,7 @@ struct RouterFallbackTests {
     @Test("an unknown feature and a missing template variable fail before any model call, with actionable messages")
     func unknownFeatureAndRenderFailure() async throws {
         let a = ScriptedLanguageModel(id: "a", whenExhausted: .reply("x"))
-        let router = Fixtures.router([a])
+        let router = try Fixtures.router([a])
         do {
             _ = try await router.generate(feature: "translate", input: Fixtures.input)
             Issue.record("expected unknownFeature")

@@ -82,7 +82,7 @@ enum Fixtures {
         ledger: (any SpendLedger)? = nil,
         clock: TestClock = TestClock(),
         incidents: IncidentLog = IncidentLog()
-    ) -> Router {
+    ) throws -> Router {
         var modelConfigs: [String: ModelConfig] = [:]
         for m in models {
             m.run(on: clock.virtual)
@@ -91,8 +91,10 @@ enum Fixtures {
         let doc = document(
             models: modelConfigs, priority: priority ?? models.map(\.id), privacy: privacy, deadlineMs: deadlineMs,
             budget: budget)
+        // Unvalidated on purpose: these tests drive the walk's defensive paths (unknown models, tiers beyond the
+        // privacy class) with documents validation would refuse.
         return Router(
-            config: doc, models: Dictionary(uniqueKeysWithValues: models.map { ($0.id, $0 as any LanguageModel) }),
+            unvalidated: .fixed(doc), models: .models(Dictionary(uniqueKeysWithValues: models.map { ($0.id, $0 as any LanguageModel) })),
             installId: installId, spendLedger: ledger, cache: cache, clock: clock.routerClock, policy: policy,
             onIncident: incidents.handler)
     }

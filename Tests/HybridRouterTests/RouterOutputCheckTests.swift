@@ -30,7 +30,7 @@ struct RouterOutputCheckTests {
         document.features[Fixtures.feature]?.constraints = OutputConstraints(maxWords: 5)
         document.features[Fixtures.feature]?.routing = routing
         document.routing = documentRouting
-        return Router(
+        return try Router(
             config: document, models: Dictionary(uniqueKeysWithValues: models.map { ($0.id, $0 as any LanguageModel) }),
             installId: "install-1", clock: clock.routerClock, policy: policy, onIncident: { _ in })
     }

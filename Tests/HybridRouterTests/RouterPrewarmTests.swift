@@ -11,7 +11,7 @@ struct RouterPrewarmTests {
         let missing = ScriptedLanguageModel(id: "missing", availability: .unavailable(.notInstalled(what: "llama-server", fix: "make setup")))
         let local = ScriptedLanguageModel(id: "local")
         let second = ScriptedLanguageModel(id: "second")
-        let router = Fixtures.router([cloud, missing, local, second], privacy: .sensitive)
+        let router = try Fixtures.router([cloud, missing, local, second], privacy: .sensitive)
 
         #expect(try await router.prewarm(feature: Fixtures.feature) == "local")
         #expect([cloud.preparations, missing.preparations, local.preparations, second.preparations] == [0, 0, 1, 0])
@@ -23,7 +23,7 @@ struct RouterPrewarmTests {
         let broken = ScriptedLanguageModel(id: "broken")
         broken.setPrepareFailure(.unavailable(model: "broken", reason: .notRunning("llama-server exited")))
         let next = ScriptedLanguageModel(id: "next")
-        let router = Fixtures.router([broken, next])
+        let router = try Fixtures.router([broken, next])
         #expect(try await router.prewarm(feature: Fixtures.feature) == "next")
         #expect(next.preparations == 1)
 
@@ -33,7 +33,7 @@ struct RouterPrewarmTests {
 
     @Test("an unknown feature is an error naming the known ones")
     func unknownFeature() async throws {
-        let router = Fixtures.router([ScriptedLanguageModel(id: "local")])
+        let router = try Fixtures.router([ScriptedLanguageModel(id: "local")])
         await #expect(throws: RouterError.self) { try await router.prewarm(feature: "nope") }
     }
 }

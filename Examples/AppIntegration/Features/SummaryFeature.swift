@@ -38,7 +38,7 @@ public struct SummaryFeature: Sendable {
         await loader.start()
         // A fetched config whose extract schema would break `Contact` is refused; the one in force stays.
         await loader.requireOutput(Contact.self, forFeature: "extract")
-        let router = Router(
+        let router = try Router(
             config: .loader(loader), models: .modelFactory(models), installId: installId,
             spendLedger: FileSpendLedger(url: storage.appendingPathComponent("spend.json")),
             cache: InMemoryRouterCache(capacity: 64, ttl: .seconds(300)),

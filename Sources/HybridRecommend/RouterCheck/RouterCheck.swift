@@ -61,8 +61,13 @@ public struct RouterCheck: Sendable {
             let predicted = RouterCheckReport.Figures(
                 servedBy: trace.served[i].map { measured[$0] }, deliveredBy: trace.delivered[i].map { measured[$0] },
                 adherent: trace.adherent[i], costUSD: trace.costUSD[i], latencyMs: trace.latencyMs[i])
-            let actual = await replay(
-                feature: name, config: config, variant: variant, outcomes: replays[key] ?? [:], document: replayDocument)
+            let actual: (figures: RouterCheckReport.Figures, attempts: [RouteAttempt])
+            do {
+                actual = try await replay(
+                    feature: name, config: config, variant: variant, outcomes: replays[key] ?? [:], document: replayDocument)
+            } catch {
+                throw .invalidConfig(error.description)
+            }
             cases.append(RouterCheckReport.Case(key: key, simulated: predicted, router: actual.figures, attempts: actual.attempts))
         }
         return RouterCheckReport(runID: table.runID, feature: name, policy: policy, cases: cases, incompleteCases: trace.incompleteCases)
@@ -71,7 +76,7 @@ public struct RouterCheck: Sendable {
     /// One case through a fresh router over replay models.
     private func replay(
         feature: String, config: FeatureConfig, variant: String, outcomes: [String: ReplayOutcome], document: HybridConfigDocument
-    ) async -> (figures: RouterCheckReport.Figures, attempts: [RouteAttempt]) {
+    ) async throws(ConfigError) -> (figures: RouterCheckReport.Figures, attempts: [RouteAttempt]) {
         let clock = VirtualClock()
         let bill = ReplayBill()
         var models: [String: any LanguageModel] = [:]
@@ -82,7 +87,7 @@ public struct RouterCheck: Sendable {
                 capabilities: ModelCapabilities(streaming: true, structuredOutput: model.capabilities.structuredOutput, contextWindow: model.contextWindow),
                 outcome: outcome, clock: clock, bill: bill)
         }
-        let router = Router(
+        let router = try Router(
             config: document, models: models, installId: installId, clock: clock.routerClock, eventLabels: labels,
             onIncident: { _ in })
         let input = Dictionary(uniqueKeysWithValues: config.inputs.map { ($0, "replayed input") })

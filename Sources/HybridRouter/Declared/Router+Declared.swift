@@ -31,7 +31,7 @@ extension Router {
         } else {
             source = .fixed(validated.document)
         }
-        self.init(
+        try self.init(
             config: source, models: ModelChoice.provider(models), installId: installId, cache: cache, policy: policy,
             eventSink: eventSink, eventLabels: eventLabels)
     }
@@ -60,7 +60,7 @@ extension Router {
 
     /// The answer to `prompt` as it is generated, decoded into `type` step by step (see ``PartialSnapshot``).
     public func streamResponse<T: StructuredOutput>(to prompt: String, generating type: T.Type)
-        -> AsyncThrowingStream<PartialSnapshot<T>, any Error>
+        -> RouterStream<PartialSnapshot<T>>
     {
         streamResponse(feature: ModelChoice.respondFeature, input: ["input": prompt], generating: type)
     }

@@ -4,10 +4,10 @@ import Foundation
 import HybridAI
 
 
-enum Snippet_app_integration_157 {
+enum Snippet_app_integration_295 {
     static func run() async throws {
 
-        let router = Router(config: .fixed(try HybridConfigDocument.bundledDefaults().document), installId: "install-1")
+        let router = try Router(config: .fixed(try HybridConfigDocument.bundledDefaults().document), installId: "install-1")
         let chat = router.conversation(feature: "assistant", tools: [
             ConversationTool(ToolDefinition(name: "lookup_album", description: "Look up an album by title.",
                                             parameters: ["type": "object", "properties": ["title": ["type": "string"]], "required": ["title"]])) { call in
