@@ -169,6 +169,8 @@ import HybridProjectTestSupport
                 #expect(outcome.status == 64, "\(command[0]) --db \(db): \(outcome.status) \(outcome.output)")
                 #expect(outcome.output.contains("postgres://") && outcome.output.contains("file://"), "\(outcome.output)")
             }
+            let merge = try await HybridCLI.run(["merge", db, "in.sqlite"], in: directory.url)
+            #expect(merge.status == 64 && merge.output.contains("postgres://"), "\(merge.output)")
             let fromEnvironment = try await HybridCLI.run(
                 ["report", Self.run], in: directory.url, environment: ["HYBRID_DB_URL": db])
             #expect(fromEnvironment.status == 64 && fromEnvironment.output.contains("HYBRID_DB_URL"), "\(fromEnvironment.output)")
