@@ -7,8 +7,8 @@ import Testing
 import HybridProjectTestSupport
 
 /// The field loop through the real `hybrid` on both stores (issue #38): `ingest`, `report` and `recommend` with
-/// `--db postgres://…` answer exactly as with a SQLite file, a collector killed after acknowledging a batch lost
-/// none of it, and a `--db` that names no store this build has is refused before any file is created.
+/// `--db postgres://…` answer exactly as with a SQLite file, and a collector killed after acknowledging a batch
+/// lost none of it.
 @Suite(.postgresServer) struct FieldStoreCLITests {
     static let run = "field-summarize-v7"
 
@@ -84,17 +84,21 @@ import HybridProjectTestSupport
             ["report", run, "--db", db, "--rollout-config", config, "--by", "deviceClass", "--minimum-installs", "5",
              "--out", out, "--format", "json"], in: directory)
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/report.json")))
-        let recommend = try await hybrid(["recommend", run, "--config", config, "--db", db], in: directory)
-        return (json, recommend)
+        let whole = try await hybrid(["recommend", run, "--config", config, "--db", db], in: directory)
+        let segments = try await hybrid(
+            ["recommend", run, "--config", config, "--db", db, "--by", "deviceClass", "--minimum-installs", "5"], in: directory)
+        #expect(segments.contains("recommendation per deviceClass"), "\(segments)")
+        return (json, whole + segments)
     }
 
-    /// `value` without the keys that name where or when it was written.
-    static func withoutPlaceAndTime(_ value: Any) -> Any {
-        let volatile: Set<String> = ["generatedAt", "startedAt", "finishedAt", "createdAt", "database", "outputDirectory"]
+    /// `value` without the keys that say when the run was created (the one figure that differs: each ingest
+    /// creates its run now).
+    static func withoutCreationTimes(_ value: Any) -> Any {
+        let volatile: Set<String> = ["startedAt", "finishedAt"]
         if let object = value as? [String: Any] {
-            return object.filter { !volatile.contains($0.key) }.mapValues(withoutPlaceAndTime)
+            return object.filter { !volatile.contains($0.key) }.mapValues(withoutCreationTimes)
         }
-        if let array = value as? [Any] { return array.map(withoutPlaceAndTime) }
+        if let array = value as? [Any] { return array.map(withoutCreationTimes) }
         return value
     }
 
@@ -125,7 +129,7 @@ import HybridProjectTestSupport
                 let postgres = try await Self.fieldLoop(
                     db: url, events: events, config: config, in: directory.url,
                     out: directory.url.appendingPathComponent("postgres").path)
-                let left = Self.withoutPlaceAndTime(sqlite.report), right = Self.withoutPlaceAndTime(postgres.report)
+                let left = Self.withoutCreationTimes(sqlite.report), right = Self.withoutCreationTimes(postgres.report)
                 #expect(Self.differences(left, right).isEmpty, "report.json differs: \(Self.differences(left, right).prefix(10))")
                 #expect(((right as? [String: Any])?["field"] as? [String: Any]) != nil, "no field section")
                 #expect(sqlite.recommend == postgres.recommend)
@@ -155,15 +159,19 @@ import HybridProjectTestSupport
             }
         }
     }
+}
 
+/// `--db` (and `HYBRID_DB_URL`) parsed, not guessed, through the real `hybrid`: the accepted SQLite spellings name a
+/// path, and anything else is a usage error before a file could be created.
+@Suite struct StoreLocationCLITests {
     @Test(arguments: ["mysql://x", "postgress://x", "http://127.0.0.1/db", "sqlite://"])
     func aDBThatNamesNoStoreIsAUsageErrorAndCreatesNothing(_ db: String) async throws {
         try await withTemporaryDirectory { directory in
-            let events = try Self.writeEvents(Array(Self.events().prefix(2)), in: directory.url)
+            let events = try FieldStoreCLITests.writeEvents(Array(FieldStoreCLITests.events().prefix(2)), in: directory.url)
             let before = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
             for command in [
-                ["ingest", events], ["report", Self.run], ["eval", "--feature", "summarize", "--dataset", events],
-                ["recommend", Self.run], ["collect", "--listen", "127.0.0.1:0"],
+                ["ingest", events], ["report", FieldStoreCLITests.run], ["eval", "--feature", "summarize", "--dataset", events],
+                ["recommend", FieldStoreCLITests.run], ["collect", "--listen", "127.0.0.1:0"],
             ] {
                 let outcome = try await HybridCLI.run(command + ["--db", db], in: directory.url)
                 #expect(outcome.status == 64, "\(command[0]) --db \(db): \(outcome.status) \(outcome.output)")
@@ -172,7 +180,7 @@ import HybridProjectTestSupport
             let merge = try await HybridCLI.run(["merge", db, "in.sqlite"], in: directory.url)
             #expect(merge.status == 64 && merge.output.contains("postgres://"), "\(merge.output)")
             let fromEnvironment = try await HybridCLI.run(
-                ["report", Self.run], in: directory.url, environment: ["HYBRID_DB_URL": db])
+                ["report", FieldStoreCLITests.run], in: directory.url, environment: ["HYBRID_DB_URL": db])
             #expect(fromEnvironment.status == 64 && fromEnvironment.output.contains("HYBRID_DB_URL"), "\(fromEnvironment.output)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == before)
         }
@@ -180,10 +188,10 @@ import HybridProjectTestSupport
 
     @Test func fileAndSQLiteURLsNameAPathAndAPasswordIsNeverPrinted() async throws {
         try await withTemporaryDirectory { directory in
-            let events = try Self.writeEvents(Array(Self.events().prefix(4)), in: directory.url)
+            let events = try FieldStoreCLITests.writeEvents(Array(FieldStoreCLITests.events().prefix(4)), in: directory.url)
             let file = directory.url.appendingPathComponent("a.sqlite").path
-            _ = try await Self.hybrid(["ingest", events, "--db", "file://" + file], in: directory.url)
-            _ = try await Self.hybrid(["ingest", events, "--db", "sqlite://b.sqlite"], in: directory.url)
+            _ = try await FieldStoreCLITests.hybrid(["ingest", events, "--db", "file://" + file], in: directory.url)
+            _ = try await FieldStoreCLITests.hybrid(["ingest", events, "--db", "sqlite://b.sqlite"], in: directory.url)
             #expect(FileManager.default.fileExists(atPath: file))
             #expect(FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("b.sqlite").path))
             let refused = try await HybridCLI.run(["ingest", events, "--db", "mysql://me:hunter2@db/x"], in: directory.url)
