@@ -141,6 +141,29 @@ import HybridProjectTestSupport
         }
     }
 
+    @Test func twoIngestProcessesWithOverlappingFilesStoreEachEventOnce() async throws {
+        try await withTemporaryDirectory { directory in
+            try await PostgresServerTrait.server().withDatabase { url in
+                let events = Self.events()
+                let first = directory.url.appendingPathComponent("first")
+                let second = directory.url.appendingPathComponent("second")
+                for folder in [first, second] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+                // 0..<240 and 80..<320, the second backwards: 160 events in both files.
+                let one = try Self.writeEvents(Array(events[0..<240]), in: first)
+                let two = try Self.writeEvents(Array(events[80..<320].reversed()), in: second)
+                async let a = HybridCLI.run(["ingest", one, "--db", url], in: directory.url)
+                async let b = HybridCLI.run(["ingest", two, "--db", url], in: directory.url)
+                let outcomes = try await [a, b]
+                #expect(outcomes.allSatisfy { $0.status == 0 }, "\(outcomes.map(\.output))")
+                let stored = outcomes.compactMap { Int($0.output.firstMatch(of: /: ([0-9]+) stored/)?.output.1 ?? "") }
+                #expect(stored.count == 2 && stored.reduce(0, +) == 320, "\(outcomes.map(\.output))")
+                let all = try Self.writeEvents(events, in: directory.url)
+                let again = try await Self.hybrid(["ingest", all, "--db", url], in: directory.url)
+                #expect(again.contains("0 stored, 320 already stored"), "\(again)")
+            }
+        }
+    }
+
     @Test func aCollectorKilledAfterAcknowledgingABatchLostNoneOfItOnPostgreSQL() async throws {
         try await withTemporaryDirectory { directory in
             try await PostgresServerTrait.server().withDatabase { url in
