@@ -26,9 +26,6 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "With a --config URL that cannot be fetched and has no last-known-good copy, run on the bundled defaults instead of failing.")
     var allowBundledFallback = false
 
-    /// The text `--db` (or `HYBRID_DB_URL`) gave; opened only through `store`.
-    var db: String { database.given }
-
     /// Where the stores are (`--db`), parsed.
     var store: StoreLocation {
         get throws { try database.store }

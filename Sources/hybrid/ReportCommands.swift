@@ -131,7 +131,8 @@ struct CompareCommand: AsyncParsableCommand {
 /// Options shared by `report` and `compare`.
 struct ReportOutputOptions: ParsableArguments {
     @OptionGroup var database: DatabaseOption
-    /// The results database (`--db`).
+    /// `--db` as given, for a nested command line (`FieldRunReport` loads the rollout config with it); stores
+    /// are opened through `database.store` only.
     var db: String { database.given }
     @Option(help: "Output directory (default: reports/RUN).")
     var out: String?
