@@ -2,6 +2,7 @@ import Foundation
 import HybridCollect
 import HybridCore
 import HybridEvents
+import HybridPostgres
 import HybridStore
 import HybridTestSupport
 import HybridProjectTestSupport
@@ -12,7 +13,8 @@ import HybridProjectTestSupport
 /// `hybrid collect` does per request after gunzip), both with `--in-flight` uploads at once (default 8, as a
 /// collector serves many installs; concurrent batches share commits), the JSON line again one upload at a time
 /// (bounded by one synchronous commit per batch), and the release `hybrid ingest FILE` on the same events as JSON
-/// Lines (a child process: start-up, file, decoding, storing; what users run). Each line gives CPU per event.
+/// Lines (a child process: start-up, file, decoding, storing; what users run); the validated batches again into
+/// PostgreSQL (`PostgresFieldEventStore`) beside SQLite. Each line gives CPU per event.
 /// Target: ≥ 100,000 events/s.
 enum IngestBenchmark {
     static let target = 100_000.0
@@ -58,7 +60,31 @@ enum IngestBenchmark {
         }
         meter.report("re-sent batches (all duplicates)", duplicates)
 
+        try await measurePostgres(batches, inFlight: inFlight, total: total)
         try await measureCLI(events, in: directory)
+    }
+
+    /// The same validated batches into `PostgresFieldEventStore` on a throwaway server (`PostgresServer`: loopback,
+    /// `fsync=off`, so the figure is the store's statements and round trips, not a disk's flushes).
+    static func measurePostgres(
+        _ batches: [[Result<RouteEvent, FieldEventRejection>]], inFlight: Int, total: Int
+    ) async throws {
+        let postgres: PostgresServer
+        do {
+            postgres = try await PostgresServer.start()
+        } catch {
+            print("ingest: no PostgreSQL line (\(error)); `make deps` installs postgresql")
+            return
+        }
+        defer { postgres.stop() }
+        try await postgres.withDatabase { url in
+            let database = try await PostgresDatabase(url: url)
+            defer { database.close() }
+            let ingestor = FieldEventIngestor(store: PostgresFieldEventStore(database: database))
+            let meter = Meter()
+            try await forEach(batches, inFlight: inFlight) { batch in _ = try await ingestor.ingest(batch) }
+            meter.report("validated events → PostgreSQL (loopback, fsync off), \(inFlight) uploads in flight", total)
+        }
     }
 
     /// Runs `body` over `items` with at most `inFlight` running at once, as concurrent uploads reach a collector.

@@ -4,11 +4,11 @@ public import HybridStore
 /// Validates decoded events and stores the valid ones; the one path shared by `hybrid collect`, `hybrid ingest`
 /// and the ingest benchmark.
 public struct FieldEventIngestor: Sendable {
-    /// Where events go.
-    public let store: SQLiteFieldEventStore
+    /// Where events go: a SQLite file or the shared PostgreSQL database, whichever `--db` named.
+    public let store: any FieldEventStore
 
     /// An ingestor writing to `store`.
-    public init(store: SQLiteFieldEventStore) {
+    public init(store: any FieldEventStore) {
         self.store = store
     }
 

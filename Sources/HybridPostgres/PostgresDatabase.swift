@@ -6,8 +6,8 @@ import Logging
 /// people's machines) write to and read from at once.
 ///
 /// Opening connects a pooled client (Debian's libpq: `PostgresClient`, no second TLS stack to build) and migrates
-/// the schema (`PostgresMigrator`) to the newest version this build knows. Every store over it (`PostgresResultStore`, `PostgresConfigSnapshotStore`, `PostgresSpendLedger`) shares
-/// the pool. Call `close()` when done; the pool's connections close with it.
+/// the schema (`PostgresMigrator`) to the newest version this build knows. Every store over it (`PostgresResultStore`, `PostgresConfigSnapshotStore`, `PostgresSpendLedger`,
+/// `PostgresFieldEventStore`) shares the pool. Call `close()` when done; the pool's connections close with it.
 public final class PostgresDatabase: Sendable {
     /// The URL with its password redacted: what every error names.
     public let location: String

@@ -17,6 +17,9 @@ enum PostgresMigrator {
             try await database.client.withTransaction(logger: PostgresDatabase.logger) { connection in
                 let logger = PostgresDatabase.logger
                 try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+                // libpq prints notices on stderr: "schema_migrations already exists, skipping" on every open
+                // would reach each command's output.
+                try await connection.query("SET LOCAL client_min_messages = warning", logger: logger)
                 try await connection.query(
                     "CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT NOT NULL PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
                     logger: logger)

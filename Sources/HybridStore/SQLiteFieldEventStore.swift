@@ -8,16 +8,9 @@ import HybridCore
 /// Inserts are one transaction per batch through a cached statement bound column by column
 /// (``FieldEventInsertStatement``), into a table keyed by (run, install, time, id) so an install's batch appends to a few pages instead
 /// of dirtying one per event (`hybrid-bench ingest`).
-public final class SQLiteFieldEventStore: Sendable {
-    /// What a batch did to the store.
-    public struct InsertOutcome: Sendable, Hashable {
-        /// Events stored for the first time.
-        public var accepted: Int
-        /// Events whose id was already stored (re-sent); nothing changed for them.
-        public var duplicates: Int
-        /// The field runs the batch touched, sorted.
-        public var runIDs: [String]
-    }
+public final class SQLiteFieldEventStore: FieldEventStore {
+    /// The protocol's outcome, under the name callers of this store used before there was a protocol.
+    public typealias InsertOutcome = FieldEventInsertOutcome
 
     private let database: HybridDatabase
     private let commits: FieldEventGroupCommit
@@ -35,7 +28,7 @@ public final class SQLiteFieldEventStore: Sendable {
 
     /// The id of the field run of `feature` at `configVersion`: `field-<feature>-v<version>`.
     public static func runID(feature: String, configVersion: Int) -> String {
-        "field-\(feature)-v\(configVersion)"
+        FieldRunID.make(feature: feature, configVersion: configVersion)
     }
 
     /// Stores `events`, creating their field runs when new; events already stored (same id) are counted as
@@ -97,32 +90,11 @@ public final class SQLiteFieldEventStore: Sendable {
         }
     }
 
-    /// Every event of the same feature from the field runs of earlier config versions than `runID`'s: the
-    /// pre-period a report uses as CUPED's covariate. Empty for the feature's first version.
-    public func eventsBefore(run runID: String) async throws(StoreError) -> [FieldEventRecord] {
-        guard let feature = try? Self.feature(ofRun: runID), let version = try? Self.version(ofRun: runID) else {
-            return []
-        }
-        let earlier = try await fieldRunIDs().filter { id in
-            (try? Self.feature(ofRun: id)) == feature && ((try? Self.version(ofRun: id)) ?? .max) < version
-        }
-        var events: [FieldEventRecord] = []
-        for id in earlier.sorted() {
-            events += try await self.events(run: id)
-        }
-        return events
-    }
-
     // MARK: - Rows
 
     private static func createRuns(for events: [FieldEventRecord], db: Database) throws -> [String] {
-        var seen: [String: FieldEventRecord] = [:]
-        var previous: (feature: String, version: Int)?
-        for event in events where previous.map({ $0 != (event.feature, event.configVersion) }) ?? true {
-            previous = (event.feature, event.configVersion)
-            if seen[event.runID] == nil { seen[event.runID] = event }
-        }
-        for (id, event) in seen {
+        let runs = FieldRunID.firstEvents(of: events)
+        for (id, event) in runs {
             let features = try StoreJSON.encode([event.feature], field: "run features")
             try db.execute(
                 sql: """
@@ -133,7 +105,7 @@ public final class SQLiteFieldEventStore: Sendable {
                     """,
                 arguments: [id, features, event.configVersion, event.configHash, Date()])
         }
-        return seen.keys.sorted()
+        return runs.map(\.id)
     }
 
     private static let columns = FieldEventInsertStatement.columns
@@ -143,7 +115,7 @@ public final class SQLiteFieldEventStore: Sendable {
         let failed: String = row[20]
         return FieldEventRecord(
             eventID: row[0], occurredAt: Date(timeIntervalSince1970: Double(row[2] as Int64) / 1000),
-            installID: row[3], feature: try feature(ofRun: runID), configVersion: try version(ofRun: runID),
+            installID: row[3], feature: try FieldRunID.feature(of: runID), configVersion: try FieldRunID.version(of: runID),
             configHash: row[23], rolloutArm: row[4], bucket: row[5], variant: row[6], servedBy: row[7],
             servedTier: row[8], outcome: row[9], errorKind: row[10], attemptCount: row[11], fellBack: row[12],
             ttftMs: row[13], latencyMs: row[14], inputTokens: row[15], outputTokens: row[16], tokensEstimated: row[17],
@@ -151,25 +123,13 @@ public final class SQLiteFieldEventStore: Sendable {
             failedChecks: failed.isEmpty ? [] : failed.split(separator: "\n").map(String.init), cacheHit: row[21],
             labels: try LabelsJSON.decode(row[22]))
     }
-
-    private static func feature(ofRun runID: String) throws -> String {
-        guard runID.hasPrefix("field-"), let range = runID.range(of: "-v", options: .backwards) else {
-            throw RecordDecodingError(table: "field_events", reason: "run id '\(runID)' is not a field run id")
-        }
-        return String(runID[runID.index(runID.startIndex, offsetBy: 6)..<range.lowerBound])
-    }
-
-    private static func version(ofRun runID: String) throws -> Int {
-        guard let range = runID.range(of: "-v", options: .backwards), let version = Int(runID[range.upperBound...])
-        else { throw RecordDecodingError(table: "field_events", reason: "run id '\(runID)' has no config version") }
-        return version
-    }
 }
 
 /// Labels as a small sorted JSON object, written with the core's `JSONTextWriter`: JSONEncoder per event would
 /// dominate ingest time.
-enum LabelsJSON {
-    static func encode(_ labels: [String: String]) -> String {
+package enum LabelsJSON {
+    /// `labels` as `{"key":"value",…}` with sorted keys, `{}` when empty.
+    package static func encode(_ labels: [String: String]) -> String {
         guard !labels.isEmpty else { return "{}" }
         var out = JSONTextWriter(capacity: 64)
         out.raw("{")
@@ -183,7 +143,8 @@ enum LabelsJSON {
         return out.text
     }
 
-    static func decode(_ text: String) throws -> [String: String] {
+    /// The labels back from their JSON; a row holding anything else is unreadable.
+    package static func decode(_ text: String) throws -> [String: String] {
         guard text != "{}" else { return [:] }
         guard let object = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)) else {
             throw RecordDecodingError(table: "field_events", reason: "labels_json is not an object of strings")

@@ -47,6 +47,9 @@ extension SchemaMigration {
             version: "v8",
             sqlite: "CREATE TABLE run_configs (config_hash TEXT PRIMARY KEY, body TEXT NOT NULL) STRICT, WITHOUT ROWID;",
             postgres: "CREATE TABLE run_configs (config_hash TEXT PRIMARY KEY, body TEXT NOT NULL);"),
+        // Field runs on PostgreSQL (`PostgresFieldEventStore`), so collectors on several machines share them; SQLite
+        // has had its tables since `v4`/`v5`.
+        SchemaMigration(version: "v9", sqlite: "-- field runs: SQLite has them since v4 and v5", postgres: v9Postgres),
     ]
 
     private static let v3SQLite = """

@@ -57,10 +57,11 @@ struct CollectCommand: AsyncParsableCommand {
                 token = value
             }
             let (host, port) = Self.split(listen)!
-            let store = try SQLiteFieldEventStore(path: database.db)
+            let location = try database.store
             let server = CollectorServer(
-                ingestor: FieldEventIngestor(store: store), token: token, maximumBodyBytes: maxBodyBytes)
-            let path = database.db
+                ingestor: FieldEventIngestor(store: try await location.fieldEvents()), token: token,
+                maximumBodyBytes: maxBodyBytes)
+            let path = location.shown
             try await server.run(host: host, port: port) { url in
                 // Written and flushed at once: scripts and tests read the URL from a pipe.
                 FileHandle.standardOutput.write(Data("hybrid collect: storing into \(path) at \(url.absoluteString) (Ctrl-C stops)\n".utf8))
@@ -92,7 +93,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIOutput.run {
-            let ingest = JSONLinesIngest(ingestor: FieldEventIngestor(store: try SQLiteFieldEventStore(path: database.db)))
+            let ingest = JSONLinesIngest(ingestor: FieldEventIngestor(store: try await database.store.fieldEvents()))
             var rejectedAny = false
             for file in files {
                 let outcome = try await ingest.ingest(path: file)

@@ -133,7 +133,7 @@ struct EvalCommand: AsyncParsableCommand {
             let (document, targetLines) = try targeting.target(loaded)
             let configHash = targetLines.isEmpty ? loadedHash : GlobalOptions.hash(document)
             let source = targetLines.isEmpty ? loadedSource : "\(loadedSource), resolved for the labels"
-            let queue = worker ? try await StoreLocation.queue(global.db) : nil
+            let queue = worker ? try await global.store.queue() : nil
             let store: any ResultStore
             if let queue { store = queue } else { store = try await global.openStore() }
             var settings = Settings(

@@ -8,7 +8,7 @@ import HybridStore
 /// The report of a field run for `hybrid report` and `hybrid recommend`: the configured split comes from --config.
 enum FieldRunReport {
     static func build(
-        run: String, store: any ResultStore, fieldStore: SQLiteFieldEventStore, config: String?, db: String,
+        run: String, store: any ResultStore, fieldStore: any FieldEventStore, config: String?, db: String,
         control: String?, options: ReportOptions, segments: FieldSplit? = nil
     ) async throws -> RunReport {
         var document: HybridConfigDocument?
@@ -22,7 +22,7 @@ enum FieldRunReport {
 
     /// The report with the split of `document` (none when nil: then no effect is reported).
     static func build(
-        run: String, store: any ResultStore, fieldStore: SQLiteFieldEventStore, document: HybridConfigDocument?,
+        run: String, store: any ResultStore, fieldStore: any FieldEventStore, document: HybridConfigDocument?,
         control: String?, options: ReportOptions, segments: FieldSplit? = nil
     ) async throws -> RunReport {
         guard let record = try await store.run(id: run), let feature = record.features.first else {

@@ -26,8 +26,10 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "With a --config URL that cannot be fetched and has no last-known-good copy, run on the bundled defaults instead of failing.")
     var allowBundledFallback = false
 
-    /// The database path (`--db`).
-    var db: String { database.db }
+    /// Where the stores are (`--db`), parsed.
+    var store: StoreLocation {
+        get throws { try database.store }
+    }
 
     /// Routes swift-log output to stderr at debug level with `--verbose`, else warnings only. Once per process.
     func bootstrapLogging() {
@@ -54,7 +56,7 @@ struct GlobalOptions: ParsableArguments {
         if config.contains("://") {
             let loader = try ConfigLoader.withBundledDefaults(
                 sourceURL: config, fetcher: ConfigFetcher(transport: CurlTransport.shared),
-                cache: try await StoreLocation.configCache(db))
+                cache: try await store.configCache())
             // A database that cannot be read fails the command, as opening it did before the cache read lazily.
             if let cacheError = await loader.start().cacheError { throw cacheError }
             let resolution = await loader.refresh()
@@ -80,7 +82,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// The result store `--db` names (SQLite file or PostgreSQL URL).
     func openStore() async throws -> any ResultStore {
-        try await StoreLocation.results(db)
+        try await store.results()
     }
 
     /// The config to judge stored `run` under: the one it ran under (kept with it by `hybrid eval`) unless
@@ -114,16 +116,27 @@ struct DatabaseOption: ParsableArguments {
     // Optional with the default applied below: a default from HYBRID_DB_URL would print its password in --help.
     @Option(
         name: .customLong("db"),
-        help: "Where runs, results, the response cache and config snapshots live: a SQLite file (default .hybrid/hybrid.sqlite) or a shared postgres://USER@HOST:PORT/DATABASE (password from the URL or PGPASSWORD). Default: $HYBRID_DB_URL when set.")
+        help: "Where runs, results, the response cache and config snapshots live: a SQLite file (a path, file://PATH or sqlite://PATH; default .hybrid/hybrid.sqlite) or a shared postgres://USER@HOST:PORT/DATABASE (password from the URL or PGPASSWORD); any other URL is refused. Default: $HYBRID_DB_URL when set.")
     var location: String?
 
-    /// The database: `--db`, else `HYBRID_DB_URL`, else the SQLite file `.hybrid/hybrid.sqlite`.
-    var db: String {
+    /// The database as given: `--db`, else `HYBRID_DB_URL`, else the SQLite file `.hybrid/hybrid.sqlite`.
+    var given: String {
         location ?? ProcessInfo.processInfo.environment["HYBRID_DB_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? ".hybrid/hybrid.sqlite"
     }
 
-    /// `db` as messages may show it: a URL without its user, password and query.
-    var shown: String { URLRedaction.redact(db) }
+    /// `given` parsed: the one way a command opens a store, so a URL is never taken for a file name.
+    var store: StoreLocation {
+        get throws(ValidationError) { try StoreLocation(parsing: given, source: location == nil ? "HYBRID_DB_URL" : "--db") }
+    }
+
+    /// `given` as messages may show it: a URL without its user, password and query.
+    var shown: String { URLRedaction.redact(given) }
+
+    /// Refuses a location no store reads (`mysql://…`, `postgress://…`) as a usage error (exit 64), before
+    /// anything is opened or created.
+    func validate() throws {
+        _ = try store
+    }
 }
 
 /// A failure the CLI reports as one line on stderr with exit code 1.

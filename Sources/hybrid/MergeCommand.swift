@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HybridRunner
 import HybridStore
+import HybridTransport
 
 /// `hybrid merge OUT IN…`: the databases of a run's shards (or of resumed copies) joined into one.
 struct MergeCommand: AsyncParsableCommand {
@@ -34,11 +35,26 @@ struct MergeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("give the output database and at least one input: hybrid merge OUT IN…") }
+        _ = try files()
+    }
+
+    /// OUT and IN… as SQLite paths, parsed as `--db` is: a URL is refused, never taken for a file name. Merge
+    /// joins files only; workers on PostgreSQL already share one database, so there is nothing to merge there.
+    func files() throws -> (output: String, inputs: [String]) {
+        let paths = try ([output] + inputs).map { text throws(ValidationError) in
+            guard case .sqlite(let path) = try StoreLocation(parsing: text, source: "hybrid merge") else {
+                throw ValidationError(
+                    "hybrid merge joins SQLite files; \(URLRedaction.redact(text)) is PostgreSQL, where workers already share one database")
+            }
+            return path
+        }
+        return (paths[0], Array(paths.dropFirst()))
     }
 
     func run() async throws {
         try await CLIOutput.run {
-            let outcome = try RunMerger(output: output, inputs: inputs).merge(plannedKeys: plannedKeys)
+            let files = try files()
+            let outcome = try RunMerger(output: files.output, inputs: files.inputs).merge(plannedKeys: plannedKeys)
             guard outcome.conflicts.isEmpty else {
                 for conflict in outcome.conflicts.prefix(Self.listed) { CLIOutput.error("conflict: \(conflict)") }
                 if outcome.conflicts.count > Self.listed {

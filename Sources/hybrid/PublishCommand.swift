@@ -81,7 +81,7 @@ struct PublishTarget: ParsableArguments {
     }
 
     func publisher() async throws -> ConfigPublisher {
-        ConfigPublisher(transport: CurlTransport.shared, snapshots: try await StoreLocation.snapshots(database.db))
+        ConfigPublisher(transport: CurlTransport.shared, snapshots: try await database.store.snapshots())
     }
 
     func options(promptFiles: PromptFileResolver) throws -> ConfigPublisher.Options {

@@ -46,7 +46,7 @@ struct RecommendCommand: AsyncParsableCommand {
         try await CLIOutput.run {
             let floors = try policy.map { path throws(RecommendError) in try RecommendationPolicy.load(path: path) } ?? .standard
             let store = try await global.openStore()
-            let fieldStore = try SQLiteFieldEventStore(path: global.db)
+            let fieldStore = try await global.store.fieldEvents()
             let isField = try await fieldStore.isFieldRun(runs[0])
             // An offline run is judged under the config it ran with unless --config says otherwise.
             let record = isField ? nil : try await store.run(id: runs[0])

@@ -30,9 +30,10 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         try await ReportCLI.guarded {
             let options = try ReportCLI.options(pairs: pairs, worst: output.worst, reducer: output.reducer)
-            let store = try await ReportCLI.openStore(output.db)
+            let location = try output.database.store
+            let store = try await ReportCLI.openStore(location)
             var report: RunReport
-            let fieldStore = try SQLiteFieldEventStore(path: output.db)
+            let fieldStore = try await location.fieldEvents()
             if try await fieldStore.isFieldRun(run) {
                 report = try await FieldRunReport.build(
                     run: run, store: store, fieldStore: fieldStore, config: rolloutConfig, db: output.db, control: control,
@@ -85,7 +86,7 @@ struct CompareCommand: AsyncParsableCommand {
     func run() async throws {
         try await ReportCLI.guarded {
             let options = try ReportCLI.options(pairs: [], worst: output.worst, reducer: output.reducer)
-            let store = try await ReportCLI.openStore(output.db)
+            let store = try await ReportCLI.openStore(try output.database.store)
             let builder = ReportBuilder(options: options)
             let currentID = runs[runs.count - 1]
             var report = try await builder.build(store: store, runID: currentID)
@@ -130,8 +131,9 @@ struct CompareCommand: AsyncParsableCommand {
 /// Options shared by `report` and `compare`.
 struct ReportOutputOptions: ParsableArguments {
     @OptionGroup var database: DatabaseOption
-    /// The results database (`--db`).
-    var db: String { database.db }
+    /// `--db` as given, for a nested command line (`FieldRunReport` loads the rollout config with it); stores
+    /// are opened through `database.store` only.
+    var db: String { database.given }
     @Option(help: "Output directory (default: reports/RUN).")
     var out: String?
     @Option(help: "Comma-separated formats: md, html, json, junit.")
@@ -177,12 +179,12 @@ enum ReportCLI {
         return options
     }
 
-    static func openStore(_ path: String) async throws -> any ResultStore {
-        if StoreLocation.isPostgres(path) { return try await StoreLocation.results(path) }
-        guard FileManager.default.fileExists(atPath: path) else {
+    /// The result store at `location`; a SQLite file must exist already (a report of nothing is a mistake).
+    static func openStore(_ location: StoreLocation) async throws -> any ResultStore {
+        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) {
             throw ValidationError("no results database at \(path); run `hybrid eval` first or pass --db PATH")
         }
-        return try SQLiteResultStore(path: path)
+        return try await location.results()
     }
 
     static func write(_ report: RunReport, output: ReportOutputOptions) throws {

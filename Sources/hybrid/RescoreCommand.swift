@@ -51,7 +51,7 @@ struct RescoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIOutput.run {
-            let store = try await ReportCLI.openStore(global.db)
+            let store = try await ReportCLI.openStore(global.store)
             guard let existing = try await store.run(id: run) else {
                 throw CLIError("no run \(run) in \(global.database.shown); `hybrid report` lists runs")
             }

@@ -26,11 +26,11 @@ struct ViewCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CLIOutput.run {
-            if StoreLocation.isPostgres(database.db) {
+            guard case .sqlite(let path) = try database.store else {
                 // The viewer pages through SQL of its own (SQLite); reports, compare and recommend read either backend.
                 throw CLIError("hybrid view reads a SQLite file only; for \(database.shown) use `hybrid report RUN`")
             }
-            let opened = try HybridDatabase.openReadOnly(path: database.db)
+            let opened = try HybridDatabase.openReadOnly(path: path)
             let server = ViewServer(store: SQLiteResultStore(database: opened))
             do {
                 try await server.run(port: port) { url in

@@ -24,6 +24,8 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         var snapshots: any ConfigSnapshotStore
         /// The spend ledger over the same database.
         var ledger: any SpendLedger
+        /// The field event store over the same database.
+        var fieldEvents: any FieldEventStore
         /// The path or redacted URL errors name.
         var location: String
         /// A result store over a new connection to the same database, so nothing comes from memory.
@@ -32,6 +34,8 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
         var reopenSnapshots: @Sendable () async throws -> any ConfigSnapshotStore
         /// A spend ledger over a new connection to the same database.
         var reopenLedger: @Sendable () async throws -> any SpendLedger
+        /// A field event store over a new connection to the same database (as a second collector process has).
+        var reopenFieldEvents: @Sendable () async throws -> any FieldEventStore
         /// Runs SQL directly, as a person editing the database by hand would.
         var execute: @Sendable (String) async throws -> Void
         /// The first column of a query's rows, as text.
@@ -47,10 +51,12 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 let database = try HybridDatabase(path: path)
                 let opened = Opened(
                     results: SQLiteResultStore(database: database), snapshots: SQLiteConfigSnapshotStore(database: database),
-                    ledger: SQLiteSpendLedger(database: database), location: path,
+                    ledger: SQLiteSpendLedger(database: database), fieldEvents: SQLiteFieldEventStore(database: database),
+                    location: path,
                     reopen: { try SQLiteResultStore(path: path) },
                     reopenSnapshots: { SQLiteConfigSnapshotStore(database: try HybridDatabase(path: path)) },
                     reopenLedger: { SQLiteSpendLedger(database: try HybridDatabase(path: path)) },
+                    reopenFieldEvents: { try SQLiteFieldEventStore(path: path) },
                     execute: { sql in try await database.writer.write { db in try db.execute(sql: sql) } },
                     texts: { sql in try await database.writer.read { db in try String.fetchAll(db, sql: sql) } })
                 return try await body(opened)
@@ -61,10 +67,12 @@ enum StoreBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 defer { database.close() }
                 let opened = Opened(
                     results: PostgresResultStore(database: database), snapshots: PostgresConfigSnapshotStore(database: database),
-                    ledger: PostgresSpendLedger(database: database), location: database.location,
+                    ledger: PostgresSpendLedger(database: database), fieldEvents: PostgresFieldEventStore(database: database),
+                    location: database.location,
                     reopen: { PostgresResultStore(database: try await PostgresDatabase(url: url)) },
                     reopenSnapshots: { PostgresConfigSnapshotStore(database: try await PostgresDatabase(url: url)) },
                     reopenLedger: { PostgresSpendLedger(database: try await PostgresDatabase(url: url)) },
+                    reopenFieldEvents: { PostgresFieldEventStore(database: try await PostgresDatabase(url: url)) },
                     execute: { sql in try await database.execute(sql) },
                     texts: { sql in try await database.texts(sql) })
                 return try await body(opened)

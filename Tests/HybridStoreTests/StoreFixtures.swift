@@ -8,6 +8,17 @@ extension TemporaryDirectory {
 }
 
 enum Fixtures {
+    /// A field event with every field set; `labels` hold a quote, so their JSON escaping is exercised.
+    static func fieldEvent(_ id: String, install: String = "i1", arm: String? = "b", version: Int = 3) -> FieldEventRecord {
+        FieldEventRecord(
+            eventID: id, occurredAt: Date(timeIntervalSince1970: 1_700_000_000.123), installID: install,
+            feature: "summarize-v2", configVersion: version, configHash: "abc", rolloutArm: arm, bucket: 42,
+            variant: "concise", servedBy: "cloud", servedTier: "third-party", outcome: "served", errorKind: nil,
+            attemptCount: 2, fellBack: true, ttftMs: 12.5, latencyMs: 80, inputTokens: 10, outputTokens: 20,
+            tokensEstimated: false, costUSD: 0.0001, checksTotal: 2, failedChecks: ["json", "maxWords"], cacheHit: false,
+            labels: ["os": "iOS \"18\"", "app": "1.2"])
+    }
+
     /// A date GRDB's millisecond text format stores exactly (whole seconds).
     static let date = Date(timeIntervalSince1970: 1_750_000_000)
 

@@ -39,7 +39,7 @@ public struct FieldReportBuilder: Sendable {
     }
 
     /// The whole report of `runID`; events of the feature's earlier config versions are the pre-period.
-    public func build(store: SQLiteFieldEventStore, run: RunRecord?, runID: String) async throws -> RunReport {
+    public func build(store: any FieldEventStore, run: RunRecord?, runID: String) async throws -> RunReport {
         let events = try await store.events(run: runID)
         let prePeriod = try await store.eventsBefore(run: runID)
         return build(runID: runID, run: run, events: events, prePeriod: prePeriod)
