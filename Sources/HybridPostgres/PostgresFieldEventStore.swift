@@ -173,7 +173,7 @@ public final class PostgresFieldEventStore: FieldEventStore {
     }
 
     /// Runs a decoding; a failure is an unreadable `field_events` row, named with the database.
-    private func decode<T>(_ body: () throws -> T) throws(StoreError) -> T {
+    func decode<T>(_ body: () throws -> T) throws(StoreError) -> T {
         do {
             return try body()
         } catch let error as StoreError {

@@ -26,6 +26,13 @@ public protocol FieldEventStore: Sendable {
     /// Every event of the same feature from the field runs of earlier config versions than `runID`'s: the
     /// pre-period a report uses as CUPED's covariate. Empty for the feature's first version.
     func eventsBefore(run runID: String) async throws(StoreError) -> [FieldEventRecord]
+
+    /// Keeps one look of a field report (its always-valid p-values and intervals); a second look at the same event
+    /// count replaces nothing and adds nothing.
+    func recordLook(_ look: FieldLook) async throws(StoreError)
+
+    /// The looks kept for `runID`, oldest first.
+    func looks(run runID: String) async throws(StoreError) -> [FieldLook]
 }
 
 /// What a batch did to a field store: what a collector answers the uploading app.

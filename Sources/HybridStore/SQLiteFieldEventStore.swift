@@ -12,7 +12,7 @@ public final class SQLiteFieldEventStore: FieldEventStore {
     /// The protocol's outcome, under the name callers of this store used before there was a protocol.
     public typealias InsertOutcome = FieldEventInsertOutcome
 
-    private let database: HybridDatabase
+    let database: HybridDatabase
     private let commits: FieldEventGroupCommit
 
     /// A store over an open database.

@@ -50,6 +50,13 @@ extension SchemaMigration {
         // Field runs on PostgreSQL (`PostgresFieldEventStore`), so collectors on several machines share them; SQLite
         // has had its tables since `v4`/`v5`.
         SchemaMigration(version: "v9", sqlite: "-- field runs: SQLite has them since v4 and v5", postgres: v9Postgres),
+        // Each look of a field report, so its verdict is the running one (`FieldLook`).
+        SchemaMigration(
+            version: "v10",
+            sqlite: "CREATE TABLE field_looks (run_id TEXT NOT NULL, events INTEGER NOT NULL, recorded_at TEXT NOT NULL, "
+                + "body TEXT NOT NULL, PRIMARY KEY (run_id, events)) STRICT, WITHOUT ROWID;",
+            postgres: "CREATE TABLE field_looks (run_id TEXT NOT NULL, events BIGINT NOT NULL, recorded_at TEXT NOT NULL, "
+                + "body TEXT NOT NULL, PRIMARY KEY (run_id, events));"),
     ]
 
     private static let v3SQLite = """

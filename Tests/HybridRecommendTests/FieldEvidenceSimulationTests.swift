@@ -123,3 +123,36 @@ struct FieldEvidenceSimulationTests {
         #expect(without.share >= 0.2, "the simulated heavy install no longer misleads an uncapped report: \(without.withVerdict) of 50")
     }
 }
+
+/// The look history: a verdict seen at an earlier look stays, because the always-valid p-value runs as a minimum.
+@Suite struct FieldLookHistoryTests {
+    @Test func aVerdictSeenAtAnEarlierLookIsNotSilentlyGone() throws {
+        // `treat` is worse for three days, then fixed; the report is read on day 3 and on day 15 (over all events).
+        var simulation = FieldSimulation(installs: 800, effect: .init(adherence: -0.12), seed: 314)
+        var events = (0..<3).flatMap { simulation.day($0) }
+        let builder = FieldVerdictSimulationTests.builder()
+        let first = builder.analysis(feature: "summarize", configVersion: 2, events: events)
+        let firstAdherence = try #require(first.comparisons.first { $0.metric == "adherence" })
+        #expect(firstAdherence.verdict == "worse")
+        let look = FieldLook(
+            runID: "field-summarize-v2", events: events.count, recordedAt: Date(timeIntervalSince1970: 0),
+            entries: first.comparisons.compactMap { c in
+                guard let p = c.sequentialPValue, let lower = c.sequentialLower, let upper = c.sequentialUpper else { return nil }
+                return FieldLook.Entry(arm: c.arm, control: c.control, metric: c.metric, segment: c.segment, pValue: p, lower: lower, upper: upper)
+            })
+        simulation.effect = .init()
+        events += (3..<15).flatMap { simulation.day($0) }
+        // On all events alone the diluted effect is not claimed; the running verdict keeps what was seen, and
+        // recommend acts on it.
+        let alone = try #require(builder.analysis(feature: "summarize", configVersion: 2, events: events).comparisons.first { $0.metric == "adherence" })
+        #expect(alone.verdict == "no detectable difference", "\(alone)")
+        let running = builder.analysis(feature: "summarize", configVersion: 2, events: events, history: [look])
+        let adherence = try #require(running.comparisons.first { $0.metric == "adherence" })
+        #expect(adherence.verdict == "worse" && adherence.runningLooks == 2)
+        #expect(adherence.sequentialPValue == min(alone.sequentialPValue ?? 1, firstAdherence.sequentialPValue ?? 1))
+        #expect((adherence.sequentialUpper ?? 0) <= (alone.sequentialUpper ?? 0))
+        let recommendation = try FieldRecommender().recommend(
+            document: FieldVerdictSimulationTests.document(), analysis: running, runID: "field-summarize-v2")
+        #expect(recommendation.changesRollout)
+    }
+}

@@ -26,6 +26,25 @@ struct FieldEventStoreConformanceTests {
         }
     }
 
+    @Test("looks are kept per event count, oldest first, and a second look at the same count adds nothing", arguments: StoreBackend.allCases)
+    func looksAreKept(_ backend: StoreBackend) async throws {
+        try await backend.withStores { opened in
+            let store = opened.fieldEvents
+            func look(_ events: Int, p: Double) -> FieldLook {
+                FieldLook(
+                    runID: "field-summarize-v3", events: events, recordedAt: Date(timeIntervalSince1970: Double(1_800_000_000 + events)),
+                    entries: [FieldLook.Entry(arm: "treat", control: "default", metric: "adherence", segment: "deviceClass=a b",
+                                              pValue: p, lower: -0.2, upper: -0.01)])
+            }
+            try await store.recordLook(look(900, p: 0.2))
+            try await store.recordLook(look(300, p: 0.01))
+            try await store.recordLook(look(300, p: 0.5))  // the same data read again
+            let kept = try await opened.reopenFieldEvents().looks(run: "field-summarize-v3")
+            #expect(kept == [look(300, p: 0.01), look(900, p: 0.2)])
+            #expect(try await store.looks(run: "field-other-v1").isEmpty)
+        }
+    }
+
     @Test("labels with quotes and unicode read back equal", arguments: StoreBackend.allCases)
     func labelsRoundTrip(_ backend: StoreBackend) async throws {
         try await backend.withStores { opened in

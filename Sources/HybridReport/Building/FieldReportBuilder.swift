@@ -1,3 +1,4 @@
+public import Foundation
 public import HybridStore
 import HybridCore
 
@@ -38,30 +39,88 @@ public struct FieldReportBuilder: Sendable {
         self.segmentLabel = segmentLabel
     }
 
-    /// The whole report of `runID`; events of the feature's earlier config versions are the pre-period.
-    public func build(store: any FieldEventStore, run: RunRecord?, runID: String) async throws -> RunReport {
+    /// The whole report of `runID`; events of the feature's earlier config versions are the pre-period, and the
+    /// looks kept from earlier reports make its verdicts running ones. This report is kept as a look too.
+    public func build(store: any FieldEventStore, run: RunRecord?, runID: String, now: Date = Date()) async throws -> RunReport {
         let events = try await store.events(run: runID)
         let prePeriod = try await store.eventsBefore(run: runID)
-        return build(runID: runID, run: run, events: events, prePeriod: prePeriod)
-    }
-
-    /// The report of `events` (all of one field run); `prePeriod` holds the same feature's events from before.
-    public func build(
-        runID: String, run: RunRecord?, events: [FieldEventRecord], prePeriod: [FieldEventRecord] = []
-    ) -> RunReport {
-        let results = events.map { Self.result(of: $0, runID: runID) }
-        var report = ReportBuilder(options: options).build(runID: runID, run: run, results: results)
-        if let first = events.first {
-            report.field = analysis(
-                feature: first.feature, configVersion: first.configVersion, events: events, prePeriod: prePeriod)
+        let history = try await store.looks(run: runID)
+        let (report, look) = built(runID: runID, run: run, events: events, prePeriod: prePeriod, history: history)
+        if !look.isEmpty {
+            try await store.recordLook(FieldLook(runID: runID, events: events.count, recordedAt: now, entries: look))
         }
         return report
     }
 
-    /// The field analysis alone.
+    /// The report of `events` (all of one field run); `prePeriod` holds the same feature's events from before and
+    /// `history` the looks kept from earlier reports of this run.
+    public func build(
+        runID: String, run: RunRecord?, events: [FieldEventRecord], prePeriod: [FieldEventRecord] = [],
+        history: [FieldLook] = []
+    ) -> RunReport {
+        built(runID: runID, run: run, events: events, prePeriod: prePeriod, history: history).report
+    }
+
+    /// The report and this look's entries (each comparison's own always-valid p-value and interval).
+    private func built(
+        runID: String, run: RunRecord?, events: [FieldEventRecord], prePeriod: [FieldEventRecord], history: [FieldLook]
+    ) -> (report: RunReport, look: [FieldLook.Entry]) {
+        let results = events.map { Self.result(of: $0, runID: runID) }
+        var report = ReportBuilder(options: options).build(runID: runID, run: run, results: results)
+        guard let first = events.first else { return (report, []) }
+        let analyzed = analyzed(
+            feature: first.feature, configVersion: first.configVersion, events: events, prePeriod: prePeriod,
+            history: history)
+        report.field = analyzed.analysis
+        return (report, analyzed.look)
+    }
+
+    /// What a look keeps of `comparisons`: those with an always-valid test, before any running over earlier looks.
+    static func lookEntries(_ comparisons: [FieldComparison]) -> [FieldLook.Entry] {
+        comparisons.compactMap { c in
+            guard let p = c.sequentialPValue, let lower = c.sequentialLower, let upper = c.sequentialUpper else { return nil }
+            return FieldLook.Entry(
+                arm: c.arm, control: c.control, metric: c.metric, segment: c.segment, pValue: p, lower: lower, upper: upper)
+        }
+    }
+
+    /// The comparisons with their always-valid p-values and intervals running over `history`: the smallest p and
+    /// the intersected interval of every look of the same comparison. The mixture SPRT's p-value is valid at any
+    /// stopping time, so its running minimum is too (that is what "always valid" means).
+    static func running(_ comparisons: [FieldComparison], history: [FieldLook]) -> [FieldComparison] {
+        guard !history.isEmpty else { return comparisons }
+        var earlier: [String: [FieldLook.Entry]] = [:]
+        for look in history {
+            for entry in look.entries { earlier[entry.key, default: []].append(entry) }
+        }
+        return comparisons.map { comparison in
+            var c = comparison
+            guard let p = c.sequentialPValue, let lower = c.sequentialLower, let upper = c.sequentialUpper else { return c }
+            let key = FieldLook.Entry(
+                arm: c.arm, control: c.control, metric: c.metric, segment: c.segment, pValue: p, lower: lower, upper: upper).key
+            let before = earlier[key] ?? []
+            guard !before.isEmpty else { return c }
+            c.sequentialPValue = min(p, before.map(\.pValue).min() ?? p)
+            c.sequentialLower = max(lower, before.map(\.lower).max() ?? lower)
+            c.sequentialUpper = min(upper, before.map(\.upper).min() ?? upper)
+            c.runningLooks = before.count + 1
+            return c
+        }
+    }
+
+    /// The field analysis alone; `history` makes its verdicts running ones (see ``running(_:history:)``).
     public func analysis(
-        feature: String, configVersion: Int, events: [FieldEventRecord], prePeriod: [FieldEventRecord] = []
+        feature: String, configVersion: Int, events: [FieldEventRecord], prePeriod: [FieldEventRecord] = [],
+        history: [FieldLook] = []
     ) -> FieldAnalysis {
+        analyzed(feature: feature, configVersion: configVersion, events: events, prePeriod: prePeriod, history: history)
+            .analysis
+    }
+
+    private func analyzed(
+        feature: String, configVersion: Int, events: [FieldEventRecord], prePeriod: [FieldEventRecord],
+        history: [FieldLook]
+    ) -> (analysis: FieldAnalysis, look: [FieldLook.Entry]) {
         let clean = Self.cleanPrePeriod(prePeriod, events: events, control: chooseControl(Self.armNames(events)))
         let before = InstallTotals.byInstall(clean, keepLatencies: false)
         let whole = section(events, prePeriod: before, segment: nil)
@@ -71,7 +130,8 @@ public struct FieldReportBuilder: Sendable {
         // With a split, the whole run and every segment are one family: Holm runs over all their comparisons
         // together, so a report with `--by` spends α once, not once for the run and again for the segments.
         let split = segmentLabel.map { segmentSections(events, label: $0, prePeriod: before) } ?? []
-        let family = adjusted(whole.comparisons + split.flatMap(\.section.comparisons), reportable: reportable)
+        let raw = whole.comparisons + split.flatMap(\.section.comparisons)
+        let family = adjusted(Self.running(raw, history: history), reportable: reportable)
         var analysis = FieldAnalysis(
             feature: feature, configVersion: configVersion, control: whole.control, sampleRatio: srm,
             effectsReportable: reportable, arms: whole.arms.map(\.summary),
@@ -95,7 +155,7 @@ public struct FieldReportBuilder: Sendable {
                     judged: section.arms.allSatisfy { $0.installIDs.count >= minimumInstalls })
             }
         }
-        return analysis
+        return (analysis, Self.lookEntries(raw))
     }
 
     /// The group names of `events`, sorted (`default` for events outside every arm).
@@ -194,9 +254,16 @@ public struct FieldReportBuilder: Sendable {
             return "not judged (fewer than \(minimumInstalls) installs in a group)"
         }
         guard let p = comparison.adjustedPValue, p < options.alpha else { return "no detectable difference" }
-        // Higher is better for adherence only; lower is better for rates of trouble, latency and cost.
+        // Higher is better for adherence only; lower is better for rates of trouble, latency and cost. A running
+        // verdict takes its direction from the running (intersected) interval, not from today's difference alone.
         let higherIsBetter = comparison.metric == "adherence"
-        return (comparison.difference > 0) == higherIsBetter ? "better" : "worse"
+        var direction = comparison.difference
+        if comparison.runningLooks != nil, let lower = comparison.sequentialLower, let upper = comparison.sequentialUpper,
+            lower <= upper
+        {
+            direction = (lower + upper) / 2
+        }
+        return (direction > 0) == higherIsBetter ? "better" : "worse"
     }
 
     private func method(reportable: Bool, srmKnown: Bool, prePeriod: Bool) -> String {

@@ -176,6 +176,9 @@ public struct FieldComparison: Sendable, Hashable, Codable {
     public var varianceReduction: Double?
     /// `label=value` of the segment the comparison is restricted to; nil for the whole run.
     public var segment: String?
+    /// The looks the always-valid p-value and interval run over (this one included): the p is the smallest seen and
+    /// the interval the intersection of all, so a verdict seen at an earlier look stays; nil without kept looks.
+    public var runningLooks: Int?
 
     /// A comparison; see the properties.
     public init(

@@ -30,7 +30,7 @@ extension HTMLReportRenderer {
                     F.number(c.difference), "[\(F.number(c.lower)), \(F.number(c.upper))] (\(escape(c.intervalMethod)))",
                     c.sequentialLower.map { "[\(F.number($0)), \(F.number(c.sequentialUpper ?? 0))]" } ?? "–",
                     c.adjustedPValue.map { F.number($0) } ?? "–", c.minimumDetectableEffect.map { F.number($0) } ?? "–",
-                    escape(c.verdict),
+                    escape(c.verdict + (c.runningLooks.map { " (running over \($0) looks)" } ?? "")),
                 ]
             })
         let prePeriod = FieldFormatting.prePeriodLine(field.prePeriod)

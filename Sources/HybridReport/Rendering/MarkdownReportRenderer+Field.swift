@@ -43,7 +43,8 @@ extension MarkdownReportRenderer {
                 + "[\(FieldFormatting.number(c.lower)), \(FieldFormatting.number(c.upper))] (\(c.intervalMethod)) | \(sequential) | "
                 + (c.adjustedPValue.map { FieldFormatting.number($0) } ?? "–") + " | "
                 + (c.minimumDetectableEffect.map { FieldFormatting.number($0) } ?? "–") + " | "
-                + (c.varianceReduction.map { "−\(FieldFormatting.number($0 * 100, digits: 0)) % var" } ?? "–") + " | \(c.verdict) |\n"
+                + (c.varianceReduction.map { "−\(FieldFormatting.number($0 * 100, digits: 0)) % var" } ?? "–") + " | \(c.verdict)"
+                + (c.runningLooks.map { " (running over \($0) looks)" } ?? "") + " |\n"
         }
         return out + "\n"
     }
