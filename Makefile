@@ -67,6 +67,7 @@ run: setup
 # Serially the whole suite takes about 2 minutes here.
 test: setup
 	bash scripts/lint.sh
+	python3 scripts/public-api.py --check
 	python3 scripts/extract-doc-snippets.py
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	bash scripts/typecheck-apple-adapters.sh

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Lists the public API of the modules an app links (the `HybridAI` umbrella and what it re-exports), one
+declaration a line, into api/app-public.txt, so that every change to what apps can call shows in review.
+
+`make test` runs it with --check: it fails, with the difference, when the committed list is not what the sources
+declare; run `python3 scripts/public-api.py` to write the new list and commit it with the change.
+
+A declaration is a line whose modifiers include `public` or `open` (attributes first), read up to its body or its
+initial value, white space folded, and named after the types it is nested in; requirements of a public protocol
+are public too. It reads text, not the compiler's symbol graph: fast, and exact for this codebase's formatting.
+"""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+OUT = ROOT / "api" / "app-public.txt"
+MODULES = ["HybridCore", "HybridValidation", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter",
+           "HybridEvents", "HybridAI"]
+TYPE = re.compile(r"\b(struct|class|enum|protocol|actor|extension)\s+([A-Za-z_][\w.]*)")
+PUBLIC = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:nonisolated|final|static|mutating|override|convenience|"
+                    r"required|indirect|nonmutating|consuming|borrowing)\s+)*(public|open)\b(?!\s+import)")
+REQUIREMENT = re.compile(r"^\s*(?:@[\w.]+\s+)*(?:static\s+|mutating\s+)*(func|var|init|subscript|associatedtype)\b")
+
+
+def strip_comments(line, in_block):
+    out, i = "", 0
+    while i < len(line):
+        if in_block:
+            end = line.find("*/", i)
+            if end < 0:
+                return out, True
+            i, in_block = end + 2, False
+        elif line.startswith("//", i):
+            break
+        elif line.startswith("/*", i):
+            in_block, i = True, i + 2
+        elif line[i] == '"':
+            end = i + 1
+            while end < len(line) and line[end] != '"':
+                end += 2 if line[end] == "\\" else 1
+            out += line[i:end + 1]
+            i = end + 1
+        else:
+            out += line[i]
+            i += 1
+    return out, in_block
+
+
+def cut(text):
+    """The declaration without its body or initial value: up to the first `{` or ` = ` outside brackets."""
+    depth = 0
+    for i, c in enumerate(text):
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif depth == 0 and (c == "{" or text.startswith(" = ", i)):
+            return text[:i].strip()
+    return text.strip()
+
+
+def declarations(path):
+    lines, in_block = [], False
+    for raw in path.read_text(encoding="utf-8").split("\n"):
+        line, in_block = strip_comments(raw, in_block)
+        lines.append(line)
+    stack = []  # (name, depth at which its body opened, is public protocol)
+    depth, i = 0, 0
+    while i < len(lines):
+        line = lines[i]
+        public = PUBLIC.match(line)
+        in_protocol = bool(stack) and stack[-1][2] and stack[-1][1] == depth
+        if public or (in_protocol and REQUIREMENT.match(line)):
+            text, parens, j = line.strip(), line.count("(") - line.count(")"), i
+            while (parens > 0 or text.endswith(",") or text.endswith("->")) and j + 1 < len(lines):
+                j += 1
+                text += " " + lines[j].strip()
+                parens += lines[j].count("(") - lines[j].count(")")
+            signature = cut(text)
+            signature = re.sub(r"\s+", " ", signature).replace("( ", "(").replace(" )", ")")
+            kind = TYPE.search(signature.split("(")[0])
+            owner = ".".join(name for name, _, _ in stack)
+            yield (owner + "  " if owner else "") + signature
+            for k in range(i, j + 1):
+                depth += lines[k].count("{") - lines[k].count("}")
+            if kind and "{" in "".join(lines[i:j + 1]):
+                stack.append((kind.group(2), depth, kind.group(1) == "protocol"))
+            i = j + 1
+        else:
+            kind = TYPE.search(line)
+            opened = line.count("{") - line.count("}")
+            depth += opened
+            if kind and opened > 0 and not line.strip().startswith("case"):
+                stack.append((kind.group(2), depth, False))
+            i += 1
+        while stack and depth < stack[-1][1]:
+            stack.pop()
+
+
+def listing():
+    rows = []
+    for module in MODULES:
+        for path in sorted((ROOT / "Sources" / module).rglob("*.swift")):
+            rows += [f"{module}  {d}" for d in declarations(path)]
+    counts = {m: sum(1 for r in rows if r.startswith(m + "  ")) for m in MODULES}
+    header = [f"# Public declarations of the app modules: {len(rows)} in all (scripts/public-api.py writes this file).",
+              "# " + ", ".join(f"{m} {counts[m]}" for m in MODULES), ""]
+    return "\n".join(header + sorted(rows)) + "\n"
+
+
+def main():
+    text = listing()
+    if "--check" in sys.argv:
+        old = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
+        if old != text:
+            import difflib
+            sys.stdout.writelines(difflib.unified_diff(
+                old.splitlines(True), text.splitlines(True), "api/app-public.txt (committed)", "the sources now"))
+            sys.exit("the app modules' public API changed: run `python3 scripts/public-api.py` and commit "
+                     "api/app-public.txt with the change, so it shows in review")
+        print(text.split("\n")[0])
+        return
+    OUT.parent.mkdir(exist_ok=True)
+    OUT.write_text(text, encoding="utf-8")
+    print(text.split("\n")[0])
+
+
+if __name__ == "__main__":
+    main()
