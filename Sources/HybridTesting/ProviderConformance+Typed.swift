@@ -1,6 +1,6 @@
 import Foundation
 public import HybridCore
-import HybridRouter
+public import HybridRouter
 import HybridTestSupport
 import Testing
 
@@ -58,6 +58,37 @@ extension ProviderConformance {
         #expect(memberCounts == memberCounts.sorted(), "partial values must only grow: \(memberCounts)")
         #expect(PartialJSON.parse(text) == Self.personExpected)
         try expectDescriptionSent(try #require(streamed.server.requests.first))
+        try await typedPartials(fixture)
+    }
+
+    /// Through the router, on this provider's stream: the typed partial value only grows (a property once shown
+    /// never changes or disappears) and the last one equals the decoded final value.
+    static func typedPartials(_ fixture: any ProviderFixture) async throws {
+        let harness = try Self.harness(fixture) { Self.served(fixture.structuredStream) }
+        defer { harness.server.stop() }
+        let router = try Router(models: [.model(harness.model)])
+        let final = try await expectGrowingPartials(
+            router.streamResponse(to: "Ada Lovelace works at Analytical Engines Ltd.", generating: Person.self))
+        #expect(final == Person(name: "Ada Lovelace", company: "Analytical Engines Ltd"))
+    }
+
+    /// Reads a typed stream of `Person`, checking that each snapshot's partial keeps what the one before showed and
+    /// that the last partial is the final value; returns that value.
+    public static func expectGrowingPartials(_ stream: RouterStream<PartialSnapshot<Person>>) async throws -> Person {
+        var seen: [(name: String?, company: String?)] = []
+        var final: Person?
+        for try await snapshot in stream {
+            let now = (name: snapshot.partial.name, company: snapshot.partial.company)
+            if let before = seen.last {
+                #expect(before.name == nil || before.name == now.name, "the name changed: \(before) → \(now)")
+                #expect(before.company == nil || before.company == now.company, "the company changed: \(before) → \(now)")
+            }
+            seen.append(now)
+            if snapshot.isComplete { final = snapshot.content }
+        }
+        let value = try #require(final, "the stream ended without a final value")
+        #expect(seen.last?.name == value.name && seen.last?.company == value.company)
+        return value
     }
 
     /// The type's schema reached the wire, whatever its native form: its property description is in the body.

@@ -4,6 +4,7 @@ import HybridCurl
 import HybridLocalModel
 import HybridLocalModelTestSupport
 import HybridProviders
+import HybridRouter
 import HybridTesting
 import HybridTransport
 import Testing
@@ -74,6 +75,15 @@ struct LocalLlamaConformanceTests {
         }
         #expect(sizes == sizes.sorted() && sizes.last == 1, "\(sizes)")
         _ = try JSONValueDecoder().decode(Answer.self, from: try #require(PartialJSON.parse(text)))
+    }
+
+    @Test("typed partials through the router: they only grow and the last is the final value")
+    func typedPartials() async throws {
+        let router = try Router(models: [.model(try model())], instructions: "Answer with JSON only.")
+        // The real model writes what it writes; the check is on the partials, not on who Ada works for.
+        _ = try await ProviderConformance.expectGrowingPartials(
+            router.streamResponse(to: "Ada Lovelace works at Analytical Engines Ltd. Her name and company?",
+                                  generating: ProviderConformance.Person.self))
     }
 
     /// llama-server runs with `--jinja`, so it takes `tools`, an assistant turn with `tool_calls` and a `tool` turn.
