@@ -29,7 +29,12 @@ public struct FieldLook: Sendable, Hashable, Codable {
         }
 
         /// What identifies the same comparison across looks.
-        public var key: String { [arm, control, metric, segment ?? ""].joined(separator: "\u{1F}") }
+        public var key: String { Self.key(arm: arm, control: control, metric: metric, segment: segment) }
+
+        /// The key of the comparison of `arm` with `control` on `metric` in `segment`.
+        public static func key(arm: String, control: String, metric: String, segment: String?) -> String {
+            [arm, control, metric, segment ?? ""].joined(separator: "\u{1F}")
+        }
     }
 
     /// The field run.

@@ -96,9 +96,7 @@ public struct FieldReportBuilder: Sendable {
         return comparisons.map { comparison in
             var c = comparison
             guard let p = c.sequentialPValue, let lower = c.sequentialLower, let upper = c.sequentialUpper else { return c }
-            let key = FieldLook.Entry(
-                arm: c.arm, control: c.control, metric: c.metric, segment: c.segment, pValue: p, lower: lower, upper: upper).key
-            let before = earlier[key] ?? []
+            let before = earlier[FieldLook.Entry.key(arm: c.arm, control: c.control, metric: c.metric, segment: c.segment)] ?? []
             guard !before.isEmpty else { return c }
             c.sequentialPValue = min(p, before.map(\.pValue).min() ?? p)
             c.sequentialLower = max(lower, before.map(\.lower).max() ?? lower)
@@ -131,7 +129,9 @@ public struct FieldReportBuilder: Sendable {
         // together, so a report with `--by` spends α once, not once for the run and again for the segments.
         let split = segmentLabel.map { segmentSections(events, label: $0, prePeriod: before) } ?? []
         let raw = whole.comparisons + split.flatMap(\.section.comparisons)
-        let family = adjusted(Self.running(raw, history: history), reportable: reportable)
+        // A look at the same number of events is this reading again (looks are kept per event count), not another.
+        let earlier = history.filter { $0.events != events.count }
+        let family = adjusted(Self.running(raw, history: earlier), reportable: reportable)
         var analysis = FieldAnalysis(
             feature: feature, configVersion: configVersion, control: whole.control, sampleRatio: srm,
             effectsReportable: reportable, arms: whole.arms.map(\.summary),
