@@ -1,5 +1,6 @@
 public import HybridConfig
 public import HybridCore
+public import HybridRouter
 
 /// A routing policy to replay over stored results: the order of arms to try and when to move to the next one.
 ///
@@ -23,7 +24,7 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// Creates a policy; `fallback` is normalized so `error` is always included.
     public init(
-        order: [String], variant: String? = nil, fallback: [FallbackCondition] = [], stopOn: Set<String> = ["refusal"],
+        order: [String], variant: String? = nil, fallback: [FallbackCondition] = [], stopOn: Set<String> = Set(RouterDefaults.stoppingKinds.map(\.rawValue)),
         deadlineMs: Double? = nil, whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest
     ) {
         self.order = order

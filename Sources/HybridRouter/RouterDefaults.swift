@@ -58,9 +58,17 @@ public struct RouterDefaults: Sendable {
     /// How `stream` delivers text: progressive (as it arrives) or buffered (after the checks passed).
     public var streaming: RoutingConfig.StreamingMode
 
+    /// The error kinds that stop the walk unless a config or the app says otherwise: the one place this default
+    /// lives, read by the router, the simulator (`ReplayPolicy`) and `hybrid simulate --stop-on`.
+    public static let stoppingKinds: [GenerationError.Kind] = [.cancelled, .refusal]
+
+    /// The defaults an app gets without saying anything; the walk's own `Rules()` take their cooldowns from here.
+    package static let standard = RouterDefaults()
+
     /// Creates a policy; by default refusals and cancellations stop the walk, rate limits cool a model down for 30 s and quota errors for 15 min.
     public init(
-        fallback: [GenerationError.Kind: FallbackAction] = [.refusal: .stop, .cancelled: .stop],
+        fallback: [GenerationError.Kind: FallbackAction] = Dictionary(
+            uniqueKeysWithValues: RouterDefaults.stoppingKinds.map { ($0, .stop) }),
         rateLimitCooldown: Duration = .seconds(30),
         quotaCooldown: Duration = .seconds(15 * 60),
         promptTokenMargin: Double = 0.15,

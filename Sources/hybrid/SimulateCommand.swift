@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HybridConfig
 import HybridRecommend
+import HybridRouter
 import HybridStore
 
 /// `hybrid simulate RUN`: replays a routing policy over a stored run; no model is called.
@@ -36,8 +37,8 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Comma-separated fallback conditions: adherence, schema, constraints, check:NAME, timeout:2s, quality:SCORER>=X (error is always on).")
     var fallbackOn: String = "error"
 
-    @Option(help: "Comma-separated error kinds that end the walk instead of falling back (the router's default: refusal).")
-    var stopOn: String = "refusal"
+    @Option(help: "Comma-separated error kinds that end the walk instead of falling back (default: the router's, cancelled,refusal).")
+    var stopOn: String = RouterDefaults.stoppingKinds.map(\.rawValue).joined(separator: ",")
 
     @Flag(help: "Replay the run through the real Router and compare it with the simulation, case by case.")
     var checkRouter = false

@@ -125,3 +125,16 @@ import Testing
         #expect(try FallbackCondition.parse("timeout:1500ms") == .timeout(milliseconds: 1500))
     }
 }
+
+/// The simulator and the router start from the same defaults (one place: `RouterDefaults`).
+@Suite struct SimulatorDefaultsTests {
+    @Test func theSimulatorStopsWhereTheRouterStopsAndRestsAsLong() {
+        let router = RouterDefaults()
+        let stops = Set(router.fallback.filter { $0.value == .stop }.keys.map(\.rawValue))
+        #expect(ReplayPolicy(order: ["a"]).stopOn == stops)
+        #expect(stops == ["cancelled", "refusal"])
+        let rules = RoutingWalk.Rules()
+        #expect(rules.quotaCooldown == router.quotaCooldown && rules.rateLimitCooldown == router.rateLimitCooldown)
+        #expect(rules.whenChecksFail == router.whenChecksFail)
+    }
+}

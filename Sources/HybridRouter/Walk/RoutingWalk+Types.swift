@@ -14,9 +14,9 @@ extension RoutingWalk {
         /// The overall deadline from the walk's start; nil: none.
         package var deadline: Duration?
         /// How long a model rests after a retryable rate limit without `Retry-After`.
-        package var rateLimitCooldown: Duration = .seconds(30)
+        package var rateLimitCooldown: Duration = RouterDefaults.standard.rateLimitCooldown
         /// How long a model rests after a quota refusal a retry cannot fix.
-        package var quotaCooldown: Duration = .seconds(3600)
+        package var quotaCooldown: Duration = RouterDefaults.standard.quotaCooldown
         /// What a request gets when every answer failed a check it falls back on.
         package var whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest
         /// The highest tier allowed; nil: any.
