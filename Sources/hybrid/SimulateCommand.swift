@@ -3,6 +3,7 @@ import Foundation
 import HybridConfig
 import HybridRecommend
 import HybridRouter
+import HybridRunner
 import HybridStore
 
 /// `hybrid simulate RUN`: replays a routing policy over a stored run; no model is called.
@@ -81,12 +82,24 @@ struct SimulateCommand: AsyncParsableCommand {
             let table = try await RunOutcomeTable.load(from: store, run: run, feature: feature)
             document = try RouterCheck.applying(try policy(order: order), feature: table.feature, to: document)
         }
-        let check = RouterCheck(document: document, labels: try targeting.labels(), installId: targeting.installId)
+        let check = RouterCheck(
+            document: document, labels: try targeting.labels(), installId: targeting.installId,
+            inputs: Self.caseInputs(of: record))
         let report = try await check.run(store: store, run: run, feature: feature)
         print("config: \(loaded.source)")
         for line in try targeting.target(document).lines { print(line) }
         print(report.render())
         if !report.allAgree || !report.hasEvidence { throw ExitCode.failure }
+    }
+
+    /// Each case's inputs from the run's dataset, when the file is still there with the content the run hashed;
+    /// nil otherwise (the check then says its inputs were not replayed).
+    static func caseInputs(of record: RunRecord) -> [String: [String: String]]? {
+        guard FileManager.default.fileExists(atPath: record.datasetPath),
+            let dataset = try? Dataset.load(path: record.datasetPath, skipInvalid: true),
+            dataset.contentHash == record.datasetHash
+        else { return nil }
+        return Dictionary(dataset.cases.map { ($0.id, $0.input) }, uniquingKeysWith: { first, _ in first })
     }
 
     private static func list(_ text: String) -> [String] {

@@ -20,12 +20,20 @@ public struct RouterCheck: Sendable {
     public var labels: [String: String]
     /// The install id the replayed router runs as (percentile conditions bucket it).
     public var installId: String
+    /// Each case's template variables, by case id, from the run's dataset: the router then renders the real prompt,
+    /// so its context-window, truncation and minimum-input rules see what the eval sent. nil when the dataset is not
+    /// at hand (every case gets the same short input, and those rules are not exercised; the report says so).
+    public var inputs: [String: [String: String]]?
 
     /// A check of `document`'s routing, for an install with `labels`.
-    public init(document: HybridConfigDocument, labels: [String: String] = [:], installId: String = "router-check") {
+    public init(
+        document: HybridConfigDocument, labels: [String: String] = [:], installId: String = "router-check",
+        inputs: [String: [String: String]]? = nil
+    ) {
         self.document = document
         self.labels = labels
         self.installId = installId
+        self.inputs = inputs
     }
 
     /// Replays `run` (its `feature`, or its only one) and compares each case.
@@ -64,18 +72,23 @@ public struct RouterCheck: Sendable {
             let actual: (figures: RouterCheckReport.Figures, attempts: [RouteAttempt])
             do {
                 actual = try await replay(
-                    feature: name, config: config, variant: variant, outcomes: replays[key] ?? [:], document: replayDocument)
+                    feature: name, config: config, variant: variant, outcomes: replays[key] ?? [:], document: replayDocument,
+                    input: inputs?[key.caseID])
             } catch {
                 throw .invalidConfig(error.description)
             }
             cases.append(RouterCheckReport.Case(key: key, simulated: predicted, router: actual.figures, attempts: actual.attempts))
         }
-        return RouterCheckReport(runID: table.runID, feature: name, policy: policy, cases: cases, incompleteCases: trace.incompleteCases)
+        var report = RouterCheckReport(
+            runID: table.runID, feature: name, policy: policy, cases: cases, incompleteCases: trace.incompleteCases)
+        report.inputsReplayed = inputs != nil
+        return report
     }
 
     /// One case through a fresh router over replay models.
     private func replay(
-        feature: String, config: FeatureConfig, variant: String, outcomes: [String: ReplayOutcome], document: HybridConfigDocument
+        feature: String, config: FeatureConfig, variant: String, outcomes: [String: ReplayOutcome], document: HybridConfigDocument,
+        input caseInput: [String: String]?
     ) async throws(ConfigError) -> (figures: RouterCheckReport.Figures, attempts: [RouteAttempt]) {
         let clock = VirtualClock()
         let bill = ReplayBill()
@@ -90,7 +103,7 @@ public struct RouterCheck: Sendable {
         let router = try Router(
             config: document, models: models, installId: installId, clock: clock.routerClock, eventLabels: labels,
             onIncident: { _ in })
-        let input = Dictionary(uniqueKeysWithValues: config.inputs.map { ($0, "replayed input") })
+        let input = caseInput ?? Dictionary(uniqueKeysWithValues: config.inputs.map { ($0, "replayed input") })
         let start = clock.now
         let served: RoutedResponse?
         let attempts: [RouteAttempt]

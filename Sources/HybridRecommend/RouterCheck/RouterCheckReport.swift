@@ -56,6 +56,9 @@ public struct RouterCheckReport: Sendable {
     public var cases: [Case]
     /// Cases left out because an arm the walk reached has no stored result.
     public var incompleteCases: Int
+    /// Whether the router got each case's real inputs (from the run's dataset); false: one short input for all, so
+    /// the context-window, truncation and minimum-input rules were not exercised.
+    public var inputsReplayed = false
 
     /// Cases where simulator and router agree.
     public var agreeing: Int { cases.count { $0.agrees } }
@@ -70,6 +73,10 @@ public struct RouterCheckReport: Sendable {
     /// Per case and in total, disagreements listed with the router's attempts.
     public func render() -> String {
         var lines = ["router check of run \(runID) (\(feature)): \(policy)"]
+        if !inputsReplayed {
+            lines.append("  (the run's dataset is not at hand: every case was replayed with one short input, so context-window, "
+                + "truncation and minimum-input rules were not exercised)")
+        }
         guard hasEvidence else {
             lines.append("nothing to check: no model answered any of the \(cases.count) replayed cases of run \(runID), so "
                 + "agreement would prove nothing; `hybrid report \(runID)` says why each model failed")
