@@ -7,6 +7,8 @@ struct ArmOutcome: Sendable {
     var failed: Bool
     /// The error kind (`GenerationError.Kind` raw value or a runner kind) when it failed.
     var errorKind: String?
+    /// The stored error's message, so a simulated failure says what the eval saw.
+    var errorMessage: String?
     /// Names of the constraint results that failed (`json_parses`, `max_words`, …), as stored.
     var failedChecks: [String]
     /// The result has output text.
@@ -25,6 +27,7 @@ struct ArmOutcome: Sendable {
         failed = record.error != nil
         // Kinds only the runner knows reach the router as server errors; name them so, as the replay does.
         errorKind = record.error.map { GenerationError.Kind(rawValue: $0.kind) == nil ? GenerationError.Kind.serverError.rawValue : $0.kind }
+        errorMessage = record.error?.message
         failedChecks = record.constraints.filter { !$0.passed }.map(\.name)
         hasOutput = record.error == nil && record.hasOutput
         adherent = record.allConstraintsPassed

@@ -123,7 +123,8 @@ struct SimulatedRequest {
                 let arm = table.arms[arms[position]]
                 event = .inspected(id: arm.modelID, facts: .init(tier: arm.tier, contextWindow: contextWindows[arm.modelID]))
             case .call(let position, let until):
-                event = call(row[arms[position]]!, until: until.map(\.milliseconds), into: &out)
+                event = call(
+                    row[arms[position]]!, model: table.arms[arms[position]].modelID, until: until.map(\.milliseconds), into: &out)
             case .coolDown, .reportAuthenticationFailure:
                 event = .performed  // requests are independent here: a cooldown does not carry to the next case
             case .lookUpCache, .checkAvailability, .readSpend:
@@ -141,7 +142,7 @@ struct SimulatedRequest {
     }
 
     /// Charges one call and says how it ended.
-    private func call(_ outcome: ArmOutcome, until limitMs: Double?, into out: inout CaseWalk) -> RoutingWalk.Event {
+    private func call(_ outcome: ArmOutcome, model: String, until limitMs: Double?, into out: inout CaseWalk) -> RoutingWalk.Event {
         out.attempts += 1
         if outcome.cacheHit { out.cacheHits += 1 }
         if let cost = outcome.costUSD { out.costUSD += cost } else { out.unpriced += 1 }
@@ -152,8 +153,9 @@ struct SimulatedRequest {
         }
         out.latencyMs += outcome.totalMs
         if outcome.failed {
-            let error = ResultError(kind: outcome.errorKind ?? GenerationError.Kind.serverError.rawValue, message: "stored")
-            return .failed(ReplayLanguageModel.generationError(error, model: ""), deliveredText: false)
+            let error = ResultError(
+                kind: outcome.errorKind ?? GenerationError.Kind.serverError.rawValue, message: outcome.errorMessage ?? "")
+            return .failed(ReplayLanguageModel.generationError(error, model: model), deliveredText: false)
         }
         return .answered(checks: checks(outcome), usage: nil, deliveredText: false)
     }
