@@ -92,7 +92,7 @@ public actor LlamaServerProcess {
             return Self.apiBase(port)
         } catch let error as GenerationError {
             starting = nil
-            if !(error.kind == .cancelled) { failure = error }
+            if error.kind != .cancelled { failure = error }
             throw error
         } catch is CancellationError {
             starting = nil
