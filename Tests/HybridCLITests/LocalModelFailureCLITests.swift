@@ -56,6 +56,39 @@ import Testing
         #expect(report.status == 0, "\(report.output)")
     }
 
+    /// The empty run of a machine whose local model cannot start, carried on through the loop as a CI job would:
+    /// nothing downstream decides from it.
+    @Test func nothingDownstreamDecidesFromAnEmptyRun() async throws {
+        let fixture = try CLIFixture()
+        defer { fixture.remove() }
+        let standIn = try StandInLlamaServer(.killedBy(SIGILL))
+        defer { standIn.remove() }
+        let eval = try await run(
+            ["eval", "--feature", "summarize", "--dataset", Self.dataset, "--limit", "3", "--db", fixture.database,
+             "--run-id", "empty", "--allow-unavailable"], fixture, standIn)
+        #expect(eval.status == 0, "\(eval.output)")
+        let recommend = try await run(
+            ["recommend", "empty", "--db", fixture.database, "--out", fixture.path("proposed.json")], fixture, standIn)
+        #expect(recommend.status != 0)
+        #expect(recommend.output.contains("has no answered case on any arm"), "\(recommend.output)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.path("proposed.json")))
+        let check = try await run(["simulate", "empty", "--check-router", "--db", fixture.database], fixture, standIn)
+        #expect(check.status == 1)
+        #expect(check.output.contains("nothing to check") && !check.output.contains("100.0 %"), "\(check.output)")
+        try #"{"features": {"*": {"*": {"minAdherenceLower": 0.5}}}}"#.write(
+            toFile: fixture.path("gates.json"), atomically: true, encoding: .utf8)
+        let gated = try await run(
+            ["report", "empty", "--db", fixture.database, "--gate", fixture.path("gates.json"), "--out", fixture.path("r")],
+            fixture, standIn)
+        #expect(gated.status == 3, "\(gated.output)")
+        #expect(gated.output.contains("evidence") && gated.output.contains("no arm answered any case"), "\(gated.output)")
+        // The report's first lines name the model that answered nothing, with its whole reason.
+        let markdown = try String(contentsOfFile: fixture.path("r/report.md"), encoding: .utf8)
+        let named = try #require(markdown.range(of: "`local-smollm2` answered 0 of 6 results"))
+        #expect(named.lowerBound < (markdown.range(of: "|")?.lowerBound ?? markdown.endIndex))
+        #expect(markdown.contains("killed by SIGILL"))
+    }
+
     @Test func allowUnavailableAcceptsSuchARunAndAnExitBeforeListeningIsNamed() async throws {
         let fixture = try CLIFixture()
         defer { fixture.remove() }
