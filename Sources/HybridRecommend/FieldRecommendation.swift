@@ -125,9 +125,9 @@ public struct FieldRecommender: Sendable {
         return FieldRecommendation(base: base, document: document, action: action, evidence: evidence)
     }
 
-    static func floorFailures(_ arm: FieldArmSummary, _ floors: FeatureFloors, adherence checksAdherence: Bool = true) -> [String] {
+    static func floorFailures(_ arm: FieldArmSummary, _ floors: FeatureFloors) -> [String] {
         var failures: [String] = []
-        if checksAdherence, let minimum = floors.minAdherenceLower, let adherence = arm.adherence, adherence.lower < minimum {
+        if let minimum = floors.minAdherenceLower, let adherence = arm.adherence, adherence.lower < minimum {
             failures.append(String(format: "adherence lower bound %.3f < %.3f", adherence.lower, minimum))
         }
         if let limit = floors.p95LatencyMs, let latency = arm.latency, latency.p95 > limit {

@@ -1,6 +1,7 @@
 public import Foundation
 public import HybridConfig
 public import HybridReport
+public import HybridStore
 import HybridCore
 
 /// What `hybrid recommend FIELD_RUN --by LABEL` proposes: for each segment (one value of the label) whose served
@@ -47,7 +48,8 @@ extension FieldRecommender {
     /// override puts the model that served most of the segment's events last in the order the segment resolves to
     /// today; the condition (`LABEL-VALUE`, `equals` on the value) goes first in `conditions`, so it wins.
     public func recommendSegments(
-        document: HybridConfigDocument, analysis: FieldAnalysis, runID: String, now: Date = Date(), alpha: Double = 0.05
+        document: HybridConfigDocument, analysis: FieldAnalysis, runID: String, now: Date = Date(), alpha: Double = 0.05,
+        events: [FieldEventRecord]? = nil
     ) throws(RecommendError) -> SegmentRecommendation {
         let feature = analysis.feature
         guard let config = document.features[feature] else { throw .featureNotInConfig(feature: feature) }
@@ -56,8 +58,12 @@ extension FieldRecommender {
         }
         let floors = policy.floors(for: feature, config: config)
         let considered = segments.filter { $0.value != "(none)" && $0.judged }
-        let tests = considered.map { SegmentFloorTest(segment: $0, floors: floors, alpha: alpha) }
-        let adjusted = HolmCorrection.adjustedPValues(tests.map { $0.pValue ?? 1 })
+        let tests = considered.map { segment in
+            SegmentFloorTest(
+                segment: segment, floors: floors, alpha: alpha,
+                events: events.map { Self.events(of: segment, in: $0) })
+        }
+        let adjusted = HolmCorrection.adjustedPValues(tests.map { $0.segmentPValue ?? 1 })
         var proposed = document
         var changes: [SegmentRecommendation.Change] = []
         var evidence: [String] = []
@@ -68,13 +74,11 @@ extension FieldRecommender {
         for (index, segment) in considered.enumerated() {
             let name = "\(label)=\(segment.value)"
             let test = tests[index]
-            let others = segment.arms.map { FieldRecommender.floorFailures($0, floors, adherence: false) }
-            let belowAdherence = test.pValue != nil && adjusted[index] < alpha
-            let reasons = (belowAdherence ? [test.describe(adjustedP: adjusted[index])] : [])
-                + (others.allSatisfy { !$0.isEmpty } ? others.flatMap { $0 } : [])
+            let missed = test.segmentPValue != nil && adjusted[index] < alpha
+            let reasons = missed ? test.describe(adjustedP: adjusted[index]) : []
             guard !reasons.isEmpty else {
-                let adherence = test.pValue == nil ? "" : "; " + test.describe(adjustedP: adjusted[index])
-                evidence.append("\(name): \(test.verdict(adjustedP: adjusted[index]))\(adherence) (\(Self.summary(segment))): unchanged")
+                let figures = test.describe(adjustedP: adjusted[index]).map { "; " + $0 }.joined()
+                evidence.append("\(name): \(test.verdict(adjustedP: adjusted[index]))\(figures) (\(Self.summary(segment))): unchanged")
                 continue
             }
             guard let change = Self.change(for: segment, label: label, feature: feature, in: proposed, reasons: reasons) else {
@@ -94,6 +98,11 @@ extension FieldRecommender {
         proposed.description = "per-\(label) overrides of \(feature) from field run \(runID) (config v\(analysis.configVersion)): "
             + changes.map { "\($0.label)=\($0.value) \($0.after.joined(separator: " → "))" }.joined(separator: "; ")
         return SegmentRecommendation(base: document, document: proposed, changes: changes, evidence: evidence)
+    }
+
+    /// The events of `segment`'s value of its label, by group name.
+    static func events(of segment: FieldSegment, in events: [FieldEventRecord]) -> [String: [FieldEventRecord]] {
+        Dictionary(grouping: events.filter { $0.labels[segment.label] ?? "(none)" == segment.value }) { $0.rolloutArm ?? "default" }
     }
 
     private static func change(
@@ -136,55 +145,112 @@ extension FieldRecommender {
     }
 }
 
-/// The one-sided test of a segment's adherence against the policy's floor: H₀ "adherence ≥ floor" for every group of
-/// the segment, rejected only when each group's rate is below the floor beyond its install-level standard error.
+/// The one-sided tests of a segment against the policy's floors, each H₀ "the floor is met" for every group of the
+/// segment (so a floor's p is the largest of its groups'): adherence on the install-level standard error of the
+/// report's rate; p95 latency as "more than 5 % of answered events slower than the limit" and cost per 1,000, on
+/// installs from the segment's events (`FieldFloorTest`). The segment's p is the smallest floor's times the number of
+/// floors tested (Bonferroni within the segment), which Holm then adjusts across segments.
 struct SegmentFloorTest {
-    /// The floor; nil when the policy sets none.
-    var floor: Double?
-    /// The segment's p (the largest of its groups'); nil without a floor or an adherence figure.
-    var pValue: Double?
-    /// The group whose p is the segment's, with its rate, standard error and installs.
-    var rate = 0.0
-    var standardError = 0.0
-    var installs = 0
-    var alpha: Double
+    /// One floor's test: its name, its p, and the group behind it.
+    struct Floor {
+        var name: String
+        var pValue: Double
+        var value: Double
+        var limit: Double
+        var standardError: Double
+        var installs: Int
+        /// Missing the floor means being above it (latency, cost), not below (adherence).
+        var missedAbove: Bool
+    }
 
-    init(segment: FieldSegment, floors: FeatureFloors, alpha: Double) {
+    var floors: [Floor] = []
+    var alpha: Double
+    /// Floors the policy sets that could not be tested (no events given for latency and cost).
+    var untested: [String] = []
+
+    init(segment: FieldSegment, floors policy: FeatureFloors, alpha: Double, events: [String: [FieldEventRecord]]?) {
         self.alpha = alpha
-        floor = floors.minAdherenceLower
-        guard let floor else { return }
-        for arm in segment.arms {
-            guard let adherence = arm.adherence else { return }
-            // The report's interval is rate ± z·SE over installs (clipped to [0, 1]); the unclipped side gives SE.
-            let z = NormalDistribution.quantile(0.975)
-            let half = max(adherence.rate - adherence.lower, adherence.upper - adherence.rate)
-            let se = max(half / z, 1e-9)
-            let p = NormalDistribution.cdf((adherence.rate - floor) / se)
-            if pValue == nil || p > pValue! {
-                pValue = p
-                rate = adherence.rate
-                standardError = se
-                installs = adherence.units ?? arm.installs
+        if let floor = policy.minAdherenceLower { add(Self.adherence(segment, floor: floor)) }
+        if let limit = policy.p95LatencyMs {
+            if let events {
+                add(Self.worst(segment, name: "p95 latency", limit: limit) { FieldFloorTest.latency(above: limit, events: events[$0] ?? []) })
+            } else {
+                untested.append("p95 latency")
+            }
+        }
+        if let limit = policy.maxCostPer1k {
+            if let events {
+                add(Self.worst(segment, name: "cost per 1,000", limit: limit) { FieldFloorTest.cost(above: limit, events: events[$0] ?? []) })
+            } else {
+                untested.append("cost per 1,000")
             }
         }
     }
 
-    /// "adherence 0.612 < floor 0.700 (SE 0.031 over 24 installs, one-sided p = 0.0021, Holm 0.0042)".
-    func describe(adjustedP: Double) -> String {
-        String(
-            format: "adherence %.3f %@ floor %.3f (SE %.3f over %d installs, one-sided p = %.2g, Holm %.2g)", rate,
-            rate < (floor ?? 0) ? "<" : "≥", floor ?? 0, standardError, installs, pValue ?? 1, adjustedP)
+    private mutating func add(_ floor: Floor?) {
+        if let floor { floors.append(floor) }
     }
 
-    /// Meets the floor, or not enough evidence either way, with the installs a test would need.
+    /// The segment's p: the smallest floor's, Bonferroni-corrected for the floors tested; nil when none was.
+    var segmentPValue: Double? {
+        floors.map(\.pValue).min().map { min(1, $0 * Double(floors.count)) }
+    }
+
+    /// Adherence below `floor` in every group: the largest of the groups' one-sided p-values.
+    static func adherence(_ segment: FieldSegment, floor: Double) -> Floor? {
+        var worst: Floor?
+        for arm in segment.arms {
+            guard let adherence = arm.adherence else { return nil }
+            // The report's interval is rate ± z·SE over installs (clipped to [0, 1]); the unclipped side gives SE.
+            let half = max(adherence.rate - adherence.lower, adherence.upper - adherence.rate)
+            let se = max(half / NormalDistribution.quantile(0.975), 1e-9)
+            let p = NormalDistribution.cdf((adherence.rate - floor) / se)
+            if worst == nil || p > worst!.pValue {
+                worst = Floor(
+                    name: "adherence", pValue: p, value: adherence.rate, limit: floor, standardError: se,
+                    installs: adherence.units ?? arm.installs, missedAbove: false)
+            }
+        }
+        return worst
+    }
+
+    /// A floor missed above `limit` in every group: the largest of the groups' one-sided p-values.
+    static func worst(
+        _ segment: FieldSegment, name: String, limit: Double, test: (String) -> FieldFloorTest.Outcome?
+    ) -> Floor? {
+        var worst: Floor?
+        for arm in segment.arms {
+            guard let outcome = test(arm.name) else { return nil }
+            if worst == nil || outcome.pValue > worst!.pValue {
+                worst = Floor(
+                    name: name, pValue: outcome.pValue, value: outcome.value,
+                    limit: name == "p95 latency" ? 0.05 : limit, standardError: outcome.standardError,
+                    installs: outcome.installs, missedAbove: true)
+            }
+        }
+        return worst
+    }
+
+    /// One line per floor tested: "adherence 0.612 < floor 0.700 (SE 0.031 over 24 installs, one-sided p = 0.0021)".
+    func describe(adjustedP: Double) -> [String] {
+        floors.map { floor in
+            let what = floor.name == "p95 latency" ? "share of answers over the p95 limit" : floor.name
+            let side = floor.missedAbove ? (floor.value > floor.limit ? ">" : "≤") : (floor.value < floor.limit ? "<" : "≥")
+            return String(
+                format: "%@ %.3f %@ floor %.3f (SE %.3f over %d installs, one-sided p = %.2g; segment, Holm %.2g)", what,
+                floor.value, side, floor.limit, floor.standardError, floor.installs, floor.pValue, adjustedP)
+        } + untested.map { "\($0): not tested (no events given)" }
+    }
+
+    /// Meets the floors, or not enough evidence, with the installs a test of the closest floor would need.
     func verdict(adjustedP: Double) -> String {
-        guard let floor, pValue != nil else { return "meets the floors" }
-        if rate >= floor { return "meets the adherence floor" }
+        let missed = floors.filter { $0.missedAbove ? $0.value > $0.limit : $0.value < $0.limit }
+        guard let closest = missed.min(by: { $0.pValue < $1.pValue }) else { return "meets the floors" }
         // Installs for the observed shortfall to be found with 80 % power at this α: n·SE² is the per-install
         // variance, so SE scales as 1/√n.
-        let shortfall = floor - rate
+        let shortfall = abs(closest.value - closest.limit)
         let z = NormalDistribution.quantile(1 - alpha) + NormalDistribution.quantile(0.8)
-        let needed = Int((Double(installs) * pow(z * standardError / shortfall, 2)).rounded(.up))
-        return "not enough evidence that adherence is below the floor (about \(max(needed, installs + 1)) installs per group would show a shortfall this size)"
+        let needed = Int((Double(closest.installs) * pow(z * closest.standardError / shortfall, 2)).rounded(.up))
+        return "not enough evidence that \(closest.name) misses its floor (about \(max(needed, closest.installs + 1)) installs per group would show a shortfall this size)"
     }
 }

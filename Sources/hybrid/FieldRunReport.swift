@@ -72,11 +72,12 @@ enum FieldRunReport {
 
     /// `hybrid recommend FIELD_RUN --by LABEL`: per-segment overrides for segments missing the floors.
     static func recommendSegments(
-        _ report: RunReport, document: HybridConfigDocument, source: String, policy: RecommendationPolicy, out: String?
+        _ report: RunReport, document: HybridConfigDocument, source: String, policy: RecommendationPolicy, out: String?,
+        events: [FieldEventRecord]
     ) throws {
         guard let field = report.field else { throw CLIError("run \(report.runID) has no field events") }
         let recommendation = try FieldRecommender(policy: policy).recommendSegments(
-            document: document, analysis: field, runID: report.runID)
+            document: document, analysis: field, runID: report.runID, events: events)
         print("recommendation per \(field.segmentLabel ?? "segment") from \(source) (version \(document.version)) and field run \(report.runID):")
         for line in recommendation.evidence { print("  \(line)") }
         guard !recommendation.changes.isEmpty else {

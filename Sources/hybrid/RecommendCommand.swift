@@ -60,7 +60,9 @@ struct RecommendCommand: AsyncParsableCommand {
                     run: runs[0], store: store, fieldStore: fieldStore, document: document, control: nil,
                     options: ReportOptions(), segments: split)
                 if split.by != nil {
-                    try FieldRunReport.recommendSegments(report, document: document, source: source, policy: floors, out: out)
+                    try FieldRunReport.recommendSegments(
+                        report, document: document, source: source, policy: floors, out: out,
+                        events: try await fieldStore.events(run: runs[0]))
                 } else {
                     try FieldRunReport.recommend(report, document: document, source: source, policy: floors, out: out)
                 }
