@@ -36,8 +36,19 @@ import Testing
         return path
     }
 
-    /// ingest, report (JSON and Markdown) and recommend; the adherence comparison, the report text, recommend's text.
-    static func loop(_ events: [RouteEvent], in directory: URL) async throws -> (verdict: String, markdown: String, recommend: String) {
+    /// Seeded uniform draws in [0, 1).
+    struct Uniform {
+        var rng: SplitMix64
+        init(seed: UInt64) { rng = SplitMix64(seed: seed) }
+        mutating func next() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+    }
+
+    /// ingest, report (JSON and Markdown) and recommend in a scratch folder; the adherence comparison's verdict, the
+    /// report's Markdown and recommend's output.
+    static func loop(_ events: [RouteEvent]) async throws -> (verdict: String, markdown: String, recommend: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-evidence-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("field.sqlite").path
         let file = try FieldStoreCLITests.writeEvents(events, in: directory)
         let config = try writeConfig(in: directory)
@@ -54,15 +65,11 @@ import Testing
     }
 
     @Test func anIteratedExperimentDoesNotPromoteAnIdenticalArm() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-iterated-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var rng = SplitMix64(seed: 37)
-        func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        var draws = Uniform(seed: 37)
         var events: [RouteEvent] = []
         // 400 installs with their own pass rates; in v6 `treat` ran a variant 15 points worse, in v7 it is fixed.
         for install in 0..<400 {
-            let base = 0.45 + 0.5 * uniform()
+            let base = 0.45 + 0.5 * draws.next()
             let treated = install.isMultiple(of: 2)
             for day in 0..<6 {
                 let version = day < 3 ? 6 : 7
@@ -71,36 +78,32 @@ import Testing
                     events.append(Self.event(
                         "ev-\(install)-\(day)-\(n)", install: install, version: version, arm: treated ? "treat" : nil,
                         variant: treated ? (version == 6 ? "bullet-v1" : "bullet") : "concise",
-                        passed: uniform() < base - worse, day: day))
+                        passed: draws.next() < base - worse, day: day))
                 }
             }
         }
-        let (verdict, markdown, recommend) = try await Self.loop(events, in: directory)
+        let (verdict, markdown, recommend) = try await Self.loop(events)
         #expect(verdict == "no detectable difference", "\(markdown)")
         #expect(recommend.contains("hold") || !recommend.contains("promote"), "\(recommend)")
         #expect(markdown.contains("CUPED pre-period: 200 of 400 installs have a covariate"), "\(markdown)")
     }
 
     @Test func oneHeavyInstallDoesNotDecideAnArm() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-heavy-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var rng = SplitMix64(seed: 4_000)
-        func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        var draws = Uniform(seed: 4_000)
         var events: [RouteEvent] = []
         // 40 installs sending 1 to 40 events a day; one of them, in `treat`, sends 4,000 (a kiosk). An A/A.
         for install in 0..<40 {
-            let base = 0.5 + 0.4 * uniform()
+            let base = 0.5 + 0.4 * draws.next()
             let perDay = install == 0 ? 4_000 : 1 + install % 40
             for day in 0..<3 {
                 for n in 0..<perDay {
                     events.append(Self.event(
                         "ev-\(install)-\(day)-\(n)", install: install, version: 7, arm: install.isMultiple(of: 2) ? "treat" : nil,
-                        variant: install.isMultiple(of: 2) ? "bullet" : "concise", passed: uniform() < base, day: day))
+                        variant: install.isMultiple(of: 2) ? "bullet" : "concise", passed: draws.next() < base, day: day))
                 }
             }
         }
-        let (verdict, markdown, recommend) = try await Self.loop(events, in: directory)
+        let (verdict, markdown, recommend) = try await Self.loop(events)
         #expect(verdict == "no detectable difference", "\(markdown)")
         #expect(!recommend.contains("promote") && !recommend.contains("roll back"), "\(recommend)")
         #expect(markdown.contains("n_eff"))
