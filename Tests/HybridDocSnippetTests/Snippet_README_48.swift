@@ -11,7 +11,7 @@ private struct CityInfo: StructuredOutput {
     static let descriptions = ["landmarks": "Two or three famous sights, by name"]
 }
 
-enum Snippet_README_46 {
+enum Snippet_README_48 {
     static func run() async throws {
 
 
