@@ -2,6 +2,7 @@ import Foundation
 public import HybridStore
 
 extension PostgresFieldEventStore {
+    /// Keeps `look`; a look at an event count already kept changes nothing.
     public func recordLook(_ look: FieldLook) async throws(StoreError) {
         let body = try look.encodedEntries()
         _ = try await database.rows(
@@ -12,6 +13,7 @@ extension PostgresFieldEventStore {
             """)
     }
 
+    /// The looks kept for `runID`, oldest (fewest events) first.
     public func looks(run runID: String) async throws(StoreError) -> [FieldLook] {
         let rows = try await database.rows(
             "read the looks at \(runID)",

@@ -20,6 +20,7 @@ extension FieldLook {
 }
 
 extension SQLiteFieldEventStore {
+    /// Keeps `look`; a look at an event count already kept changes nothing.
     public func recordLook(_ look: FieldLook) async throws(StoreError) {
         let body = try look.encodedEntries()
         try await database.write("record a look at \(look.runID)") { db in
@@ -29,6 +30,7 @@ extension SQLiteFieldEventStore {
         }
     }
 
+    /// The looks kept for `runID`, oldest (fewest events) first.
     public func looks(run runID: String) async throws(StoreError) -> [FieldLook] {
         try await database.read("read the looks at \(runID)") { db in
             try Row.fetchAll(
