@@ -63,6 +63,7 @@ extension Router {
         let (stream, continuation) = AsyncThrowingStream<PartialSnapshot<T>, any Error>.makeStream()
         let task = Task {
             do {
+                let placeholders = PartialValue<T>.Placeholders()
                 var text = ""
                 var last: JSONValue?
                 for try await event in events {
@@ -73,13 +74,14 @@ extension Router {
                         guard let json = PartialJSON.parse(text), json != last else { continue }
                         last = json
                         continuation.yield(PartialSnapshot(
-                            json: json, partial: PartialValue(json: json),
+                            json: json, partial: PartialValue(json: json, placeholders: placeholders),
                             content: try? JSONValueDecoder().decode(T.self, from: json), completed: nil))
                     case .completed(let routed):
                         let json = Self.parsed(routed, schema: output.schema)
                         let value = try Self.decode(T.self, json, routed, feature: feature)
                         continuation.yield(PartialSnapshot(
-                            json: json ?? .null, partial: PartialValue(json: json ?? .null), content: value.content,
+                            json: json ?? .null, partial: PartialValue(json: json ?? .null, placeholders: placeholders),
+                            content: value.content,
                             completed: routed))
                     }
                 }

@@ -136,10 +136,7 @@ struct FieldEvidenceSimulationTests {
         #expect(firstAdherence.verdict == "worse")
         let look = FieldLook(
             runID: "field-summarize-v2", events: events.count, recordedAt: Date(timeIntervalSince1970: 0),
-            entries: first.comparisons.compactMap { c in
-                guard let p = c.sequentialPValue, let lower = c.sequentialLower, let upper = c.sequentialUpper else { return nil }
-                return FieldLook.Entry(arm: c.arm, control: c.control, metric: c.metric, segment: c.segment, pValue: p, lower: lower, upper: upper)
-            })
+            entries: FieldReportBuilder.lookEntries(first.comparisons))
         simulation.effect = .init()
         events += (3..<15).flatMap { simulation.day($0) }
         // On all events alone the diluted effect is not claimed; the running verdict keeps what was seen, and

@@ -13,11 +13,28 @@ public struct PartialValue<T: StructuredOutput>: Sendable {
     private let low: T?
     private let high: T?
 
+    /// The two placeholder instances of `T`'s schema; a stream derives them once, not once per snapshot.
+    package struct Placeholders: Sendable {
+        let low: JSONValue
+        let high: JSONValue
+
+        /// Derived from `T.schema`.
+        package init() {
+            let schema = T.schema
+            low = PartialValue.placeholder(schema, high: false)
+            high = PartialValue.placeholder(schema, high: true)
+        }
+    }
+
     /// The partial value of `json` (an answer's complete part so far).
     public init(json: JSONValue) {
-        let schema = T.schema
-        low = try? JSONValueDecoder().decode(T.self, from: Self.overlay(json, on: Self.placeholder(schema, high: false)))
-        high = try? JSONValueDecoder().decode(T.self, from: Self.overlay(json, on: Self.placeholder(schema, high: true)))
+        self.init(json: json, placeholders: Placeholders())
+    }
+
+    /// The partial value of `json` over placeholders already derived.
+    package init(json: JSONValue, placeholders: Placeholders) {
+        low = try? JSONValueDecoder().decode(T.self, from: Self.overlay(json, on: placeholders.low))
+        high = try? JSONValueDecoder().decode(T.self, from: Self.overlay(json, on: placeholders.high))
     }
 
     private init(low: T?, high: T?) {

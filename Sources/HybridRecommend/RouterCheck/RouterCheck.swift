@@ -63,20 +63,21 @@ public struct RouterCheck: Sendable {
 
         var replayDocument = document
         replayDocument.rollouts[name] = nil  // every replayed request uses the default variant and order
+        // Validated once here, not once per replayed case (each case gets a router of its own).
+        do {
+            replayDocument = try ConfigValidator.validate(replayDocument).document
+        } catch {
+            throw .invalidConfig(error.description)
+        }
         var cases: [RouterCheckReport.Case] = []
         for (i, caseIndex) in trace.cases.enumerated() {
             let key = table.cases[caseIndex]
             let predicted = RouterCheckReport.Figures(
                 servedBy: trace.served[i].map { measured[$0] }, deliveredBy: trace.delivered[i].map { measured[$0] },
                 adherent: trace.adherent[i], costUSD: trace.costUSD[i], latencyMs: trace.latencyMs[i])
-            let actual: (figures: RouterCheckReport.Figures, attempts: [RouteAttempt])
-            do {
-                actual = try await replay(
-                    feature: name, config: config, variant: variant, outcomes: replays[key] ?? [:], document: replayDocument,
-                    input: inputs?[key.caseID])
-            } catch {
-                throw .invalidConfig(error.description)
-            }
+            let actual = await replay(
+                feature: name, config: config, variant: variant, outcomes: replays[key] ?? [:], document: replayDocument,
+                input: inputs?[key.caseID])
             cases.append(RouterCheckReport.Case(key: key, simulated: predicted, router: actual.figures, attempts: actual.attempts))
         }
         var report = RouterCheckReport(
@@ -89,7 +90,7 @@ public struct RouterCheck: Sendable {
     private func replay(
         feature: String, config: FeatureConfig, variant: String, outcomes: [String: ReplayOutcome], document: HybridConfigDocument,
         input caseInput: [String: String]?
-    ) async throws(ConfigError) -> (figures: RouterCheckReport.Figures, attempts: [RouteAttempt]) {
+    ) async -> (figures: RouterCheckReport.Figures, attempts: [RouteAttempt]) {
         let clock = VirtualClock()
         let bill = ReplayBill()
         var models: [String: any LanguageModel] = [:]
@@ -100,8 +101,8 @@ public struct RouterCheck: Sendable {
                 capabilities: ModelCapabilities(streaming: true, structuredOutput: model.capabilities.structuredOutput, contextWindow: model.contextWindow),
                 outcome: outcome, clock: clock, bill: bill)
         }
-        let router = try Router(
-            config: document, models: models, installId: installId, clock: clock.routerClock, eventLabels: labels,
+        let router = Router(
+            unvalidated: .fixed(document), models: .models(models), installId: installId, clock: clock.routerClock, eventLabels: labels,
             onIncident: { _ in })
         let input = caseInput ?? Dictionary(uniqueKeysWithValues: config.inputs.map { ($0, "replayed input") })
         let start = clock.now

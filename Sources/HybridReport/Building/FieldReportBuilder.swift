@@ -76,7 +76,7 @@ public struct FieldReportBuilder: Sendable {
     }
 
     /// What a look keeps of `comparisons`: those with an always-valid test, before any running over earlier looks.
-    static func lookEntries(_ comparisons: [FieldComparison]) -> [FieldLook.Entry] {
+    package static func lookEntries(_ comparisons: [FieldComparison]) -> [FieldLook.Entry] {
         comparisons.compactMap { c in
             guard let p = c.sequentialPValue, let lower = c.sequentialLower, let upper = c.sequentialUpper else { return nil }
             return FieldLook.Entry(

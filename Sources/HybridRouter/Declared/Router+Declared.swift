@@ -31,8 +31,9 @@ extension Router {
         } else {
             source = .fixed(validated.document)
         }
-        try self.init(
-            config: source, models: ModelChoice.provider(models), installId: installId, cache: cache, policy: policy,
+        // Validated above (and a loader validates what it fetches): not a second time.
+        self.init(
+            unvalidated: source, models: ModelChoice.provider(models), installId: installId, cache: cache, policy: policy,
             eventSink: eventSink, eventLabels: eventLabels)
     }
 
