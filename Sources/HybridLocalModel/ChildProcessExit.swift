@@ -44,12 +44,6 @@ public struct ChildProcessExit: Sendable, Hashable, CustomStringConvertible {
         self.logTail = logPath.map { Self.lastLines(of: $0, count: tailLines) } ?? []
     }
 
-    /// The signal's name (`SIGILL`), or nil for a process that exited.
-    public var signalName: String? {
-        guard case .killed(let signal) = ending else { return nil }
-        return Self.signals[signal]?.name ?? "signal \(signal)"
-    }
-
     /// One line: what happened and what it most likely means.
     public var summary: String {
         switch ending {
