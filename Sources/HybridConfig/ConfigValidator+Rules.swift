@@ -236,8 +236,10 @@ extension ConfigValidator {
                     self.error(path.key("fallbackOnOutput").index(error.index), error.description)
                 }
             }
-            for (key, value) in [("attemptTimeoutMs", routing.attemptTimeoutMs), ("rateLimitCooldownMs", routing.rateLimitCooldownMs),
-                                 ("quotaCooldownMs", routing.quotaCooldownMs)] {
+            if let value = routing.attemptTimeoutMs, value < 0 {
+                error(path.key("attemptTimeoutMs"), "must be 0 (no per-attempt timeout) or more milliseconds, found \(value)")
+            }
+            for (key, value) in [("rateLimitCooldownMs", routing.rateLimitCooldownMs), ("quotaCooldownMs", routing.quotaCooldownMs)] {
                 if let value, value <= 0 { error(path.key(key), "must be more than 0 milliseconds, found \(value)") }
             }
         }

@@ -50,7 +50,8 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
     /// constraint) and result names (`max_words`, `must_contain`, …).
     public var fallbackOnOutput: [String]?
     /// Longest time one model may take; a slower call is cancelled and the next model tried. The feature's
-    /// `deadlineMs` still bounds the whole walk.
+    /// `deadlineMs` still bounds the whole walk. 0: none, whatever the document's block or the app's defaults say
+    /// (a written recommendation must not inherit a timeout it did not simulate).
     public var attemptTimeoutMs: Int?
     /// How long a model rests after a rate limit without `Retry-After`.
     public var rateLimitCooldownMs: Int?

@@ -66,6 +66,12 @@ public enum TokenEstimator {
         return scalars == 0 ? 0 : max(1, (scalars + 3) / 4)
     }
 
+    /// Estimated tokens of everything a request sends: its instructions and every message. The router sizes
+    /// prompts against context windows by it and the runner holds back prompts by it, so both agree.
+    public static func estimate(_ request: GenerationRequest) -> Int {
+        request.messages.reduce(estimate(request.instructions ?? "")) { $0 + estimate($1.content) }
+    }
+
     /// `text.unicodeScalars.count`, counted as the UTF-8 bytes that start a scalar (every byte but `10xxxxxx`; a
     /// Swift string is always valid UTF-8) rather than by decoding each scalar, which was a fortieth of the
     /// router's own time per request.

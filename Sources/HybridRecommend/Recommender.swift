@@ -71,7 +71,7 @@ public struct Recommender: Sendable {
         }
         // The routing block every decision was simulated with, so the router does what the figures promise.
         for decision in decisions {
-            let simulated = ReplayPolicy.simulated(feature: decision.feature, document: base, fallback: decision.floors.fallback)
+            let simulated = ReplayPolicy.simulated(feature: decision.feature, document: base, conditions: decision.floors.fallback)
             guard let feature = base.features[decision.feature] else { continue }
             document.features[decision.feature]?.routing = ReplayPolicy.routingConfig(for: simulated, feature: feature)
         }
@@ -104,7 +104,7 @@ public struct Recommender: Sendable {
         guard let config = document.features[name] else { throw .featureNotInConfig(feature: name) }
         let floors = policy.floors(for: name, config: config)
         try ReplayPolicy.checkRoutable(floors.fallback, feature: name)
-        let routing = ReplayPolicy.simulated(feature: name, document: document, fallback: floors.fallback)
+        let routing = ReplayPolicy.simulated(feature: name, document: document, conditions: floors.fallback)
         var notes: [String] = []
 
         // Models the run measured that the config knows, the privacy class allows and that served at least once.

@@ -1,31 +1,26 @@
 import HybridConfig
 import HybridCore
 
-/// Translation between the simulator's `ReplayPolicy` and the config's `routing` block, so that what a
-/// recommendation simulated is exactly what the router will do with the config it writes.
+/// Between a feature of a config and the simulator's `ReplayPolicy`, so that what a recommendation simulated is
+/// exactly what the router will do with the config it writes.
 extension ReplayPolicy {
-    /// Error kinds the router stops on for `feature` in `document` when the app's `RouterDefaults` is the default:
-    /// refusals and cancellations, changed by the routing block in force.
-    static func stopKinds(feature: String, document: HybridConfigDocument) -> Set<String> {
-        var stops: Set<String> = [GenerationError.Kind.refusal.rawValue, GenerationError.Kind.cancelled.rawValue]
-        for (kind, action) in document.routing(feature: feature)?.onError ?? [:] {
-            if action == .stop { stops.insert(kind) } else { stops.remove(kind) }
+    /// The policy the router follows for `feature` in `document` (order and variant left for the caller): its
+    /// routing block in force, deadline and privacy class, with `conditions` (the recommendation's floors)
+    /// written over the block's output checks and timeout when given.
+    static func simulated(feature: String, document: HybridConfigDocument, conditions: [FallbackCondition]? = nil) -> ReplayPolicy {
+        let config = document.features[feature]
+        var routing = document.routing(for: config) ?? RoutingConfig()
+        if let conditions {
+            let selection = selection(conditions)
+            routing.fallbackOnOutput = selection.isEmpty ? nil : selection.entries
+            routing.attemptTimeoutMs = timeoutMs(conditions).map { Int($0.rounded()) }
         }
-        return stops
-    }
-
-    /// The simulator's policy for `feature` as its routing block in `document` says (order and variant left for the
-    /// caller): conditions, stops, the feature's deadline and what a request gets when every check failed.
-    static func simulated(feature: String, document: HybridConfigDocument, fallback: [FallbackCondition]) -> ReplayPolicy {
-        let routing = document.routing(feature: feature)
         return ReplayPolicy(
-            order: ["-"], fallback: fallback, stopOn: stopKinds(feature: feature, document: document),
-            deadlineMs: document.features[feature]?.deadlineMs.map(Double.init),
-            whenChecksFail: routing?.whenChecksFail ?? .returnBest)
+            order: ["-"], routing: routing, deadlineMs: config?.deadlineMs.map(Double.init), privacy: config?.privacy,
+            qualityFloors: conditions ?? [])
     }
 
-    /// The conditions of `fallback` as a routing block's output checks and attempt timeout; throws for conditions
-    /// the router cannot evaluate (quality scores).
+    /// Throws for conditions the router cannot evaluate (quality scores).
     static func checkRoutable(_ fallback: [FallbackCondition], feature: String) throws(RecommendError) {
         for condition in fallback {
             if case .quality = condition { throw .conditionNotRoutable(feature: feature, condition: condition.description) }
@@ -33,26 +28,26 @@ extension ReplayPolicy {
     }
 
     /// The routing block that makes the router walk as `policy` was simulated, over the feature's existing block
-    /// (cooldowns and other fields it does not decide stay). Every error kind is written out, so an app's own
-    /// `RouterDefaults` cannot make the router differ from the simulation.
-    /// Output checks the feature does not have are left out: they never fail, so the simulation is the same, and
-    /// the validator refuses a fallback on a check the feature lacks.
+    /// (its cooldowns and streaming stay unless the policy sets them). Every error kind is written out, so an app's own `RouterDefaults`
+    /// cannot make the router differ from the simulation. Output checks the feature does not have are left out:
+    /// they never fail, so the simulation is the same, and the validator refuses a fallback on a check it lacks.
     static func routingConfig(for policy: ReplayPolicy, feature: FeatureConfig) -> RoutingConfig {
         var block = feature.routing ?? RoutingConfig()
-        var actions: [String: RoutingConfig.ErrorAction] = [:]
-        for kind in GenerationError.Kind.allCases {
-            actions[kind.rawValue] = policy.stopOn.contains(kind.rawValue) ? .stop : .fallback
-        }
-        block.onError = actions
-        var selection = policy.outputSelection
+        let rules = policy.rules
+        block.attemptTimeoutMs = policy.routing.attemptTimeoutMs ?? 0  // 0: none, not the document's or the app's
+        block.rateLimitCooldownMs = policy.routing.rateLimitCooldownMs ?? block.rateLimitCooldownMs
+        block.quotaCooldownMs = policy.routing.quotaCooldownMs ?? block.quotaCooldownMs
+        block.streaming = policy.routing.streaming ?? block.streaming
+        block.onError = Dictionary(
+            uniqueKeysWithValues: GenerationError.Kind.allCases.map { ($0.rawValue, rules.action(for: $0) == .stop ? .stop : .fallback) })
+        var selection = rules.outputFallback
         let produced = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints).resultNamesProduced
         selection.schema = selection.schema && feature.outputSchema != nil
         selection.allConstraints = selection.allConstraints && !produced.subtracting(OutputChecks.schemaResultNames).isEmpty
         selection.names = selection.names.intersection(produced)
         block.fallbackOnOutput = selection.entries
-        block.attemptTimeoutMs = policy.timeoutMs.map { Int($0.rounded()) }
-        block.whenChecksFail = policy.whenChecksFail
-        if !selection.isEmpty || policy.timeoutMs != nil { block.streaming = .buffered }
+        block.whenChecksFail = rules.whenChecksFail
+        if !selection.isEmpty || (block.attemptTimeoutMs ?? 0) > 0 { block.streaming = .buffered }
         return block
     }
 }

@@ -96,18 +96,14 @@ struct SimulatedRequest {
     init(policy: ReplayPolicy, table: RunOutcomeTable, contextWindows: [String: Int]) {
         self.table = table
         self.contextWindows = contextWindows
-        qualityFloors = policy.fallback.compactMap {
+        qualityFloors = policy.qualityFloors.compactMap {
             if case .quality(let scorer, let minimum) = $0 { ("quality:\(scorer)", table.scorers.firstIndex(of: scorer), minimum) } else { nil }
         }
-        rules = RoutingWalk.Rules()
-        for kind in GenerationError.Kind.allCases {
-            rules.actions[kind] = policy.stopOn.contains(kind.rawValue) ? .stop : .tryNext
-        }
-        rules.outputFallback = policy.outputSelection
+        // The router's own resolver; the simulator adds only its quality floors. It has no cache, availability
+        // probe or ledger, so those rules stay off.
+        rules = policy.rules
+        rules.checksAvailability = false
         rules.outputFallback.names.formUnion(qualityFloors.map(\.name))
-        rules.attemptTimeout = policy.timeoutMs.map { .milliseconds($0) }
-        rules.deadline = policy.deadlineMs.map { .milliseconds($0) }
-        rules.whenChecksFail = policy.whenChecksFail
     }
 
     /// One request down `arms`; nil when an arm the walk reached has no stored result.

@@ -25,8 +25,8 @@ extension Router {
         let document = await configSource.document()
         let (resolved, assignment) = try resolve(name, in: document)
         let feature = resolved.config
-        let privacy: PrivacyClass =
-            if let privacyOverride, privacyOverride.maximumTier < feature.privacy.maximumTier { privacyOverride } else { feature.privacy }
+        let rules = RoutingWalk.Rules(
+            feature: feature, document: document, defaults: policy, call: .init(privacy: privacyOverride, deadline: deadlineOverride))
         let rendered: RenderedPrompt
         do {
             rendered = try feature.render(name: name, variant: assignment.variant, messages: messages, now: start)
@@ -35,14 +35,11 @@ extension Router {
         }
         var request = rendered.request
         request.tools = tools
-        let deadlineDuration = deadlineOverride ?? feature.deadline
-        request.deadline = deadlineDuration.map { start + $0 }
+        request.deadline = rules.deadline.map { start + $0 }
         return Plan(
             feature: name, config: feature, document: document, priority: assignment.priority, variant: rendered.variant,
-            arm: assignment.arm, privacy: privacy, request: request, start: start, deadline: request.deadline,
-            deadlineDuration: deadlineDuration, promptTokens: Self.estimateTokens(request),
-            outputReserve: request.options.maxOutputTokens ?? policy.defaultOutputTokenReserve, truncatedInputs: [],
-            rules: RoutingWalk.Rules(config: document.routing(for: feature), policy: policy),
+            arm: assignment.arm, request: request, start: start, promptTokens: TokenEstimator.estimate(request),
+            outputReserve: request.options.maxOutputTokens ?? policy.defaultOutputTokenReserve, truncatedInputs: [], rules: rules,
             checks: OutputChecks(schema: feature.outputSchema, constraints: feature.constraints, tools: tools),
             condition: resolved.condition)
     }

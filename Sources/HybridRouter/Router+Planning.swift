@@ -12,18 +12,17 @@ final class Plan: Sendable {
     let priority: [String]
     let variant: String
     let arm: String?
-    let privacy: PrivacyClass
     /// The rendered request, its deadline set to the overall deadline.
     let request: GenerationRequest
     let start: ContinuousClock.Instant
     let deadline: ContinuousClock.Instant?
-    let deadlineDuration: Duration?
     /// Estimated prompt tokens (instructions plus messages), without margin.
     let promptTokens: Int
     /// Output tokens reserved in the window.
     let outputReserve: Int
     let truncatedInputs: [String]
-    /// The routing rules in force for this request (the router adds what only it knows when the walk starts).
+    /// The routing rules in force for this request, privacy and deadline included (the router adds what only it
+    /// knows when the walk starts: the prompt's window, its cache and ledger).
     let rules: RoutingWalk.Rules
     /// The feature's output schema and constraints, run on every answer.
     let checks: OutputChecks
@@ -37,11 +36,8 @@ final class Plan: Sendable {
         priority: [String],
         variant: String,
         arm: String?,
-        privacy: PrivacyClass,
         request: GenerationRequest,
         start: ContinuousClock.Instant,
-        deadline: ContinuousClock.Instant?,
-        deadlineDuration: Duration?,
         promptTokens: Int,
         outputReserve: Int,
         truncatedInputs: [String],
@@ -55,11 +51,9 @@ final class Plan: Sendable {
         self.priority = priority
         self.variant = variant
         self.arm = arm
-        self.privacy = privacy
         self.request = request
         self.start = start
-        self.deadline = deadline
-        self.deadlineDuration = deadlineDuration
+        self.deadline = request.deadline
         self.promptTokens = promptTokens
         self.outputReserve = outputReserve
         self.truncatedInputs = truncatedInputs
@@ -88,71 +82,84 @@ extension Router {
         return (resolved, document.assignment(feature: name, config: resolved.config, installId: installId))
     }
 
+    /// The walk's rules for a plain request to `feature` with `input`, as this router plans it (before it adds the
+    /// prompt's window, its cache and ledger): what the router check and the simulator must agree with.
+    package func plannedRules(feature: String, input: [String: String]) async throws(RouterError) -> RoutingWalk.Rules {
+        let trace = RequestTrace(feature: feature, input: input)
+        return try makePlan(trace, document: await configSource.document(), start: clock.now()).rules
+    }
+
     /// Everything decided before the first model: the feature's assignment, input checks, rendering, truncation.
     func makePlan(_ trace: RequestTrace, document: HybridConfigDocument, start: ContinuousClock.Instant) throws(RouterError) -> Plan {
-        let name = trace.feature, input = trace.input, privacyOverride = trace.privacy
-        let truncateInputTo = trace.truncateInputTo, deadlineOverride = trace.deadline
+        let name = trace.feature
         let (resolved, assignment) = try resolve(name, in: document)
         var feature = resolved.config
         // A typed call's contract is the app's type: its schema goes to the model and into the checks.
         if let typed = trace.output { feature.outputSchema = typed.schema }
-        let minimum = policy.minimumInput(for: name)
-        if minimum > 0 {
-            let actual = feature.inputs.reduce(0) { sum, key in
-                sum + (input[key].map { $0.trimmingCharacters(in: .whitespacesAndNewlines).count } ?? 0)
-            }
-            if actual < minimum { throw .inputTooShort(feature: name, minimum: minimum, actual: actual) }
-        }
-        let privacy: PrivacyClass =
-            if let privacyOverride, privacyOverride.maximumTier < feature.privacy.maximumTier { privacyOverride } else { feature.privacy }
+        try checkMinimumInput(trace.input, feature: feature, name: name)
+        let rules = RoutingWalk.Rules(
+            feature: feature, document: document, defaults: policy,
+            call: .init(privacy: trace.privacy, deadline: trace.deadline, typedOutput: trace.output != nil))
+        let fitted = try fit(
+            trace, feature: feature, variant: assignment.variant, priority: assignment.priority, rules: rules, document: document,
+            start: start)
+        var request = fitted.rendered.request
+        request.deadline = rules.deadline.map { start + $0 }
+        var checks = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints)
+        checks.decodes = trace.output?.decodes
+        return Plan(
+            feature: name, config: feature, document: document, priority: assignment.priority, variant: fitted.rendered.variant,
+            arm: assignment.arm, request: request, start: start, promptTokens: fitted.promptTokens,
+            outputReserve: fitted.outputReserve, truncatedInputs: fitted.truncated.sorted(), rules: rules, checks: checks,
+            condition: resolved.condition)
+    }
 
-        var values = input
+    /// Declines an input shorter than the app's minimum for the feature before any model is called.
+    private func checkMinimumInput(_ input: [String: String], feature: FeatureConfig, name: String) throws(RouterError) {
+        let minimum = policy.minimumInput(for: name)
+        guard minimum > 0 else { return }
+        let actual = feature.inputs.reduce(0) { sum, key in
+            sum + (input[key].map { $0.trimmingCharacters(in: .whitespacesAndNewlines).count } ?? 0)
+        }
+        if actual < minimum { throw .inputTooShort(feature: name, minimum: minimum, actual: actual) }
+    }
+
+    /// The rendered prompt and its size, its inputs cut as the app asked and, under `.trimLongestInputToFit`,
+    /// until it fits the largest window among the models the rules' privacy class allows.
+    private func fit(
+        _ trace: RequestTrace, feature: FeatureConfig, variant: String, priority: [String], rules: RoutingWalk.Rules,
+        document: HybridConfigDocument, start: ContinuousClock.Instant
+    ) throws(RouterError) -> FittedPrompt {
+        var values = trace.input
         var truncated = Set<String>()
-        if let cap = truncateInputTo {
+        if let cap = trace.truncateInputTo {
             for (key, value) in values where value.unicodeScalars.count > cap {
                 values[key] = Self.cut(value, toScalars: cap)
                 truncated.insert(key)
             }
         }
-        var rendered = try render(feature, name: name, variant: assignment.variant, values: values, start: start)
+        var rendered = try render(feature, name: trace.feature, variant: variant, values: values, start: start)
         let outputReserve = rendered.request.options.maxOutputTokens ?? policy.defaultOutputTokenReserve
-        var promptTokens = Self.estimateTokens(rendered.request)
-
-        if policy.truncation == .trimLongestInputToFit,
-            let largest = largestWindow(priority: assignment.priority, privacy: privacy, document: document)
-        {
-            // A few rounds: the estimate is linear in length, so one cut usually suffices; more rounds absorb
-            // rounding and template text around the variable.
-            for _ in 0..<4 {
-                let needed = policy.requiredWindow(promptTokens: promptTokens, outputTokens: outputReserve)
-                guard needed > largest,
-                    let (key, value) = values.filter({ feature.inputs.contains($0.key) }).max(by: { $0.value.unicodeScalars.count < $1.value.unicodeScalars.count }),
-                    !value.isEmpty
-                else { break }
-                let excessTokens = Double(needed - largest) / (1 + max(0, policy.promptTokenMargin))
-                let remove = Int((excessTokens * 4).rounded(.up)) + 8
-                values[key] = Self.cut(value, toScalars: max(0, value.unicodeScalars.count - remove))
-                truncated.insert(key)
-                rendered = try render(feature, name: name, variant: assignment.variant, values: values, start: start)
-                promptTokens = Self.estimateTokens(rendered.request)
-            }
+        var promptTokens = TokenEstimator.estimate(rendered.request)
+        guard policy.truncation == .trimLongestInputToFit,
+            let largest = largestWindow(priority: priority, privacy: rules.privacy, document: document)
+        else { return FittedPrompt(rendered: rendered, promptTokens: promptTokens, outputReserve: outputReserve, truncated: truncated) }
+        // A few rounds: the estimate is linear in length, so one cut usually suffices; more rounds absorb
+        // rounding and template text around the variable.
+        for _ in 0..<4 {
+            let needed = policy.requiredWindow(promptTokens: promptTokens, outputTokens: outputReserve)
+            guard needed > largest,
+                let (key, value) = values.filter({ feature.inputs.contains($0.key) }).max(by: { $0.value.unicodeScalars.count < $1.value.unicodeScalars.count }),
+                !value.isEmpty
+            else { break }
+            let excessTokens = Double(needed - largest) / (1 + max(0, policy.promptTokenMargin))
+            let remove = Int((excessTokens * 4).rounded(.up)) + 8
+            values[key] = Self.cut(value, toScalars: max(0, value.unicodeScalars.count - remove))
+            truncated.insert(key)
+            rendered = try render(feature, name: trace.feature, variant: variant, values: values, start: start)
+            promptTokens = TokenEstimator.estimate(rendered.request)
         }
-
-        var request = rendered.request
-        let deadlineDuration = deadlineOverride ?? feature.deadline
-        request.deadline = deadlineDuration.map { start + $0 }
-        var rules = RoutingWalk.Rules(config: document.routing(for: feature), policy: policy)
-        var checks = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints)
-        if let typed = trace.output {
-            // An answer the app cannot decode is no answer: the next model is tried whatever the policy says.
-            checks.decodes = typed.decodes
-            rules.outputFallback.names.insert(DecodeCheck.resultName)
-        }
-        return Plan(
-            feature: name, config: feature, document: document, priority: assignment.priority, variant: rendered.variant,
-            arm: assignment.arm, privacy: privacy, request: request, start: start, deadline: request.deadline,
-            deadlineDuration: deadlineDuration, promptTokens: promptTokens, outputReserve: outputReserve,
-            truncatedInputs: truncated.sorted(), rules: rules, checks: checks, condition: resolved.condition)
+        return FittedPrompt(rendered: rendered, promptTokens: promptTokens, outputReserve: outputReserve, truncated: truncated)
     }
 
     private func render(
@@ -166,16 +173,11 @@ extension Router {
     }
 
     /// The largest context window among the priority models the privacy class allows.
-    private func largestWindow(priority: [String], privacy: PrivacyClass, document: HybridConfigDocument) -> Int? {
+    private func largestWindow(priority: [String], privacy: PrivacyClass?, document: HybridConfigDocument) -> Int? {
         priority.compactMap { id -> Int? in
-            guard let candidate = candidate(id, document: document), privacy.allows(tier: candidate.model.tier) else { return nil }
+            guard let candidate = candidate(id, document: document), privacy?.allows(tier: candidate.model.tier) ?? true else { return nil }
             return candidate.model.capabilities.contextWindow
         }.max()
-    }
-
-    /// Estimated tokens of everything sent: instructions and every message.
-    static func estimateTokens(_ request: GenerationRequest) -> Int {
-        request.messages.reduce(TokenEstimator.estimate(request.instructions ?? "")) { $0 + TokenEstimator.estimate($1.content) }
     }
 
     /// `value` cut to at most `limit` Unicode scalars, ending with "…" when cut.
@@ -188,4 +190,12 @@ extension Router {
         out.append("…")
         return String(out)
     }
+}
+
+/// A rendered prompt sized for the walk: its estimated tokens, the output reserved, the inputs cut to fit.
+struct FittedPrompt {
+    var rendered: RenderedPrompt
+    var promptTokens: Int
+    var outputReserve: Int
+    var truncated: Set<String>
 }

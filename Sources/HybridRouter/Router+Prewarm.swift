@@ -5,17 +5,18 @@ extension Router {
     /// Gets `feature`'s first-choice model ready before the user asks, so the first request does not pay for
     /// start-up: a local llama.cpp server starts and warms, Foundation Models prewarms (`LanguageModel.prepare()`).
     ///
-    /// Walks this install's priority order for the feature and prepares the first model the feature's privacy class
-    /// allows that is available and prepares without error. Call it when a screen that offers the feature appears.
+    /// Walks this install's priority order for the feature and prepares the first model a request would reach: one
+    /// the resolved privacy class allows (a condition's override included), not resting after a rate limit,
+    /// available, and preparing without error. Call it when a screen that offers the feature appears.
     /// - Returns: the id of the model prepared, or nil when none could be.
     @discardableResult
     public func prewarm(feature name: String) async throws(RouterError) -> String? {
         let document = await configSource.document()
         let (resolved, assignment) = try resolve(name, in: document)
-        let feature = resolved.config
+        let rules = RoutingWalk.Rules(feature: resolved.config, document: document, defaults: policy)
         for id in assignment.priority {
-            guard let candidate = candidate(id, document: document), feature.privacy.allows(tier: candidate.model.tier),
-                await candidate.model.availability().isAvailable
+            guard let candidate = candidate(id, document: document), rules.privacy?.allows(tier: candidate.model.tier) ?? true,
+                !isCoolingDown(id), await candidate.model.availability().isAvailable
             else { continue }
             do {
                 try await candidate.model.prepare()
@@ -25,5 +26,13 @@ extension Router {
             }
         }
         return nil
+    }
+}
+
+extension Router {
+    /// Whether `id` rests after a rate limit or quota error now.
+    func isCoolingDown(_ id: String) -> Bool {
+        let now = clock.now()
+        return state.withLock { state in state.cooldowns[id].map { $0 > now } ?? false }
     }
 }

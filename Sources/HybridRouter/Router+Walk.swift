@@ -110,8 +110,6 @@ extension Router {
     /// The walk's rules for `plan`: its routing, plus what only the plan and this router know.
     private func rules(for plan: Plan) -> RoutingWalk.Rules {
         var rules = plan.rules
-        rules.privacy = plan.privacy
-        rules.deadline = plan.deadlineDuration
         rules.neededWindow = policy.requiredWindow(promptTokens: plan.promptTokens, outputTokens: plan.outputReserve)
         rules.usesCache = cache != nil
         rules.budgetCapUSD = ledger == nil ? nil : plan.config.monthlyBudgetUSD
@@ -170,7 +168,7 @@ extension Router {
             delivery.deliver(response, position: position)
             return plan.routed(response, attempts: attempts, fromCache: fromCache, failedChecks: failures, isFailing: isFailing)
         case .deadlineExceeded:
-            throw .deadlineExceeded(feature: plan.feature, deadline: plan.deadlineDuration ?? .zero, attempts: attempts)
+            throw .deadlineExceeded(feature: plan.feature, deadline: plan.rules.deadline ?? .zero, attempts: attempts)
         case .noEligibleModel:
             throw .noEligibleModel(feature: plan.feature, attempts: attempts)
         case .stopped(let error):

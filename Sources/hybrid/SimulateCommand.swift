@@ -38,8 +38,10 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Comma-separated fallback conditions: adherence, schema, constraints, check:NAME, timeout:2s, quality:SCORER>=X (error is always on).")
     var fallbackOn: String = "error"
 
-    @Option(help: "Comma-separated error kinds that end the walk instead of falling back (default: the router's, cancelled,refusal).")
-    var stopOn: String = RouterDefaults.stoppingKinds.map(\.rawValue).joined(separator: ",")
+    @Option(help: ArgumentHelp(
+        "Comma-separated error kinds that end the walk instead of falling back (default: the router's, "
+            + RouterDefaults.stoppingKinds.map(\.rawValue).sorted().joined(separator: ",") + ")."))
+    var stopOn: String?
 
     @Flag(help: "Replay the run through the real Router and compare it with the simulation, case by case.")
     var checkRouter = false
@@ -69,7 +71,7 @@ struct SimulateCommand: AsyncParsableCommand {
     private func policy(order: String) throws -> ReplayPolicy {
         ReplayPolicy(
             order: Self.list(order), variant: variant, fallback: try FallbackCondition.parseList(fallbackOn),
-            stopOn: Set(Self.list(stopOn)))
+            stopOn: stopOn.map { Set(Self.list($0)) })
     }
 
     private func runRouterCheck(store: any ResultStore) async throws {

@@ -32,13 +32,13 @@ struct RoutingConfigTests {
     @Test func invalidEntriesAreReportedWithTheirPaths() {
         let data = Self.withRouting { tree in
             tree.set(["features", "summarize", "routing"], [
-                "onError": ["teapot": "stop"], "fallbackOnOutput": ["max_words", "shape"], "attemptTimeoutMs": 0,
+                "onError": ["teapot": "stop"], "fallbackOnOutput": ["max_words", "shape"], "attemptTimeoutMs": -1,
             ])
         }
         let issues = Fixtures.errors(data).map { "\($0.path): \($0.message)" }
         #expect(issues.contains { $0.hasPrefix("features.summarize.routing.onError.teapot: \"teapot\" is not an error kind") })
         #expect(issues.contains { $0.hasPrefix("features.summarize.routing.fallbackOnOutput[1]: \"shape\" is not an output check") })
-        #expect(issues.contains { $0.hasPrefix("features.summarize.routing.attemptTimeoutMs: must be more than 0") })
+        #expect(issues.contains { $0.hasPrefix("features.summarize.routing.attemptTimeoutMs: must be 0 (no per-attempt timeout) or more") })
     }
 
     @Test func checksTheFeatureDoesNotHaveAreRefused() {

@@ -46,15 +46,13 @@ public struct RouterCheck: Sendable {
     /// Compares over an already loaded table and its replay outcomes, keyed by case then arm id.
     func compare(table: RunOutcomeTable, replays: [CaseKey: [String: ReplayOutcome]]) async throws(RecommendError) -> RouterCheckReport {
         let name = table.feature
-        // The simulation takes the feature as the labels resolve it; the router resolves it itself (below).
-        let resolved = document.resolved(labels: labels, installId: installId).document
-        guard let config = resolved.features[name] else { throw .featureNotInConfig(feature: name) }
+        let (config, base) = try simulatedFeature(name)
         let variant = config.defaultVariant
         let measured = config.priority.filter { table.armIndex(of: "\(variant)@\($0)") != nil }
         guard !measured.isEmpty else {
             throw .unknownArm(arm: config.priority.map { "\(variant)@\($0)" }.joined(separator: ", "), known: table.arms.map(\.id))
         }
-        var policy = ReplayPolicy.simulated(feature: name, document: resolved, fallback: Self.conditions(resolved.routing(feature: name)))
+        var policy = base
         policy.order = measured
         policy.variant = variant
         let simulator = RouteSimulator(table: table, contextWindows: document.models.mapValues(\.contextWindow))
@@ -84,6 +82,14 @@ public struct RouterCheck: Sendable {
             runID: table.runID, feature: name, policy: policy, cases: cases, incompleteCases: trace.incompleteCases)
         report.inputsReplayed = inputs != nil
         return report
+    }
+
+    /// The feature as the labels resolve it and the policy the simulator replays for it: its routing block in force,
+    /// deadline and privacy class (order and variant left for the caller). The router resolves it itself.
+    func simulatedFeature(_ name: String) throws(RecommendError) -> (config: FeatureConfig, policy: ReplayPolicy) {
+        let resolved = document.resolved(labels: labels, installId: installId).document
+        guard let config = resolved.features[name] else { throw .featureNotInConfig(feature: name) }
+        return (config, ReplayPolicy.simulated(feature: name, document: resolved))
     }
 
     /// One case through a fresh router over replay models.
@@ -137,14 +143,6 @@ public struct RouterCheck: Sendable {
         config.routing = ReplayPolicy.routingConfig(for: policy, feature: config)
         var out = document
         out.features[feature] = config
-        return out
-    }
-
-    /// The simulator's fallback conditions for a routing block: its output checks and attempt timeout.
-    static func conditions(_ routing: RoutingConfig?) -> [FallbackCondition] {
-        var out: [FallbackCondition] = [.error]
-        for entry in routing?.outputSelection?.entries ?? [] { out.append(.check(entry)) }
-        if let timeout = routing?.attemptTimeoutMs { out.append(.timeout(milliseconds: Double(timeout))) }
         return out
     }
 

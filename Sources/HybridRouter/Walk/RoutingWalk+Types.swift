@@ -3,8 +3,9 @@ package import HybridCore
 
 extension RoutingWalk {
     /// Everything the walk decides by, fixed for one request: the feature's routing block over the document's and
-    /// the app's `RouterDefaults`, the privacy class, the prompt's size and which shell services exist.
-    package struct Rules: Sendable {
+    /// the app's `RouterDefaults`, the privacy class, the prompt's size and which shell services exist. Made by one
+    /// resolver (`RoutingWalk+Resolve.swift`) for the router, the simulator and the router check alike.
+    package struct Rules: Sendable, Equatable {
         /// Fall back or stop, per error kind; kinds not listed fall back.
         package var actions: [GenerationError.Kind: RouterDefaults.FallbackAction] = [:]
         /// The output checks whose failure moves on to the next model.
@@ -18,7 +19,7 @@ extension RoutingWalk {
         /// How long a model rests after a quota refusal a retry cannot fix.
         package var quotaCooldown: Duration = RouterDefaults.standard.quotaCooldown
         /// What a request gets when every answer failed a check it falls back on.
-        package var whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest
+        package var whenChecksFail: RoutingConfig.WhenChecksFail = RouterDefaults.standard.whenChecksFail
         /// The highest tier allowed; nil: any.
         package var privacy: PrivacyClass?
         /// Tokens the prompt and the reserved output need in a context window.
@@ -35,25 +36,8 @@ extension RoutingWalk {
         /// Rules with nothing set: every error falls back, no checks, no timers.
         package init() {}
 
-        /// The feature's `routing` block over the document's defaults, then the app's `RouterDefaults` for whatever
-        /// the config does not say. Resolved once per request, so a config published remotely changes the rules
-        /// at the next request.
-        package init(config: RoutingConfig?, policy: RouterDefaults) {
-            actions = policy.fallback
-            for (kind, action) in config?.errorActions ?? [:] {
-                actions[kind] = action == .stop ? .stop : .tryNext
-            }
-            outputFallback = config?.outputSelection ?? policy.fallbackOnOutput
-            attemptTimeout = config?.attemptTimeoutMs.map { .milliseconds($0) } ?? policy.attemptTimeout
-            rateLimitCooldown = config?.rateLimitCooldownMs.map { .milliseconds($0) } ?? policy.rateLimitCooldown
-            quotaCooldown = config?.quotaCooldownMs.map { .milliseconds($0) } ?? policy.quotaCooldown
-            whenChecksFail = config?.whenChecksFail ?? policy.whenChecksFail
-            streaming = config?.streaming ?? policy.streaming
-            checksAvailability = policy.checkAvailability
-        }
-
         /// The action for an error kind; kinds nobody listed fall back.
-        func action(for kind: GenerationError.Kind) -> RouterDefaults.FallbackAction {
+        package func action(for kind: GenerationError.Kind) -> RouterDefaults.FallbackAction {
             actions[kind] ?? .tryNext
         }
     }

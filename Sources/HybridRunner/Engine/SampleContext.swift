@@ -95,8 +95,7 @@ struct SampleContext: Sendable {
     static func contextOverflow(_ request: GenerationRequest, model: any LanguageModel) -> GenerationError? {
         let window = model.capabilities.contextWindow
         guard window > 0 else { return nil }
-        var estimated = TokenEstimator.estimate(request.instructions ?? "")
-        for message in request.messages { estimated += TokenEstimator.estimate(message.content) }
+        let estimated = TokenEstimator.estimate(request)
         guard estimated > window else { return nil }
         return .contextWindowExceeded(
             model: model.id,

@@ -1,0 +1,63 @@
+package import HybridConfig
+import HybridCore
+
+extension RoutingWalk.Rules {
+    /// What one call adds to a feature's settings: the app's per-call privacy and deadline, and whether the answer
+    /// must decode into the app's type.
+    package struct CallSettings: Sendable, Equatable {
+        /// A stricter privacy class for this call; a looser one is ignored.
+        package var privacy: PrivacyClass?
+        /// The call's own overall deadline, instead of the feature's.
+        package var deadline: Duration?
+        /// A typed call: an answer the app cannot decode falls back like a failed output check.
+        package var typedOutput = false
+
+        /// Settings of a plain call: the feature's own.
+        package init(privacy: PrivacyClass? = nil, deadline: Duration? = nil, typedOutput: Bool = false) {
+            self.privacy = privacy
+            self.deadline = deadline
+            self.typedOutput = typedOutput
+        }
+    }
+
+    /// The one resolver: the rules of `feature` (already resolved for the install's labels) in `document`, the
+    /// feature's `routing` block over the document's, then the app's `defaults` for whatever the config does not
+    /// say. The router, the simulator and the router check all come through here, so a routing default or a rule
+    /// is decided once; resolved per request, so a config published remotely changes the rules at the next one.
+    package init(feature: FeatureConfig, document: HybridConfigDocument, defaults: RouterDefaults, call: CallSettings = .init()) {
+        self.init(routing: document.routing(for: feature), deadlineMs: feature.deadlineMs, privacy: feature.privacy, defaults: defaults)
+        if let stricter = call.privacy, stricter.maximumTier < feature.privacy.maximumTier { privacy = stricter }
+        if let deadline = call.deadline { self.deadline = deadline }
+        // A typed call's contract is the app's type: an answer that does not decode is no answer.
+        if call.typedOutput { outputFallback.names.insert(DecodeCheck.resultName) }
+    }
+
+    /// The rules of `feature` as an install with `labels` sees it (a condition's override applies); nil when the
+    /// document has no such feature. What the simulator and the router check resolve, so they see the router's rules.
+    package static func resolve(
+        document: HybridConfigDocument, feature: String, labels: TargetLabels, installId: String, defaults: RouterDefaults
+    ) -> RoutingWalk.Rules? {
+        guard let resolved = document.resolve(feature: feature, labels: labels, installId: installId) else { return nil }
+        return RoutingWalk.Rules(feature: resolved.config, document: document, defaults: defaults)
+    }
+
+    /// A routing block, a deadline and a privacy class over `defaults`: the step both the resolver above and a
+    /// replayed policy (an order plus a routing block, no feature) take, field by field.
+    package init(routing config: RoutingConfig?, deadlineMs: Int?, privacy: PrivacyClass?, defaults: RouterDefaults) {
+        self.init()
+        actions = defaults.fallback
+        for (kind, action) in config?.errorActions ?? [:] {
+            actions[kind] = action == .stop ? .stop : .tryNext
+        }
+        outputFallback = config?.outputSelection ?? defaults.fallbackOnOutput
+        // 0 in the config: no per-attempt timeout, over the app's default too.
+        attemptTimeout = config?.attemptTimeoutMs.map { $0 > 0 ? .milliseconds($0) : nil } ?? defaults.attemptTimeout
+        rateLimitCooldown = config?.rateLimitCooldownMs.map { .milliseconds($0) } ?? defaults.rateLimitCooldown
+        quotaCooldown = config?.quotaCooldownMs.map { .milliseconds($0) } ?? defaults.quotaCooldown
+        whenChecksFail = config?.whenChecksFail ?? defaults.whenChecksFail
+        streaming = config?.streaming ?? defaults.streaming
+        checksAvailability = defaults.checkAvailability
+        deadline = deadlineMs.map { .milliseconds($0) }
+        self.privacy = privacy
+    }
+}
