@@ -71,6 +71,9 @@ let package = Package(
             dependencies: ["HybridCore", "HybridTransport", "HybridCrypto"],
             swiftSettings: strict
         ),
+        // What only operators run on configs, out of the app products: `config diff`, signing for `publish`, and the
+        // Firebase Remote Config template mapping of `import-firebase` / `export-firebase`.
+        .target(name: "HybridConfigTools", dependencies: ["HybridCore", "HybridConfig", "HybridCrypto"], swiftSettings: strict),
         // The llama-server child-process manager and `LocalLlamaModel` (Linux and macOS): harness, CLI, Mac apps.
         .target(
             name: "HybridLocalModel",
@@ -107,7 +110,7 @@ let package = Package(
         .target(name: "HybridReport", dependencies: ["HybridCore", "HybridStore"], swiftSettings: strict),
         .target(
             name: "HybridRecommend",
-            dependencies: ["HybridCore", "HybridConfig", "HybridStore", "HybridReport", "HybridTransport", "HybridRouter"],
+            dependencies: ["HybridCore", "HybridConfig", "HybridConfigTools", "HybridStore", "HybridReport", "HybridTransport", "HybridRouter"],
             swiftSettings: strict
         ),
         .target(
@@ -161,7 +164,7 @@ let package = Package(
         .executableTarget(
             name: "hybrid",
             dependencies: [
-                "HybridCore", "HybridTransport", "HybridProviders", "HybridStore", "HybridRunner", "HybridConfig",
+                "HybridCore", "HybridTransport", "HybridProviders", "HybridStore", "HybridRunner", "HybridConfig", "HybridConfigTools",
                 "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView", "HybridPostgres", "HybridCollect",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -171,7 +174,7 @@ let package = Package(
         .executableTarget(
             name: "hybrid-bench",
             dependencies: [
-                "HybridCore", "HybridTransport", "HybridTestSupport", "HybridProjectTestSupport", "HybridConfig", "HybridStore",
+                "HybridCore", "HybridTransport", "HybridTestSupport", "HybridProjectTestSupport", "HybridConfig", "HybridConfigTools", "HybridStore",
                 "HybridProviders", "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridPostgres", "HybridEvents", "HybridCollect",
                 "hybrid-measure",
             ],
@@ -235,7 +238,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HybridConfigTests",
-            dependencies: ["HybridProjectTestSupport", "HybridConfig", "HybridTestSupport", "HybridCurl", "HybridCrypto"],
+            dependencies: ["HybridProjectTestSupport", "HybridConfig", "HybridConfigTools", "HybridTestSupport", "HybridCurl", "HybridCrypto"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -247,7 +250,7 @@ let package = Package(
         .testTarget(
             name: "HybridRecommendTests",
             dependencies: [
-                "HybridRecommend", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridCore", "HybridTransport",
+                "HybridRecommend", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridConfigTools", "HybridCore", "HybridTransport",
                 "HybridRunner", "HybridProviders", "HybridRouter", "HybridCurl", "HybridLocalModel", "HybridReport",
                 "HybridLocalModelTestSupport",
             ],
@@ -296,7 +299,7 @@ let package = Package(
         .testTarget(
             name: "HybridDocSnippetTests",
             dependencies: ["HybridAI", "HybridLocalModel", "HybridTesting", "HybridLocalModelTestSupport", "HybridCurl"],
-            swiftSettings: strict),
+            packageAccess: false, swiftSettings: strict),
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
         .testTarget(
             name: "HybridCLITests",

@@ -156,9 +156,9 @@ enum RouterBenchmark {
             defaultVariant: "concise",
             options: FeatureGenerationOptions(temperature: 0.2, maxOutputTokens: 160),
             priority: ["instant"], deadlineMs: deadlineMs, privacy: .open, monthlyBudgetUSD: 5)
-        return HybridConfigDocument(
-            version: 1, models: ["instant": model], features: ["summarize": feature],
-            rollouts: ["summarize": RolloutConfig(seed: "bench", arms: [RolloutArm(name: "bullet", percentage: 50, variant: "bullet")])])
+        var document = HybridConfigDocument(version: 1, models: ["instant": model], features: ["summarize": feature])
+        document.rollouts = ["summarize": RolloutConfig(seed: "bench", arms: [RolloutArm(name: "bullet", percentage: 50, variant: "bullet")])]
+        return document
     }
 
     /// Mean microseconds per call of `body` over `count` calls.

@@ -14,7 +14,7 @@ public struct FieldEventIngestor: Sendable {
 
     /// Stores every valid event of `events` in one transaction and answers with what was accepted, what was
     /// already there, and each refused event's index and reasons.
-    public func ingest(_ events: [Result<RouteEvent, FieldEventRejection>]) async throws(StoreError)
+    package func ingest(_ events: [Result<RouteEvent, FieldEventRejection>]) async throws(StoreError)
         -> RouteEventBatchResponse
     {
         var records: [FieldEventRecord] = []

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 extension BundledDefaults {
     /// File name of the default config under `prompts/`.
@@ -24,11 +24,11 @@ extension HybridConfigDocument {
     }
 
     /// The raw bytes of the bundled default config, as in the repository.
-    public static var bundledDefaultsJSON: Data { Data((BundledDefaults.files[BundledDefaults.configFile] ?? "").utf8) }
+    package static var bundledDefaultsJSON: Data { Data((BundledDefaults.files[BundledDefaults.configFile] ?? "").utf8) }
 
     /// The JSON Schema of this document (`prompts/hybrid-config.schema.json`).
-    public static var jsonSchema: String { BundledDefaults.files[BundledDefaults.schemaFile] ?? "" }
+    package static var jsonSchema: String { BundledDefaults.files[BundledDefaults.schemaFile] ?? "" }
 
     /// Bundled files by path relative to `prompts/` (for tests that compare them with the folder).
-    public static var bundledFiles: [String: String] { BundledDefaults.files }
+    package static var bundledFiles: [String: String] { BundledDefaults.files }
 }

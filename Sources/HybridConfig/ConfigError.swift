@@ -52,7 +52,7 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let cache = Kind(name: .cache)
         /// A Firebase Remote Config template could not be imported or exported (``ConfigError/path``,
         /// ``ConfigError/reason``).
-        public static let firebase = Kind(name: .firebase)
+        package static let firebase = Kind(name: .firebase)
 
         /// The kind's name as written in Swift (`versionRollback`), for logs and test names.
         public var description: String { name.rawValue }
@@ -102,45 +102,45 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The payload is not JSON at all.
-    public static func notJSON(detail: String) -> ConfigError { ConfigError(.notJSON, detail: detail) }
+    package static func notJSON(detail: String) -> ConfigError { ConfigError(.notJSON, detail: detail) }
 
     /// The payload is JSON but breaks the config's rules; every issue has a path. Only errors are listed here.
-    public static func invalid(_ issues: [ConfigIssue]) -> ConfigError { ConfigError(.invalid, issues: issues) }
+    package static func invalid(_ issues: [ConfigIssue]) -> ConfigError { ConfigError(.invalid, issues: issues) }
 
     /// The source URL is not acceptable (plain HTTP to a non-loopback host, unknown scheme, unparsable).
-    public static func insecureSource(url: String, reason: String) -> ConfigError {
+    package static func insecureSource(url: String, reason: String) -> ConfigError {
         ConfigError(.insecureSource, url: url, reason: reason)
     }
 
     /// The transfer failed (connection refused, timeout, truncated body).
-    public static func fetchFailed(url: String, reason: String) -> ConfigError {
+    package static func fetchFailed(url: String, reason: String) -> ConfigError {
         ConfigError(.fetchFailed, url: url, reason: reason)
     }
 
     /// The server answered with a status other than 200 or 304.
-    public static func httpStatus(url: String, status: Int) -> ConfigError { ConfigError(.httpStatus, url: url, status: status) }
+    package static func httpStatus(url: String, status: Int) -> ConfigError { ConfigError(.httpStatus, url: url, status: status) }
 
     /// The body was larger than the limit.
-    public static func bodyTooLarge(url: String, limit: Int) -> ConfigError { ConfigError(.bodyTooLarge, url: url, limit: limit) }
+    package static func bodyTooLarge(url: String, limit: Int) -> ConfigError { ConfigError(.bodyTooLarge, url: url, limit: limit) }
 
     /// The offered config has a lower `version` than the one in use (a possible rollback attack).
-    public static func versionRollback(offered: Int, inUse: Int) -> ConfigError {
+    package static func versionRollback(offered: Int, inUse: Int) -> ConfigError {
         ConfigError(.versionRollback, offered: offered, inUse: inUse)
     }
 
     /// A public key is configured but the payload came without a signature.
-    public static func signatureMissing(source: String) -> ConfigError { ConfigError(.signatureMissing, source: source) }
+    package static func signatureMissing(source: String) -> ConfigError { ConfigError(.signatureMissing, source: source) }
 
     /// The signature does not match the payload bytes (tampered payload, wrong key, or a corrupt signature).
-    public static func signatureInvalid(source: String, reason: String) -> ConfigError {
+    package static func signatureInvalid(source: String, reason: String) -> ConfigError {
         ConfigError(.signatureInvalid, reason: reason, source: source)
     }
 
     /// A key file or key string could not be used.
-    public static func invalidKey(reason: String) -> ConfigError { ConfigError(.invalidKey, reason: reason) }
+    package static func invalidKey(reason: String) -> ConfigError { ConfigError(.invalidKey, reason: reason) }
 
     /// A local file could not be read or written.
-    public static func fileAccess(path: String, reason: String) -> ConfigError {
+    package static func fileAccess(path: String, reason: String) -> ConfigError {
         ConfigError(.fileAccess, reason: reason, path: path)
     }
 
@@ -148,7 +148,7 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func cache(reason: String) -> ConfigError { ConfigError(.cache, reason: reason) }
 
     /// A Firebase Remote Config template could not be imported or exported.
-    public static func firebase(path: String, reason: String) -> ConfigError {
+    package static func firebase(path: String, reason: String) -> ConfigError {
         ConfigError(.firebase, reason: reason, path: path)
     }
 

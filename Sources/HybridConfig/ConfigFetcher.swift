@@ -56,10 +56,10 @@ public struct ConfigFetcher: Sendable {
     }
 
     /// Header that carries the base64 signature of the body.
-    public static let signatureHeader = "X-Hybrid-Signature"
+    package static let signatureHeader = "X-Hybrid-Signature"
 
     /// The HTTP client (`CurlTransport` in production).
-    public let transport: any HTTPTransport
+    package let transport: any HTTPTransport
     /// Size and time limits.
     public var options: Options
 
@@ -167,14 +167,14 @@ public struct ConfigFetcher: Sendable {
     // MARK: - Source checks
 
     /// Where a source URL points.
-    public enum SourceKind: Sendable, Equatable {
+    package enum SourceKind: Sendable, Equatable {
         case file(path: String)
         case http
     }
 
     /// Accepts `https://`, `http://` to loopback only, and `file://`; refuses everything else with a reason.
     /// Errors show the URL without query, fragment or credentials (they may carry tokens).
-    public static func checkSource(_ url: String) throws(ConfigError) -> SourceKind {
+    package static func checkSource(_ url: String) throws(ConfigError) -> SourceKind {
         let shown = URLRedaction.redact(url)
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
             throw .insecureSource(url: shown, reason: "not an absolute URL")
@@ -198,7 +198,7 @@ public struct ConfigFetcher: Sendable {
     }
 
     /// True for 127.0.0.0/8, `localhost` and `::1` (with or without brackets).
-    public static func isLoopback(host: String) -> Bool {
+    package static func isLoopback(host: String) -> Bool {
         let h = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if h == "localhost" || h == "::1" || h == "0:0:0:0:0:0:0:1" { return true }
         let octets = h.split(separator: ".", omittingEmptySubsequences: false)

@@ -17,7 +17,7 @@ public struct ConfigIssue: Sendable, Hashable, CustomStringConvertible {
     public var severity: Severity
 
     /// Creates an issue; `path` is a `ConfigPath` rendering such as `features.summarize.priority[0]`.
-    public init(path: String, message: String, severity: Severity = .error) {
+    package init(path: String, message: String, severity: Severity = .error) {
         self.path = path
         self.message = message
         self.severity = severity

@@ -1,30 +1,30 @@
 /// A location in a JSON document, printed as `features.summarize.priority[2]`.
 ///
 /// Keys that are not plain identifiers (dots, brackets, spaces, empty) are printed quoted: `models["a.b"]`.
-public struct ConfigPath: Sendable, Hashable, CustomStringConvertible {
+package struct ConfigPath: Sendable, Hashable, CustomStringConvertible {
     /// One step: an object key or an array index.
-    public enum Component: Sendable, Hashable {
+    package enum Component: Sendable, Hashable {
         case key(String)
         case index(Int)
     }
 
     /// The steps from the root; empty for the root.
-    public var components: [Component]
+    package var components: [Component]
 
     /// Creates a path from steps; the default is the root.
-    public init(_ components: [Component] = []) {
+    package init(_ components: [Component] = []) {
         self.components = components
     }
 
     /// The document root.
-    public static let root = ConfigPath()
+    package static let root = ConfigPath()
 
     /// This path extended by an object key.
-    public func key(_ key: String) -> ConfigPath { appending(.key(key)) }
+    package func key(_ key: String) -> ConfigPath { appending(.key(key)) }
     /// This path extended by an array index.
-    public func index(_ index: Int) -> ConfigPath { appending(.index(index)) }
+    package func index(_ index: Int) -> ConfigPath { appending(.index(index)) }
     /// This path followed by `other`.
-    public func appending(_ other: ConfigPath) -> ConfigPath { ConfigPath(components + other.components) }
+    package func appending(_ other: ConfigPath) -> ConfigPath { ConfigPath(components + other.components) }
 
     /// One allocation per step (`components + [step]` made two): validation builds a path for every check.
     private func appending(_ component: Component) -> ConfigPath {
@@ -35,7 +35,7 @@ public struct ConfigPath: Sendable, Hashable, CustomStringConvertible {
         return ConfigPath(copy)
     }
 
-    public var description: String {
+    package var description: String {
         if components.isEmpty { return "$" }
         var out = ""
         for component in components {

@@ -56,7 +56,7 @@ public struct ConfigResolution: Sendable {
     public var cacheError: ConfigError?
 
     /// Creates a resolution; `ConfigLoader` builds these, tests build them directly.
-    public init(
+    package init(
         config: HybridConfigDocument,
         source: Source,
         etag: String? = nil,

@@ -34,7 +34,7 @@ public enum ConfigValidator {
     }
 
     /// Decodes `data` without the semantic checks (for diffs and imports); errors carry JSON paths.
-    public static func decode(_ data: Data) throws(ConfigError) -> HybridConfigDocument {
+    package static func decode(_ data: Data) throws(ConfigError) -> HybridConfigDocument {
         try decode(data, tree: try? JSONValue(parsing: String(decoding: data, as: UTF8.self)))
     }
 
@@ -113,7 +113,7 @@ public enum ConfigValidator {
     }
 
     /// All issues of `data` (errors and warnings), for `hybrid config validate`; empty when it is fine.
-    public static func issues(in data: Data, promptFiles: PromptFileResolver = .bundled) -> [ConfigIssue] {
+    package static func issues(in data: Data, promptFiles: PromptFileResolver = .bundled) -> [ConfigIssue] {
         do {
             return try load(data, promptFiles: promptFiles).warnings
         } catch let error where error.kind == .invalid {

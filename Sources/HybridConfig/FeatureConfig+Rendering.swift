@@ -1,17 +1,17 @@
-public import HybridCore
+package import HybridCore
 
 /// A feature's request rendered for one input: what is sent, and a hash that names it.
-public struct RenderedPrompt: Sendable, Hashable {
+package struct RenderedPrompt: Sendable, Hashable {
     /// The request to send (instructions, the rendered user message, options, schema, deadline).
-    public var request: GenerationRequest
+    package var request: GenerationRequest
     /// The variant that was rendered.
-    public var variant: String
+    package var variant: String
     /// The rendered user message, for reports and the response cache key.
-    public var prompt: String
+    package var prompt: String
 }
 
 /// Why a feature could not be rendered for an input.
-public enum PromptRenderError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum PromptRenderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The feature has no variant by that name.
     case unknownVariant(feature: String, variant: String, known: [String])
     /// The variant has neither an inline template nor an inlined template file (the config was not validated).
@@ -19,7 +19,7 @@ public enum PromptRenderError: Error, Sendable, Equatable, CustomStringConvertib
     /// The template names a variable the input does not supply.
     case template(feature: String, variant: String, detail: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownVariant(let feature, let variant, let known):
             "feature \(feature) has no variant \"\(variant)\" (variants: \(known.sorted().joined(separator: ", ")))"
@@ -36,7 +36,7 @@ extension FeatureConfig {
     ///
     /// `name` is the feature's key in the config, used in errors. The deadline, when the feature sets one, starts
     /// at `now`: callers render right before sending.
-    public func render(
+    package func render(
         name: String, variant: String? = nil, input: [String: String], now: ContinuousClock.Instant = .now
     ) throws(PromptRenderError) -> RenderedPrompt {
         let variantName = variant ?? defaultVariant
@@ -65,7 +65,7 @@ extension FeatureConfig {
     /// The request for a conversation: variant `variant`'s instructions, the feature's options and output schema,
     /// and `messages` as they are. No template is rendered, because the turns are the input; `prompt` is the last
     /// user turn's text. The deadline, when the feature sets one, starts at `now`.
-    public func render(
+    package func render(
         name: String, variant: String? = nil, messages: [ChatMessage], now: ContinuousClock.Instant = .now
     ) throws(PromptRenderError) -> RenderedPrompt {
         let variantName = variant ?? defaultVariant

@@ -34,7 +34,7 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
     /// What the feature's field events may hold (content is left out unless this opts in).
     public var events: FeatureEventsConfig?
     /// Condition name → what changes when that condition holds for the install (see `ConfigCondition`).
-    public var overrides: [String: FeatureOverride]?
+    package var overrides: [String: FeatureOverride]?
 
     /// Creates a feature config; nothing is checked here, `ConfigValidator` does that.
     public init(
@@ -51,8 +51,7 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
         privacy: PrivacyClass,
         monthlyBudgetUSD: Double? = nil,
         routing: RoutingConfig? = nil,
-        events: FeatureEventsConfig? = nil,
-        overrides: [String: FeatureOverride]? = nil
+        events: FeatureEventsConfig? = nil
     ) {
         self.description = description
         self.inputs = inputs
@@ -68,7 +67,7 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
         self.monthlyBudgetUSD = monthlyBudgetUSD
         self.routing = routing
         self.events = events
-        self.overrides = overrides
+        self.overrides = nil
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
@@ -99,13 +98,13 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
     public var deadline: Duration? { deadlineMs.map { .milliseconds($0) } }
 
     /// The variant named `name`, or the default variant when `name` is nil or unknown.
-    public func variant(named name: String? = nil) -> PromptVariant? {
+    package func variant(named name: String? = nil) -> PromptVariant? {
         if let name, let v = variants[name] { return v }
         return variants[defaultVariant]
     }
 
     /// The system instructions for a variant: its own, else the feature's.
-    public func instructions(for variant: PromptVariant) -> String? {
+    package func instructions(for variant: PromptVariant) -> String? {
         variant.instructions ?? instructions
     }
 }

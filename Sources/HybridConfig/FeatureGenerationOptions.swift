@@ -1,4 +1,4 @@
-public import HybridCore
+package import HybridCore
 
 /// Generation settings as a config spells them (flat keys, JSON-friendly).
 public struct FeatureGenerationOptions: Sendable, Hashable, Codable {
@@ -20,7 +20,7 @@ public struct FeatureGenerationOptions: Sendable, Hashable, Codable {
     }
 
     /// The options in the core request type.
-    public var generationOptions: GenerationOptions {
+    package var generationOptions: GenerationOptions {
         GenerationOptions(
             temperature: temperature,
             maxOutputTokens: maxOutputTokens,

@@ -1,12 +1,12 @@
 extension HybridConfigDocument {
     /// The variant and priority order `installId` gets for `feature`, or nil when the feature is not defined.
-    public func assignment(feature: String, installId: String) -> FeatureAssignment? {
+    package func assignment(feature: String, installId: String) -> FeatureAssignment? {
         features[feature].map { assignment(feature: feature, config: $0, installId: installId) }
     }
 
     /// The variant and priority order `installId` gets for `feature` as `config` (resolved for the install's
     /// labels) defines it: a rollout arm overrides the resolved defaults.
-    public func assignment(feature: String, config: FeatureConfig, installId: String) -> FeatureAssignment {
+    package func assignment(feature: String, config: FeatureConfig, installId: String) -> FeatureAssignment {
         var result = FeatureAssignment(feature: feature, variant: config.defaultVariant, priority: config.priority, arm: nil)
         if let rollout = rollouts[feature], let arm = RolloutBucketing.arm(for: installId, feature: feature, rollout: rollout) {
             result.arm = arm.name

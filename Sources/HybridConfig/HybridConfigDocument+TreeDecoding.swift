@@ -43,7 +43,8 @@ extension FeatureConfig {
             description: f.description, inputs: f.inputs ?? ["input"], instructions: f.instructions, variants: variants,
             defaultVariant: defaultVariant, outputSchema: f.outputSchema, constraints: f.constraints, options: f.options,
             priority: priority, deadlineMs: f.deadlineMs, privacy: privacy, monthlyBudgetUSD: f.monthlyBudgetUSD,
-            routing: f.routing, events: f.events, overrides: f.overrides)
+            routing: f.routing, events: f.events)
+        overrides = f.overrides
     }
 
     /// The fields read so far; a `null` optional stays nil (what `decodeIfPresent` does), a `null` required field

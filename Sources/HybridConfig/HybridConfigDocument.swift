@@ -11,38 +11,47 @@ public struct HybridConfigDocument: Sendable, Hashable, Codable {
     /// What this config is and who or which eval run produced it.
     public var description: String?
     /// Who or which eval run produced it.
-    public var provenance: Provenance?
+    package var provenance: Provenance?
     /// Model id → model.
     public var models: [String: ModelConfig]
     /// Feature name → feature.
     public var features: [String: FeatureConfig]
     /// Feature name → rollout.
-    public var rollouts: [String: RolloutConfig]
+    package var rollouts: [String: RolloutConfig]
     /// Routing defaults for every feature; a feature's own `routing` overrides them field by field.
     public var routing: RoutingConfig?
     /// Named conditions on the app's labels, in evaluation order; features' `overrides` refer to them.
-    public var conditions: [ConfigCondition]
+    package var conditions: [ConfigCondition]
 
-    /// Creates a document; nothing is checked here, `ConfigValidator` does that.
+    /// Creates a document built in code (declared models, a bundled default); nothing is checked here,
+    /// `ConfigValidator` and the `Router` initialisers do that. Rollouts, conditions and provenance are what
+    /// operators publish remotely, so they are read from JSON, not set in app code.
     public init(
         schema: String? = nil,
         version: Int,
         description: String? = nil,
-        provenance: Provenance? = nil,
         models: [String: ModelConfig],
         features: [String: FeatureConfig],
-        rollouts: [String: RolloutConfig] = [:],
-        routing: RoutingConfig? = nil,
-        conditions: [ConfigCondition] = []
+        routing: RoutingConfig? = nil
     ) {
         self.schema = schema
         self.version = version
         self.description = description
-        self.provenance = provenance
         self.models = models
         self.features = features
-        self.rollouts = rollouts
+        self.rollouts = [:]
         self.routing = routing
+        self.conditions = []
+    }
+
+    /// Every field, as the JSON readers fill them.
+    package init(
+        schema: String?, version: Int, description: String?, provenance: Provenance?, models: [String: ModelConfig],
+        features: [String: FeatureConfig], rollouts: [String: RolloutConfig], routing: RoutingConfig?, conditions: [ConfigCondition]
+    ) {
+        self.init(schema: schema, version: version, description: description, models: models, features: features, routing: routing)
+        self.provenance = provenance
+        self.rollouts = rollouts
         self.conditions = conditions
     }
 

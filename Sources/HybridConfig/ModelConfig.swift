@@ -71,13 +71,13 @@ public struct ModelConfig: Sendable, Hashable, Codable {
     }
 
     /// `maxConcurrency`, or the kind's default when it is not set.
-    public var effectiveMaxConcurrency: Int { maxConcurrency ?? Self.defaultMaxConcurrency(for: kind) }
+    package var effectiveMaxConcurrency: Int { maxConcurrency ?? Self.defaultMaxConcurrency(for: kind) }
 
     /// Requests in flight per model when the config does not say: the slot count of the local servers the
     /// harness runs (`llama-server` starts with one slot; a second request would only wait in its queue and be
     /// measured as latency), one for on-device runtimes, 16 for hosted APIs, whose per-request latency, not
     /// their capacity, limits an eval.
-    public static func defaultMaxConcurrency(for kind: ProviderKind) -> Int {
+    package static func defaultMaxConcurrency(for kind: ProviderKind) -> Int {
         switch kind {
         case .llamaCpp: 1
         case .appleFoundationModels, .ollama: 1
@@ -86,7 +86,7 @@ public struct ModelConfig: Sendable, Hashable, Codable {
     }
 
     /// The capabilities in the core type adapters and the router use.
-    public var modelCapabilities: ModelCapabilities {
+    package var modelCapabilities: ModelCapabilities {
         ModelCapabilities(
             streaming: capabilities.streaming,
             structuredOutput: capabilities.structuredOutput,
@@ -96,7 +96,7 @@ public struct ModelConfig: Sendable, Hashable, Codable {
     }
 
     /// Whether a call to this model is billed per token (a monthly budget cap applies to it).
-    public var isMetered: Bool {
+    package var isMetered: Bool {
         pricing.inputPerMillion > 0 || pricing.outputPerMillion > 0 || (pricing.cachedInputPerMillion ?? 0) > 0
     }
 }

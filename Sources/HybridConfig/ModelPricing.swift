@@ -1,4 +1,4 @@
-public import HybridCore
+package import HybridCore
 
 /// Prices in US dollars per million tokens.
 public struct ModelPricing: Sendable, Hashable, Codable {
@@ -20,7 +20,7 @@ public struct ModelPricing: Sendable, Hashable, Codable {
     public static let free = ModelPricing(inputPerMillion: 0, outputPerMillion: 0, cachedInputPerMillion: 0)
 
     /// Cost in dollars of `usage`; cached prompt tokens are billed at the cached price when there is one.
-    public func cost(of usage: TokenUsage) -> Double {
+    package func cost(of usage: TokenUsage) -> Double {
         let cached = min(usage.cachedTokens, usage.promptTokens)
         let cachedPrice = cachedInputPerMillion ?? inputPerMillion
         return (Double(usage.promptTokens - cached) * inputPerMillion + Double(cached) * cachedPrice

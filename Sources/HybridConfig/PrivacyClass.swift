@@ -1,4 +1,4 @@
-public import HybridCore
+package import HybridCore
 
 /// How private a feature's input is, which bounds the tiers that may see it.
 public enum PrivacyClass: String, Sendable, Hashable, Codable, CaseIterable {
@@ -10,7 +10,7 @@ public enum PrivacyClass: String, Sendable, Hashable, Codable, CaseIterable {
     case open
 
     /// The least private tier this class allows.
-    public var maximumTier: ModelTier {
+    package var maximumTier: ModelTier {
         switch self {
         case .sensitive: .onDevice
         case .standard: .privateCloud
@@ -19,5 +19,5 @@ public enum PrivacyClass: String, Sendable, Hashable, Codable, CaseIterable {
     }
 
     /// Whether a model on `tier` may receive input of this class.
-    public func allows(tier: ModelTier) -> Bool { tier <= maximumTier }
+    package func allows(tier: ModelTier) -> Bool { tier <= maximumTier }
 }

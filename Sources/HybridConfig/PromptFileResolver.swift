@@ -20,13 +20,13 @@ public struct PromptFileResolver: Sendable {
     public static let bundled = PromptFileResolver()
 
     /// Whether `path` is an acceptable reference: relative, no `..`, no empty components.
-    public static func isSafeRelativePath(_ path: String) -> Bool {
+    package static func isSafeRelativePath(_ path: String) -> Bool {
         guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\") else { return false }
         return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != ".." && $0 != "." }
     }
 
     /// The text of `relativePath`, or nil when no directory and no bundled copy has it.
-    public func contents(of relativePath: String) -> String? {
+    package func contents(of relativePath: String) -> String? {
         guard Self.isSafeRelativePath(relativePath) else { return nil }
         for directory in directories {
             let url = directory.appendingPathComponent(relativePath)

@@ -6,15 +6,15 @@ import HybridCore
 /// a digit. A literal `{{` is written `\{{`; no other backslash sequence is special, so `\n` in a template file is
 /// two characters. Values are inserted verbatim (no escaping, no recursive expansion), so a value containing
 /// `{{x}}` stays literal text.
-public struct PromptTemplate: Sendable, Hashable {
+package struct PromptTemplate: Sendable, Hashable {
     /// A piece of a parsed template.
-    public enum Segment: Sendable, Hashable {
+    package enum Segment: Sendable, Hashable {
         case text(String)
         case variable(String)
     }
 
     /// Why a template could not be parsed or rendered.
-    public enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum TemplateError: Error, Sendable, Equatable, CustomStringConvertible {
         /// `{{` without a matching `}}`; `offset` counts characters from the start.
         case unterminatedPlaceholder(offset: Int)
         /// `{{ }}` with a name that is empty or has characters other than letters, digits and `_`.
@@ -22,7 +22,7 @@ public struct PromptTemplate: Sendable, Hashable {
         /// Rendering found no value for a variable.
         case missingValue(String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .unterminatedPlaceholder(let offset):
                 "unterminated placeholder: \"{{\" at character \(offset) has no closing \"}}\" (write \\{{ for a literal \"{{\")"
@@ -35,18 +35,18 @@ public struct PromptTemplate: Sendable, Hashable {
     }
 
     /// The template text as written.
-    public let source: String
+    package let source: String
     /// Text and variables in order.
-    public let segments: [Segment]
+    package let segments: [Segment]
 
     /// Parses `source`.
-    public init(_ source: String) throws(TemplateError) {
+    package init(_ source: String) throws(TemplateError) {
         self.source = source
         self.segments = try Self.parse(source)
     }
 
     /// Variable names in order of first appearance, without duplicates.
-    public var variables: [String] {
+    package var variables: [String] {
         var seen = Set<String>()
         var names: [String] = []
         for case .variable(let name) in segments where seen.insert(name).inserted {
@@ -56,7 +56,7 @@ public struct PromptTemplate: Sendable, Hashable {
     }
 
     /// The template with every variable replaced by its value.
-    public func render(_ values: [String: String]) throws(TemplateError) -> String {
+    package func render(_ values: [String: String]) throws(TemplateError) -> String {
         var out = ""
         out.reserveCapacity(source.utf8.count)
         for segment in segments {
@@ -169,7 +169,7 @@ public struct PromptTemplate: Sendable, Hashable {
     /// Whether `name` can be a template variable (and a feature input).
     ///
     /// Byte by byte: every allowed character is ASCII, so any byte of a longer UTF-8 sequence refuses the name.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         guard let first = name.utf8.first, !isDigit(first) else { return false }
         var name = name
         return name.withUTF8 { $0.allSatisfy { byte in

@@ -1,16 +1,16 @@
 /// One arm of a rollout.
-public struct RolloutArm: Sendable, Hashable, Codable {
+package struct RolloutArm: Sendable, Hashable, Codable {
     /// Name reported with results (`treatment`, `bullet-first`).
-    public var name: String
+    package var name: String
     /// Share of installs, 0–100, with up to two decimals (buckets are 0.01 %).
-    public var percentage: Double
+    package var percentage: Double
     /// Variant this arm uses instead of the feature's default.
-    public var variant: String?
+    package var variant: String?
     /// Priority order this arm uses instead of the feature's.
-    public var priority: [String]?
+    package var priority: [String]?
 
     /// Creates an arm; `percentage` is 0–100.
-    public init(name: String, percentage: Double, variant: String? = nil, priority: [String]? = nil) {
+    package init(name: String, percentage: Double, variant: String? = nil, priority: [String]? = nil) {
         self.name = name
         self.percentage = percentage
         self.variant = variant

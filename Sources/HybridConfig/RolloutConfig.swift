@@ -4,14 +4,14 @@
 /// `p1..<p1+p2`, …); installs outside every arm get the feature's defaults. Raising the percentage of a single
 /// arm, or of the last arm, therefore only adds installs to it. Add new arms at the end; changing `seed`
 /// reshuffles everyone.
-public struct RolloutConfig: Sendable, Hashable, Codable {
+package struct RolloutConfig: Sendable, Hashable, Codable {
     /// Mixed into the hash so different experiments split installs independently.
-    public var seed: String
+    package var seed: String
     /// Arms in bucket order; their percentages add up to at most 100.
-    public var arms: [RolloutArm]
+    package var arms: [RolloutArm]
 
     /// Creates a rollout; keep `seed` fixed, since changing it reshuffles every install between arms.
-    public init(seed: String, arms: [RolloutArm]) {
+    package init(seed: String, arms: [RolloutArm]) {
         self.seed = seed
         self.arms = arms
     }

@@ -1,4 +1,4 @@
-public import HybridCore
+package import HybridCore
 
 /// How the router walks a feature's priority order, as data: which errors fall back or stop, which failed output
 /// checks fall back, a per-attempt timeout, cooldowns, what to return when every model fails its checks, and how
@@ -82,7 +82,7 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
     }
 
     /// This block over `defaults`: a field set here wins; `onError` merges key by key.
-    public func merged(over defaults: RoutingConfig?) -> RoutingConfig {
+    package func merged(over defaults: RoutingConfig?) -> RoutingConfig {
         guard let defaults else { return self }
         var out = self
         if let base = defaults.onError {
@@ -98,7 +98,7 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
     }
 
     /// `onError` with kinds parsed; entries naming no kind are left out (the validator reports them).
-    public var errorActions: [GenerationError.Kind: ErrorAction] {
+    package var errorActions: [GenerationError.Kind: ErrorAction] {
         var out: [GenerationError.Kind: ErrorAction] = [:]
         for (name, action) in onError ?? [:] {
             if let kind = GenerationError.Kind(rawValue: name) { out[kind] = action }
@@ -107,7 +107,7 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
     }
 
     /// `fallbackOnOutput` parsed; nil when unset or invalid (the validator reports invalid entries).
-    public var outputSelection: OutputCheckSelection? {
+    package var outputSelection: OutputCheckSelection? {
         guard let fallbackOnOutput else { return nil }
         return try? OutputCheckSelection(parsing: fallbackOnOutput)
     }
@@ -115,12 +115,12 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
 
 extension HybridConfigDocument {
     /// The routing block in force for `feature`: its own over the document's defaults; nil when neither sets one.
-    public func routing(feature: String) -> RoutingConfig? {
+    package func routing(feature: String) -> RoutingConfig? {
         routing(for: features[feature])
     }
 
     /// `feature`'s routing block (as resolved for an install, say) over the document's defaults.
-    public func routing(for feature: FeatureConfig?) -> RoutingConfig? {
+    package func routing(for feature: FeatureConfig?) -> RoutingConfig? {
         guard let own = feature?.routing else { return routing }
         return own.merged(over: routing)
     }

@@ -1,5 +1,5 @@
 import Foundation
-public import HybridCore
+package import HybridCore
 
 /// Finds strings that look like credentials anywhere in a config, so a key pasted into a description, a URL's query,
 /// a header or a prompt is refused before it is published to every app, and so `hybrid config show` can redact it.
@@ -11,33 +11,33 @@ public import HybridCore
 /// for `sk-` a mix of letters and digits), and placeholders (`${OPENAI_API_KEY}`, `{{token}}`, `<key>`, an
 /// environment variable's name) never count, which keeps prose like "task-based" or "sk-learn" from matching.
 /// The scan works on UTF-8 bytes without regular expressions: it runs on every config an app loads.
-public enum SecretScanner {
+package enum SecretScanner {
     /// A credential-looking value at a JSON path; it never carries the value itself.
-    public struct Finding: Sendable, Hashable, CustomStringConvertible {
+    package struct Finding: Sendable, Hashable, CustomStringConvertible {
         /// Where it is, e.g. `models.gemini.baseURL` or `features.summarize.variants.terse.templateFile`.
-        public var path: String
+        package var path: String
         /// What it looks like, e.g. `an OpenAI API key (sk-proj-…)`.
-        public var kind: String
+        package var kind: String
 
         /// A finding; the value itself is deliberately not part of it.
-        public init(path: String, kind: String) {
+        package init(path: String, kind: String) {
             self.path = path
             self.kind = kind
         }
 
-        public var description: String { "\(path): \(kind)" }
+        package var description: String { "\(path): \(kind)" }
     }
 
     /// One credential inside a string: what it looks like and where (UTF-8 offsets), for redaction.
-    public struct Match: Sendable, Hashable {
+    package struct Match: Sendable, Hashable {
         /// What it looks like.
-        public var kind: String
+        package var kind: String
         /// Byte offsets into the string's UTF-8 view.
-        public var range: Range<Int>
+        package var range: Range<Int>
     }
 
     /// Every credential-looking string in `value`, keys and values, at its JSON path under `path`, sorted by path.
-    public static func findings(in value: JSONValue, at path: ConfigPath = .root) -> [Finding] {
+    package static func findings(in value: JSONValue, at path: ConfigPath = .root) -> [Finding] {
         var found: [Finding] = []
         var components = path.components
         components.reserveCapacity(components.count + 16)
@@ -46,12 +46,12 @@ public enum SecretScanner {
     }
 
     /// Findings in one string (a template file's text, say) reported at `path`.
-    public static func findings(inText text: String, at path: ConfigPath) -> [Finding] {
+    package static func findings(inText text: String, at path: ConfigPath) -> [Finding] {
         matches(in: text).map { Finding(path: path.description, kind: $0.kind) }
     }
 
     /// Every credential-looking span of `text`, in order, not overlapping.
-    public static func matches(in text: String) -> [Match] {
+    package static func matches(in text: String) -> [Match] {
         guard text.utf8.count >= ByteScanner.shortestCandidate else { return [] }
         var text = text
         // Native strings are contiguous UTF-8; `makeContiguousUTF8` only copies bridged or foreign ones.
@@ -63,7 +63,7 @@ public enum SecretScanner {
     }
 
     /// `text` with every credential-looking span replaced by `[redacted]`, e.g. for printing a config.
-    public static func redact(_ text: String) -> String {
+    package static func redact(_ text: String) -> String {
         let found = matches(in: text)
         guard !found.isEmpty else { return text }
         let bytes = Array(text.utf8)

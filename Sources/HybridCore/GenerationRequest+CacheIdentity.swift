@@ -3,7 +3,7 @@ extension GenerationRequest {
     ///
     /// The deadline is left out: it differs on every call and never changes the answer. Fields are length-prefixed,
     /// so no two different requests serialize alike; the schema is canonical JSON (sorted keys).
-    public var cacheIdentity: String {
+    package var cacheIdentity: String {
         var text = ""
         func field(_ value: String) {
             text += String(value.utf8.count)

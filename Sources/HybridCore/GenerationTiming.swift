@@ -28,11 +28,11 @@ public struct GenerationTiming: Sendable, Hashable, Codable {
 
 extension Duration {
     /// The duration in seconds as a Double.
-    public var seconds: Double {
+    package var seconds: Double {
         let (s, atto) = components
         return Double(s) + Double(atto) / 1e18
     }
 
     /// The duration in milliseconds as a Double.
-    public var milliseconds: Double { seconds * 1000 }
+    package var milliseconds: Double { seconds * 1000 }
 }

@@ -59,16 +59,16 @@ public struct TokenUsage: Sendable, Hashable, Codable {
 ///
 /// About four characters per token for English under BPE tokenizers; good enough to size prompts
 /// against a context window with margin, never to bill.
-public enum TokenEstimator {
+package enum TokenEstimator {
     /// Estimated tokens in `text` (at least 1 for non-empty text).
-    public static func estimate(_ text: String) -> Int {
+    package static func estimate(_ text: String) -> Int {
         let scalars = scalarCount(text)
         return scalars == 0 ? 0 : max(1, (scalars + 3) / 4)
     }
 
     /// Estimated tokens of everything a request sends: its instructions and every message. The router sizes
     /// prompts against context windows by it and the runner holds back prompts by it, so both agree.
-    public static func estimate(_ request: GenerationRequest) -> Int {
+    package static func estimate(_ request: GenerationRequest) -> Int {
         request.messages.reduce(estimate(request.instructions ?? "")) { $0 + estimate($1.content) }
     }
 

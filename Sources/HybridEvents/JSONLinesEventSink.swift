@@ -62,7 +62,7 @@ public final class JSONLinesEventSink: RouteEventSink {
     }
 
     /// The current file (`index` 0) or a rotated one.
-    public func fileURL(_ index: Int) -> URL {
+    package func fileURL(_ index: Int) -> URL {
         directory.appendingPathComponent(index == 0 ? "\(name).jsonl" : "\(name).\(index).jsonl")
     }
 

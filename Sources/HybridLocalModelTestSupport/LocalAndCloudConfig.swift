@@ -18,7 +18,7 @@ public enum LocalAndCloudConfig {
     /// The bundled defaults cut down to `feature`, ordered local then cloud, at temperature 0 and without a budget;
     /// `adjust` sets the test's variants, constraints, deadline or routing and `adjustLocal` the local model, before
     /// the document is validated.
-    public static func document(
+    package static func document(
         feature name: String, cloudBaseURL: String, maxOutputTokens: Int, rollouts: [String: RolloutConfig] = [:],
         adjust: (inout FeatureConfig) -> Void = { _ in }, adjustLocal: (inout ModelConfig) -> Void = { _ in }
     ) throws -> HybridConfigDocument {

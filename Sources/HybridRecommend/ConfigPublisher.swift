@@ -1,5 +1,6 @@
 public import Foundation
 public import HybridConfig
+public import HybridConfigTools
 public import HybridStore
 public import HybridTransport
 

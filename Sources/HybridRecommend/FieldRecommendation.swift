@@ -1,4 +1,5 @@
 public import HybridConfig
+public import HybridConfigTools
 public import HybridReport
 public import Foundation
 

@@ -1,4 +1,5 @@
 public import HybridConfig
+public import HybridConfigTools
 
 /// The outcome of `hybrid recommend`: per-feature decisions and the config document to publish.
 public struct Recommendation: Sendable {

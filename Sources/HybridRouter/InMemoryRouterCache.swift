@@ -47,9 +47,9 @@ public final class InMemoryRouterCache: RouterCache {
     }
 
     /// Most entries kept.
-    public let capacity: Int
+    package let capacity: Int
     /// How long an entry is served after it was stored.
-    public let ttl: Duration
+    package let ttl: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
     private let state = Mutex(State())
 

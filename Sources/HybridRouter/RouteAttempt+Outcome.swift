@@ -64,19 +64,19 @@ extension RouteAttempt {
         public static let cancelledAtDeadline = Outcome(.cancelledAtDeadline)
 
         /// The model was not called, for the reason given.
-        public static func skipped(_ reason: RouteSkipReason) -> Outcome { Outcome(.skipped, skipReason: reason) }
+        package static func skipped(_ reason: RouteSkipReason) -> Outcome { Outcome(.skipped, skipReason: reason) }
 
         /// The model was called and failed.
-        public static func failed(_ error: GenerationError) -> Outcome { Outcome(.failed, error: error) }
+        package static func failed(_ error: GenerationError) -> Outcome { Outcome(.failed, error: error) }
 
         /// The model answered, but the answer failed output checks the routing policy falls back on (listed).
-        public static func failedChecks(_ failures: [FailedOutputCheck]) -> Outcome {
+        package static func failedChecks(_ failures: [FailedOutputCheck]) -> Outcome {
             Outcome(.failedChecks, checkFailures: failures)
         }
 
         /// The model was still working when its per-attempt timeout passed; the call was cancelled and the next
         /// model tried.
-        public static func timedOut(after limit: Duration) -> Outcome { Outcome(.timedOut, attemptTimeout: limit) }
+        package static func timedOut(after limit: Duration) -> Outcome { Outcome(.timedOut, attemptTimeout: limit) }
 
         /// What happened, as ``RouteAttempt/description`` words it (`skipped: …`, `failed: …`).
         public var description: String {

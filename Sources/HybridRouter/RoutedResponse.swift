@@ -25,7 +25,7 @@ public struct RoutedResponse: Sendable, Equatable {
     public var condition: String?
 
     /// Creates a routed response; `Router` builds these.
-    public init(
+    package init(
         response: GenerationResponse, attempts: [RouteAttempt], variant: String, rolloutArm: String?,
         fromCache: Bool, truncatedInputs: [String] = [], failedChecks: [FailedOutputCheck] = [], isFailing: Bool = false,
         condition: String? = nil

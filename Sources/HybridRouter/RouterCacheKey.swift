@@ -1,6 +1,6 @@
 import HybridCrypto
 import Foundation
-public import HybridCore
+package import HybridCore
 
 /// A response cache key: SHA-256 over the feature, variant, model id and everything sent to the model.
 ///
@@ -11,7 +11,7 @@ public struct RouterCacheKey: Sendable, Hashable, CustomStringConvertible {
     public let hex: String
 
     /// The key for serving `request` of `feature`/`variant` with model `modelID`.
-    public init(feature: String, variant: String, modelID: String, request: GenerationRequest) {
+    package init(feature: String, variant: String, modelID: String, request: GenerationRequest) {
         var text = ""
         for value in [feature, variant, modelID] {
             text += String(value.utf8.count) + ":" + value

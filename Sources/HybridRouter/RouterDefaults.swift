@@ -104,12 +104,12 @@ public struct RouterDefaults: Sendable {
     }
 
     /// The action for an error kind.
-    public func action(for kind: GenerationError.Kind) -> FallbackAction {
+    package func action(for kind: GenerationError.Kind) -> FallbackAction {
         fallback[kind] ?? .tryNext
     }
 
     /// The minimum input length for `feature`.
-    public func minimumInput(for feature: String) -> Int {
+    package func minimumInput(for feature: String) -> Int {
         minimumInputCharacters[feature] ?? defaultMinimumInputCharacters
     }
 

@@ -1,4 +1,4 @@
-public import HybridConfig
+package import HybridConfig
 public import HybridCore
 
 /// Why a routed request produced no response.
@@ -56,7 +56,7 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     /// For ``Code/inputTooShort``: the input's length, in characters.
     public let inputLength: Int?
     /// For ``Code/renderFailed``: why the prompt could not be rendered.
-    public let renderError: PromptRenderError?
+    package let renderError: PromptRenderError?
     /// For ``Code/deadlineExceeded``: the overall deadline that passed.
     public let deadline: Duration?
     /// For ``Code/stopped`` and ``Code/streamInterrupted``: the model's error that ended the request.
@@ -82,53 +82,53 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The config in force has no feature by that name; `known` lists the features it has.
-    public static func unknownFeature(_ name: String, known: [String]) -> RouterError {
+    package static func unknownFeature(_ name: String, known: [String]) -> RouterError {
         RouterError(.unknownFeature, feature: name, knownFeatures: known)
     }
 
     /// The input is shorter than the feature's minimum; no model was called.
-    public static func inputTooShort(feature: String, minimum: Int, actual: Int) -> RouterError {
+    package static func inputTooShort(feature: String, minimum: Int, actual: Int) -> RouterError {
         RouterError(.inputTooShort, feature: feature, minimumLength: minimum, inputLength: actual)
     }
 
     /// The feature's prompt could not be rendered with this input (missing variable, unknown variant).
-    public static func renderFailed(_ error: PromptRenderError) -> RouterError {
+    package static func renderFailed(_ error: PromptRenderError) -> RouterError {
         RouterError(.renderFailed, feature: nil, renderError: error)
     }
 
     /// Every model in the priority order was skipped or failed.
-    public static func noEligibleModel(feature: String, attempts: [RouteAttempt]) -> RouterError {
+    package static func noEligibleModel(feature: String, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.noEligibleModel, feature: feature, attempts: attempts)
     }
 
     /// The overall deadline passed before any model answered.
-    public static func deadlineExceeded(feature: String, deadline: Duration, attempts: [RouteAttempt]) -> RouterError {
+    package static func deadlineExceeded(feature: String, deadline: Duration, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.deadlineExceeded, feature: feature, attempts: attempts, deadline: deadline)
     }
 
     /// A model failed with an error kind the policy does not fall back on (by default a refusal).
-    public static func stopped(feature: String, error: GenerationError, attempts: [RouteAttempt]) -> RouterError {
+    package static func stopped(feature: String, error: GenerationError, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.stopped, feature: feature, attempts: attempts, generationError: error)
     }
 
     /// A streamed answer failed after text was already delivered, so no other model could take over.
-    public static func streamInterrupted(feature: String, error: GenerationError, attempts: [RouteAttempt]) -> RouterError {
+    package static func streamInterrupted(feature: String, error: GenerationError, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.streamInterrupted, feature: feature, attempts: attempts, generationError: error)
     }
 
     /// The caller cancelled the request.
-    public static func cancelled(feature: String, attempts: [RouteAttempt]) -> RouterError {
+    package static func cancelled(feature: String, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.cancelled, feature: feature, attempts: attempts)
     }
 
     /// Every model called answered but failed an output check the policy falls back on, and the policy says
     /// `whenChecksFail: throw`. The attempts list each model's failed checks.
-    public static func outputChecksFailed(feature: String, attempts: [RouteAttempt]) -> RouterError {
+    package static func outputChecksFailed(feature: String, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.outputChecksFailed, feature: feature, attempts: attempts)
     }
 
     /// A typed call's best answer did not decode into the app's type (`problem` names the type and the path).
-    public static func outputNotDecodable(feature: String, problem: String, attempts: [RouteAttempt]) -> RouterError {
+    package static func outputNotDecodable(feature: String, problem: String, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.outputNotDecodable, feature: feature, attempts: attempts, decodingProblem: problem)
     }
 

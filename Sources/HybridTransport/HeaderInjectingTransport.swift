@@ -1,19 +1,19 @@
 /// Adds headers obtained per request, asynchronously, to every request of another transport: an API key read from
 /// the keychain when needed, or a short-lived token for the app's own proxy (an App Check–style attestation), so no
 /// key has to live in the binary or in an environment variable.
-public struct HeaderInjectingTransport: HTTPTransport {
+package struct HeaderInjectingTransport: HTTPTransport {
     /// The transport that sends the request.
-    public let base: any HTTPTransport
+    package let base: any HTTPTransport
     private let headers: @Sendable () async throws -> [String: String]
 
     /// A transport adding `headers()` (called before each request; a value replaces a header of the same name).
-    public init(base: any HTTPTransport, headers: @escaping @Sendable () async throws -> [String: String]) {
+    package init(base: any HTTPTransport, headers: @escaping @Sendable () async throws -> [String: String]) {
         self.base = base
         self.headers = headers
     }
 
     /// Sends `request` with the provided headers; a failing provider fails the request (no header is guessed).
-    public func execute(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+    package func execute(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
         var request = request
         let fields: [String: String]
         do {

@@ -2,9 +2,9 @@
 ///
 /// Gemini-style APIs put keys in the query string (`?key=…`) and URLs may embed `user:password@`, so every
 /// URL that leaves the transport in an error goes through `redact(_:)`: only `scheme://host:port/path` remains.
-public enum URLRedaction {
+package enum URLRedaction {
     /// `scheme://host:port/path` of `url`, without userinfo, query or fragment.
-    public static func redact(_ url: String) -> String {
+    package static func redact(_ url: String) -> String {
         let cutAtQuery = url.prefix { $0 != "?" && $0 != "#" }
         guard let schemeEnd = cutAtQuery.range(of: "://") else {
             return String(cutAtQuery)

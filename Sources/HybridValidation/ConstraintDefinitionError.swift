@@ -2,7 +2,7 @@
 ///
 /// Paths are relative to the constraints object (`maxSentences`, `mustNotContain[1]`); a config loader
 /// prefixes its own location. ``description`` renders `path: message`.
-public enum ConstraintDefinitionError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ConstraintDefinitionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A count limit below what makes sense (negative, or a maximum of 0 that forbids any output).
     case limitTooSmall(path: String, value: Int, minimumAllowed: Int)
     /// A minimum above its maximum, which no output can satisfy.
@@ -13,7 +13,7 @@ public enum ConstraintDefinitionError: Error, Sendable, Hashable, CustomStringCo
     case invalidPattern(path: String, pattern: String, reason: String)
 
     /// Where in the constraints object the problem is.
-    public var path: String {
+    package var path: String {
         switch self {
         case .limitTooSmall(let path, _, _), .emptyRange(let path, _, _, _), .emptyPattern(let path),
             .invalidPattern(let path, _, _):
@@ -22,7 +22,7 @@ public enum ConstraintDefinitionError: Error, Sendable, Hashable, CustomStringCo
     }
 
     /// What is wrong, without the path.
-    public var message: String {
+    package var message: String {
         switch self {
         case .limitTooSmall(_, let value, let minimumAllowed):
             "must be at least \(minimumAllowed), got \(value)"
@@ -35,5 +35,5 @@ public enum ConstraintDefinitionError: Error, Sendable, Hashable, CustomStringCo
         }
     }
 
-    public var description: String { "\(path): \(message)" }
+    package var description: String { "\(path): \(message)" }
 }

@@ -1,19 +1,19 @@
 /// Whether one configured constraint held for one output, with what was seen, so reports can show
 /// adherence per constraint.
-public struct ConstraintResult: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct ConstraintResult: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Stable snake_case name: `max_sentences`, `must_not_contain`, `json_parses`, ...
-    public var name: String
+    package var name: String
     /// Whether the output met the constraint.
-    public var passed: Bool
+    package var passed: Bool
     /// What the output had: a count, a boolean, or null when it could not be measured.
-    public var observed: JSONValue
+    package var observed: JSONValue
     /// The configured limit or pattern the observation was compared with.
-    public var limit: JSONValue
+    package var limit: JSONValue
     /// A sentence a prompt author can act on, e.g. `5 sentences, at most 3 allowed`.
-    public var message: String
+    package var message: String
 
     /// A result; `observed` and `limit` should be JSON a report can print as is.
-    public init(name: String, passed: Bool, observed: JSONValue, limit: JSONValue, message: String) {
+    package init(name: String, passed: Bool, observed: JSONValue, limit: JSONValue, message: String) {
         self.name = name
         self.passed = passed
         self.observed = observed
@@ -21,5 +21,5 @@ public struct ConstraintResult: Sendable, Hashable, Codable, CustomStringConvert
         self.message = message
     }
 
-    public var description: String { "\(name) \(passed ? "passed" : "FAILED"): \(message)" }
+    package var description: String { "\(name) \(passed ? "passed" : "FAILED"): \(message)" }
 }

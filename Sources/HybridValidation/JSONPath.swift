@@ -3,41 +3,41 @@
 ///
 /// Keys that are not plain identifiers are rendered in bracket form with JSON escaping
 /// (`$["first name"]`) so every rendered path is unambiguous.
-public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// One step from a container to a member.
-    public enum Component: Sendable, Hashable {
+    package enum Component: Sendable, Hashable {
         case key(String)
         case index(Int)
     }
 
     /// The steps from the document root; empty for the root itself.
-    public var components: [Component]
+    package var components: [Component]
 
     /// The root of a document.
-    public static let root = JSONPath(components: [])
+    package static let root = JSONPath(components: [])
 
     /// A path from the root through `components`.
-    public init(components: [Component]) {
+    package init(components: [Component]) {
         self.components = components
     }
 
     /// This path extended by an object member.
-    public func appending(key: String) -> JSONPath {
+    package func appending(key: String) -> JSONPath {
         JSONPath(components: components + [.key(key)])
     }
 
     /// This path extended by an array element.
-    public func appending(index: Int) -> JSONPath {
+    package func appending(index: Int) -> JSONPath {
         JSONPath(components: components + [.index(index)])
     }
 
     /// Instance form: `$` for the root, `$.items[2].name` below it.
-    public var description: String {
+    package var description: String {
         "$" + renderedSteps(leadingDot: true)
     }
 
     /// Keyword form used for schema and config errors: `properties.age.minimum`, or `$` for the root.
-    public var keywordPath: String {
+    package var keywordPath: String {
         components.isEmpty ? "$" : renderedSteps(leadingDot: false)
     }
 

@@ -3,7 +3,7 @@ extension JSONSchema {
     ///
     /// All keywords are checked independently, so one bad value can yield several violations (e.g. wrong type
     /// and not in `enum`). Object members are visited in sorted key order, so the result is deterministic.
-    public func validate(_ value: JSONValue) -> [SchemaViolation] {
+    package func validate(_ value: JSONValue) -> [SchemaViolation] {
         var violations: [SchemaViolation] = []
         var path = JSONPath.root
         check(root, value, at: &path, into: &violations)

@@ -11,7 +11,7 @@
 /// `$ref` resolves inside the document only: `#`, JSON Pointers (`#/$defs/a`, `#/definitions/a`), `#anchor`.
 public struct JSONSchema: Sendable, Hashable {
     /// Every keyword this validator understands, in the order error messages list them.
-    public static let supportedKeywords: [String] = [
+    package static let supportedKeywords: [String] = [
         "type", "enum", "const", "nullable",
         "properties", "required", "additionalProperties", "patternProperties", "propertyNames",
         "minProperties", "maxProperties", "dependentRequired", "dependentSchemas",
@@ -26,13 +26,13 @@ public struct JSONSchema: Sendable, Hashable {
     /// Keywords accepted and ignored: they describe, never constrain (also any name starting with `x-`).
     /// `propertyOrdering` (Gemini) and `x-order` (Foundation Models) fix the order a model writes keys in, which
     /// JSON object equality does not see.
-    public static let annotationKeywords: [String] = [
+    package static let annotationKeywords: [String] = [
         "title", "description", "default", "examples", "example", "deprecated", "readOnly", "writeOnly",
         "propertyOrdering", "x-order", "contentMediaType", "contentEncoding",
     ]
 
     /// `format` values that are asserted; any other `format` is an annotation and never fails.
-    public static let assertedFormats: [String] = StringFormat.allCases.map(\.rawValue)
+    package static let assertedFormats: [String] = StringFormat.allCases.map(\.rawValue)
 
     /// The schema exactly as given; equality and encoding use it.
     public let source: JSONValue

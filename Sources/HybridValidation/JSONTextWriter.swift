@@ -1,25 +1,25 @@
 /// JSON text built straight into UTF-8 bytes: compact, object keys sorted, strings escaped as
 /// ``JSONValue/canonicalJSON`` escapes them (which it writes with this). For the hot paths that wrote JSON through
 /// `JSONEncoder` (request bodies, stored result columns), the largest per-request cost of a fast eval.
-public struct JSONTextWriter: Sendable {
+package struct JSONTextWriter: Sendable {
     /// The text so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
     /// An empty writer with room for `capacity` bytes.
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
     }
 
     /// The text so far as a string.
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Appends `text` as it is (punctuation, literals).
-    public mutating func raw(_ text: StaticString) {
+    package mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Appends `"name":`, after a comma unless it is the object's first member.
-    public mutating func key(_ name: StaticString, first: Bool = false) {
+    package mutating func key(_ name: StaticString, first: Bool = false) {
         if !first { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         raw(name)
@@ -29,7 +29,7 @@ public struct JSONTextWriter: Sendable {
 
     /// Appends `value` quoted: `"`, `\`, newline, return and tab as two-character escapes, other control
     /// characters as `\u00XX`, everything else as it is.
-    public mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         // Runs between escapes are copied whole: a byte-at-a-time append was most of a request body's encoding.
@@ -57,17 +57,17 @@ public struct JSONTextWriter: Sendable {
     }
 
     /// Appends an integer.
-    public mutating func number(_ value: Int) {
+    package mutating func number(_ value: Int) {
         bytes.append(contentsOf: String(value).utf8)
     }
 
     /// Appends a finite double (whole values without `.0`, as users write them); the caller checks finiteness.
-    public mutating func number(_ value: Double) {
+    package mutating func number(_ value: Double) {
         bytes.append(contentsOf: JSONValue.formatNumber(value).utf8)
     }
 
     /// Appends `value` with object keys sorted.
-    public mutating func value(_ value: JSONValue) {
+    package mutating func value(_ value: JSONValue) {
         switch value {
         case .null: raw("null")
         case .bool(let b): b ? raw("true") : raw("false")

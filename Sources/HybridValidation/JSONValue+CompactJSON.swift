@@ -1,7 +1,7 @@
 extension JSONValue {
     /// JSON text with object keys sorted and no whitespace: equal values always give equal text, so it can be
     /// hashed to name content (cache keys).
-    public var canonicalJSON: String {
+    package var canonicalJSON: String {
         var writer = JSONTextWriter()
         writer.value(self)
         return writer.text

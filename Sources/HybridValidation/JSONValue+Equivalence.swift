@@ -3,7 +3,7 @@ extension JSONValue {
     ///
     /// Derived `==` keeps `.int(1)` and `.double(1.0)` apart, which is right for round-tripping but wrong for
     /// comparing a model's output with an expected value.
-    public func isEquivalent(to other: JSONValue) -> Bool {
+    package func isEquivalent(to other: JSONValue) -> Bool {
         switch (self, other) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b

@@ -59,7 +59,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The JSON type name as JSON Schema spells it (`integer` for whole numbers).
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"

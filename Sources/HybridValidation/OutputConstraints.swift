@@ -30,7 +30,7 @@ public struct OutputConstraints: Sendable, Hashable, Codable {
     public var mustNotContain: [TextPattern]
 
     /// The JSON keys a constraints object may have.
-    public static let supportedKeys: [String] = CodingKeys.allCases.map(\.rawValue)
+    package static let supportedKeys: [String] = CodingKeys.allCases.map(\.rawValue)
 
     /// Constraints with the given limits; call ``validateDefinition()`` before use when they come from input.
     public init(
@@ -53,7 +53,7 @@ public struct OutputConstraints: Sendable, Hashable, Codable {
 
     /// Throws the first definition problem: limits below 0 (or a maximum below 1), a minimum above its
     /// maximum, an empty pattern, or a regex that does not compile.
-    public func validateDefinition() throws(ConstraintDefinitionError) {
+    package func validateDefinition() throws(ConstraintDefinitionError) {
         let limits: [(String, Int?, Int)] = [
             ("minSentences", minSentences, 0), ("maxSentences", maxSentences, 1), ("minWords", minWords, 0),
             ("maxWords", maxWords, 1), ("maxCharacters", maxCharacters, 1),
@@ -93,7 +93,7 @@ public struct OutputConstraints: Sendable, Hashable, Codable {
     /// One result per configured constraint key, in a fixed order: sentences, words, characters, paragraph,
     /// `must_contain`, `must_not_contain`; never two results under one name. An invalid regex (see
     /// ``validateDefinition()``) matches nothing.
-    public func evaluate(_ text: String, splitter: SentenceSplitter = SentenceSplitter()) -> [ConstraintResult] {
+    package func evaluate(_ text: String, splitter: SentenceSplitter = SentenceSplitter()) -> [ConstraintResult] {
         var results: [ConstraintResult] = []
         func plural(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
         func atLeast(_ name: String, _ observed: Int, _ limit: Int?, _ unit: String) {
@@ -183,7 +183,7 @@ public struct OutputConstraints: Sendable, Hashable, Codable {
     }
 
     /// White-space separated tokens that contain at least one letter or digit.
-    public static func wordCount(_ text: String) -> Int {
+    package static func wordCount(_ text: String) -> Int {
         if let count = asciiWordCount(text.utf8) { return count }
         return text.split(whereSeparator: \.isWhitespace).count { $0.contains { $0.isLetter || $0.isNumber } }
     }
@@ -210,7 +210,7 @@ public struct OutputConstraints: Sendable, Hashable, Codable {
     }
 
     /// Non-blank lines.
-    public static func paragraphCount(_ text: String) -> Int {
+    package static func paragraphCount(_ text: String) -> Int {
         text.split(whereSeparator: \.isNewline).count { !$0.allSatisfy(\.isWhitespace) }
     }
 

@@ -1,20 +1,20 @@
 /// One way a JSON value fails a ``JSONSchema``.
 ///
 /// ``description`` renders `path: message`, e.g. `$.age: expected integer, got string "12"`.
-public struct SchemaViolation: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct SchemaViolation: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Instance path of the offending value: `$` for the root, `$.items[2].name` below it.
-    public var path: String
+    package var path: String
     /// The schema keyword that failed (`type`, `required`, ...), or `json` when the text did not parse.
-    public var keyword: String
+    package var keyword: String
     /// What is wrong, phrased so the prompt or schema author can act on it; does not repeat the path.
-    public var message: String
+    package var message: String
 
     /// A violation; `message` should not repeat the path.
-    public init(path: String, keyword: String, message: String) {
+    package init(path: String, keyword: String, message: String) {
         self.path = path
         self.keyword = keyword
         self.message = message
     }
 
-    public var description: String { "\(path): \(message)" }
+    package var description: String { "\(path): \(message)" }
 }

@@ -14,21 +14,21 @@
 /// 5. Pieces without a letter or digit (a stray `...` or `—`) are not sentences.
 /// Known misses: a sentence ending in an abbreviation or initial before a capitalised word ("to Plan B. Then")
 /// is joined with the next; text hard-wrapped mid-sentence is over-counted.
-public struct SentenceSplitter: Sendable, Hashable {
+package struct SentenceSplitter: Sendable, Hashable {
     /// Lowercased abbreviations without their final period that almost never end a sentence. Words like
     /// `etc`, `no` and `a.m` are deliberately absent: they often do end one, and rule 3 already keeps
     /// `etc. and` together.
-    public static let defaultAbbreviations: Set<String> = [
+    package static let defaultAbbreviations: Set<String> = [
         "mr", "mrs", "ms", "mx", "dr", "prof", "sr", "jr", "st", "mt", "ft", "vs", "e.g", "i.e", "cf", "viz",
         "fig", "figs", "approx", "dept", "gen", "gov", "sen", "rep", "capt", "lt", "col", "sgt", "cmdr", "rev",
         "hon", "pres", "supt", "ave", "blvd",
     ]
 
     /// Lowercased abbreviations, without their final period, after which a `.` does not end a sentence.
-    public var abbreviations: Set<String>
+    package var abbreviations: Set<String>
 
     /// A splitter; pass a larger set for domain jargon (keep entries lowercased, without the final period).
-    public init(abbreviations: Set<String> = SentenceSplitter.defaultAbbreviations) {
+    package init(abbreviations: Set<String> = SentenceSplitter.defaultAbbreviations) {
         self.abbreviations = abbreviations
     }
 
@@ -69,7 +69,7 @@ public struct SentenceSplitter: Sendable, Hashable {
     }
 
     /// The sentences of `text`, trimmed, in order.
-    public func sentences(in text: String) -> [String] {
+    package func sentences(in text: String) -> [String] {
         let chars = Array(text)
         var sentences: [String] = []
         forEachSentence(in: chars) { sentences.append(String(chars[$0]).trimmingWhitespace()) }
@@ -77,7 +77,7 @@ public struct SentenceSplitter: Sendable, Hashable {
     }
 
     /// The number of sentences in `text`; the same count as `sentences(in:).count` without building the strings.
-    public func count(in text: String) -> Int {
+    package func count(in text: String) -> Int {
         var count = 0
         forEachSentence(in: Array(text)) { _ in count += 1 }
         return count

@@ -3,17 +3,17 @@
 /// The steps are reported separately (``StructuredOutputResult/checks``) so a report can tell "not JSON at all"
 /// apart from "JSON of the wrong shape". Only a fence around the whole output is stripped; prose around the JSON
 /// counts as not valid JSON, because an app parsing the output would fail the same way.
-public struct StructuredOutputCheck: Sendable, Hashable {
+package struct StructuredOutputCheck: Sendable, Hashable {
     /// The schema the parsed value must satisfy; nil checks only that the text is JSON.
-    public var schema: JSONSchema?
+    package var schema: JSONSchema?
 
     /// A check against `schema`, or only for parsable JSON when nil.
-    public init(schema: JSONSchema?) {
+    package init(schema: JSONSchema?) {
         self.schema = schema
     }
 
     /// Runs every step on `rawText`; never throws, problems are in the result.
-    public func check(_ rawText: String) -> StructuredOutputResult {
+    package func check(_ rawText: String) -> StructuredOutputResult {
         let (body, stripped) = Self.stripCodeFence(rawText)
         let value: JSONValue
         do {

@@ -1,16 +1,16 @@
 /// The outcome of a ``StructuredOutputCheck`` on one output.
-public struct StructuredOutputResult: Sendable, Hashable {
+package struct StructuredOutputResult: Sendable, Hashable {
     /// Whether a Markdown code fence around the whole output was removed before parsing.
-    public var strippedCodeFence: Bool
+    package var strippedCodeFence: Bool
     /// The parsed value, or nil when the text is not JSON.
-    public var value: JSONValue?
+    package var value: JSONValue?
     /// The parse failure (one violation, keyword `json`, at `$`) or every schema violation; empty when all passed.
-    public var violations: [SchemaViolation]
+    package var violations: [SchemaViolation]
     /// Whether a schema was given; without one ``schemaValid`` is never reported.
-    public var schemaChecked: Bool
+    package var schemaChecked: Bool
 
     /// A result as ``StructuredOutputCheck/check(_:)`` builds it.
-    public init(strippedCodeFence: Bool, value: JSONValue?, violations: [SchemaViolation], schemaChecked: Bool) {
+    package init(strippedCodeFence: Bool, value: JSONValue?, violations: [SchemaViolation], schemaChecked: Bool) {
         self.strippedCodeFence = strippedCodeFence
         self.value = value
         self.violations = violations
@@ -18,14 +18,14 @@ public struct StructuredOutputResult: Sendable, Hashable {
     }
 
     /// Whether the (fence-stripped) text parsed as JSON.
-    public var parsesAsJSON: Bool { value != nil }
+    package var parsesAsJSON: Bool { value != nil }
 
     /// Whether the text parsed and satisfied the schema (or parsed, when there was no schema).
-    public var passed: Bool { value != nil && violations.isEmpty }
+    package var passed: Bool { value != nil && violations.isEmpty }
 
     /// One result per step, named `json_parses` and (with a schema) `schema_valid`, for per-check reporting.
     /// `schema_valid` fails when the text did not parse, since the schema could not hold.
-    public var checks: [ConstraintResult] {
+    package var checks: [ConstraintResult] {
         let parseMessage = violations.first(where: { $0.keyword == "json" })?.message
             ?? (strippedCodeFence ? "parsed after stripping a code fence" : "parsed")
         var results = [

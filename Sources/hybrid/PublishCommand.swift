@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HybridConfig
+import HybridConfigTools
 import HybridRecommend
 import HybridCurl
 

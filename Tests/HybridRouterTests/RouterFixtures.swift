@@ -63,9 +63,9 @@ enum Fixtures {
             defaultVariant: "plain",
             options: FeatureGenerationOptions(temperature: 0, maxOutputTokens: maxOutputTokens),
             priority: priority, deadlineMs: deadlineMs, privacy: privacy, monthlyBudgetUSD: budget)
-        return HybridConfigDocument(
-            version: version, models: models, features: [Fixtures.feature: feature],
-            rollouts: rollout.map { [Fixtures.feature: $0] } ?? [:])
+        var document = HybridConfigDocument(version: version, models: models, features: [Fixtures.feature: feature])
+        document.rollouts = rollout.map { [Fixtures.feature: $0] } ?? [:]
+        return document
     }
 
     /// A router over fake models: each model's config is derived from the fake (tier, window) unless given.

@@ -13,16 +13,16 @@
 ///   {"name": "ten-percent", "percentile": {"seed": "prompt-v2", "below": 10}}
 /// ]
 /// ```
-public struct ConfigCondition: Sendable, Hashable, Codable {
+package struct ConfigCondition: Sendable, Hashable, Codable {
     /// The condition's name, which features' `overrides` refer to.
-    public var name: String
+    package var name: String
     /// Label name → test on its value.
-    public var labels: [String: LabelTest]
+    package var labels: [String: LabelTest]
     /// A seeded slice of installs (0 ≤ percentile < 100), bucketed as rollouts are.
-    public var percentile: PercentileRange?
+    package var percentile: PercentileRange?
 
     /// Creates a condition.
-    public init(name: String, labels: [String: LabelTest] = [:], percentile: PercentileRange? = nil) {
+    package init(name: String, labels: [String: LabelTest] = [:], percentile: PercentileRange? = nil) {
         self.name = name
         self.labels = labels
         self.percentile = percentile
@@ -32,7 +32,7 @@ public struct ConfigCondition: Sendable, Hashable, Codable {
         case name, labels, percentile
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = try c.decode(String.self, forKey: .name)
         labels = try c.decodeIfPresent([String: LabelTest].self, forKey: .labels) ?? [:]
@@ -40,12 +40,12 @@ public struct ConfigCondition: Sendable, Hashable, Codable {
     }
 
     /// Whether the condition holds for an install with these labels.
-    public func matches(_ labels: [String: String], installId: String) -> Bool {
+    package func matches(_ labels: [String: String], installId: String) -> Bool {
         matches(TargetLabels(labels), installId: installId)
     }
 
     /// Whether the condition holds for an install with these labels (their versions parsed once).
-    public func matches(_ labels: TargetLabels, installId: String) -> Bool {
+    package func matches(_ labels: TargetLabels, installId: String) -> Bool {
         for (label, test) in self.labels {
             guard let value = labels.values[label], test.matches(value, version: labels.versions[label]) else { return false }
         }
@@ -56,14 +56,14 @@ public struct ConfigCondition: Sendable, Hashable, Codable {
 
 /// An install's labels with their version readings parsed once: the router keeps one for its lifetime, so a
 /// request pays for no parsing (conditions are evaluated on every request).
-public struct TargetLabels: Sendable, Hashable {
+package struct TargetLabels: Sendable, Hashable {
     /// Label → value, as the app gave them.
-    public let values: [String: String]
+    package let values: [String: String]
     /// Label → the value read as a version, for values that are one.
-    public let versions: [String: SemanticVersion]
+    package let versions: [String: SemanticVersion]
 
     /// Parses the values that are versions.
-    public init(_ values: [String: String]) {
+    package init(_ values: [String: String]) {
         self.values = values
         versions = values.compactMapValues(SemanticVersion.init)
     }
@@ -71,23 +71,23 @@ public struct TargetLabels: Sendable, Hashable {
 
 /// One test on a label's value; every test set must hold. `atLeast` and `below` compare semantic versions
 /// (`3.2` < `3.10` < `3.10.1`), the others compare strings exactly.
-public struct LabelTest: Sendable, Hashable, Codable {
+package struct LabelTest: Sendable, Hashable, Codable {
     /// The value is exactly this.
-    public var equals: String?
+    package var equals: String?
     /// The value is one of these.
-    public var oneOf: [String]?
+    package var oneOf: [String]?
     /// The value starts with this (`de` matches `de-AT`).
-    public var prefix: String?
+    package var prefix: String?
     /// The value is a version at or above this one.
-    public var atLeast: String? { didSet { atLeastVersion = atLeast.flatMap(SemanticVersion.init) } }
+    package var atLeast: String? { didSet { atLeastVersion = atLeast.flatMap(SemanticVersion.init) } }
     /// The value is a version below this one.
-    public var below: String? { didSet { belowVersion = below.flatMap(SemanticVersion.init) } }
+    package var below: String? { didSet { belowVersion = below.flatMap(SemanticVersion.init) } }
     /// `atLeast` and `below` parsed once (conditions are evaluated on every request).
     private var atLeastVersion: SemanticVersion?
     private var belowVersion: SemanticVersion?
 
     /// Creates a test; set at least one field.
-    public init(equals: String? = nil, oneOf: [String]? = nil, prefix: String? = nil, atLeast: String? = nil, below: String? = nil) {
+    package init(equals: String? = nil, oneOf: [String]? = nil, prefix: String? = nil, atLeast: String? = nil, below: String? = nil) {
         self.equals = equals
         self.oneOf = oneOf
         self.prefix = prefix
@@ -101,7 +101,7 @@ public struct LabelTest: Sendable, Hashable, Codable {
         case equals, oneOf, prefix, atLeast, below
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             equals: try c.decodeIfPresent(String.self, forKey: .equals), oneOf: try c.decodeIfPresent([String].self, forKey: .oneOf),
@@ -109,7 +109,7 @@ public struct LabelTest: Sendable, Hashable, Codable {
             below: try c.decodeIfPresent(String.self, forKey: .below))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(equals, forKey: .equals)
         try c.encodeIfPresent(oneOf, forKey: .oneOf)
@@ -119,7 +119,7 @@ public struct LabelTest: Sendable, Hashable, Codable {
     }
 
     /// Whether `value` passes every test set.
-    public func matches(_ value: String) -> Bool {
+    package func matches(_ value: String) -> Bool {
         matches(value, version: SemanticVersion(value))
     }
 
@@ -137,20 +137,20 @@ public struct LabelTest: Sendable, Hashable, Codable {
     }
 
     /// Whether no test is set (the validator refuses it: it would hold for any value).
-    public var isEmpty: Bool { equals == nil && oneOf == nil && prefix == nil && atLeast == nil && below == nil }
+    package var isEmpty: Bool { equals == nil && oneOf == nil && prefix == nil && atLeast == nil && below == nil }
 }
 
 /// A slice of installs by their seeded percentile: `from` ≤ percentile < `below`.
-public struct PercentileRange: Sendable, Hashable, Codable {
+package struct PercentileRange: Sendable, Hashable, Codable {
     /// Splits installs independently of other conditions and rollouts with another seed.
-    public var seed: String
+    package var seed: String
     /// Lower bound, inclusive (0–100).
-    public var from: Double
+    package var from: Double
     /// Upper bound, exclusive (0–100).
-    public var below: Double
+    package var below: Double
 
     /// Creates a range.
-    public init(seed: String, from: Double = 0, below: Double) {
+    package init(seed: String, from: Double = 0, below: Double) {
         self.seed = seed
         self.from = from
         self.below = below
@@ -160,7 +160,7 @@ public struct PercentileRange: Sendable, Hashable, Codable {
         case seed, from, below
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         seed = try c.decode(String.self, forKey: .seed)
         from = try c.decodeIfPresent(Double.self, forKey: .from) ?? 0
@@ -168,7 +168,7 @@ public struct PercentileRange: Sendable, Hashable, Codable {
     }
 
     /// Whether `installId`'s bucket (the rollouts' SHA-256 bucketing, feature-independent) lies in the range.
-    public func contains(installId: String) -> Bool {
+    package func contains(installId: String) -> Bool {
         let bucket = RolloutBucketing.bucket(seed: seed, feature: "", installId: installId)
         return bucket >= RolloutBucketing.threshold(percentage: from) && bucket < RolloutBucketing.threshold(percentage: below)
     }

@@ -1,4 +1,4 @@
-public import HybridCore
+package import HybridCore
 
 /// What a feature changes under one condition (its `overrides` entry named after the condition). Fields left out
 /// keep the feature's own value; `variants` replaces or adds the named variants only.
@@ -9,26 +9,26 @@ public import HybridCore
 ///   "german": {"variants": {"concise": {"template": "Fasse zusammen: {{input}}"}}}
 /// }
 /// ```
-public struct FeatureOverride: Sendable, Hashable, Codable {
+package struct FeatureOverride: Sendable, Hashable, Codable {
     /// The priority order under the condition.
-    public var priority: [String]?
+    package var priority: [String]?
     /// The default variant under the condition.
-    public var defaultVariant: String?
+    package var defaultVariant: String?
     /// Variants replaced or added under the condition, by name.
-    public var variants: [String: PromptVariant]?
+    package var variants: [String: PromptVariant]?
     /// Generation options under the condition (replacing the feature's as a whole).
-    public var options: FeatureGenerationOptions?
+    package var options: FeatureGenerationOptions?
     /// The routing block under the condition (replacing the feature's as a whole).
-    public var routing: RoutingConfig?
+    package var routing: RoutingConfig?
     /// Output constraints under the condition (replacing the feature's as a whole).
-    public var constraints: OutputConstraints?
+    package var constraints: OutputConstraints?
     /// The overall deadline under the condition.
-    public var deadlineMs: Int?
+    package var deadlineMs: Int?
     /// The monthly budget under the condition.
-    public var monthlyBudgetUSD: Double?
+    package var monthlyBudgetUSD: Double?
 
     /// Creates an override; nil fields keep the feature's values.
-    public init(
+    package init(
         priority: [String]? = nil, defaultVariant: String? = nil, variants: [String: PromptVariant]? = nil,
         options: FeatureGenerationOptions? = nil, routing: RoutingConfig? = nil, constraints: OutputConstraints? = nil,
         deadlineMs: Int? = nil, monthlyBudgetUSD: Double? = nil
@@ -43,12 +43,12 @@ public struct FeatureOverride: Sendable, Hashable, Codable {
         self.monthlyBudgetUSD = monthlyBudgetUSD
     }
 
-    enum CodingKeys: String, CodingKey, CaseIterable {
+    package enum CodingKeys: String, CodingKey, CaseIterable {
         case priority, defaultVariant, variants, options, routing, constraints, deadlineMs, monthlyBudgetUSD
     }
 
     /// `feature` with this override applied (its `overrides` left out: a resolved feature has none).
-    public func applied(to feature: FeatureConfig) -> FeatureConfig {
+    package func applied(to feature: FeatureConfig) -> FeatureConfig {
         var out = feature
         out.overrides = nil
         if let priority { out.priority = priority }
@@ -63,7 +63,7 @@ public struct FeatureOverride: Sendable, Hashable, Codable {
     }
 
     /// The names of the fields set, in the order above (for plans, diffs and reports).
-    public var fieldNames: [String] {
+    package var fieldNames: [String] {
         var out: [String] = []
         if priority != nil { out.append("priority") }
         if defaultVariant != nil { out.append("defaultVariant") }

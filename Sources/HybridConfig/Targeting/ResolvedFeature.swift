@@ -1,10 +1,10 @@
 /// A feature as one install sees it: the first condition (in the document's order) that holds for the install's
 /// labels and that the feature overrides, applied.
-public struct ResolvedFeature: Sendable, Hashable {
+package struct ResolvedFeature: Sendable, Hashable {
     /// The feature with the override applied (or as written, when no condition matched).
-    public var config: FeatureConfig
+    package var config: FeatureConfig
     /// The condition whose override applies; nil when none did.
-    public var condition: String?
+    package var condition: String?
 }
 
 extension HybridConfigDocument {
@@ -12,12 +12,12 @@ extension HybridConfigDocument {
     ///
     /// Cheap when the document has no conditions (the feature is returned as is); otherwise one pass over the
     /// conditions the feature overrides.
-    public func resolve(feature name: String, labels: [String: String], installId: String) -> ResolvedFeature? {
+    package func resolve(feature name: String, labels: [String: String], installId: String) -> ResolvedFeature? {
         resolve(feature: name, labels: TargetLabels(labels), installId: installId)
     }
 
     /// `feature` as an install with `labels` sees it, the labels' versions parsed once by the caller.
-    public func resolve(feature name: String, labels: TargetLabels, installId: String) -> ResolvedFeature? {
+    package func resolve(feature name: String, labels: TargetLabels, installId: String) -> ResolvedFeature? {
         guard let feature = features[name] else { return nil }
         guard let overrides = feature.overrides, !overrides.isEmpty else { return ResolvedFeature(config: feature, condition: nil) }
         for condition in conditions {
@@ -31,7 +31,7 @@ extension HybridConfigDocument {
 
     /// The document as an install with `labels` sees it: every feature resolved, conditions dropped. What a harness
     /// run "as an iOS 18 phone on app 3.1" evaluates (`hybrid eval --label`), and what it stores with the run.
-    public func resolved(labels: [String: String], installId: String) -> (document: HybridConfigDocument, conditions: [String: String]) {
+    package func resolved(labels: [String: String], installId: String) -> (document: HybridConfigDocument, conditions: [String: String]) {
         let labels = TargetLabels(labels)
         var out = self
         var matched: [String: String] = [:]

@@ -1,12 +1,12 @@
 /// A dotted numeric version (`3`, `3.2`, `18.0.1`), compared component by component with missing components as
 /// zero, so `3.2` == `3.2.0` < `3.10`. Anything after the numeric part (`-beta`, `+build`, ` (22A)`) is ignored:
 /// app and OS versions carry such suffixes, and conditions compare releases.
-public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The numeric components, most significant first.
-    public let components: [Int]
+    package let components: [Int]
 
     /// Parses the leading dotted numbers of `text`; nil when it does not start with a number.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var components: [Int] = []
         var current: Int?
         for character in text.unicodeScalars {
@@ -26,7 +26,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         self.components = components
     }
 
-    public static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+    package static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         for i in 0..<max(lhs.components.count, rhs.components.count) {
             let l = i < lhs.components.count ? lhs.components[i] : 0
             let r = i < rhs.components.count ? rhs.components[i] : 0
@@ -35,16 +35,16 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         return false
     }
 
-    public static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+    package static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         !(lhs < rhs) && !(rhs < lhs)
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         var trimmed = components
         while trimmed.count > 1, trimmed.last == 0 { trimmed.removeLast() }
         hasher.combine(trimmed)
     }
 
     /// The components joined by dots.
-    public var description: String { components.map(String.init).joined(separator: ".") }
+    package var description: String { components.map(String.init).joined(separator: ".") }
 }

@@ -1,31 +1,31 @@
 /// Every check a feature defines on its output: the JSON Schema (hard: the app parses the output), the soft
 /// constraints on the text, and the arguments of any tool calls against the offered tools' schemas. The runner scores stored results with it and the router checks live responses with
 /// it, so a result the report calls adherent is exactly one the router would accept.
-public struct OutputChecks: Sendable, Hashable {
+package struct OutputChecks: Sendable, Hashable {
     /// The JSON parse and schema step; nil when the feature has no output schema.
-    public var structured: StructuredOutputCheck?
+    package var structured: StructuredOutputCheck?
     /// Soft constraints; nil when the feature has none.
-    public var constraints: OutputConstraints?
+    package var constraints: OutputConstraints?
     /// The tool-call check; nil when the request offered no tools.
-    public var tools: ToolCallCheck?
+    package var tools: ToolCallCheck?
     /// The answer decodes into the app's type; nil unless the call asked for a Swift type (`generating:`).
-    public var decodes: DecodeCheck?
+    package var decodes: DecodeCheck?
 
     /// Checks for a feature's `schema` and `constraints` (empty constraints count as none) and the `tools` a
     /// request offers (none: no tool check).
-    public init(schema: JSONSchema?, constraints: OutputConstraints?, tools: [ToolDefinition] = []) {
+    package init(schema: JSONSchema?, constraints: OutputConstraints?, tools: [ToolDefinition] = []) {
         self.structured = schema.map { StructuredOutputCheck(schema: $0) }
         self.constraints = constraints.flatMap { $0.isEmpty ? nil : $0 }
         self.tools = tools.isEmpty ? nil : ToolCallCheck(tools: tools)
     }
 
     /// Whether there is nothing to check.
-    public var isEmpty: Bool { structured == nil && constraints == nil && tools == nil && decodes == nil }
+    package var isEmpty: Bool { structured == nil && constraints == nil && tools == nil && decodes == nil }
 
     /// Runs the checks that apply to `response`. A response that called tools is not the final answer, so the
     /// schema and constraints (which describe the answer's text) wait for a later turn: only `tool_arguments` is
     /// reported, and only when the request offered tools. A text answer gets the text checks alone.
-    public func evaluate(_ response: GenerationResponse) -> OutputCheckResult {
+    package func evaluate(_ response: GenerationResponse) -> OutputCheckResult {
         guard !response.toolCalls.isEmpty else { return evaluate(response.text) }
         guard let tools else { return OutputCheckResult(results: [], parsed: nil, schemaViolations: []) }
         let check = tools.check(response.toolCalls)
@@ -33,7 +33,7 @@ public struct OutputChecks: Sendable, Hashable {
     }
 
     /// Runs every check on `text`.
-    public func evaluate(_ text: String) -> OutputCheckResult {
+    package func evaluate(_ text: String) -> OutputCheckResult {
         var results: [ConstraintResult] = []
         var parsed: JSONValue?
         var violations: [SchemaViolation] = []
@@ -53,37 +53,37 @@ public struct OutputChecks: Sendable, Hashable {
     /// The result names these checks produce (each configured limit and pattern yields one result per output,
     /// whatever the text), for refusing a fallback on a check the feature does not have.
     /// `tool_arguments` is always included: any request may offer tools, which a feature's config cannot see.
-    public var resultNamesProduced: Set<String> {
+    package var resultNamesProduced: Set<String> {
         Set(evaluate("").results.map(\.name)).union([ToolCallCheck.resultName])
     }
 
     /// Result names that come from a schema (the output's or a tool's) rather than from soft constraints; the
     /// `schema` entry of a routing policy selects them all.
-    public static let schemaResultNames: Set<String> = [
+    package static let schemaResultNames: Set<String> = [
         "json_parses", "schema_valid", DecodeCheck.resultName, ToolCallCheck.resultName,
     ]
 
     /// Every result name a check can produce, for validating names a routing policy falls back on.
-    public static let resultNames: [String] = [
+    package static let resultNames: [String] = [
         "json_parses", "schema_valid", "min_sentences", "max_sentences", "min_words", "max_words", "max_characters",
         "single_paragraph", "must_contain", "must_not_contain", ToolCallCheck.resultName, DecodeCheck.resultName,
     ]
 }
 
 /// The outcome of ``OutputChecks/evaluate(_:)`` on one output.
-public struct OutputCheckResult: Sendable, Hashable {
+package struct OutputCheckResult: Sendable, Hashable {
     /// One result per check, schema steps first (`json_parses`, `schema_valid`), then soft constraints: the list
     /// the runner stores.
-    public var results: [ConstraintResult]
+    package var results: [ConstraintResult]
     /// The output parsed as JSON, when a schema applied and it parsed.
-    public var parsed: JSONValue?
+    package var parsed: JSONValue?
     /// The parse failure or every schema violation, with instance paths.
-    public var schemaViolations: [SchemaViolation]
+    package var schemaViolations: [SchemaViolation]
     /// Every problem with the response's tool calls, at paths under `$.tool_calls[i]`.
-    public var toolViolations: [SchemaViolation]
+    package var toolViolations: [SchemaViolation]
 
     /// Creates a result; ``OutputChecks/evaluate(_:)`` builds these.
-    public init(
+    package init(
         results: [ConstraintResult], parsed: JSONValue?, schemaViolations: [SchemaViolation],
         toolViolations: [SchemaViolation] = []
     ) {
@@ -94,13 +94,13 @@ public struct OutputCheckResult: Sendable, Hashable {
     }
 
     /// True when every check passed (vacuously true with none).
-    public var adherent: Bool { results.allSatisfy(\.passed) }
+    package var adherent: Bool { results.allSatisfy(\.passed) }
 
     /// How many checks failed; the router's "best attempt" is the response failing the fewest.
-    public var failedCount: Int { results.count { !$0.passed } }
+    package var failedCount: Int { results.count { !$0.passed } }
 
     /// The failed checks `selection` names, each with what failed (a schema path and keyword, a constraint name).
-    public func failures(selectedBy selection: OutputCheckSelection) -> [FailedOutputCheck] {
+    package func failures(selectedBy selection: OutputCheckSelection) -> [FailedOutputCheck] {
         var out: [FailedOutputCheck] = []
         for result in results where !result.passed && selection.selects(result.name) {
             switch result.name {
@@ -129,7 +129,7 @@ public struct OutputCheckResult: Sendable, Hashable {
     }
 
     /// Every failed check.
-    public var failures: [FailedOutputCheck] { failures(selectedBy: .all) }
+    package var failures: [FailedOutputCheck] { failures(selectedBy: .all) }
 }
 
 /// One failed output check, as a routed attempt records it: `schema: $.topics minItems`, `constraint: max_words`.

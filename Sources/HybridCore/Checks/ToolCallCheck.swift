@@ -3,20 +3,20 @@
 ///
 /// Problems are results, never errors: a model that invents a tool or sends malformed arguments fails the
 /// `tool_arguments` output check, which a routing policy can fall back on like any schema failure.
-public struct ToolCallCheck: Sendable, Hashable {
+package struct ToolCallCheck: Sendable, Hashable {
     /// The result name this check reports under.
-    public static let resultName = "tool_arguments"
+    package static let resultName = "tool_arguments"
 
     /// The tools the request offered.
-    public var tools: [ToolDefinition]
+    package var tools: [ToolDefinition]
 
     /// A check against `tools`.
-    public init(tools: [ToolDefinition]) {
+    package init(tools: [ToolDefinition]) {
         self.tools = tools
     }
 
     /// Every problem with `calls`, each at an instance path under `$.tool_calls[i]` (`$.tool_calls[0].arguments.unit`).
-    public func violations(_ calls: [ToolCall]) -> [SchemaViolation] {
+    package func violations(_ calls: [ToolCall]) -> [SchemaViolation] {
         var schemas: [String: Result<JSONSchema, SchemaError>] = [:]
         for tool in tools where schemas[tool.name] == nil {
             schemas[tool.name] = Result { () throws(SchemaError) in try JSONSchema(tool.parameters) }
@@ -27,7 +27,7 @@ public struct ToolCallCheck: Sendable, Hashable {
     }
 
     /// One `tool_arguments` result for `calls`: passed when there is no violation.
-    public func check(_ calls: [ToolCall]) -> (result: ConstraintResult, violations: [SchemaViolation]) {
+    package func check(_ calls: [ToolCall]) -> (result: ConstraintResult, violations: [SchemaViolation]) {
         let found = violations(calls)
         let message: String
         if found.isEmpty {

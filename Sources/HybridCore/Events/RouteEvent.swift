@@ -63,7 +63,7 @@ public struct RouteEvent: Sendable, Codable, Hashable {
     public var content: Content?
 
     /// Creates an event; the router builds these, tests and collectors may too.
-    public init(
+    package init(
         id: String = UUID().uuidString, timestamp: Date, installId: String, feature: String, configVersion: Int,
         configHash: String? = nil, variant: String, rolloutArm: String? = nil, bucket: Int? = nil,
         servedBy: String? = nil, servedTier: ModelTier? = nil, outcome: Outcome, errorKind: String? = nil,
@@ -187,7 +187,7 @@ extension RouteEvent {
         public var passed: Bool
 
         /// Creates a check result.
-        public init(name: String, passed: Bool) {
+        package init(name: String, passed: Bool) {
             self.name = name
             self.passed = passed
         }
@@ -201,7 +201,7 @@ extension RouteEvent {
         public var output: String?
 
         /// Creates a content record.
-        public init(inputs: [String: String], output: String?) {
+        package init(inputs: [String: String], output: String?) {
             self.inputs = inputs
             self.output = output
         }

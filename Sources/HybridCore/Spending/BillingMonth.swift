@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// A calendar month in UTC, the period budget caps and spend counters use. Stored as `YYYY-MM`.
 ///
@@ -17,7 +17,7 @@ public struct BillingMonth: Sendable, Hashable, Comparable, Codable, CustomStrin
     }
 
     /// The UTC month containing `date`.
-    public init(containing date: Date) {
+    package init(containing date: Date) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
         let parts = calendar.dateComponents([.year, .month], from: date)
@@ -26,7 +26,7 @@ public struct BillingMonth: Sendable, Hashable, Comparable, Codable, CustomStrin
     }
 
     /// Parses `YYYY-MM`; nil for anything else.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
             let year = Int(parts[0]), let month = Int(parts[1])

@@ -1,15 +1,15 @@
 /// The `decodes` output check: the answer's JSON decodes into the app's Swift type. A schema-valid answer can still
 /// fail it (a date in another format, a custom `init(from:)` that refuses a value), so routing can fall back on it
 /// like any schema check (the `schema` entry of `fallbackOnOutput` selects it) and the harness counts it.
-public struct DecodeCheck: Sendable, Hashable {
+package struct DecodeCheck: Sendable, Hashable {
     /// The check's result name.
-    public static let resultName = "decodes"
+    package static let resultName = "decodes"
     /// The type, for messages and equality.
-    public let typeName: String
+    package let typeName: String
     private let attempt: @Sendable (JSONValue) -> String?
 
     /// The check for `type`, decoding with ``JSONValueDecoder``.
-    public init<T: Decodable & SendableMetatype>(_ type: T.Type) {
+    package init<T: Decodable & SendableMetatype>(_ type: T.Type) {
         typeName = String(describing: T.self)
         attempt = { value in
             do {
@@ -22,7 +22,7 @@ public struct DecodeCheck: Sendable, Hashable {
     }
 
     /// The result on the answer parsed as JSON (nil: it did not parse).
-    public func check(_ parsed: JSONValue?) -> ConstraintResult {
+    package func check(_ parsed: JSONValue?) -> ConstraintResult {
         guard let parsed else {
             return ConstraintResult(
                 name: Self.resultName, passed: false, observed: .null, limit: .string(typeName),
@@ -38,6 +38,6 @@ public struct DecodeCheck: Sendable, Hashable {
             message: "decodes as \(typeName)")
     }
 
-    public static func == (lhs: DecodeCheck, rhs: DecodeCheck) -> Bool { lhs.typeName == rhs.typeName }
-    public func hash(into hasher: inout Hasher) { hasher.combine(typeName) }
+    package static func == (lhs: DecodeCheck, rhs: DecodeCheck) -> Bool { lhs.typeName == rhs.typeName }
+    package func hash(into hasher: inout Hasher) { hasher.combine(typeName) }
 }

@@ -2,9 +2,9 @@
 /// "tags": ["a", "b` gives `{"name": "Paris", "tags": ["a"]}`. A member appears once its value is complete (a string
 /// closed, a number followed by a delimiter); an object or array being written appears with its complete members,
 /// as Foundation Models' partially generated values do. Text before the first `{` or `[` (a code fence) is skipped.
-public enum PartialJSON {
+package enum PartialJSON {
     /// The complete part of `text`, or nil before the document's first `{` or `[`.
-    public static func parse(_ text: String) -> JSONValue? {
+    package static func parse(_ text: String) -> JSONValue? {
         let bytes = Array(text.utf8)
         guard let start = bytes.firstIndex(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }) else { return nil }
         var reader = Reader(bytes: bytes, index: start)

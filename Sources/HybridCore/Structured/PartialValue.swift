@@ -27,7 +27,7 @@ public struct PartialValue<T: StructuredOutput>: Sendable {
     }
 
     /// The partial value of `json` (an answer's complete part so far).
-    public init(json: JSONValue) {
+    package init(json: JSONValue) {
         self.init(json: json, placeholders: Placeholders())
     }
 

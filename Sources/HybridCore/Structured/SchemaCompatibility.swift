@@ -5,10 +5,10 @@
 /// requires must be required by the config too; a value's JSON types under the config must be among the type's
 /// (`integer` counts as a `number`); an enum may only narrow. Properties the config adds are fine: decoding ignores
 /// keys a type does not declare.
-public enum SchemaCompatibility {
+package enum SchemaCompatibility {
     /// The problems, each with the path of the config schema where it is (`properties.topics.items`); empty when
     /// compatible.
-    public static func problems(config: JSONValue, type: JSONValue, path: String = "") -> [String] {
+    package static func problems(config: JSONValue, type: JSONValue, path: String = "") -> [String] {
         var out: [String] = []
         let here = path.isEmpty ? "the schema" : path
         let allowed = types(type)

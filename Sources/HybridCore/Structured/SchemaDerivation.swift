@@ -6,18 +6,18 @@ import Foundation
 ///
 /// The schema is the strict subset every provider accepts: every object lists all its properties as `required` with
 /// `additionalProperties: false` (OpenAI's strict mode demands both), and an optional property may be `null`.
-public enum SchemaDerivation {
+package enum SchemaDerivation {
     /// Why a type has no derivable schema: where, and what went wrong.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
+    package struct Failure: Error, CustomStringConvertible, Sendable {
         /// The property path (`address.city`), empty for the root.
-        public var path: String
+        package var path: String
         /// What went wrong.
-        public var message: String
-        public var description: String { path.isEmpty ? message : "at \(path): \(message)" }
+        package var message: String
+        package var description: String { path.isEmpty ? message : "at \(path): \(message)" }
     }
 
     /// The schema of `type`, with `descriptions` by property path and `typeDescription` on the root.
-    public static func schema<T: Decodable>(
+    package static func schema<T: Decodable>(
         of type: T.Type, descriptions: [String: String] = [:], typeDescription: String? = nil
     ) throws(Failure) -> JSONValue {
         let root = NodeBox()

@@ -7,7 +7,7 @@ public struct ConversationStep: Sendable, Equatable {
     public var toolExecutions: [ToolExecution]
 
     /// A step; the conversation builds these.
-    public init(routed: RoutedResponse, toolExecutions: [ToolExecution]) {
+    package init(routed: RoutedResponse, toolExecutions: [ToolExecution]) {
         self.routed = routed
         self.toolExecutions = toolExecutions
     }

@@ -8,7 +8,7 @@ public struct ConversationTurn: Sendable, Equatable {
     public var steps: [ConversationStep]
 
     /// A turn; the conversation builds these.
-    public init(response: GenerationResponse, steps: [ConversationStep]) {
+    package init(response: GenerationResponse, steps: [ConversationStep]) {
         self.response = response
         self.steps = steps
     }

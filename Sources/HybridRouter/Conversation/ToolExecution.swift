@@ -13,7 +13,7 @@ public struct ToolExecution: Sendable, Equatable {
     public var duration: Duration
 
     /// An execution record; the conversation builds these.
-    public init(call: ToolCall, result: String, succeeded: Bool, duration: Duration) {
+    package init(call: ToolCall, result: String, succeeded: Bool, duration: Duration) {
         self.call = call
         self.result = result
         self.succeeded = succeeded

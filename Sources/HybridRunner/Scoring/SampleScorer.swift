@@ -3,14 +3,14 @@ public import HybridCore
 /// Every metric of one output: hard checks (JSON parses, schema), soft constraints, and quality scores.
 public struct SampleMetrics: Sendable, Hashable, Codable {
     /// One result per check, hard ones first (`json_parses`, `schema_valid`), then soft constraints.
-    public var constraints: [ConstraintResult]
+    package var constraints: [ConstraintResult]
     /// Quality scores in 0...1 by scorer name; scorers with no applicable reference are absent.
     public var quality: [String: Double]
     /// The output parsed as JSON, when a schema applied and it parsed.
     public var parsed: JSONValue?
 
     /// Creates metrics; `SampleScorer.score` builds these.
-    public init(constraints: [ConstraintResult], quality: [String: Double], parsed: JSONValue?) {
+    package init(constraints: [ConstraintResult], quality: [String: Double], parsed: JSONValue?) {
         self.constraints = constraints
         self.quality = quality
         self.parsed = parsed
@@ -23,7 +23,7 @@ public struct SampleMetrics: Sendable, Hashable, Codable {
 /// Scores outputs of one feature: its schema, soft constraints and quality scorers, fixed once per run.
 public struct SampleScorer: Sendable {
     /// Checks the output is JSON matching the feature's schema; nil when the feature has none.
-    public var structuredCheck: StructuredOutputCheck?
+    package var structuredCheck: StructuredOutputCheck?
     /// Soft constraints on the text; nil when the feature has none.
     public var constraints: OutputConstraints?
     /// Quality scorers run on every output; each scores only references it understands.

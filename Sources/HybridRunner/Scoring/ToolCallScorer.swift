@@ -100,7 +100,7 @@ public struct ToolCallScorer: Sendable {
 /// What ``ToolCallScorer`` made of one response.
 public struct ToolCallScore: Sendable, Hashable {
     /// `tool_call_match`, then `tool_call_sequence` and `tool_arguments` where they apply.
-    public var results: [ConstraintResult]
+    package var results: [ConstraintResult]
     /// Matched calls over the larger of expected and made calls (1 when neither).
     public var partialCredit: Double
 }

@@ -1,3 +1,4 @@
+import HybridConfig
 import HybridCore
 
 extension FirebaseRemoteConfig {

@@ -1,3 +1,4 @@
+public import HybridConfig
 public import Foundation
 import HybridCore
 

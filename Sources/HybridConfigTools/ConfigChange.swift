@@ -1,3 +1,5 @@
+import HybridConfig
+
 /// One difference between two config documents, in words a reviewer can read.
 public struct ConfigChange: Sendable, Hashable, CustomStringConvertible {
     /// What changed, as a config path (`features.summarize.priority`).

@@ -1,3 +1,4 @@
+public import HybridConfig
 import Foundation
 import HybridCore
 

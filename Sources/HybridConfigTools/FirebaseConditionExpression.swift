@@ -1,3 +1,5 @@
+import HybridConfig
+
 /// Prints a `ConfigCondition` as a Firebase Remote Config condition expression and reads one back, for
 /// `FirebaseRemoteConfig`. Syntax: firebase.google.com/docs/remote-config/condition-reference (the REST form the
 /// console writes: clauses joined by ` && `, strings in single quotes).

@@ -1,3 +1,5 @@
+import HybridConfig
+
 extension FirebaseConditionExpression {
     /// Why a Firebase expression has no `ConfigCondition` with the same meaning.
     struct Unmappable: Error {
