@@ -158,7 +158,7 @@ public actor ConfigLoader {
     /// decode into the app's type (`typeName`, its schema `schema`): such a config keeps the one in force (the last
     /// known good), and `reasonNewOneRejected` names each JSON path. A config without an `outputSchema` for the
     /// feature is fine: typed calls send the type's own schema.
-    public func requireOutput(_ schema: JSONValue, named typeName: String, forFeature feature: String) {
+    package func requireOutput(_ schema: JSONValue, named typeName: String, forFeature feature: String) {
         outputTypes[feature] = (typeName, schema)
     }
 

@@ -51,7 +51,7 @@ public struct ConfigResolution: Sendable {
     /// Non-blocking problems of the config in force.
     public var warnings: [ConfigIssue]
     /// Variant path → template file it came from (for `hybrid config show`).
-    public var templateFiles: [String: String]
+    package var templateFiles: [String: String]
     /// The cache could not be read or written; the config is still valid, it just will not survive a restart.
     public var cacheError: ConfigError?
 

@@ -95,7 +95,7 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
     }
 
     /// The deadline as a duration, when one is set.
-    public var deadline: Duration? { deadlineMs.map { .milliseconds($0) } }
+    package var deadline: Duration? { deadlineMs.map { .milliseconds($0) } }
 
     /// The variant named `name`, or the default variant when `name` is nil or unknown.
     package func variant(named name: String? = nil) -> PromptVariant? {

@@ -8,9 +8,9 @@ import HybridCore
 /// previous last-known-good in place. Keeps the newest `keep` snapshots per source. One process owns the file.
 public actor FileConfigSnapshotCache: ConfigSnapshotCache {
     /// The JSON file.
-    public nonisolated let url: URL
+    package nonisolated let url: URL
     /// How many snapshots per source are kept (newest first); older ones are dropped on save.
-    public nonisolated let keep: Int
+    package nonisolated let keep: Int
     private var snapshots: [ConfigSnapshot]?
 
     /// A cache over `url`; nothing is read or created until the first call.

@@ -5,5 +5,5 @@ public struct ValidatedConfig: Sendable {
     /// Problems that do not block the document (unknown keys, a schema on a model without structured output).
     public var warnings: [ConfigIssue]
     /// Where each file-based template came from: variant path (`features.summarize.variants.concise`) → file.
-    public var templateFiles: [String: String]
+    package var templateFiles: [String: String]
 }

@@ -12,13 +12,13 @@ import Synchronization
 /// `droppedCount`.
 public final class JSONLinesEventSink: RouteEventSink {
     /// The directory holding the files.
-    public let directory: URL
+    package let directory: URL
     /// The base name of the files (`events` → `events.jsonl`, `events.1.jsonl`, …).
-    public let name: String
+    package let name: String
     /// The size past which the current file is rotated.
-    public let maxFileBytes: Int
+    package let maxFileBytes: Int
     /// How many rotated files are kept besides the current one.
-    public let maxRotatedFiles: Int
+    package let maxRotatedFiles: Int
 
     private let queue = DispatchQueue(label: "HybridEvents.JSONLinesEventSink")
     // Touched only on `queue`.

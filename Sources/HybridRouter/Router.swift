@@ -53,7 +53,6 @@ public final class Router: Sendable {
     ///   - installId: stable per install (not per user or per launch), so the rollout arm does not change.
     ///   - spendLedger: monthly spend counters; without one, budget caps are not enforced.
     ///   - cache: a response cache; nil disables caching.
-    ///   - clock: time source; tests inject one that can jump ahead.
     ///   - eventSink: receives one `RouteEvent` per `generate` or `stream` request (served, failed or declined);
     ///     nil sends none. Called on the request's path, so it must hand work off (the sinks in `HybridEvents` do).
     ///   - eventLabels: copied into every event: app version, OS, device class. Never put secrets here.
@@ -68,7 +67,6 @@ public final class Router: Sendable {
         installId: String,
         spendLedger: (any SpendLedger)? = nil,
         cache: (any RouterCache)? = nil,
-        clock: RouterClock = .system,
         policy: RouterDefaults = RouterDefaults(),
         eventSink: (any RouteEventSink)? = nil,
         eventLabels: [String: String] = [:],
@@ -76,7 +74,7 @@ public final class Router: Sendable {
     ) throws(ConfigError) {
         self.init(
             unvalidated: try config.validated(), models: models, installId: installId, spendLedger: spendLedger,
-            cache: cache, clock: clock, policy: policy, eventSink: eventSink, eventLabels: eventLabels,
+            cache: cache, policy: policy, eventSink: eventSink, eventLabels: eventLabels,
             onIncident: onIncident)
     }
 
@@ -107,14 +105,13 @@ public final class Router: Sendable {
         self.onIncident = onIncident
     }
 
-    /// A router over a fixed document (validated, as by ``init(config:models:installId:spendLedger:cache:clock:policy:eventSink:eventLabels:onIncident:)``) and fixed model instances.
+    /// A router over a fixed document (validated, as by ``init(config:models:installId:spendLedger:cache:policy:eventSink:eventLabels:onIncident:)``) and fixed model instances.
     public convenience init(
         config: HybridConfigDocument,
         models: [String: any LanguageModel],
         installId: String,
         spendLedger: (any SpendLedger)? = nil,
         cache: (any RouterCache)? = nil,
-        clock: RouterClock = .system,
         policy: RouterDefaults = RouterDefaults(),
         eventSink: (any RouteEventSink)? = nil,
         eventLabels: [String: String] = [:],
@@ -122,7 +119,7 @@ public final class Router: Sendable {
     ) throws(ConfigError) {
         try self.init(
             config: .fixed(config), models: .models(models), installId: installId, spendLedger: spendLedger,
-            cache: cache, clock: clock, policy: policy, eventSink: eventSink, eventLabels: eventLabels,
+            cache: cache, policy: policy, eventSink: eventSink, eventLabels: eventLabels,
             onIncident: onIncident)
     }
 

@@ -1,19 +1,19 @@
-public import Foundation
+package import Foundation
 
 /// The router's sense of time: deadlines, cooldowns and the billing month. Injectable so tests can jump ahead.
 ///
 /// `now` and `sleep` must agree (sleeping until `now() + d` returns after `d` in that clock's time); `date` gives
 /// the wall-clock date whose UTC month the spend ledger is keyed by.
-public struct RouterClock: Sendable {
+package struct RouterClock: Sendable {
     /// The current instant.
-    public var now: @Sendable () -> ContinuousClock.Instant
+    package var now: @Sendable () -> ContinuousClock.Instant
     /// The current wall-clock date (for the billing month).
-    public var date: @Sendable () -> Date
+    package var date: @Sendable () -> Date
     /// Returns at `deadline` (in `now`'s time), or throws `CancellationError` when the task is cancelled first.
-    public var sleep: @Sendable (_ deadline: ContinuousClock.Instant) async throws -> Void
+    package var sleep: @Sendable (_ deadline: ContinuousClock.Instant) async throws -> Void
 
     /// Creates a clock from its three functions; `now` and `sleep` must use the same time base.
-    public init(
+    package init(
         now: @escaping @Sendable () -> ContinuousClock.Instant,
         date: @escaping @Sendable () -> Date,
         sleep: @escaping @Sendable (_ deadline: ContinuousClock.Instant) async throws -> Void
@@ -25,7 +25,7 @@ public struct RouterClock: Sendable {
 
     /// Real time: `ContinuousClock` and `Date()`. Sleeps ask for zero tolerance, so the timer is not coalesced
     /// late and a deadline fires on time.
-    public static let system = RouterClock(
+    package static let system = RouterClock(
         now: { ContinuousClock.now },
         date: { Date() },
         sleep: { deadline in try await Task.sleep(until: deadline, tolerance: .zero, clock: .continuous) }

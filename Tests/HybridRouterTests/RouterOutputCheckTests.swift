@@ -30,8 +30,9 @@ struct RouterOutputCheckTests {
         document.features[Fixtures.feature]?.constraints = OutputConstraints(maxWords: 5)
         document.features[Fixtures.feature]?.routing = routing
         document.routing = documentRouting
-        return try Router(
-            config: document, models: Dictionary(uniqueKeysWithValues: models.map { ($0.id, $0 as any LanguageModel) }),
+        return Router(
+            unvalidated: .fixed(try ConfigValidator.validate(document).document),
+            models: .models(Dictionary(uniqueKeysWithValues: models.map { ($0.id, $0 as any LanguageModel) })),
             installId: "install-1", clock: clock.routerClock, policy: policy, onIncident: { _ in })
     }
 

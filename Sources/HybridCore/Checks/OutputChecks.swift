@@ -189,7 +189,7 @@ public struct OutputCheckSelection: Sendable, Hashable {
 
     /// Parses the written form; the error names the first entry that is neither `schema`, `constraints` nor a
     /// result name.
-    public init(parsing entries: [String]) throws(OutputCheckSelectionError) {
+    package init(parsing entries: [String]) throws(OutputCheckSelectionError) {
         self.init()
         for (index, entry) in entries.enumerated() {
             switch entry {
@@ -217,13 +217,13 @@ public struct OutputCheckSelection: Sendable, Hashable {
 }
 
 /// An entry of an output-check list that names no check.
-public struct OutputCheckSelectionError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct OutputCheckSelectionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Position of the entry in the list.
-    public var index: Int
+    package var index: Int
     /// The entry as written.
-    public var entry: String
+    package var entry: String
 
-    public var description: String {
+    package var description: String {
         "\"\(entry)\" is not an output check; use schema, constraints or one of "
             + OutputChecks.resultNames.joined(separator: ", ")
     }
