@@ -12,9 +12,10 @@ public enum RouteEventLines {
         public var malformedLines: Int
     }
 
-    /// One event as a line: its JSON and a newline.
+    /// One event as a line: its JSON (written through the event's member table) and a newline. Throws when a
+    /// number is not finite, naming the member.
     public static func line(_ event: RouteEvent) throws -> Data {
-        var data = try JSONEncoder().encode(event)
+        var data = Data(try event.jsonBytes())
         data.append(0x0A)
         return data
     }
@@ -22,11 +23,10 @@ public enum RouteEventLines {
     /// Every readable event in `data`; a malformed line (such as a torn last line) is counted and skipped, so it
     /// never costs the lines around it.
     public static func decode(_ data: Data) -> Decoded {
-        let decoder = JSONDecoder()
         var decoded = Decoded(events: [], malformedLines: 0)
         for line in data.split(separator: 0x0A, omittingEmptySubsequences: true) {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-            if let event = try? decoder.decode(RouteEvent.self, from: Data(line)) {
+            if let event = try? RouteEvent.readJSON(bytes: Data(line)) {
                 decoded.events.append(event)
             } else {
                 decoded.malformedLines += 1
