@@ -4,7 +4,7 @@ import HybridTransport
 
 /// The Gemini API wire format for `HTTPModelEngine`.
 struct GeminiWire: WireFormat {
-    let configuration: GeminiModelConfiguration
+    let configuration: HTTPModelConfiguration
 
     /// Read to the end of the stream: the chunk with the finish reason is not always the one with the final usage.
     var endsAtCompletion: Bool { false }
@@ -18,7 +18,7 @@ struct GeminiWire: WireFormat {
             headers.replaceOrAdd(name: field.name, value: field.value)
         }
         if let apiKey { headers.replaceOrAdd(name: "x-goog-api-key", value: apiKey) }
-        return HTTPRequest(method: "POST", url: configuration.endpointURL(stream: stream), headers: headers, body: body)
+        return HTTPRequest(method: "POST", url: endpointURL(stream: stream), headers: headers, body: body)
     }
 
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
@@ -79,5 +79,11 @@ struct GeminiWire: WireFormat {
             throw .refusal(model: context.modelID, detail: "finishReason \(raw): the response was stopped by a content filter")
         default: return .other(raw)
         }
+    }
+
+    /// `…/models/{model}:generateContent`, or `…:streamGenerateContent?alt=sse` (SSE framing instead of the
+    /// default streamed JSON array). The key is never put in this URL.
+    func endpointURL(stream: Bool) -> String {
+        configuration.url(appending: "/models/\(configuration.model)" + (stream ? ":streamGenerateContent?alt=sse" : ":generateContent"))
     }
 }
