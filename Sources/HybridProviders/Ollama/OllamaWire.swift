@@ -67,11 +67,12 @@ struct OllamaWire: WireFormat {
     static func absorb(line: Data, into result: inout WireResult, context: WireContext) throws(GenerationError) -> String {
         let response: OllamaChatResponse
         do {
-            response = try JSONDecoder().decode(OllamaChatResponse.self, from: line)
+            response = try OllamaChatResponse.readJSON(bytes: line)
         } catch {
             throw .decodingFailure(
                 model: context.modelID,
-                detail: context.clean("a line is not an Ollama chat response: \(String(decoding: line.prefix(120), as: UTF8.self))"))
+                detail: context.clean(
+                    "a line is not an Ollama chat response (\(error.described(root: "line"))): \(String(decoding: line.prefix(120), as: UTF8.self))"))
         }
         if let error = response.error { throw OllamaErrorMapper.map(streamError: error, context: context) }
         if let model = response.model, !model.isEmpty { result.providerModel = model }

@@ -159,3 +159,20 @@ extension JSONMemberValue where Self: RawRepresentable, RawValue == String {
 
     package func writeJSON(_ writer: inout JSONTextWriter) { writer.string(rawValue) }
 }
+
+/// Any JSON (tool-call arguments, schemas): the value's bytes are checked by the scanner, then parsed into a tree.
+extension JSONValue: JSONMemberValue {
+    package static func readJSON(_ json: inout JSONByteScanner) throws(JSONMemberError) -> JSONValue {
+        json.skipWhitespace()
+        let start = json.position
+        try scanning("a JSON value") { () throws(JSONByteScanner.Stop) in try json.skipValue() }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: json.bytes[start..<json.position]), as: UTF8.self)
+        do {
+            return try JSONValue(parsing: text)
+        } catch {
+            throw JSONMemberError("\(error)")
+        }
+    }
+
+    package func writeJSON(_ writer: inout JSONTextWriter) { writer.value(self) }
+}
