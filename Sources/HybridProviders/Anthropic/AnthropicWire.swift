@@ -23,12 +23,13 @@ struct AnthropicWire: WireFormat {
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
         let message: AnthropicMessage
         do {
-            message = try JSONDecoder().decode(AnthropicMessage.self, from: body)
+            message = try AnthropicMessage.readJSON(bytes: body)
         } catch {
             if let errorBody = AnthropicErrorBody(data: body) { throw AnthropicErrorMapper.map(streamError: errorBody, context: context) }
             throw .decodingFailure(
                 model: context.modelID,
-                detail: context.clean("the response is not a message: \(String(decoding: body.prefix(120), as: UTF8.self))"))
+                detail: context.clean(
+                    "the response is not a message (\(error.described(root: "body"))): \(String(decoding: body.prefix(120), as: UTF8.self))"))
         }
         let blocks = message.content ?? []
         if AnthropicMessagesRequest.usesSchemaTool(request), let tool = blocks.first(where: { $0.type == "tool_use" }) {
