@@ -6,7 +6,7 @@ import HybridCore
 ///
 /// It only ever accepts what the `Decodable` path accepts and yields the same values; anything else (a wrong
 /// type, a missing key, an unknown constraint) throws ``Refusal`` and `ConfigValidator` decodes the document the
-/// slow way, which words the error with its JSON path. Tests check both paths give equal documents.
+/// `Decodable` way over the same tree, which words the error with its JSON path. Tests check both give equal documents.
 ///
 /// An object with a key the reader did not read is refused too (``requireAllRead()``): a field added to a
 /// `Decodable` conformance but not here then costs speed (that document goes the slow way), never the field.

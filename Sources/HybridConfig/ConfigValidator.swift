@@ -38,19 +38,16 @@ public enum ConfigValidator {
         try decode(data, tree: try? JSONValue(parsing: String(decoding: data, as: UTF8.self)))
     }
 
-    /// Decodes from `tree` (the parse of `data`) when it can: first with the hand-written reader
-    /// (`HybridConfigDocument+TreeDecoding.swift`), then through `Decodable` over the tree (Foundation's
-    /// JSONDecoder spends most of start-up decoding the JSONValue members of schemas). Anything both refuse goes
-    /// the slow way, which also words the errors with paths.
+    /// Decodes from `tree`, the one parse of `data` (no Foundation decoder): first with the hand-written reader
+    /// (`HybridConfigDocument+TreeDecoding.swift`), then, for what it does not read (unknown keys, which are only
+    /// warnings, and the errors), through `Decodable` over the same tree, which words the errors with their paths.
     private static func decode(_ data: Data, tree: JSONValue?) throws(ConfigError) -> HybridConfigDocument {
-        if let tree {
-            if let document = try? HybridConfigDocument(tree: tree) { return document }
-            if let document = try? JSONValueDecoder().decode(HybridConfigDocument.self, from: tree) { return document }
-        }
+        guard let tree else { throw .notJSON(detail: notJSONDetail(data)) }
+        if let document = try? HybridConfigDocument(tree: tree) { return document }
         do {
-            return try JSONDecoder().decode(HybridConfigDocument.self, from: data)
+            return try JSONValueDecoder().decode(HybridConfigDocument.self, from: tree)
         } catch {
-            throw decodingFailure(data)
+            throw decodingFailure(tree, whole: error)
         }
     }
 
@@ -127,14 +124,9 @@ public enum ConfigValidator {
 
     // MARK: - Decoding failures
 
-    /// Turns a failed decode into `.notJSON` or `.invalid` with one issue per broken model, feature or rollout.
-    private static func decodingFailure(_ data: Data) -> ConfigError {
-        let tree: JSONValue
-        do {
-            tree = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            return .notJSON(detail: notJSONDetail(data))
-        }
+    /// Turns a failed decode of `tree` into `.invalid` with one issue per broken model, feature or rollout
+    /// (`whole` is the whole document's error, reported when no part fails alone).
+    private static func decodingFailure(_ tree: JSONValue, whole: any Error) -> ConfigError {
         guard case .object(let root) = tree else {
             return .invalid([ConfigIssue(path: "$", message: "expected an object, found \(tree.typeName)")])
         }
@@ -142,12 +134,9 @@ public enum ConfigValidator {
         let rootPath = ConfigPath.root
         func part<T: Decodable>(_ type: T.Type, _ value: JSONValue, _ path: ConfigPath) {
             do {
-                let bytes = try JSONEncoder().encode(value)
-                _ = try JSONDecoder().decode(T.self, from: bytes)
-            } catch let error as DecodingError {
-                issues.append(issue(from: error, under: path))
+                _ = try JSONValueDecoder().decode(T.self, from: value)
             } catch {
-                issues.append(ConfigIssue(path: path.description, message: String(describing: error)))
+                issues.append(issue(from: error, under: path))
             }
         }
         func map<T: Decodable>(_ key: String, _ type: T.Type, required: Bool) {
@@ -173,28 +162,26 @@ public enum ConfigValidator {
         map("models", ModelConfig.self, required: true)
         map("features", FeatureConfig.self, required: true)
         map("rollouts", RolloutConfig.self, required: false)
-        if issues.isEmpty {
-            // The whole failed but no part did: report the whole decode's error rather than nothing.
-            do {
-                _ = try JSONDecoder().decode(HybridConfigDocument.self, from: data)
-            } catch let error as DecodingError {
-                issues.append(issue(from: error, under: .root))
-            } catch {
-                issues.append(ConfigIssue(path: "$", message: String(describing: error)))
-            }
-        }
+        // The whole failed but no part did: report the whole decode's error rather than nothing.
+        if issues.isEmpty { issues.append(issue(from: whole, under: .root)) }
         return .invalid(issues)
     }
 
-    /// JSONDecoder only says "not valid JSON"; JSONSerialization says where, so ask it for the detail.
+    /// Where the text stops being JSON, with line and column (the package's parser says so).
     private static func notJSONDetail(_ data: Data) -> String {
         if data.isEmpty { return "empty body" }
         do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            _ = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
             return "unreadable JSON"
         } catch {
-            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? String(describing: error)
+            return error.description
         }
+    }
+
+    /// A decoding error as an issue under `base`; anything but a `DecodingError` keeps its own words.
+    static func issue(from error: any Error, under base: ConfigPath) -> ConfigIssue {
+        guard let error = error as? DecodingError else { return ConfigIssue(path: base.description, message: "\(error)") }
+        return issue(from: error, under: base)
     }
 
     static func issue(from error: DecodingError, under base: ConfigPath) -> ConfigIssue {
@@ -234,12 +221,10 @@ public enum ConfigValidator {
     }
 
     private static func foundSuffix(_ context: DecodingError.Context) -> String {
-        // Foundation phrases it "Expected to decode X but found Y instead."; keep only the found part.
+        // The tree decoder phrases it "expected X, found Y"; keep only the found part.
         let text = context.debugDescription
-        guard let range = text.range(of: "but found ") else { return "" }
-        var found = String(text[range.upperBound...])
-        if found.hasSuffix(" instead.") { found.removeLast(" instead.".count) }
-        return ", found \(found)"
+        guard let range = text.range(of: "found ", options: .backwards) else { return "" }
+        return ", found \(text[range.upperBound...])"
     }
 
     private static func jsonTypeName(_ type: Any.Type) -> String {
