@@ -1,10 +1,10 @@
 import CZlib
-public import Foundation
+package import Foundation
 
 /// gzip (RFC 1952) compression over the system zlib, for `Content-Encoding: gzip` upload bodies.
-public enum Gzip {
+package enum Gzip {
     /// `data` as one gzip member; nil only if zlib fails (out of memory).
-    public static func compress(_ data: Data, level: Int32 = 6) -> Data? {
+    package static func compress(_ data: Data, level: Int32 = 6) -> Data? {
         var stream = z_stream()
         guard hybrid_deflate_init_gzip(&stream, level) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
@@ -26,7 +26,7 @@ public enum Gzip {
     }
 
     /// Why `inflate(_:limit:)` gave no bytes.
-    public enum DecompressionFailure: Error, Sendable, Equatable {
+    package enum DecompressionFailure: Error, Sendable, Equatable {
         /// The bytes are not a complete gzip (or zlib) stream.
         case notCompressed
         /// The stream would inflate past the limit.
@@ -35,13 +35,13 @@ public enum Gzip {
 
     /// The bytes of a gzip (or zlib) stream, or nil when `data` is not one or would inflate past `limit` bytes
     /// (so a small hostile body cannot exhaust a collector's memory).
-    public static func decompress(_ data: Data, limit: Int) -> Data? {
+    package static func decompress(_ data: Data, limit: Int) -> Data? {
         try? inflate(data, limit: limit)
     }
 
     /// The bytes of a gzip (or zlib) stream; throws which of the two ways it failed, so a server can answer 413 for
     /// a body that inflates past `limit` and 400 for one that is not compressed data.
-    public static func inflate(_ data: Data, limit: Int) throws(DecompressionFailure) -> Data {
+    package static func inflate(_ data: Data, limit: Int) throws(DecompressionFailure) -> Data {
         var stream = z_stream()
         guard hybrid_inflate_init_auto(&stream) == Z_OK else { throw .notCompressed }
         defer { inflateEnd(&stream) }

@@ -71,4 +71,26 @@ import Testing
         #expect(start.message?.model == "claude")
         #expect(start.message?.usage == AnthropicUsage(inputTokens: 10, outputTokens: 1))
     }
+
+    /// Every stored property of each answer type is a line of its member table (names differ from the wire's, so
+    /// counted): a property added without its line would never be read.
+    @Test func everyStoredPropertyOfAnAnswerTypeIsInItsTable() {
+        func count<T: JSONMemberObject>(_ type: T.Type) -> (properties: Int, members: Int) {
+            (Mirror(reflecting: T.jsonPlaceholder).children.count, T.jsonMembers.members.count)
+        }
+        let counts = [
+            ("OllamaChatResponse", count(OllamaChatResponse.self)), ("Ollama Message", count(OllamaChatResponse.Message.self)),
+            ("Ollama ToolCallPayload", count(OllamaChatResponse.ToolCallPayload.self)),
+            ("Ollama Function", count(OllamaChatResponse.ToolCallPayload.Function.self)),
+            ("GeminiResponse", count(GeminiResponse.self)), ("Gemini Part", count(GeminiResponse.Part.self)),
+            ("Gemini FunctionCall", count(GeminiResponse.FunctionCall.self)), ("Gemini Content", count(GeminiResponse.Content.self)),
+            ("Gemini Candidate", count(GeminiResponse.Candidate.self)), ("Gemini PromptFeedback", count(GeminiResponse.PromptFeedback.self)),
+            ("Gemini UsageMetadata", count(GeminiResponse.UsageMetadata.self)), ("AnthropicMessage", count(AnthropicMessage.self)),
+            ("Anthropic Block", count(AnthropicMessage.Block.self)), ("AnthropicStreamEvent", count(AnthropicStreamEvent.self)),
+            ("Anthropic Delta", count(AnthropicStreamEvent.Delta.self)), ("AnthropicUsage", count(AnthropicUsage.self)),
+        ]
+        for (name, count) in counts {
+            #expect(count.properties == count.members, "\(name)")
+        }
+    }
 }
