@@ -38,16 +38,14 @@ public enum ConfigValidator {
         try decode(data, tree: try? JSONValue(parsing: String(decoding: data, as: UTF8.self)))
     }
 
-    /// Decodes from `tree`, the one parse of `data` (no Foundation decoder): first with the hand-written reader
-    /// (`HybridConfigDocument+TreeDecoding.swift`), then, for what it does not read (unknown keys, which are only
-    /// warnings, and the errors), through `Decodable` over the same tree, which words the errors with their paths.
+    /// Reads the document from `tree`, the one parse of `data`, with its one reader
+    /// (`HybridConfigDocument+TreeDecoding.swift`), which words every problem with its JSON path.
     private static func decode(_ data: Data, tree: JSONValue?) throws(ConfigError) -> HybridConfigDocument {
         guard let tree else { throw .notJSON(detail: notJSONDetail(data)) }
-        if let document = try? HybridConfigDocument(tree: tree) { return document }
         do {
-            return try JSONValueDecoder().decode(HybridConfigDocument.self, from: tree)
+            return try HybridConfigDocument(tree: tree)
         } catch {
-            throw decodingFailure(tree, whole: error)
+            throw .invalid(error.issues)
         }
     }
 
@@ -123,49 +121,6 @@ public enum ConfigValidator {
     }
 
     // MARK: - Decoding failures
-
-    /// Turns a failed decode of `tree` into `.invalid` with one issue per broken model, feature or rollout
-    /// (`whole` is the whole document's error, reported when no part fails alone).
-    private static func decodingFailure(_ tree: JSONValue, whole: any Error) -> ConfigError {
-        guard case .object(let root) = tree else {
-            return .invalid([ConfigIssue(path: "$", message: "expected an object, found \(tree.typeName)")])
-        }
-        var issues: [ConfigIssue] = []
-        let rootPath = ConfigPath.root
-        func part<T: Decodable>(_ type: T.Type, _ value: JSONValue, _ path: ConfigPath) {
-            do {
-                _ = try JSONValueDecoder().decode(T.self, from: value)
-            } catch {
-                issues.append(issue(from: error, under: path))
-            }
-        }
-        func map<T: Decodable>(_ key: String, _ type: T.Type, required: Bool) {
-            switch root[key] {
-            case nil:
-                if required { issues.append(ConfigIssue(path: rootPath.key(key).description, message: "missing required key")) }
-            case .object(let members)?:
-                for (name, value) in members.sorted(by: { $0.key < $1.key }) {
-                    part(T.self, value, rootPath.key(key).key(name))
-                }
-            case let other?:
-                issues.append(ConfigIssue(path: rootPath.key(key).description, message: "expected an object, found \(other.typeName)"))
-            }
-        }
-        if let version = root["version"] {
-            part(Int.self, version, rootPath.key("version"))
-        } else {
-            issues.append(ConfigIssue(path: "version", message: "missing required key"))
-        }
-        if let description = root["description"] { part(String?.self, description, rootPath.key("description")) }
-        if let provenance = root["provenance"] { part(Provenance?.self, provenance, rootPath.key("provenance")) }
-        if let routing = root["routing"] { part(RoutingConfig?.self, routing, rootPath.key("routing")) }
-        map("models", ModelConfig.self, required: true)
-        map("features", FeatureConfig.self, required: true)
-        map("rollouts", RolloutConfig.self, required: false)
-        // The whole failed but no part did: report the whole decode's error rather than nothing.
-        if issues.isEmpty { issues.append(issue(from: whole, under: .root)) }
-        return .invalid(issues)
-    }
 
     /// Where the text stops being JSON, with line and column (the package's parser says so).
     private static func notJSONDetail(_ data: Data) -> String {
