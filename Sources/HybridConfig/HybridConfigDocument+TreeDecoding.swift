@@ -187,7 +187,9 @@ extension OutputConstraints {
     /// key is an error here (a constraint the app cannot check must not pass silently).
     init(tree: JSONValue, at path: ConfigPath) throws(ConfigTreeReader.Refusal) {
         guard case .object(let members) = tree else { throw ConfigTreeReader.mismatch("an object", tree, path) }
-        if let unknown = members.keys.sorted().first(where: { !Self.supportedKeys.contains($0) }) {
+        if members.keys.contains(where: { !Self.supportedKeys.contains($0) }),
+            let unknown = members.keys.sorted().first(where: { !Self.supportedKeys.contains($0) })
+        {
             throw ConfigTreeReader.Refusal(
                 path.key(unknown),
                 "unknown output constraint '\(unknown)' (supported: " + Self.supportedKeys.joined(separator: ", ") + ")")
@@ -223,7 +225,9 @@ extension OutputConstraints {
                 continue
             }
             let r = try ConfigTreeReader(element, at: path.index(index))
-            if let extra = r.members.keys.sorted().first(where: { $0 != "regex" }) {
+            if r.members.count != 1 || r.members["regex"] == nil,
+                let extra = r.members.keys.sorted().first(where: { $0 != "regex" })
+            {
                 throw ConfigTreeReader.Refusal(
                     path.index(index).key(extra), "unknown key '\(extra)'; a pattern is a string or {\"regex\": \"…\"}")
             }
