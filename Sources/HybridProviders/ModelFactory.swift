@@ -19,7 +19,7 @@ public struct ModelFactory: Sendable {
     /// Builders registered for provider kinds, consulted before the built-in adapters.
     package private(set) var registered: [ProviderKind: Builder] = [:]
     /// Credentials by model id, in place of the config's `apiKeyEnv` (an app's keys, keychain reads, proxy tokens).
-    public private(set) var credentials: [String: ModelCredentials] = [:]
+    package private(set) var credentials: [String: ModelCredentials] = [:]
 
     /// Creates a factory; by default keys come from the process environment and requests go through the platform's
     /// default transport. llama.cpp models are unavailable until registered (HybridLocalModel's `withLocalLlama()`).
