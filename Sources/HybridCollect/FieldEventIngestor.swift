@@ -1,4 +1,4 @@
-public import HybridCore
+import HybridCore
 public import HybridStore
 
 /// Validates decoded events and stores the valid ones; the one path shared by `hybrid collect`, `hybrid ingest`

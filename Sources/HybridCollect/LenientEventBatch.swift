@@ -1,22 +1,30 @@
 public import Foundation
 public import HybridCore
 
-/// A `RouteEventBatch` decoded event by event, so one malformed event is refused with its reason while the rest
-/// of the batch is kept. Only a body that is not a batch at all (not JSON, no `events` array, an unknown
-/// `schemaVersion`) fails as a whole.
+/// A `RouteEventBatch` read event by event, so one malformed event is refused with its reason while the rest of
+/// the batch is kept. Only a body that is not a batch at all (not JSON, no `events` array, an unknown
+/// `schemaVersion`) fails as a whole. Events go through their member table (`RouteEvent.jsonMembers`), the one
+/// reader of events; errors name the member.
 public struct LenientEventBatch: Sendable {
     /// Each event in batch order: decoded, or the reason it could not be.
     public var events: [Result<RouteEvent, FieldEventRejection>]
     /// Events the sender says it dropped before this batch.
     public var droppedEvents: Int?
 
-    /// Decodes `data`; throws ``CollectError`` when it is not a batch. The byte-level ``RouteEventReader`` reads
-    /// what it can vouch for and `JSONDecoder` the rest, so the answer is always the reference's.
+    /// Reads `data`; throws ``CollectError`` when it is not a batch.
     public init(data: Data) throws(CollectError) {
-        if let fast = Self.fastRead(data) {
-            self = fast
-        } else {
-            self = try Self.referenceDecode(data)
+        let read: Result<LenientEventBatch, JSONMemberError> = data.withUnsafeBytes { raw in
+            var json = JSONByteScanner(raw.assumingMemoryBound(to: UInt8.self))
+            return Result { () throws(JSONMemberError) -> LenientEventBatch in
+                let batch = try Self.readBatch(&json)
+                json.skipWhitespace()
+                guard json.atEnd else { throw JSONMemberError("unexpected text after the batch") }
+                return batch
+            }
+        }
+        switch read {
+        case .success(let batch): self = batch
+        case .failure(let error): throw CollectError.malformedBatch(error.described(root: "body"))
         }
     }
 
@@ -25,133 +33,70 @@ public struct LenientEventBatch: Sendable {
         self.droppedEvents = droppedEvents
     }
 
-    /// The whole body through `JSONDecoder`: the reference every faster path must agree with.
-    static func referenceDecode(_ data: Data) throws(CollectError) -> LenientEventBatch {
-        let decoded: Wire
-        do {
-            decoded = try JSONDecoder().decode(Wire.self, from: data)
-        } catch {
-            throw CollectError.malformedBatch(LenientEventBatch.describe(error))
-        }
-        guard decoded.schemaVersion == RouteEventBatch.currentSchemaVersion else {
-            throw CollectError.malformedBatch(
-                "schemaVersion: \(decoded.schemaVersion) is not supported (this collector reads \(RouteEventBatch.currentSchemaVersion))")
-        }
-        return LenientEventBatch(events: decoded.events.map(\.result), droppedEvents: decoded.droppedEvents)
-    }
-
-    /// The batch read byte by byte; an event the reader cannot vouch for is handed alone to `JSONDecoder`. Nil when
-    /// the body is not plainly a current batch (the reference then gives the error).
-    static func fastRead(_ data: Data) -> LenientEventBatch? {
-        data.withUnsafeBytes { raw -> LenientEventBatch? in
-            var scanner = JSONByteScanner(raw.assumingMemoryBound(to: UInt8.self))
-            guard let batch = try? readBatch(&scanner) else { return nil }
-            scanner.skipWhitespace()
-            return scanner.atEnd ? batch : nil
-        }
-    }
-
-    private static func readBatch(_ scanner: inout JSONByteScanner) throws(JSONByteScanner.Stop) -> LenientEventBatch {
+    /// The batch's own members by hand (events are lenient, so not through `RouteEventBatch.jsonMembers`).
+    private static func readBatch(_ json: inout JSONByteScanner) throws(JSONMemberError) -> LenientEventBatch {
         var schemaVersion: Int?
         var events: [Result<RouteEvent, FieldEventRejection>]?
         var dropped: Int??
-        guard try scanner.openObject() else { throw JSONByteScanner.Stop() }
+        guard try scanning("an object", { () throws(JSONByteScanner.Stop) in try json.openObject() }) else {
+            throw JSONMemberError(path: "schemaVersion", "missing")
+        }
         repeat {
-            let key = try scanner.readKey()
-            if scanner.matches(key, "schemaVersion"), schemaVersion == nil {
-                schemaVersion = try scanner.readInt()
-            } else if scanner.matches(key, "events"), events == nil {
-                events = try readEvents(&scanner)
-            } else if scanner.matches(key, "droppedEvents"), dropped == nil {
-                dropped = .some(try scanner.readNull() ? nil : try scanner.readInt())
-            } else if scanner.matches(key, "schemaVersion") || scanner.matches(key, "events") || scanner.matches(key, "droppedEvents") {
-                throw JSONByteScanner.Stop()
-            } else {
-                try scanner.skipValue()
+            let key = try scanning("a member name") { () throws(JSONByteScanner.Stop) in
+                let key = try json.readString()
+                try json.expect(UInt8(ascii: ":"))
+                return key
             }
-        } while try scanner.continues(before: UInt8(ascii: "}"))
-        guard schemaVersion == RouteEventBatch.currentSchemaVersion, let events else { throw JSONByteScanner.Stop() }
+            switch key {
+            case "schemaVersion":
+                guard schemaVersion == nil else { throw JSONMemberError(path: key, "duplicate member") }
+                schemaVersion = try member(key) { (json) throws(JSONMemberError) in try Int.readJSON(&json) }
+            case "events":
+                guard events == nil else { throw JSONMemberError(path: key, "duplicate member") }
+                events = try member(key) { (json) throws(JSONMemberError) in try readEvents(&json) }
+            case "droppedEvents":
+                guard dropped == nil else { throw JSONMemberError(path: key, "duplicate member") }
+                dropped = .some(try member(key) { (json) throws(JSONMemberError) in try Int?.readJSON(&json) })
+            default:
+                try scanning("a JSON value") { () throws(JSONByteScanner.Stop) in try json.skipValue() }
+            }
+        } while try scanning("`,` or `}`", { () throws(JSONByteScanner.Stop) in try json.continues(before: UInt8(ascii: "}")) })
+        guard let schemaVersion else { throw JSONMemberError(path: "schemaVersion", "missing") }
+        guard schemaVersion == RouteEventBatch.currentSchemaVersion else {
+            throw JSONMemberError(
+                path: "schemaVersion",
+                "\(schemaVersion) is not supported (this collector reads \(RouteEventBatch.currentSchemaVersion))")
+        }
+        guard let events else { throw JSONMemberError(path: "events", "missing") }
         return LenientEventBatch(events: events, droppedEvents: dropped ?? nil)
+
+        func member<T>(_ name: String, _ read: (inout JSONByteScanner) throws(JSONMemberError) -> T) throws(JSONMemberError) -> T {
+            do { return try read(&json) } catch { throw error.inside(name) }
+        }
     }
 
-    private static func readEvents(_ scanner: inout JSONByteScanner) throws(JSONByteScanner.Stop)
+    /// The events array: a bad event becomes its rejection and the reader goes on at the next element, as long
+    /// as the element is JSON at all.
+    private static func readEvents(_ json: inout JSONByteScanner) throws(JSONMemberError)
         -> [Result<RouteEvent, FieldEventRejection>]
     {
         var events: [Result<RouteEvent, FieldEventRejection>] = []
-        guard try scanner.openArray() else { return events }
+        guard try scanning("an array", { () throws(JSONByteScanner.Stop) in try json.openArray() }) else { return events }
         repeat {
-            scanner.skipWhitespace()
-            let start = scanner.position
-            if let event = try? RouteEventReader.readEvent(&scanner) {
-                events.append(.success(event))
-            } else {
-                // Valid JSON the reader declined: JSONDecoder decodes this element, as it would in the batch.
-                scanner.position = start
-                try scanner.skipValue()
-                events.append(referenceDecodeElement(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(scanner.bytes)[start..<scanner.position])))
-            }
-        } while try scanner.continues(before: UInt8(ascii: "]"))
-        return events
-    }
-
-    /// One array element through `JSONDecoder` inside an `events` array, not alone: some errors (a number too large
-    /// for its type) read differently at the top level of a document.
-    private static func referenceDecodeElement(_ element: UnsafeRawBufferPointer) -> Result<RouteEvent, FieldEventRejection> {
-        var data = Data(#"{"events":["#.utf8)
-        data.append(contentsOf: element)
-        data.append(contentsOf: "]}".utf8)
-        do {
-            let decoded = try JSONDecoder().decode(Elements.self, from: data)
-            return decoded.events.first?.result ?? .failure(FieldEventRejection(reasons: ["event: missing"]))
-        } catch {
-            return .failure(FieldEventRejection(reasons: [describe(error)]))
-        }
-    }
-
-    private struct Elements: Decodable {
-        var events: [Element]
-    }
-
-    private struct Wire: Decodable {
-        var schemaVersion: Int
-        var events: [Element]
-        var droppedEvents: Int?
-    }
-
-    /// One array element: decoding never fails here, so the array keeps going past a bad event.
-    private struct Element: Decodable {
-        var result: Result<RouteEvent, FieldEventRejection>
-
-        init(from decoder: any Decoder) throws {
+            json.skipWhitespace()
+            let start = json.position
             do {
-                result = .success(try RouteEvent(from: decoder))
+                events.append(.success(try RouteEvent.readJSON(&json)))
             } catch {
-                result = .failure(FieldEventRejection(reasons: [LenientEventBatch.describe(error)]))
+                json.position = start
+                do {
+                    try json.skipValue()
+                } catch {
+                    throw JSONMemberError(path: "[\(events.count)]", "not valid JSON")
+                }
+                events.append(.failure(FieldEventRejection(reasons: [error.described()])))
             }
-        }
-    }
-
-    /// A decoding error as "path: problem", the path relative to the event (`attempts[0].startMs: missing`).
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "\(error)" }
-        func path(_ codingPath: [any CodingKey]) -> String {
-            // Inside an element the path starts with events[N]; the rejection already carries N as its index.
-            let trimmed = codingPath.first?.stringValue == "events" ? Array(codingPath.dropFirst(2)) : codingPath
-            var text = ""
-            for key in trimmed {
-                if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : ".\(key.stringValue)" }
-            }
-            return text.isEmpty ? "event" : text
-        }
-        switch error {
-        case .keyNotFound(let key, let context):
-            return "\(path(context.codingPath + [key])): missing"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "\(path(context.codingPath)): \(context.debugDescription)"
-        case .dataCorrupted(let context):
-            return "\(path(context.codingPath)): \(context.debugDescription)"
-        @unknown default:
-            return "\(error)"
-        }
+        } while try scanning("`,` or `]`", { () throws(JSONByteScanner.Stop) in try json.continues(before: UInt8(ascii: "]")) })
+        return events
     }
 }

@@ -1,115 +1,112 @@
 import HybridCore
 
-/// Reads one JSON object of a parsed config the way the `Decodable` conformances do, without going through
-/// `Decoder`: on a 200-feature document the generic containers (a boxed container, a coding-path array and
-/// a metadata lookup per member) cost more than the rest of start-up together.
-///
-/// It only ever accepts what the `Decodable` path accepts and yields the same values; anything else (a wrong
-/// type, a missing key, an unknown constraint) throws ``Refusal`` and `ConfigValidator` decodes the document the
-/// slow way, which words the error with its JSON path. Tests check both paths give equal documents.
-///
-/// An object with a key the reader did not read is refused too (``requireAllRead()``): a field added to a
-/// `Decodable` conformance but not here then costs speed (that document goes the slow way), never the field.
+/// Reads one JSON object of a parsed config: the one reader of config documents. It reads straight from the tree,
+/// without going through `Decoder` (on a 200-feature document the generic containers cost more than the rest of
+/// start-up together), skips keys it does not know (`ConfigValidator.unknownKeys` warns about them), and words every
+/// problem as a ``ConfigIssue`` with its JSON path. Members whose types only the `Decodable` conformance spells out
+/// (models, rollouts, routing, conditions, overrides) are read through it over the same tree, their errors worded
+/// with their paths the same way.
 struct ConfigTreeReader {
-    /// This reader does not accept the value; the `Decodable` path decides and explains.
-    struct Refusal: Error {}
+    /// The value is not what the document model expects; every issue found, with its path.
+    struct Refusal: Error {
+        var issues: [ConfigIssue]
 
-    let members: [String: JSONValue]
-    /// How many of `members` were looked up and found.
-    private var read = 0
+        init(_ issues: [ConfigIssue]) { self.issues = issues }
 
-    init(_ value: JSONValue) throws(Refusal) {
-        guard case .object(let members) = value else { throw Refusal() }
-        self.members = members
+        init(_ path: ConfigPath, _ message: String) { issues = [ConfigIssue(path: path.description, message: message)] }
     }
 
-    /// Refuses an object with keys nobody read (unknown to this reader, though maybe not to `Decodable`).
-    func requireAllRead() throws(Refusal) {
-        guard read == members.count else { throw Refusal() }
+    let members: [String: JSONValue]
+    /// Where the object is, for the paths of its members' issues.
+    let path: ConfigPath
+
+    init(_ value: JSONValue, at path: ConfigPath) throws(Refusal) {
+        guard case .object(let members) = value else { throw Self.mismatch("an object", value, path) }
+        self.members = members
+        self.path = path
     }
 
     /// The member, when present and not null (what `decodeIfPresent` treats as absent).
-    mutating func optional(_ key: String) -> JSONValue? {
-        switch members[key] {
-        case nil: return nil
-        case .null?:
-            read += 1
-            return nil
-        case let value?:
-            read += 1
-            return value
-        }
-    }
-
-    mutating func required(_ key: String) throws(Refusal) -> JSONValue {
-        guard let value = members[key] else { throw Refusal() }
-        read += 1
+    func optional(_ key: String) -> JSONValue? {
+        guard let value = members[key], value != .null else { return nil }
         return value
     }
 
-    mutating func string(_ key: String) throws(Refusal) -> String { try Self.string(try required(key)) }
-    mutating func optionalString(_ key: String) throws(Refusal) -> String? { try optional(key).map(Self.string) }
-    mutating func optionalInt(_ key: String) throws(Refusal) -> Int? { try optional(key).map(Self.int) }
-    mutating func optionalDouble(_ key: String) throws(Refusal) -> Double? { try optional(key).map(Self.double) }
-    mutating func optionalBool(_ key: String) throws(Refusal) -> Bool? { try optional(key).map(Self.bool) }
-    mutating func strings(_ key: String) throws(Refusal) -> [String] { try Self.strings(try required(key)) }
-    mutating func optionalStrings(_ key: String) throws(Refusal) -> [String]? { try optional(key).map(Self.strings) }
-
-    /// A member of a type this reader does not spell out, through the tree decoder (same result, slower).
-    mutating func optionalDecoded<T: Decodable>(_ type: T.Type, _ key: String) throws(Refusal) -> T? {
-        try optional(key).map { (value) throws(Refusal) in try Self.decoded(type, value) }
+    func required(_ key: String) throws(Refusal) -> JSONValue {
+        guard let value = members[key] else { throw Refusal(path.key(key), "missing required key") }
+        return value
     }
 
-    /// Every member of the object at `key`, each read by `read`.
-    mutating func map<T>(_ key: String, _ read: (JSONValue) throws(Refusal) -> T) throws(Refusal) -> [String: T] {
-        try Self.map(try required(key), read)
+    func string(_ key: String) throws(Refusal) -> String { try Self.string(try required(key), at: path.key(key)) }
+    func optionalString(_ key: String) throws(Refusal) -> String? {
+        try optional(key).map { (value) throws(Refusal) in try Self.string(value, at: path.key(key)) }
+    }
+    func optionalBool(_ key: String) throws(Refusal) -> Bool? {
+        try optional(key).map { (value) throws(Refusal) in try Self.bool(value, at: path.key(key)) }
     }
 
-    // MARK: Values (the same accessors as `JSONValueDecoder`'s primitives)
+    /// A member of a type this reader does not spell out, through its `Decodable` conformance over the tree.
+    func optionalDecoded<T: Decodable>(_ type: T.Type, _ key: String) throws(Refusal) -> T? {
+        try optional(key).map { (value) throws(Refusal) in try Self.decoded(type, value, at: path.key(key)) }
+    }
 
-    static func string(_ value: JSONValue) throws(Refusal) -> String {
-        guard case .string(let text) = value else { throw Refusal() }
+    // MARK: Values
+
+    static func mismatch(_ expected: String, _ value: JSONValue, _ path: ConfigPath) -> Refusal {
+        Refusal(path, "expected \(expected), found \(value.typeName)")
+    }
+
+    static func string(_ value: JSONValue, at path: @autoclosure () -> ConfigPath) throws(Refusal) -> String {
+        guard case .string(let text) = value else { throw mismatch("a string", value, path()) }
         return text
     }
 
-    static func int(_ value: JSONValue) throws(Refusal) -> Int {
-        guard let number = value.intValue else { throw Refusal() }
+    static func int(_ value: JSONValue, at path: @autoclosure () -> ConfigPath) throws(Refusal) -> Int {
+        guard let number = value.intValue else { throw mismatch("an integer", value, path()) }
         return number
     }
 
-    static func double(_ value: JSONValue) throws(Refusal) -> Double {
-        guard let number = value.doubleValue else { throw Refusal() }
+    static func double(_ value: JSONValue, at path: @autoclosure () -> ConfigPath) throws(Refusal) -> Double {
+        guard let number = value.doubleValue else { throw mismatch("a number", value, path()) }
         return number
     }
 
-    static func bool(_ value: JSONValue) throws(Refusal) -> Bool {
-        guard case .bool(let flag) = value else { throw Refusal() }
+    static func bool(_ value: JSONValue, at path: @autoclosure () -> ConfigPath) throws(Refusal) -> Bool {
+        guard case .bool(let flag) = value else { throw mismatch("a boolean", value, path()) }
         return flag
     }
 
-    static func strings(_ value: JSONValue) throws(Refusal) -> [String] {
-        guard case .array(let elements) = value else { throw Refusal() }
+    static func strings(_ value: JSONValue, at path: @autoclosure () -> ConfigPath) throws(Refusal) -> [String] {
+        guard case .array(let elements) = value else { throw mismatch("an array", value, path()) }
         var result: [String] = []
         result.reserveCapacity(elements.count)
-        for element in elements { result.append(try string(element)) }
+        for (index, element) in elements.enumerated() { result.append(try string(element, at: path().index(index))) }
         return result
     }
 
-    /// `mapValues` keeps the object's hash table layout: no key is hashed again.
-    static func map<T>(_ value: JSONValue, _ read: (JSONValue) throws(Refusal) -> T) throws(Refusal) -> [String: T] {
-        guard case .object(let members) = value else { throw Refusal() }
+    /// Every member of the object `value`, each read by `read` at its path; the issues of every member that fails
+    /// are reported together. `mapValues` keeps the object's hash table layout: no key is hashed again.
+    static func map<T>(
+        _ value: JSONValue, at path: ConfigPath, _ read: (JSONValue, ConfigPath) throws(Refusal) -> T
+    ) throws(Refusal) -> [String: T] {
+        guard case .object(let members) = value else { throw mismatch("an object", value, path) }
         do {
-            return try members.mapValues { member throws(Refusal) in try read(member) }
+            return try members.mapValues { member throws(Refusal) in try read(member, path) }
         } catch {
-            throw Refusal()
+            // Read again one by one, in key order, to find every member at fault by name.
+            var issues: [ConfigIssue] = []
+            for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+                do { _ = try read(member, path.key(key)) } catch { issues += error.issues }
+            }
+            throw Refusal(issues)
         }
     }
 
-    static func decoded<T: Decodable>(_ type: T.Type, _ value: JSONValue) throws(Refusal) -> T {
+    static func decoded<T: Decodable>(_ type: T.Type, _ value: JSONValue, at path: ConfigPath) throws(Refusal) -> T {
         do {
             return try JSONValueDecoder().decode(type, from: value)
         } catch {
-            throw Refusal()
+            throw Refusal([ConfigValidator.issue(from: error, under: path)])
         }
     }
 }

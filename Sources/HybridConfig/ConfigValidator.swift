@@ -38,19 +38,14 @@ public enum ConfigValidator {
         try decode(data, tree: try? JSONValue(parsing: String(decoding: data, as: UTF8.self)))
     }
 
-    /// Decodes from `tree` (the parse of `data`) when it can: first with the hand-written reader
-    /// (`HybridConfigDocument+TreeDecoding.swift`), then through `Decodable` over the tree (Foundation's
-    /// JSONDecoder spends most of start-up decoding the JSONValue members of schemas). Anything both refuse goes
-    /// the slow way, which also words the errors with paths.
+    /// Reads the document from `tree`, the one parse of `data`, with its one reader
+    /// (`HybridConfigDocument+TreeDecoding.swift`), which words every problem with its JSON path.
     private static func decode(_ data: Data, tree: JSONValue?) throws(ConfigError) -> HybridConfigDocument {
-        if let tree {
-            if let document = try? HybridConfigDocument(tree: tree) { return document }
-            if let document = try? JSONValueDecoder().decode(HybridConfigDocument.self, from: tree) { return document }
-        }
+        guard let tree else { throw .notJSON(detail: notJSONDetail(data)) }
         do {
-            return try JSONDecoder().decode(HybridConfigDocument.self, from: data)
+            return try HybridConfigDocument(tree: tree)
         } catch {
-            throw decodingFailure(data)
+            throw .invalid(error.issues)
         }
     }
 
@@ -127,74 +122,21 @@ public enum ConfigValidator {
 
     // MARK: - Decoding failures
 
-    /// Turns a failed decode into `.notJSON` or `.invalid` with one issue per broken model, feature or rollout.
-    private static func decodingFailure(_ data: Data) -> ConfigError {
-        let tree: JSONValue
-        do {
-            tree = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch {
-            return .notJSON(detail: notJSONDetail(data))
-        }
-        guard case .object(let root) = tree else {
-            return .invalid([ConfigIssue(path: "$", message: "expected an object, found \(tree.typeName)")])
-        }
-        var issues: [ConfigIssue] = []
-        let rootPath = ConfigPath.root
-        func part<T: Decodable>(_ type: T.Type, _ value: JSONValue, _ path: ConfigPath) {
-            do {
-                let bytes = try JSONEncoder().encode(value)
-                _ = try JSONDecoder().decode(T.self, from: bytes)
-            } catch let error as DecodingError {
-                issues.append(issue(from: error, under: path))
-            } catch {
-                issues.append(ConfigIssue(path: path.description, message: String(describing: error)))
-            }
-        }
-        func map<T: Decodable>(_ key: String, _ type: T.Type, required: Bool) {
-            switch root[key] {
-            case nil:
-                if required { issues.append(ConfigIssue(path: rootPath.key(key).description, message: "missing required key")) }
-            case .object(let members)?:
-                for (name, value) in members.sorted(by: { $0.key < $1.key }) {
-                    part(T.self, value, rootPath.key(key).key(name))
-                }
-            case let other?:
-                issues.append(ConfigIssue(path: rootPath.key(key).description, message: "expected an object, found \(other.typeName)"))
-            }
-        }
-        if let version = root["version"] {
-            part(Int.self, version, rootPath.key("version"))
-        } else {
-            issues.append(ConfigIssue(path: "version", message: "missing required key"))
-        }
-        if let description = root["description"] { part(String?.self, description, rootPath.key("description")) }
-        if let provenance = root["provenance"] { part(Provenance?.self, provenance, rootPath.key("provenance")) }
-        if let routing = root["routing"] { part(RoutingConfig?.self, routing, rootPath.key("routing")) }
-        map("models", ModelConfig.self, required: true)
-        map("features", FeatureConfig.self, required: true)
-        map("rollouts", RolloutConfig.self, required: false)
-        if issues.isEmpty {
-            // The whole failed but no part did: report the whole decode's error rather than nothing.
-            do {
-                _ = try JSONDecoder().decode(HybridConfigDocument.self, from: data)
-            } catch let error as DecodingError {
-                issues.append(issue(from: error, under: .root))
-            } catch {
-                issues.append(ConfigIssue(path: "$", message: String(describing: error)))
-            }
-        }
-        return .invalid(issues)
-    }
-
-    /// JSONDecoder only says "not valid JSON"; JSONSerialization says where, so ask it for the detail.
+    /// Where the text stops being JSON, with line and column (the package's parser says so).
     private static func notJSONDetail(_ data: Data) -> String {
         if data.isEmpty { return "empty body" }
         do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            _ = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
             return "unreadable JSON"
         } catch {
-            return (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? String(describing: error)
+            return error.description
         }
+    }
+
+    /// A decoding error as an issue under `base`; anything but a `DecodingError` keeps its own words.
+    static func issue(from error: any Error, under base: ConfigPath) -> ConfigIssue {
+        guard let error = error as? DecodingError else { return ConfigIssue(path: base.description, message: "\(error)") }
+        return issue(from: error, under: base)
     }
 
     static func issue(from error: DecodingError, under base: ConfigPath) -> ConfigIssue {
@@ -234,12 +176,10 @@ public enum ConfigValidator {
     }
 
     private static func foundSuffix(_ context: DecodingError.Context) -> String {
-        // Foundation phrases it "Expected to decode X but found Y instead."; keep only the found part.
+        // The tree decoder phrases it "expected X, found Y"; keep only the found part.
         let text = context.debugDescription
-        guard let range = text.range(of: "but found ") else { return "" }
-        var found = String(text[range.upperBound...])
-        if found.hasSuffix(" instead.") { found.removeLast(" instead.".count) }
-        return ", found \(found)"
+        guard let range = text.range(of: "found ", options: .backwards) else { return "" }
+        return ", found \(text[range.upperBound...])"
     }
 
     private static func jsonTypeName(_ type: Any.Type) -> String {

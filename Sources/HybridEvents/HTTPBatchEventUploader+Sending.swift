@@ -99,7 +99,7 @@ extension HTTPBatchEventUploader {
     /// One POST of `batch`, gzip-compressed, and what its answer means.
     private func post(_ batch: RouteEventBatch) async -> UploadOutcome {
         let endpoint = configuration.endpoint
-        guard let json = try? JSONEncoder().encode(batch), let gzipped = Gzip.compress(json) else {
+        guard let json = try? batch.jsonBytes(), let gzipped = Gzip.compress(Data(json)) else {
             return .malformed(reason: "could not encode a batch of \(batch.events.count) events")
         }
         var headers = HTTPHeaders([("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
@@ -120,7 +120,7 @@ extension HTTPBatchEventUploader {
         let what = "POST \(URLRedaction.redact(endpoint)) answered \(status)"
         switch status {
         case 200..<300:
-            guard let decoded = try? JSONDecoder().decode(RouteEventBatchResponse.self, from: body) else {
+            guard let decoded = try? RouteEventBatchResponse.readJSON(bytes: body) else {
                 return .retry(retryAfter: nil, reason: "\(what) with a body that is not a RouteEventBatchResponse")
             }
             return .accepted(decoded)

@@ -1,32 +1,32 @@
-public import Foundation
-public import HybridCore
+package import Foundation
+package import HybridCore
 
 /// The JSON Lines form of route events: one event's JSON per line, as `JSONLinesEventSink` writes and the
 /// uploader's spool keeps them, and as `hybrid ingest` reads them.
-public enum RouteEventLines {
+package enum RouteEventLines {
     /// The events of a JSON Lines file, and how many lines could not be read.
-    public struct Decoded: Sendable {
+    package struct Decoded: Sendable {
         /// The events, in file order.
-        public var events: [RouteEvent]
+        package var events: [RouteEvent]
         /// Lines that were not a valid event (a line torn by a crash mid-write, or foreign text); skipped.
-        public var malformedLines: Int
+        package var malformedLines: Int
     }
 
-    /// One event as a line: its JSON and a newline.
-    public static func line(_ event: RouteEvent) throws -> Data {
-        var data = try JSONEncoder().encode(event)
+    /// One event as a line: its JSON (written through the event's member table) and a newline. Throws when a
+    /// number is not finite, naming the member.
+    package static func line(_ event: RouteEvent) throws -> Data {
+        var data = Data(try event.jsonBytes())
         data.append(0x0A)
         return data
     }
 
     /// Every readable event in `data`; a malformed line (such as a torn last line) is counted and skipped, so it
     /// never costs the lines around it.
-    public static func decode(_ data: Data) -> Decoded {
-        let decoder = JSONDecoder()
+    package static func decode(_ data: Data) -> Decoded {
         var decoded = Decoded(events: [], malformedLines: 0)
         for line in data.split(separator: 0x0A, omittingEmptySubsequences: true) {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-            if let event = try? decoder.decode(RouteEvent.self, from: Data(line)) {
+            if let event = try? RouteEvent.readJSON(bytes: Data(line)) {
                 decoded.events.append(event)
             } else {
                 decoded.malformedLines += 1
@@ -36,7 +36,7 @@ public enum RouteEventLines {
     }
 
     /// The events of the file at `url`; none when it does not exist.
-    public static func read(_ url: URL) throws -> Decoded {
+    package static func read(_ url: URL) throws -> Decoded {
         guard FileManager.default.fileExists(atPath: url.path) else { return Decoded(events: [], malformedLines: 0) }
         return decode(try Data(contentsOf: url))
     }

@@ -137,7 +137,7 @@ public struct LocalLlamaModel: LanguageModel {
         let base = try await server.start()
         return OpenAICompatibleModel(
             configuration: OpenAICompatibleModel.Configuration(
-                id: id, displayName: displayName, tier: tier, baseURL: base, model: "local",
+                .openAICompatible(), id: id, displayName: displayName, tier: tier, baseURL: base, model: "local",
                 capabilities: capabilities, timeouts: timeouts),
             transport: transport)
     }

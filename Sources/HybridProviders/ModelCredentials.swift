@@ -36,7 +36,7 @@ public struct ModelCredentials: Sendable {
 
     /// The environment variable named by ``environment(_:)``, which the adapter reads itself; nil for every other
     /// source (those travel as headers).
-    public var environmentVariable: String? {
+    package var environmentVariable: String? {
         if case .environment(let name) = source { return name }
         return nil
     }

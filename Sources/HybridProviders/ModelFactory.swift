@@ -10,16 +10,16 @@ public import HybridTransport
 /// may not link (the llama.cpp server manager in HybridLocalModel) are registered by whoever links it.
 public struct ModelFactory: Sendable {
     /// Builds the model for one configured id; gets the factory's shared transport.
-    public typealias Builder = @Sendable (_ id: String, _ config: ModelConfig, _ transport: any HTTPTransport) -> any LanguageModel
+    package typealias Builder = @Sendable (_ id: String, _ config: ModelConfig, _ transport: any HTTPTransport) -> any LanguageModel
 
     /// The HTTP client every adapter it builds shares.
-    public var transport: any HTTPTransport
+    package var transport: any HTTPTransport
     /// Reads API keys by variable name; injected so tests and apps control where keys come from.
-    public var environment: @Sendable (String) -> String?
+    package var environment: @Sendable (String) -> String?
     /// Builders registered for provider kinds, consulted before the built-in adapters.
-    public private(set) var registered: [ProviderKind: Builder] = [:]
+    package private(set) var registered: [ProviderKind: Builder] = [:]
     /// Credentials by model id, in place of the config's `apiKeyEnv` (an app's keys, keychain reads, proxy tokens).
-    public private(set) var credentials: [String: ModelCredentials] = [:]
+    package private(set) var credentials: [String: ModelCredentials] = [:]
 
     /// Creates a factory; by default keys come from the process environment and requests go through the platform's
     /// default transport. llama.cpp models are unavailable until registered (HybridLocalModel's `withLocalLlama()`).
@@ -32,7 +32,7 @@ public struct ModelFactory: Sendable {
     }
 
     /// This factory with `build` serving every model of `kind` (replacing the built-in adapter, if any).
-    public func registering(_ kind: ProviderKind, _ build: @escaping Builder) -> ModelFactory {
+    package func registering(_ kind: ProviderKind, _ build: @escaping Builder) -> ModelFactory {
         var copy = self
         copy.registered[kind] = build
         return copy
@@ -61,33 +61,11 @@ public struct ModelFactory: Sendable {
                 id: id, displayName: displayName, tier: config.tier, capabilities: config.modelCapabilities,
                 kind: config.kind.rawValue,
                 reason: "no llama.cpp runtime registered: link HybridLocalModel and use ModelFactory.withLocalLlama()")
-        case .openAICompatible:
-            return OpenAICompatibleModel(
-                configuration: .init(
-                    id: id, displayName: displayName, tier: config.tier, baseURL: config.baseURL ?? "",
-                    model: config.model, apiKeyVariable: config.apiKeyEnv, capabilities: config.modelCapabilities),
-                transport: transport, environment: environment)
+        case .openAICompatible: return http(.openAICompatible(), id: id, config: config, transport: transport)
         case .anthropic:
-            return AnthropicModel(
-                configuration: .init(
-                    id: id, displayName: displayName, tier: config.tier,
-                    baseURL: config.baseURL ?? "https://api.anthropic.com/v1", model: config.model,
-                    apiKeyVariable: config.apiKeyEnv, capabilities: config.modelCapabilities,
-                    defaultMaxTokens: config.maxOutputTokens ?? 1024),
-                transport: transport, environment: environment)
-        case .gemini:
-            return GeminiModel(
-                configuration: .init(
-                    id: id, displayName: displayName, tier: config.tier,
-                    baseURL: config.baseURL ?? "https://generativelanguage.googleapis.com/v1beta", model: config.model,
-                    apiKeyVariable: config.apiKeyEnv, capabilities: config.modelCapabilities),
-                transport: transport, environment: environment)
-        case .ollama:
-            return OllamaModel(
-                configuration: .init(
-                    id: id, displayName: displayName, tier: config.tier, baseURL: config.baseURL ?? "http://127.0.0.1:11434",
-                    model: config.model, apiKeyVariable: config.apiKeyEnv, capabilities: config.modelCapabilities),
-                transport: transport, environment: environment)
+            return http(.anthropic(defaultMaxTokens: config.maxOutputTokens ?? 1024), id: id, config: config, transport: transport)
+        case .gemini: return http(.gemini, id: id, config: config, transport: transport)
+        case .ollama: return http(.ollama(), id: id, config: config, transport: transport)
         case .appleFoundationModels:
             #if canImport(FoundationModels)
             if #available(macOS 26, iOS 26, *) {
@@ -107,6 +85,18 @@ public struct ModelFactory: Sendable {
         }
     }
 
+    /// An HTTP provider's model: the provider's defaults for what the config leaves out (API root, tier), and
+    /// exactly the config's key variable (none when it names none).
+    private func http(
+        _ provider: HTTPModelConfiguration.Provider, id: String, config: ModelConfig, transport: any HTTPTransport
+    ) -> HTTPLanguageModel {
+        var configuration = HTTPModelConfiguration(
+            provider, id: id, displayName: config.displayName ?? id, tier: config.tier, baseURL: config.baseURL,
+            model: config.model, capabilities: config.modelCapabilities)
+        configuration.apiKeyVariable = config.apiKeyEnv
+        return HTTPLanguageModel(configuration: configuration, transport: transport, environment: environment)
+    }
+
     /// Every model in `document`, sorted by id.
     public func models(in document: HybridConfigDocument) -> [any LanguageModel] {
         document.models.keys.sorted().map { model(id: $0, config: document.models[$0]!) }
@@ -116,18 +106,18 @@ public struct ModelFactory: Sendable {
 /// A configured model whose provider kind has no adapter on this platform (Apple Foundation Models on Linux).
 ///
 /// Listed as unavailable with the reason rather than dropped, so a config written for several platforms still loads.
-public struct UnsupportedModel: LanguageModel {
-    public let id: String
-    public let displayName: String
-    public let tier: ModelTier
-    public let capabilities: ModelCapabilities
+package struct UnsupportedModel: LanguageModel {
+    package let id: String
+    package let displayName: String
+    package let tier: ModelTier
+    package let capabilities: ModelCapabilities
     /// The provider kind from the config, named in the unavailability reason.
-    public let kind: String
+    package let kind: String
     /// Why no adapter serves it, with the fix when there is one.
-    public let reason: String
+    package let reason: String
 
     /// A model that is always unavailable for `reason` (by default: the kind is not supported on this platform).
-    public init(
+    package init(
         id: String, displayName: String, tier: ModelTier, capabilities: ModelCapabilities, kind: String, reason: String? = nil
     ) {
         self.id = id
@@ -138,15 +128,15 @@ public struct UnsupportedModel: LanguageModel {
         self.reason = reason ?? "provider kind \(kind) is not supported on this platform"
     }
 
-    public func availability() async -> ModelAvailability {
+    package func availability() async -> ModelAvailability {
         .unavailable(.other(reason))
     }
 
-    public func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+    package func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
         throw .unavailable(model: id, reason: .other(reason))
     }
 
-    public func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    package func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
         AsyncThrowingStream { $0.finish(throwing: GenerationError.unavailable(model: id, reason: .other(reason))) }
     }
 }

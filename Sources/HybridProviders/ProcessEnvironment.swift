@@ -5,9 +5,9 @@ import Foundation
 /// `ProcessInfo.processInfo.environment` copies the whole environment into a new dictionary on every access; at
 /// one API-key lookup per request that was 8 % of a fast eval's CPU. `getenv` reads the one variable in place and,
 /// like the dictionary, sees a key set after start-up.
-public enum ProcessEnvironment {
+@usableFromInline package enum ProcessEnvironment {
     /// The value of `name`, or nil when it is unset.
-    @Sendable public static func value(_ name: String) -> String? {
+    @usableFromInline @Sendable package static func value(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 }

@@ -1,5 +1,5 @@
 public import HybridConfig
-public import HybridConfigTools
+import HybridConfigTools
 public import HybridReport
 public import Foundation
 

@@ -1,6 +1,6 @@
 public import Foundation
 public import HybridConfig
-public import HybridConfigTools
+import HybridConfigTools
 public import HybridReport
 public import HybridStore
 import HybridCore

@@ -1,15 +1,13 @@
-/// A strict RFC 8259 reader over UTF-8 bytes for the fast paths that read one documented shape: OpenAI answers and
-/// stream chunks (`OpenAIResponseReader`, whose only reader it is: a stop there means the body is not an answer) and
-/// the collector's `RouteEvent`s (whose reader hands what it stops at to `JSONDecoder`, the reference for the
-/// collector's error messages). Being at least as strict as `JSONDecoder` is the point: whatever it accepts,
-/// `JSONDecoder` accepts with the same value.
+/// A strict RFC 8259 reader over UTF-8 bytes for the fast paths that read one documented shape: providers' answers
+/// and stream chunks (`OpenAIResponseReader`, …) and route events (`JSONMembers`, HybridCore). It is the only reader
+/// of those shapes: a stop means the input is not JSON of that shape, and the caller names where.
 package struct JSONByteScanner {
-    /// The input is not JSON of the shape being read, here (or, for the collector, not a shape it vouches for).
+    /// The input is not JSON of the shape being read, here.
     package struct Stop: Error {
         package init() {}
     }
 
-    /// Nesting beyond this stops the scan (`JSONDecoder` allows more; stopping is always safe).
+    /// Nesting beyond this stops the scan, so a hostile body cannot exhaust the stack.
     package static let maximumDepth = 128
 
     package let bytes: UnsafeBufferPointer<UInt8>
@@ -247,16 +245,21 @@ extension JSONByteScanner {
         var isInteger: Bool
     }
 
-    /// An integer written as one (`12`, `-3`); `12.0`, `1e2` or a value past `Int` stop, so `JSONDecoder` decides.
+    /// An integer written as one (`12`, `-3`); `12.0`, `1e2` or a value past `Int` stop.
     package mutating func readInt() throws(Stop) -> Int {
         skipWhitespace()
         let token = try readNumberToken()
-        guard token.isInteger, let significand = token.significand, token.exponent == 0 else { throw Stop() }
-        return Int(token.negative ? -significand : significand)
+        guard token.isInteger, token.exponent == 0 else { throw Stop() }
+        if let significand = token.significand { return Int(token.negative ? -significand : significand) }
+        // Past 15 digits: the standard library's parser, which refuses values past `Int`.
+        guard let value = Int(String(decoding: UnsafeBufferPointer(rebasing: bytes[token.range]), as: UTF8.self)) else {
+            throw Stop()
+        }
+        return value
     }
 
-    /// A number as a `Double`, correctly rounded like `JSONDecoder`'s (exact fast path, else the standard
-    /// library's parser); values that overflow stop.
+    /// A number as a correctly rounded `Double` (exact fast path, else the standard library's parser); values that
+    /// overflow stop.
     package mutating func readDouble() throws(Stop) -> Double {
         skipWhitespace()
         let token = try readNumberToken()

@@ -41,7 +41,8 @@ private func mismatch(_ type: Any.Type, _ value: JSONValue, _ path: [any CodingK
 
 private struct IndexKey: CodingKey {
     var intValue: Int?
-    var stringValue: String { "\(intValue ?? 0)" }
+    /// "Index N", as Foundation names array positions, so paths read the same whichever decoder made them.
+    var stringValue: String { "Index \(intValue ?? 0)" }
     init(_ index: Int) { intValue = index }
     init?(stringValue: String) { nil }
     init?(intValue: Int) { self.intValue = intValue }

@@ -1,11 +1,12 @@
 import Foundation
 @testable import HybridCollect
 import HybridCore
+import HybridEvents
 import HybridReport
 import Testing
 
-/// The byte-level reader against `JSONDecoder`, the reference: on every input, valid or not, the collector's batch
-/// and line decoding must give exactly what `JSONDecoder` gives (events, rejection reasons, whole-body errors).
+/// The one event reader (the member table `RouteEvent.jsonMembers`): it reads whatever `JSONEncoder` writes as
+/// `JSONDecoder` does, and refuses anything else with the member's JSON path.
 @Suite struct RouteEventReaderTests {
     static let texts = [
         "", "summarize", "caf\u{E9}", "\u{1F600} ok", "\u{4E2D}\u{6587}", "quote \" back \\ slash /", "tab\tnew\nline\r",
@@ -38,55 +39,6 @@ import Testing
             costUSD: number(&rng), checks: [.init(name: text(&rng), passed: Bool.random(using: &rng))],
             cacheHit: Bool.random(using: &rng), labels: labels,
             content: maybe(&rng, .init(inputs: ["text": text(&rng)], output: maybe(&rng, text(&rng)))))
-    }
-
-    /// What decoding a body gave; compared structurally (dictionaries print in no fixed order).
-    enum Outcome: Equatable {
-        case batch([Result<RouteEvent, FieldEventRejection>], dropped: Int?)
-        case error(String)
-
-        init(_ decode: () throws(CollectError) -> LenientEventBatch) {
-            do {
-                let batch = try decode()
-                self = .batch(batch.events, dropped: batch.droppedEvents)
-            } catch {
-                self = .error(error.message)
-            }
-        }
-    }
-
-    /// A batch decoded both ways, compared (events with reasons, dropped count, or the whole-body error).
-    static func expectSameAsReference(_ body: Data, sourceLocation: SourceLocation = #_sourceLocation) {
-        let fast = Outcome { () throws(CollectError) in try LenientEventBatch(data: body) }
-        let reference = Outcome { () throws(CollectError) in try LenientEventBatch.referenceDecode(body) }
-        if case .batch(let fastEvents, _) = fast, case .batch(let referenceEvents, _) = reference,
-            fastEvents.count == referenceEvents.count
-        {
-            // Element by element, so a failure names the event that differs.
-            for (index, (one, other)) in zip(fastEvents, referenceEvents).enumerated() {
-                #expect(one == other, "event \(index)", sourceLocation: sourceLocation)
-            }
-        }
-        #expect(fast == reference, "\(String(decoding: body.prefix(300), as: UTF8.self))", sourceLocation: sourceLocation)
-    }
-
-    @Test func generatedEventsDecodeAsJSONDecoderDoesInEveryEncoderStyle() throws {
-        var rng = SplitMix64(seed: 14)
-        let events = (0..<300).map { _ in Self.event(&rng) }
-        let styles: [JSONEncoder.OutputFormatting] = [[], [.sortedKeys], [.prettyPrinted], [.withoutEscapingSlashes, .sortedKeys]]
-        for style in styles {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = style
-            for event in events {
-                let line = try encoder.encode(event)
-                // The reader itself must take these (not hand them to JSONDecoder), or the comparison proves nothing.
-                let fast = try #require(RouteEventReader.fastDecode(line), "\(String(decoding: line, as: UTF8.self))")
-                #expect(.success(fast) == RouteEventReader.referenceDecode(line))
-            }
-            let body = try encoder.encode(RouteEventBatch(events: events, droppedEvents: 3))
-            #expect(LenientEventBatch.fastRead(body) != nil)
-            Self.expectSameAsReference(body)
-        }
     }
 
     /// One valid event's JSON with `member` replaced (or added when absent) by `replacement` (`"key": value`, or
@@ -123,60 +75,140 @@ import Testing
         return text
     }
 
-    static let mutations: [(String, String)] = [
-        ("installId", ""), ("latencyMs", #""latencyMs":"fast""#), ("timestamp", #""timestamp":"yesterday""#),
-        ("timestamp", #""timestamp":"2026-11-22T22:26:18Z""#), ("timestamp", #""timestamp":"2026-11-22T22:26:18.5+02:00""#),
-        ("configVersion", #""configVersion":3.0"#), ("inputTokens", #""inputTokens":1e2"#),
-        ("inputTokens", #""inputTokens":99999999999999999999"#), ("outputTokens", #""outputTokens":-0"#),
-        ("latencyMs", #""latencyMs":1e400"#), ("latencyMs", #""latencyMs":-0.0"#), ("costUSD", #""costUSD":1.5E-3"#),
-        ("costUSD", #""costUSD":0.1000000000000000055511151231257827"#), ("bucket", #""bucket":null"#),
-        ("configHash", #""configHash":null"#), ("servedTier", #""servedTier":"moon""#), ("labels", #""labels":{"a":"1","a":"2"}"#),
-        ("labels", #""labels":{"os":3}"#), ("labels", #""labels":{"\u0041":"\ud83d\ude00","b":"\u00e9\/"}"#),
-        ("labels", #""labels":{"bad":"\ud800"}"#), ("feature", #""feature":"a","feature":"b""#),
-        ("feature", #""fe\u0061ture":"escaped key""#), ("extra", #""extra":{"a":[1,2.5e3,null,true,"x",{}],"b":[]}"#),
-        ("attempts", #""attempts":[{"model":"m","outcome":"served","startMs":0}]"#),
-        ("attempts", #""attempts":[{"model":"m","outcome":"served","startMs":0,"durationMs":1,"tier":"moon"}]"#),
-        ("checks", #""checks":[{"name":"n"}]"#), ("checks", #""checks":{}"#), ("cacheHit", #""cacheHit":1"#),
-        ("content", #""content":{"output":"only"}"#), ("content", #""content":null"#), ("id", #""id":7"#),
+    @Test func generatedEventsReadAsJSONDecoderDoesInEveryEncoderStyle() throws {
+        var rng = SplitMix64(seed: 14)
+        let events = (0..<300).map { _ in Self.event(&rng) }
+        let styles: [JSONEncoder.OutputFormatting] = [[], [.sortedKeys], [.prettyPrinted], [.withoutEscapingSlashes, .sortedKeys]]
+        for style in styles {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = style
+            for event in events {
+                let line = try encoder.encode(event)
+                let reference = try JSONDecoder().decode(RouteEvent.self, from: line)
+                #expect(RouteEventReader.decodeLine(line) == .success(reference), "\(String(decoding: line, as: UTF8.self))")
+            }
+            let batch = try LenientEventBatch(data: try encoder.encode(RouteEventBatch(events: events, droppedEvents: 3)))
+            #expect(batch.events == events.map { .success($0) })
+            #expect(batch.droppedEvents == 3)
+        }
+    }
+
+    @Test func theTableWriterWritesWhatJSONDecoderAndTheReaderReadBack() throws {
+        var rng = SplitMix64(seed: 21)
+        for _ in 0..<300 {
+            let event = Self.event(&rng)
+            let line = try RouteEventLines.line(event)
+            #expect(try JSONDecoder().decode(RouteEvent.self, from: line) == event)
+            #expect(RouteEventReader.decodeLine(line) == .success(event))
+        }
+        let batch = RouteEventBatch(events: [Self.event(&rng)], droppedEvents: 2)
+        #expect(try JSONDecoder().decode(RouteEventBatch.self, from: Data(try batch.jsonBytes())) == batch)
+    }
+
+    /// Every stored property of an event (and of its nested values) is a line of its member table, so every
+    /// member is read and written by the table's reader and writer: no member is skipped, or left to another path.
+    @Test func everyStoredPropertyIsAMemberOfItsTable() {
+        func expectCovered<T: JSONMemberObject>(_ value: T, _ name: String) {
+            let properties = Set(Mirror(reflecting: value).children.compactMap { child in
+                child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }
+            })
+            let members = Set(T.jsonMembers.members.map { "\($0.name)" })
+            #expect(properties == members, "\(name): properties without a member \(properties.subtracting(members).sorted()), members without a property \(members.subtracting(properties).sorted())")
+        }
+        expectCovered(RouteEvent.jsonPlaceholder, "RouteEvent")
+        expectCovered(RouteEvent.Attempt.jsonPlaceholder, "RouteEvent.Attempt")
+        expectCovered(RouteEvent.Check.jsonPlaceholder, "RouteEvent.Check")
+        expectCovered(RouteEvent.Content.jsonPlaceholder, "RouteEvent.Content")
+        expectCovered(RouteEventBatch.jsonPlaceholder, "RouteEventBatch")
+    }
+
+    /// An event with every optional member set, through `JSONEncoder` (the synthesized `Codable`, which covers every
+    /// property) and back through the table: a line pointing at the wrong property, or none, fails here.
+    @Test func anEventWithEveryMemberSetSurvivesTheReader() throws {
+        let event = RouteEvent(
+            id: "e1", timestamp: Date(timeIntervalSince1970: 1_800_000_000.123), installId: "i", feature: "f",
+            configVersion: 4, configHash: "h", variant: "v", rolloutArm: "arm", bucket: 17, servedBy: "m",
+            servedTier: .thirdParty, outcome: .servedFailing, errorKind: "timeout",
+            attempts: [.init(model: "m", tier: .onDevice, outcome: .failed, errorKind: "k", skipReason: "s", startMs: 1, durationMs: 2)],
+            ttftMs: 3, latencyMs: 4, inputTokens: 5, outputTokens: 6, tokensEstimated: true, costUSD: 0.5,
+            checks: [.init(name: "schema", passed: true)], cacheHit: true, labels: ["os": "iOS"],
+            content: .init(inputs: ["text": "t"], output: "o"), condition: "beta")
+        #expect(RouteEventReader.decodeLine(try JSONEncoder().encode(event)) == .success(event))
+        #expect(RouteEventReader.decodeLine(try RouteEventLines.line(event)) == .success(event))
+    }
+
+    static let mutations: [(member: String, replacement: String, reason: String)] = [
+        ("installId", "", "installId: missing"),
+        ("latencyMs", #""latencyMs":"fast""#, "latencyMs: expected a finite number"),
+        ("timestamp", #""timestamp":"yesterday""#, #"timestamp: expected an ISO 8601 date such as 2026-11-22T22:26:18.123Z, got "yesterday""#),
+        ("configVersion", #""configVersion":3.0"#, "configVersion: expected an integer"),
+        ("inputTokens", #""inputTokens":99999999999999999999"#, "inputTokens: expected an integer"),
+        ("latencyMs", #""latencyMs":1e400"#, "latencyMs: expected a finite number"),
+        ("servedTier", #""servedTier":"moon""#, #"servedTier: unknown value "moon""#),
+        ("labels", #""labels":{"a":"1","a":"2"}"#, "labels.a: duplicate member"),
+        ("labels", #""labels":{"os":3}"#, "labels: expected a string"),
+        ("feature", #""feature":"a","feature":"b""#, "feature: duplicate member"),
+        ("attempts", #""attempts":[{"model":"m","outcome":"served","startMs":0}]"#, "attempts[0].durationMs: missing"),
+        ("attempts", #""attempts":[{"model":"m","outcome":"served","startMs":0,"durationMs":1,"tier":"moon"}]"#, #"attempts[0].tier: unknown value "moon""#),
+        ("checks", #""checks":[{"name":"n"}]"#, "checks[0].passed: missing"),
+        ("checks", #""checks":{}"#, "checks: expected an array"),
+        ("cacheHit", #""cacheHit":1"#, "cacheHit: expected true or false"),
+        ("content", #""content":{"output":"only"}"#, "content.inputs: missing"),
+        ("id", #""id":7"#, "id: expected a string"),
     ]
 
-    @Test func editedEventsGiveTheReferenceAnswerAlone() throws {
-        for (member, replacement) in Self.mutations {
+    @Test func badMembersAreRefusedNamingTheirPath() throws {
+        for (member, replacement, reason) in Self.mutations {
             let line = Data(try Self.mutated(member, replacement).utf8)
-            #expect(RouteEventReader.decodeLine(line) == RouteEventReader.referenceDecode(line), "\(member) → \(replacement)")
+            #expect(RouteEventReader.decodeLine(line) == .failure(FieldEventRejection(reasons: [reason])), "\(member) → \(replacement)")
         }
     }
 
-    @Test func editedEventsGiveTheReferenceAnswerInsideABatch() throws {
-        var rng = SplitMix64(seed: 9)
-        let valid = String(decoding: try JSONEncoder().encode(Self.event(&rng)), as: UTF8.self)
-        // A lone surrogate makes the whole body the reference's (decoders disagree about it), so it is left out here.
-        let elements = try Self.mutations.filter { !$0.1.contains("ud800") }.map { try Self.mutated($0.0, $0.1) }
-            + ["3", "null", #""text""#, "[]", "{}"]
-        let body = #"{"schemaVersion":1,"events":["# + ([valid] + elements + [valid]).joined(separator: ",") + "]}"
-        Self.expectSameAsReference(Data(body.utf8))
-        #expect(LenientEventBatch.fastRead(Data(body.utf8)) != nil)
-    }
-
-    @Test func bodiesThatAreNotBatchesFailWithTheReferenceError() throws {
-        var rng = SplitMix64(seed: 3)
-        let valid = String(decoding: try JSONEncoder().encode(Self.event(&rng)), as: UTF8.self)
-        let bodies = [
-            #"{"schemaVersion":2,"events":[]}"#, #"{"events":[]}"#, #"{"schemaVersion":1}"#, "[]", "", "   ",
-            #"{"schemaVersion":1,"events":[\#(valid)]} x"#, #"{"schemaVersion":1,"events":[\#(valid)"#,
-            #"{"schemaVersion":1,"events":[\#(valid),]}"#, #"{"schemaVersion":1,"events":[01]}"#,
-            #"{"schemaVersion":1,"events":[{"id":"a\u0001"}]}"#, "{\"schemaVersion\":1,\"events\":[{\"id\":\"raw\u{1}ctl\"}]}",
-            #"{"schemaVersion":1.0,"events":[]}"#, #"{"schemaVersion":1,"events":[],"droppedEvents":null}"#,
-            #"{"schemaVersion":1,"events":[],"droppedEvents":2.5}"#, #"{"schemaVersion":1,"events":[], "events":[]}"#,
-            " \n{ \"schemaVersion\" : 1 , \"events\" : [ \(valid) ] , \"droppedEvents\" : 4 }\n",
-            #"{"schemaVersion":1,"events":[{"x":"# + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "}]}",
+    @Test func membersJSONDecoderAcceptsAreReadAsItReadsThem() throws {
+        let accepted = [
+            ("timestamp", #""timestamp":"2026-11-22T22:26:18Z""#), ("timestamp", #""timestamp":"2026-11-22T22:26:18.5+02:00""#),
+            ("inputTokens", #""inputTokens":1234567890123456789"#), ("latencyMs", #""latencyMs":-0.0"#),
+            ("costUSD", #""costUSD":1.5E-3"#), ("costUSD", #""costUSD":0.1000000000000000055511151231257827"#),
+            ("bucket", #""bucket":null"#), ("configHash", #""configHash":null"#), ("content", #""content":null"#),
+            ("labels", #""labels":{"\u0041":"\ud83d\ude00","b":"\u00e9\/"}"#), ("feature", #""fe\u0061ture":"escaped key""#),
+            ("extra", #""extra":{"a":[1,2.5e3,null,true,"x",{}],"b":[]}"#),
         ]
-        for body in bodies {
-            Self.expectSameAsReference(Data(body.utf8))
+        for (member, replacement) in accepted {
+            let line = Data(try Self.mutated(member, replacement).utf8)
+            let reference = try JSONDecoder().decode(RouteEvent.self, from: line)
+            #expect(RouteEventReader.decodeLine(line) == .success(reference), "\(member) → \(replacement)")
         }
-        var invalidUTF8 = Data(#"{"schemaVersion":1,"events":[{"id":""#.utf8)
-        invalidUTF8.append(contentsOf: [0xFF, 0xC3])
-        invalidUTF8.append(contentsOf: Data(#""}]}"#.utf8))
-        Self.expectSameAsReference(invalidUTF8)
+    }
+
+    @Test func aBadEventInABatchIsRefusedAloneNamingItsMember() throws {
+        var rng = SplitMix64(seed: 9)
+        let event = Self.event(&rng)
+        let valid = String(decoding: try JSONEncoder().encode(event), as: UTF8.self)
+        let elements = try Self.mutations.map { try Self.mutated($0.member, $0.replacement) } + ["3", "null", "[]"]
+        let body = #"{"schemaVersion":1,"events":["# + ([valid] + elements + [valid]).joined(separator: ",") + "]}"
+        let batch = try LenientEventBatch(data: Data(body.utf8))
+        let expected: [Result<RouteEvent, FieldEventRejection>] = [.success(event)]
+            + Self.mutations.map { .failure(FieldEventRejection(reasons: [$0.reason])) }
+            + Array(repeating: .failure(FieldEventRejection(reasons: ["event: expected an object"])), count: 3) + [.success(event)]
+        #expect(batch.events == expected)
+    }
+
+    @Test func bodiesThatAreNotBatchesFailNamingTheMember() throws {
+        let bodies = [
+            (#"{"schemaVersion":2,"events":[]}"#, "schemaVersion: 2 is not supported (this collector reads 1)"),
+            (#"{"events":[]}"#, "schemaVersion: missing"), (#"{"schemaVersion":1}"#, "events: missing"),
+            ("[]", "body: expected an object"), ("", "body: expected an object"),
+            (#"{"schemaVersion":1,"events":[]} x"#, "body: unexpected text after the batch"),
+            (#"{"schemaVersion":1,"events":[{}"#, "events: expected `,` or `]`"),
+            (#"{"schemaVersion":1,"events":[01]}"#, "events[0]: not valid JSON"),
+            (#"{"schemaVersion":1.0,"events":[]}"#, "schemaVersion: expected an integer"),
+            (#"{"schemaVersion":1,"events":[],"droppedEvents":2.5}"#, "droppedEvents: expected an integer"),
+            (#"{"schemaVersion":1,"events":[], "events":[]}"#, "events: duplicate member"),
+        ]
+        for (body, reason) in bodies {
+            #expect(throws: CollectError.malformedBatch(reason), "\(body)") { try LenientEventBatch(data: Data(body.utf8)) }
+        }
+        let spaced = try LenientEventBatch(data: Data(" \n{ \"schemaVersion\" : 1 , \"events\" : [ ] , \"droppedEvents\" : null }\n".utf8))
+        #expect(spaced.events.isEmpty && spaced.droppedEvents == nil)
     }
 }

@@ -6,8 +6,8 @@ import Testing
 @testable import HybridConfig
 import HybridProjectTestSupport
 
-/// The start-up fast path (`HybridConfigDocument(tree:)`) must give exactly the document the `Decodable` path
-/// gives, and must refuse whatever that path refuses (so the slow path can word the error).
+/// The one config reader (`HybridConfigDocument(tree:)`) must give exactly the document the `Decodable` conformance
+/// gives (apps may decode documents themselves), and refuse whatever it refuses, naming the path.
 @Suite struct ConfigTreeDecodingTests {
     /// Documents both paths must decode, equally.
     static let valid: [(String, Data)] = [
@@ -69,14 +69,14 @@ import HybridProjectTestSupport
         #expect(fast.encodedJSON() == slow.encodedJSON())
     }
 
-    @Test("a key the reader does not read (a field it lacks, or an unknown key) sends the document the slow way")
-    func unreadKeysGoTheDecodablePath() throws {
+    @Test("an unknown key is skipped, as Decodable skips it, and reported as a warning")
+    func unknownKeysAreSkippedAndWarnedAbout() throws {
         let data = Fixtures.config {
             $0.set(["features", "summarize", "futureField"], 1)
             $0.set(["features", "summarize", "variants", "bullet", "futureField"], true)
         }
-        #expect((try? HybridConfigDocument(tree: Self.tree(data))) == nil)
         let slow = try JSONDecoder().decode(HybridConfigDocument.self, from: data)
+        #expect(try HybridConfigDocument(tree: Self.tree(data)) == slow)
         #expect(try ConfigValidator.decode(data) == slow)
         let loaded = try ConfigValidator.load(data)
         #expect(loaded.warnings.map(\.path).contains("features.summarize.futureField"))
@@ -86,6 +86,14 @@ import HybridProjectTestSupport
     func fastPathRefusesWhatDecodableRefuses(_ name: String) throws {
         let data = try #require(Self.refused.first { $0.0 == name }?.1)
         #expect((try? JSONDecoder().decode(HybridConfigDocument.self, from: data)) == nil)
-        #expect((try? HybridConfigDocument(tree: Self.tree(data))) == nil)
+        let tree = try Self.tree(data)
+        do {
+            _ = try HybridConfigDocument(tree: tree)
+            Issue.record("\(name): the reader accepted it")
+        } catch {
+            // Every refusal names the member at fault, below the feature or model that holds it.
+            #expect(!error.issues.isEmpty)
+            #expect(error.issues.allSatisfy { $0.path.hasPrefix("features.") || $0.path.hasPrefix("models.") }, "\(error.issues)")
+        }
     }
 }

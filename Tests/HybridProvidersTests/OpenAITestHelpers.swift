@@ -14,6 +14,7 @@ enum TestModels {
         extraHeaders: HTTPHeaders = HTTPHeaders()
     ) -> OpenAICompatibleModel.Configuration {
         OpenAICompatibleModel.Configuration(
+            .openAICompatible(maxTokensParameter: maxTokensParameter),
             id: "test-model",
             displayName: "Test model",
             tier: .thirdParty,
@@ -21,9 +22,8 @@ enum TestModels {
             model: "gpt-4o-mini",
             apiKeyVariable: apiKeyVariable,
             capabilities: ModelCapabilities(streaming: true, structuredOutput: true, contextWindow: 128_000),
-            extraHeaders: extraHeaders,
             timeouts: timeouts,
-            maxTokensParameter: maxTokensParameter
+            extraHeaders: extraHeaders
         )
     }
 

@@ -92,7 +92,8 @@ struct ProviderWireFormatTests {
     // MARK: Anthropic
 
     static let anthropic = AnthropicModel.Configuration(
-        id: "a", model: "claude", capabilities: ModelCapabilities(contextWindow: 200_000, maxOutputTokens: 100), defaultMaxTokens: 1024)
+        .anthropic(defaultMaxTokens: 1024), id: "a", model: "claude",
+        capabilities: ModelCapabilities(contextWindow: 200_000, maxOutputTokens: 100))
 
     @Test("Anthropic request: max_tokens is always sent and capped; greedy is temperature 0; no empty system")
     func anthropicRequest() throws {

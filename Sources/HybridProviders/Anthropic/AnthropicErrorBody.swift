@@ -16,7 +16,7 @@ struct AnthropicErrorBody: Equatable {
     }
 
     init?(data: Data) {
-        guard let json = try? JSONDecoder().decode(JSONValue.self, from: data), let error = json["error"]?.objectValue else {
+        guard let json = try? JSONValue(parsing: String(decoding: data, as: UTF8.self)), let error = json["error"]?.objectValue else {
             return nil
         }
         type = error["type"]?.stringValue

@@ -79,7 +79,7 @@ struct AnthropicMessagesRequest: Encodable, Equatable {
         case toolChoice = "tool_choice"
     }
 
-    init(_ request: GenerationRequest, configuration: AnthropicModelConfiguration, stream: Bool) {
+    init(_ request: GenerationRequest, configuration: HTTPModelConfiguration, stream: Bool) {
         model = configuration.model
         var limit = request.options.maxOutputTokens ?? configuration.defaultMaxTokens
         if let cap = configuration.capabilities.maxOutputTokens { limit = min(limit, cap) }

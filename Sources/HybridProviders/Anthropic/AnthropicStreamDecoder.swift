@@ -49,9 +49,11 @@ struct AnthropicStreamDecoder: WireStreamDecoder {
         if event.type == "ping" { return }
         let decoded: AnthropicStreamEvent
         do {
-            decoded = try JSONDecoder().decode(AnthropicStreamEvent.self, from: data)
+            decoded = try AnthropicStreamEvent.readJSON(bytes: data)
         } catch {
-            throw .decodingFailure(model: context.modelID, detail: context.clean("a stream event is not valid JSON: \(event.data.prefix(120))"))
+            throw .decodingFailure(
+                model: context.modelID,
+                detail: context.clean("a stream event is not one (\(error.described(root: "event"))): \(event.data.prefix(120))"))
         }
         switch decoded.type {
         case "message_start":

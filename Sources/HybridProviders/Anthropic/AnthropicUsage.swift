@@ -4,18 +4,18 @@ import HybridCore
 ///
 /// `input_tokens` excludes cached prompt tokens: those written to the cache are `cache_creation_input_tokens`,
 /// those read from it `cache_read_input_tokens`. `output_tokens` in `message_delta` is cumulative.
-struct AnthropicUsage: Decodable, Equatable {
+struct AnthropicUsage: JSONMemberObject, Equatable {
     var inputTokens: Int?
     var outputTokens: Int?
     var cacheCreationInputTokens: Int?
     var cacheReadInputTokens: Int?
 
-    enum CodingKeys: String, CodingKey {
-        case inputTokens = "input_tokens"
-        case outputTokens = "output_tokens"
-        case cacheCreationInputTokens = "cache_creation_input_tokens"
-        case cacheReadInputTokens = "cache_read_input_tokens"
-    }
+    static let jsonMembers = JSONMembers<AnthropicUsage>([
+        .member("input_tokens", \.inputTokens), .member("output_tokens", \.outputTokens),
+        .member("cache_creation_input_tokens", \.cacheCreationInputTokens),
+        .member("cache_read_input_tokens", \.cacheReadInputTokens),
+    ])
+    static var jsonPlaceholder: AnthropicUsage { AnthropicUsage() }
 
     init(inputTokens: Int? = nil, outputTokens: Int? = nil, cacheCreationInputTokens: Int? = nil, cacheReadInputTokens: Int? = nil) {
         self.inputTokens = inputTokens

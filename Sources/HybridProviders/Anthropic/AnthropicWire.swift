@@ -4,7 +4,7 @@ import HybridTransport
 
 /// The Messages API wire format for `HTTPModelEngine`.
 struct AnthropicWire: WireFormat {
-    let configuration: AnthropicModelConfiguration
+    let configuration: HTTPModelConfiguration
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
         let body = try HTTPModelEngine<Self>.encodeBody(
@@ -17,18 +17,19 @@ struct AnthropicWire: WireFormat {
             headers.replaceOrAdd(name: field.name, value: field.value)
         }
         if let apiKey { headers.replaceOrAdd(name: "x-api-key", value: apiKey) }
-        return HTTPRequest(method: "POST", url: configuration.messagesURL, headers: headers, body: body)
+        return HTTPRequest(method: "POST", url: configuration.url(appending: "/messages"), headers: headers, body: body)
     }
 
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
         let message: AnthropicMessage
         do {
-            message = try JSONDecoder().decode(AnthropicMessage.self, from: body)
+            message = try AnthropicMessage.readJSON(bytes: body)
         } catch {
             if let errorBody = AnthropicErrorBody(data: body) { throw AnthropicErrorMapper.map(streamError: errorBody, context: context) }
             throw .decodingFailure(
                 model: context.modelID,
-                detail: context.clean("the response is not a message: \(String(decoding: body.prefix(120), as: UTF8.self))"))
+                detail: context.clean(
+                    "the response is not a message (\(error.described(root: "body"))): \(String(decoding: body.prefix(120), as: UTF8.self))"))
         }
         let blocks = message.content ?? []
         if AnthropicMessagesRequest.usesSchemaTool(request), let tool = blocks.first(where: { $0.type == "tool_use" }) {
@@ -63,5 +64,19 @@ struct AnthropicWire: WireFormat {
         case "refusal": throw .refusal(model: context.modelID, detail: "stop_reason refusal: the model's safety classifier stopped the response")
         default: return .other(raw)
         }
+    }
+}
+
+extension HTTPModelConfiguration {
+    /// The `anthropic-version` header (`.anthropic(version:)`).
+    var anthropicVersion: String {
+        if case .anthropic(let version, _) = provider { return version }
+        return "2023-06-01"
+    }
+
+    /// `max_tokens` when the request sets none (`.anthropic(defaultMaxTokens:)`).
+    var defaultMaxTokens: Int {
+        if case .anthropic(_, let tokens) = provider { return tokens }
+        return 1024
     }
 }

@@ -19,7 +19,7 @@ struct GeminiErrorBody: Equatable {
     }
 
     init?(data: Data) {
-        guard var json = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
+        guard var json = try? JSONValue(parsing: String(decoding: data, as: UTF8.self)) else { return nil }
         if let first = json.arrayValue?.first { json = first }
         self.init(json: json)
     }

@@ -12,14 +12,7 @@ struct GeminiStreamDecoder: WireStreamDecoder {
         for event in parser.feed(chunk) {
             let payload = event.data.trimmingCharacters(in: .whitespacesAndNewlines)
             if payload.isEmpty { continue }
-            let data = Data(payload.utf8)
-            if let error = GeminiErrorBody(data: data) { throw GeminiErrorMapper.map(streamError: error, context: context) }
-            let response: GeminiResponse
-            do {
-                response = try JSONDecoder().decode(GeminiResponse.self, from: data)
-            } catch {
-                throw .decodingFailure(model: context.modelID, detail: context.clean("a stream chunk is not a GenerateContentResponse: \(payload.prefix(120))"))
-            }
+            let response = try GeminiWire.read(Data(payload.utf8), what: "a stream chunk", context: context)
             let text = try GeminiWire.absorb(response, into: &result, context: context)
             if !text.isEmpty { deltas.append(text) }
         }

@@ -4,7 +4,7 @@ import HybridTransport
 
 /// The Gemini API wire format for `HTTPModelEngine`.
 struct GeminiWire: WireFormat {
-    let configuration: GeminiModelConfiguration
+    let configuration: HTTPModelConfiguration
 
     /// Read to the end of the stream: the chunk with the finish reason is not always the one with the final usage.
     var endsAtCompletion: Bool { false }
@@ -18,19 +18,11 @@ struct GeminiWire: WireFormat {
             headers.replaceOrAdd(name: field.name, value: field.value)
         }
         if let apiKey { headers.replaceOrAdd(name: "x-goog-api-key", value: apiKey) }
-        return HTTPRequest(method: "POST", url: configuration.endpointURL(stream: stream), headers: headers, body: body)
+        return HTTPRequest(method: "POST", url: endpointURL(stream: stream), headers: headers, body: body)
     }
 
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
-        if let error = GeminiErrorBody(data: body) { throw GeminiErrorMapper.map(streamError: error, context: context) }
-        let response: GeminiResponse
-        do {
-            response = try JSONDecoder().decode(GeminiResponse.self, from: body)
-        } catch {
-            throw .decodingFailure(
-                model: context.modelID,
-                detail: context.clean("the response is not a GenerateContentResponse: \(String(decoding: body.prefix(120), as: UTF8.self))"))
-        }
+        let response = try Self.read(body, what: "the response", context: context)
         _ = try Self.absorb(response, into: &result, context: context)
         if !result.complete {
             throw .decodingFailure(model: context.modelID, detail: "the response has no candidate with a finishReason")
@@ -43,6 +35,26 @@ struct GeminiWire: WireFormat {
 
     func mapError(status: Int, headers: HTTPHeaders, body: Data, context: WireContext) -> GenerationError {
         GeminiErrorMapper.map(status: status, headers: headers, body: body, context: context)
+    }
+
+    /// One response or stream chunk; an error object in its place throws the mapped error, and anything else that
+    /// is not a `GenerateContentResponse` a decoding failure naming the member at fault.
+    static func read(_ bytes: Data, what: String, context: WireContext) throws(GenerationError) -> GeminiResponse {
+        let response: GeminiResponse
+        do {
+            response = try GeminiResponse.readJSON(bytes: bytes)
+        } catch {
+            // Some endpoints wrap the error object in a one-element array, which is not a response at all.
+            if let errorBody = GeminiErrorBody(data: bytes) { throw GeminiErrorMapper.map(streamError: errorBody, context: context) }
+            throw .decodingFailure(
+                model: context.modelID,
+                detail: context.clean(
+                    "\(what) is not a GenerateContentResponse (\(error.described(root: "body"))): \(String(decoding: bytes.prefix(120), as: UTF8.self))"))
+        }
+        if let error = response.error, let errorBody = GeminiErrorBody(json: ["error": error]) {
+            throw GeminiErrorMapper.map(streamError: errorBody, context: context)
+        }
+        return response
     }
 
     /// Folds one response (or stream chunk) into `result` and returns the new answer text.
@@ -79,5 +91,11 @@ struct GeminiWire: WireFormat {
             throw .refusal(model: context.modelID, detail: "finishReason \(raw): the response was stopped by a content filter")
         default: return .other(raw)
         }
+    }
+
+    /// `…/models/{model}:generateContent`, or `…:streamGenerateContent?alt=sse` (SSE framing instead of the
+    /// default streamed JSON array). The key is never put in this URL.
+    func endpointURL(stream: Bool) -> String {
+        configuration.url(appending: "/models/\(configuration.model)" + (stream ? ":streamGenerateContent?alt=sse" : ":generateContent"))
     }
 }

@@ -84,7 +84,7 @@ struct OllamaChatRequest: Encodable, Equatable {
         case keepAlive = "keep_alive"
     }
 
-    init(_ request: GenerationRequest, configuration: OllamaModelConfiguration, stream: Bool) {
+    init(_ request: GenerationRequest, configuration: HTTPModelConfiguration, stream: Bool) {
         model = configuration.model
         var messages: [Message] = []
         if let instructions = request.instructions, !instructions.isEmpty {

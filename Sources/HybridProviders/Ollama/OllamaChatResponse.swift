@@ -1,25 +1,32 @@
 import HybridCore
 
 /// One object of `/api/chat`: a whole response, or one NDJSON line of a stream. The final one (`done: true`)
-/// carries `done_reason` and the counts; durations are nanoseconds.
-struct OllamaChatResponse: Decodable {
-    struct Message: Decodable {
+/// carries `done_reason` and the counts; durations are nanoseconds. Read straight from bytes through its member
+/// table (no `Codable`); every member is optional, `null` counts as missing, and unknown members are skipped.
+struct OllamaChatResponse: JSONMemberObject {
+    struct Message: JSONMemberObject {
         var content: String?
         var toolCalls: [ToolCallPayload]?
-        enum CodingKeys: String, CodingKey {
-            case content
-            case toolCalls = "tool_calls"
-        }
+
+        static let jsonMembers = JSONMembers<Message>([.member("content", \.content), .member("tool_calls", \.toolCalls)])
+        static var jsonPlaceholder: Message { Message() }
     }
 
     /// A call in `message.tool_calls`; arguments arrive as an object, and only recent servers send an `id`.
-    struct ToolCallPayload: Decodable {
-        struct Function: Decodable {
+    struct ToolCallPayload: JSONMemberObject {
+        struct Function: JSONMemberObject {
             var name: String?
             var arguments: JSONValue?
+
+            static let jsonMembers = JSONMembers<Function>([.member("name", \.name), .member("arguments", \.arguments)])
+            static var jsonPlaceholder: Function { Function() }
         }
+
         var id: String?
         var function: Function?
+
+        static let jsonMembers = JSONMembers<ToolCallPayload>([.member("id", \.id), .member("function", \.function)])
+        static var jsonPlaceholder: ToolCallPayload { ToolCallPayload() }
     }
 
     var model: String?
@@ -28,19 +35,18 @@ struct OllamaChatResponse: Decodable {
     var doneReason: String?
     var promptEvalCount: Int?
     var evalCount: Int?
-    var evalDuration: Int64?
-    var totalDuration: Int64?
+    var evalDuration: Int?
+    var totalDuration: Int?
     /// Set instead of everything else when the server fails (`{"error": "…"}`), also mid-stream.
     var error: String?
 
-    enum CodingKeys: String, CodingKey {
-        case model, message, done, error
-        case doneReason = "done_reason"
-        case promptEvalCount = "prompt_eval_count"
-        case evalCount = "eval_count"
-        case evalDuration = "eval_duration"
-        case totalDuration = "total_duration"
-    }
+    static let jsonMembers = JSONMembers<OllamaChatResponse>([
+        .member("model", \.model), .member("message", \.message), .member("done", \.done),
+        .member("done_reason", \.doneReason), .member("prompt_eval_count", \.promptEvalCount),
+        .member("eval_count", \.evalCount), .member("eval_duration", \.evalDuration),
+        .member("total_duration", \.totalDuration), .member("error", \.error),
+    ])
+    static var jsonPlaceholder: OllamaChatResponse { OllamaChatResponse() }
 
     /// Core usage, or nil when either count is missing.
     var tokenUsage: TokenUsage? {

@@ -27,7 +27,7 @@ enum OllamaErrorMapper {
 
     /// The `error` string of an Ollama error body.
     static func errorMessage(_ body: Data) -> String? {
-        guard let json = try? JSONDecoder().decode(JSONValue.self, from: body) else { return nil }
+        guard let json = try? JSONValue(parsing: String(decoding: body, as: UTF8.self)) else { return nil }
         return json["error"]?.stringValue ?? json["error"]?["message"]?.stringValue
     }
 }

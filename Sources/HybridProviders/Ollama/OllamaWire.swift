@@ -4,7 +4,7 @@ import HybridTransport
 
 /// Ollama's native chat wire format for `HTTPModelEngine`.
 struct OllamaWire: WireFormat {
-    let configuration: OllamaModelConfiguration
+    let configuration: HTTPModelConfiguration
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
         let body = try HTTPModelEngine<Self>.encodeBody(
@@ -13,7 +13,7 @@ struct OllamaWire: WireFormat {
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Accept", value: stream ? "application/x-ndjson" : "application/json")
         if let apiKey { headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
-        return HTTPRequest(method: "POST", url: configuration.chatURL, headers: headers, body: body)
+        return HTTPRequest(method: "POST", url: configuration.url(appending: "/api/chat"), headers: headers, body: body)
     }
 
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
@@ -67,11 +67,12 @@ struct OllamaWire: WireFormat {
     static func absorb(line: Data, into result: inout WireResult, context: WireContext) throws(GenerationError) -> String {
         let response: OllamaChatResponse
         do {
-            response = try JSONDecoder().decode(OllamaChatResponse.self, from: line)
+            response = try OllamaChatResponse.readJSON(bytes: line)
         } catch {
             throw .decodingFailure(
                 model: context.modelID,
-                detail: context.clean("a line is not an Ollama chat response: \(String(decoding: line.prefix(120), as: UTF8.self))"))
+                detail: context.clean(
+                    "a line is not an Ollama chat response (\(error.described(root: "line"))): \(String(decoding: line.prefix(120), as: UTF8.self))"))
         }
         if let error = response.error { throw OllamaErrorMapper.map(streamError: error, context: context) }
         if let model = response.model, !model.isEmpty { result.providerModel = model }
@@ -97,5 +98,19 @@ struct OllamaWire: WireFormat {
             if result.finishReason == .stop && !result.toolCalls.isEmpty { result.finishReason = .toolCall }
         }
         return text
+    }
+}
+
+extension HTTPModelConfiguration {
+    /// Whether `capabilities.contextWindow` goes out as `options.num_ctx` (`.ollama(sendsContextWindow:)`).
+    var sendsContextWindow: Bool {
+        if case .ollama(let sends, _) = provider { return sends }
+        return false
+    }
+
+    /// Ollama's `keep_alive` (`.ollama(keepAlive:)`).
+    var keepAlive: String? {
+        if case .ollama(_, let keepAlive) = provider { return keepAlive }
+        return nil
     }
 }

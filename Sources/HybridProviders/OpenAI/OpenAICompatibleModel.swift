@@ -9,9 +9,8 @@
 ///   not used as a time to first token: it excludes queueing and network time, so it would not compare with
 ///   measured values.
 /// - `availability()` never touches the network: probing a local server is the local-model manager's job.
-public typealias OpenAICompatibleModel = HTTPLanguageModel<OpenAICompatibleModelConfiguration>
+public typealias OpenAICompatibleModel = HTTPLanguageModel
 
-extension HTTPLanguageModel where Config == OpenAICompatibleModelConfiguration {
-    /// The request field that limits output length, where callers have always found it.
-    public typealias MaxTokensParameter = OpenAICompatibleModelConfiguration.MaxTokensParameter
-}
+/// The configuration type before the providers shared one: `HTTPModelConfiguration` with its provider's case.
+@available(*, deprecated, renamed: "HTTPModelConfiguration")
+public typealias OpenAICompatibleModelConfiguration = HTTPModelConfiguration

@@ -22,7 +22,7 @@ struct OpenAIErrorBody: Equatable {
     }
 
     init?(data: Data) {
-        guard let json = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
+        guard let json = try? JSONValue(parsing: String(decoding: data, as: UTF8.self)) else { return nil }
         self.init(json: json)
     }
 

@@ -4,7 +4,7 @@ import HybridTransport
 
 /// The Chat Completions wire format for `HTTPModelEngine`: OpenAI, llama.cpp's `llama-server`, vLLM, Ollama's `/v1`.
 struct OpenAIWire: WireFormat {
-    let configuration: OpenAICompatibleModelConfiguration
+    let configuration: HTTPModelConfiguration
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
         let chatRequest = OpenAIChatRequest(
@@ -19,7 +19,7 @@ struct OpenAIWire: WireFormat {
             headers.replaceOrAdd(name: field.name, value: field.value)
         }
         if let apiKey { headers.replaceOrAdd(name: "Authorization", value: "Bearer \(apiKey)") }
-        return HTTPRequest(method: "POST", url: configuration.chatCompletionsURL, headers: headers, body: body)
+        return HTTPRequest(method: "POST", url: configuration.url(appending: "/chat/completions"), headers: headers, body: body)
     }
 
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
@@ -86,5 +86,13 @@ struct OpenAIWire: WireFormat {
         case "tool_calls", "function_call": .toolCall
         default: .other(raw)
         }
+    }
+}
+
+extension HTTPModelConfiguration {
+    /// The body field that carries `maxOutputTokens` (`max_tokens` unless the provider says otherwise).
+    var maxTokensParameter: MaxTokensParameter {
+        if case .openAICompatible(let parameter) = provider { return parameter }
+        return .maxTokens
     }
 }

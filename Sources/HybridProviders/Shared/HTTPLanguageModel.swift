@@ -2,9 +2,8 @@ public import HybridCore
 public import HybridTransport
 public import Logging
 
-/// A model behind an HTTP API, in the wire format its configuration names: `AnthropicModel`, `GeminiModel`,
-/// `OllamaModel` and `OpenAICompatibleModel` are this type over their own configurations, and their notes list what
-/// each format adds.
+/// A model behind an HTTP API, in the wire format its configuration's provider names: `AnthropicModel`,
+/// `GeminiModel`, `OllamaModel` and `OpenAICompatibleModel` are this type, and their notes list what each format adds.
 ///
 /// Behaviour every format shares (it is `HTTPModelEngine`'s):
 /// - `generate` uses the non-streaming call; `stream` the provider's stream. With `capabilities.streaming` false,
@@ -23,28 +22,53 @@ public import Logging
 /// - A request whose deadline has passed fails with `.timeout(phase: .deadline)` without sending; otherwise the
 ///   deadline caps the transport's timeouts, and running out of it is reported as `.deadline`.
 /// - Errors and log lines never contain the API key (see `APIKeyRedactor`).
-public struct HTTPLanguageModel<Config: HTTPModelConfiguration>: LanguageModel {
-    /// The provider's configuration type, so callers can write `AnthropicModel.Configuration(…)`.
-    public typealias Configuration = Config
+public struct HTTPLanguageModel: LanguageModel {
+    /// The configuration type, so callers can write `AnthropicModel.Configuration(.anthropic(), …)`.
+    public typealias Configuration = HTTPModelConfiguration
+    /// The Chat Completions field that limits output length, where callers have always found it
+    /// (`OpenAICompatibleModel.MaxTokensParameter`).
+    public typealias MaxTokensParameter = HTTPModelConfiguration.MaxTokensParameter
 
     /// The endpoint and model this instance talks to.
     public let configuration: Configuration
-    private let engine: HTTPModelOperations
+    // The engine's operations as closures made where its wire format's type is known, so the engine is
+    // specialized for each format; an existential over the generic engine would run its per-chunk loop unspecialized.
+    private let availabilityCall: @Sendable () async -> ModelAvailability
+    private let generateCall: @Sendable (GenerationRequest) async throws(GenerationError) -> GenerationResponse
+    private let generateStreamedCall: @Sendable (GenerationRequest) async throws(GenerationError) -> GenerationResponse
+    private let streamCall: @Sendable (GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error>
 
-    /// Creates the model.
+    /// Creates the model, in the wire format of `configuration.provider`.
     /// - Parameters:
     ///   - transport: sends the HTTP requests (`CurlTransport` in production, a scripted one in tests).
     ///   - environment: looks up environment variables by name; the API key is read through it at each call.
     ///     Defaults to the process environment.
-    ///   - logger: receives debug lines about requests (never the key); by default one labelled after the provider.
+    ///   - logger: receives debug lines about requests (never the key); by default one labelled after the provider
+    ///     (`hybrid.providers.anthropic`).
     public init(
         configuration: Configuration,
         transport: any HTTPTransport,
         environment: @escaping @Sendable (String) -> String? = ProcessEnvironment.value,
-        logger: Logger = Logger(label: Configuration.loggerLabel)
+        logger: Logger? = nil
     ) {
+        let logger = logger ?? Logger(label: configuration.provider.loggerLabel)
+        func engine<Wire: WireFormat>(_ wire: Wire) -> HTTPModelEngine<Wire> {
+            HTTPModelEngine(wire: wire, transport: transport, environment: environment, logger: logger)
+        }
+        switch configuration.provider {
+        case .openAICompatible: self.init(configuration, engine(OpenAIWire(configuration: configuration)))
+        case .anthropic: self.init(configuration, engine(AnthropicWire(configuration: configuration)))
+        case .gemini: self.init(configuration, engine(GeminiWire(configuration: configuration)))
+        case .ollama: self.init(configuration, engine(OllamaWire(configuration: configuration)))
+        }
+    }
+
+    private init<Wire: WireFormat>(_ configuration: Configuration, _ engine: HTTPModelEngine<Wire>) {
         self.configuration = configuration
-        engine = configuration.wireFormat.makeEngine(transport, environment, logger)
+        availabilityCall = { await engine.availability() }
+        generateCall = { (request) async throws(GenerationError) in try await engine.generate(request) }
+        generateStreamedCall = { (request) async throws(GenerationError) in try await engine.generateStreamed(request) }
+        streamCall = { engine.stream($0) }
     }
 
     /// The configured id.
@@ -58,22 +82,22 @@ public struct HTTPLanguageModel<Config: HTTPModelConfiguration>: LanguageModel {
 
     /// `.unavailable(.missingAPIKey)` when the configured key variable is unset or empty. Otherwise `.available`
     /// without touching the network, except where a format probes its server (`OllamaModel`).
-    public func availability() async -> ModelAvailability { await engine.availability() }
+    public func availability() async -> ModelAvailability { await availabilityCall() }
 
     /// One complete response from the non-streaming call. Throws only `GenerationError`.
     public func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
-        try await engine.generate(request)
+        try await generateCall(request)
     }
 
     /// Text and tool-call deltas as the provider's stream delivers them, then exactly one `.completed`. The stream
     /// fails only with `GenerationError`; ending iteration early (or cancelling the consuming task) cancels the
     /// transfer.
     public func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
-        engine.stream(request)
+        streamCall(request)
     }
 
     /// The response `stream` ends with, read without the stream's task and event hand-over.
     public func generateStreamed(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
-        try await engine.generateStreamed(request)
+        try await generateStreamedCall(request)
     }
 }

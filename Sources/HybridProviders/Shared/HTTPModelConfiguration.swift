@@ -1,32 +1,65 @@
 public import HybridCore
 public import HybridTransport
 
-/// What every HTTP provider's configuration has, so that one `HTTPLanguageModel` serves them all.
+/// Everything that identifies one model behind an HTTP API: the settings every provider shares, and the
+/// provider's own (``Provider``), which also chooses the wire format.
 ///
-/// Each provider keeps its own configuration type (`AnthropicModelConfiguration`, `OllamaModelConfiguration`…):
-/// their defaults and extra fields differ, and callers write them as `AnthropicModel.Configuration(…)`. The API key
-/// is never stored in one: `apiKeyVariable` names the environment variable that holds it.
-public protocol HTTPModelConfiguration: Sendable, Equatable {
-    /// Stable id.
-    var id: String { get }
+/// The API key is never stored here: `apiKeyVariable` names the environment variable that holds it, so
+/// configurations can be logged, stored and fetched remotely without leaking secrets.
+public struct HTTPModelConfiguration: Sendable, Equatable {
+    /// Stable id (`openai-gpt-4o-mini`, `anthropic-claude-haiku`).
+    public var id: String
     /// Human-readable name for listings.
-    var displayName: String { get }
+    public var displayName: String
     /// Where the model runs.
-    var tier: ModelTier { get }
-    /// The API or server root the provider's paths are appended to.
-    var baseURL: String { get }
-    /// Name of the environment variable holding the key, or nil when the endpoint needs none.
-    var apiKeyVariable: String? { get }
+    public var tier: ModelTier
+    /// The API or server root the provider's paths are appended to (`https://api.openai.com/v1`).
+    public var baseURL: String
+    /// The `model` field sent on the wire (`gpt-4o-mini`; llama.cpp serves its one model whatever this says).
+    public var model: String
+    /// Name of the environment variable holding the key, or nil (or empty) when the endpoint needs none. When
+    /// set, a missing or empty variable makes the model unavailable.
+    public var apiKeyVariable: String?
     /// What the model can do; `streaming: false` makes `stream` use the non-streaming call.
-    var capabilities: ModelCapabilities { get }
+    public var capabilities: ModelCapabilities
     /// Transfer time limits; a request's deadline can only shorten them.
-    var timeouts: HTTPTimeouts { get }
+    public var timeouts: HTTPTimeouts
+    /// Sent with every request after the standard headers (`OpenAI-Organization`, `anthropic-beta`, a gateway's
+    /// routing header).
+    public var extraHeaders: HTTPHeaders
     /// Responses (and whole streams) longer than this fail instead of growing memory without bound.
-    var maxResponseBytes: Int { get }
-    /// The provider's wire format, which the model sends and reads requests in.
-    var wireFormat: HTTPWireFormat { get }
-    /// The label of the logger a model gets when its creator passes none.
-    static var loggerLabel: String { get }
+    public var maxResponseBytes: Int
+    /// The provider, its wire format and the settings only it has.
+    public var provider: Provider
+
+    /// Creates a configuration. What is left out comes from `provider`: the tier, the API root and the key
+    /// variable it usually has (`ANTHROPIC_API_KEY`, `GEMINI_API_KEY`; none for OpenAI-compatible servers and
+    /// Ollama; pass `""` for none). `displayName` defaults to `id`.
+    public init(
+        _ provider: Provider,
+        id: String,
+        displayName: String? = nil,
+        tier: ModelTier? = nil,
+        baseURL: String? = nil,
+        model: String,
+        apiKeyVariable: String? = nil,
+        capabilities: ModelCapabilities,
+        timeouts: HTTPTimeouts = HTTPTimeouts(),
+        extraHeaders: HTTPHeaders = HTTPHeaders(),
+        maxResponseBytes: Int = 32 << 20
+    ) {
+        self.provider = provider
+        self.id = id
+        self.displayName = displayName ?? id
+        self.tier = tier ?? provider.defaultTier
+        self.baseURL = baseURL ?? provider.defaultBaseURL
+        self.model = model
+        self.apiKeyVariable = apiKeyVariable ?? provider.defaultAPIKeyVariable
+        self.capabilities = capabilities
+        self.timeouts = timeouts
+        self.extraHeaders = extraHeaders
+        self.maxResponseBytes = maxResponseBytes
+    }
 }
 
 extension HTTPModelConfiguration {

@@ -3,7 +3,8 @@ import HybridCore
 
 /// Turns the text of a structured-output response into JSON.
 enum StructuredOutputParser {
-    /// Parses `text` as JSON, tolerating a Markdown code fence around it (common with small local models).
+    /// Parses `text` as JSON with the package's strict parser (as the output checks do, so a duplicate key fails
+    /// both), tolerating a Markdown code fence around it (common with small local models).
     ///
     /// Text that is not JSON yields nil rather than an error: the model did answer, and whether the answer holds
     /// its schema is an adherence result the caller scores (the runner) or acts on (the router), not a transport
@@ -14,7 +15,7 @@ enum StructuredOutputParser {
             candidate = String(candidate.drop { $0 != "\n" }.dropFirst())
             if candidate.hasSuffix("```") { candidate = String(candidate.dropLast(3)) }
         }
-        return try? JSONDecoder().decode(JSONValue.self, from: Data(candidate.utf8))
+        return try? JSONValue(parsing: candidate)
     }
 
     /// Compact JSON text of `value` with sorted keys (for tool inputs that arrive as JSON objects).

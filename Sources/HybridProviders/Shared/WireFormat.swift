@@ -9,10 +9,8 @@ import HybridTransport
 /// new HTTP provider only describes its bytes.
 protocol WireFormat: Sendable {
     associatedtype StreamDecoder: WireStreamDecoder
-    associatedtype Configuration: HTTPModelConfiguration
-
     /// The model's configuration; the engine takes its id, key variable, limits and timeouts from it.
-    var configuration: Configuration { get }
+    var configuration: HTTPModelConfiguration { get }
 
     /// The request, with the key in whatever header the provider wants. Timeouts and body limits are set by the engine.
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest

@@ -15,7 +15,7 @@ struct AnthropicFixture: ProviderFixture {
     func makeModel(baseURL: String, environment: [String: String], logger: Logger) -> any LanguageModel {
         AnthropicModel(
             configuration: AnthropicModel.Configuration(
-                id: "anthropic-test", baseURL: baseURL + "/v1", model: "claude-3-5-haiku-latest",
+                .anthropic(), id: "anthropic-test", baseURL: baseURL + "/v1", model: "claude-3-5-haiku-latest",
                 apiKeyVariable: apiKeyVariable,
                 capabilities: ModelCapabilities(streaming: true, structuredOutput: true, contextWindow: 200_000, maxOutputTokens: 8192),
                 timeouts: ConformanceTimeouts.standard),

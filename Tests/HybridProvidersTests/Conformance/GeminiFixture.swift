@@ -15,7 +15,7 @@ struct GeminiFixture: ProviderFixture {
     func makeModel(baseURL: String, environment: [String: String], logger: Logger) -> any LanguageModel {
         GeminiModel(
             configuration: GeminiModel.Configuration(
-                id: "gemini-test", baseURL: baseURL + "/v1beta", model: "gemini-2.5-flash", apiKeyVariable: apiKeyVariable,
+                .gemini, id: "gemini-test", baseURL: baseURL + "/v1beta", model: "gemini-2.5-flash", apiKeyVariable: apiKeyVariable,
                 capabilities: ModelCapabilities(streaming: true, structuredOutput: true, contextWindow: 1_048_576),
                 timeouts: ConformanceTimeouts.standard),
             transport: ConformanceSuite.transport,

@@ -18,7 +18,7 @@ struct OllamaFixture: ProviderFixture {
     func makeModel(baseURL: String, environment: [String: String], logger: Logger) -> any LanguageModel {
         OllamaModel(
             configuration: OllamaModel.Configuration(
-                id: "ollama-test", baseURL: baseURL, model: "llama3.2", apiKeyVariable: apiKeyVariable,
+                .ollama(), id: "ollama-test", baseURL: baseURL, model: "llama3.2", apiKeyVariable: apiKeyVariable,
                 capabilities: ModelCapabilities(streaming: true, structuredOutput: true, contextWindow: Self.contextWindow),
                 timeouts: ConformanceTimeouts.standard),
             transport: ConformanceSuite.transport,
