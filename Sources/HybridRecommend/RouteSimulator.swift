@@ -122,11 +122,13 @@ struct SimulatedRequest {
                 guard row[arms[position]] != nil else { return nil }
                 let arm = table.arms[arms[position]]
                 event = .inspected(id: arm.modelID, facts: .init(tier: arm.tier, contextWindow: contextWindows[arm.modelID]))
-            case .call(let position, let until):
+            case .call(let position, let until), .callHedged(let position, let until, _):
                 event = call(
                     row[arms[position]]!, model: table.arms[arms[position]].modelID, until: until.map(\.milliseconds), into: &out)
             case .coolDown, .reportAuthenticationFailure:
                 event = .performed  // requests are independent here: a cooldown does not carry to the next case
+            case .startHedge, .awaitRace, .cancel:
+                preconditionFailure("a race needs .hedgeDue, which this shell does not report")
             case .lookUpCache, .checkAvailability, .readSpend:
                 preconditionFailure("the simulator's rules ask for no cache, availability or budget")
             case .finish(let outcome):

@@ -93,8 +93,10 @@ extension Router {
                 if case .unavailable(let reason) = availability { event = .availability(reason) } else { event = .availability(nil) }
             case .readSpend:
                 event = .spendRead(await monthSpend(plan: plan))
-            case .call(let position, let until):
+            case .call(let position, let until), .callHedged(let position, let until, _):
                 event = await call(position, until: until.map { plan.start + $0 }, plan: plan, ledger: &ledger, delivery: delivery)
+            case .startHedge, .awaitRace, .cancel:
+                preconditionFailure("a race needs .hedgeDue, which this shell does not report")
             case .coolDown(let position, let rest):
                 let until = clock.now() + rest, id = plan.priority[position]
                 state.withLock { state in state.cooldowns[id] = max(state.cooldowns[id] ?? until, until) }
