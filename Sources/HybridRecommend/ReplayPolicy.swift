@@ -21,11 +21,13 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
     public var deadlineMs: Double?
     /// What a request gets when every arm failed its checks.
     public var whenChecksFail: RoutingConfig.WhenChecksFail
+    /// The hedge to replay (`routing.hedge`); nil: requests are not hedged.
+    public var hedge: HedgeConfig?
 
     /// Creates a policy; `fallback` is normalized so `error` is always included.
     public init(
         order: [String], variant: String? = nil, fallback: [FallbackCondition] = [], stopOn: Set<String> = Set(RouterDefaults.stoppingKinds.map(\.rawValue)),
-        deadlineMs: Double? = nil, whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest
+        deadlineMs: Double? = nil, whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest, hedge: HedgeConfig? = nil
     ) {
         self.order = order
         self.variant = variant
@@ -33,6 +35,7 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
         self.stopOn = stopOn
         self.deadlineMs = deadlineMs
         self.whenChecksFail = whenChecksFail
+        self.hedge = hedge
     }
 
     /// The output checks the conditions fall back on (`adherence` selects every check).
@@ -65,7 +68,8 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
     public var description: String {
         let stops = stopOn.isEmpty ? "" : "; stop on \(stopOn.sorted().joined(separator: ", "))"
         let deadline = deadlineMs.map { "; deadline \(Int($0.rounded())) ms" } ?? ""
-        return "\(variant.map { "\($0): " } ?? "")\(order.joined(separator: " → ")) (fallback on \(fallback.map(\.description).joined(separator: ", "))\(stops)\(deadline))"
+        let hedged = hedge.map { "; hedge after \($0.afterMs) ms" } ?? ""
+        return "\(variant.map { "\($0): " } ?? "")\(order.joined(separator: " → ")) (fallback on \(fallback.map(\.description).joined(separator: ", "))\(stops)\(deadline)\(hedged))"
     }
 }
 
