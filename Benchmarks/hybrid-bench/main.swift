@@ -21,6 +21,8 @@ let benchmarks: [(name: String, summary: String, run: @Sendable (BenchmarkArgume
      WorkersBenchmark.run),
     ("ingest", "Router events into a field run in SQLite: validated, and decoded from JSON batches (target ≥ 100,000 events/s)",
      IngestBenchmark.run),
+    ("hedge", "Hedged requests through the real router over a heavy-tailed scripted device model and a priced cloud: p95 and cost with and without (target p95 ≤ ½ at ≤ 10 % extra cloud cost)",
+     HedgeBenchmark.run),
     // Internal: the loopback server the transport benchmark starts as a child process.
     ("serve-loopback", "", LoopbackServeCommand.run),
 ]

@@ -242,6 +242,24 @@ extension ConfigValidator {
             for (key, value) in [("rateLimitCooldownMs", routing.rateLimitCooldownMs), ("quotaCooldownMs", routing.quotaCooldownMs)] {
                 if let value, value <= 0 { error(path.key(key), "must be more than 0 milliseconds, found \(value)") }
             }
+            if let hedge = routing.hedge { checkHedge(hedge, path.key("hedge")) }
+        }
+
+        /// A hedge block on its own: a positive delay, a cost cap of 0 or more, a share in (0, 1], tiers listed once.
+        private mutating func checkHedge(_ hedge: HedgeConfig, _ path: ConfigPath) {
+            if hedge.afterMs <= 0 { error(path.key("afterMs"), "must be more than 0 milliseconds, found \(hedge.afterMs)") }
+            if let cap = hedge.maxExtraCostPerRequestUSD, !(cap.isFinite && cap >= 0) {
+                error(path.key("maxExtraCostPerRequestUSD"), "must be 0 or more dollars, found \(cap)")
+            }
+            if let share = hedge.maxHedgedShare, !(share.isFinite && share > 0 && share <= 1) {
+                error(path.key("maxHedgedShare"), "must be more than 0 and at most 1 (a share of requests), found \(share)")
+            }
+            if let tiers = hedge.tiers {
+                if tiers.isEmpty { error(path.key("tiers"), "list at least one tier, or leave tiers out to allow any the privacy class allows") }
+                for (i, tier) in tiers.enumerated() where tiers[..<i].contains(tier) {
+                    error(path.key("tiers").index(i), "tier \(tier.rawValue) is listed twice")
+                }
+            }
         }
 
         /// The feature's routing over the document defaults, against the feature: checks it names must exist, a
@@ -267,6 +285,26 @@ extension ConfigValidator {
             }
             if let timeout = routing.attemptTimeoutMs, let deadline = feature.deadlineMs, timeout > deadline {
                 warning(rpath().key("attemptTimeoutMs"), "\(timeout) ms is longer than the feature's deadlineMs (\(deadline)); the deadline cuts first")
+            }
+            if let hedge = routing.hedge { checkEffectiveHedge(hedge, routing, name, feature, path) }
+        }
+
+        /// A hedge against the feature: it must be able to race something and start before a timer cuts the call.
+        private mutating func checkEffectiveHedge(
+            _ hedge: HedgeConfig, _ routing: RoutingConfig, _ name: String, _ feature: FeatureConfig, _ path: ConfigPath
+        ) {
+            let hpath = feature.routing?.hedge != nil ? path.key("routing").key("hedge") : ConfigPath.root.key("routing").key("hedge")
+            let allowed = (hedge.tiers ?? ModelTier.allCases).filter { feature.privacy.allows(tier: $0) }
+            if allowed.isEmpty {
+                warning(hpath.key("tiers"), "privacy class \(feature.privacy.rawValue) of feature \(name) allows none of these tiers; it never hedges")
+            }
+            if feature.priority.count < 2 {
+                warning(hpath, "feature \(name) has one model in its priority order; there is nothing to race")
+            }
+            for (key, limit) in [("attemptTimeoutMs", routing.attemptTimeoutMs), ("deadlineMs", feature.deadlineMs)] {
+                if let limit, hedge.afterMs >= limit {
+                    warning(hpath.key("afterMs"), "\(hedge.afterMs) ms is not shorter than \(key) (\(limit)); the call is cut before it is hedged")
+                }
             }
         }
 

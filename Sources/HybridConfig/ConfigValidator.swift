@@ -213,7 +213,9 @@ public enum ConfigValidator {
         check(tree, HybridConfigDocument.CodingKeys.allCases.map(\.rawValue), root)
         check(tree["provenance"], ["producedBy", "evalRun", "createdAt"], root.key("provenance"))
         let routingKeys = RoutingConfig.CodingKeys.allCases.map(\.rawValue)
+        let hedgeKeys = HedgeConfig.CodingKeys.allCases.map(\.rawValue)
         check(tree["routing"], routingKeys, root.key("routing"))
+        check(tree["routing"]?["hedge"], hedgeKeys, root.key("routing").key("hedge"))
         each(tree["models"]) { id, model in
             let p = root.key("models").key(id)
             check(model, ["kind", "baseURL", "model", "tier", "apiKeyEnv", "pricing", "contextWindow", "maxOutputTokens", "capabilities", "displayName", "maxConcurrency"], p)
@@ -225,6 +227,7 @@ public enum ConfigValidator {
             check(feature, FeatureConfig.CodingKeys.allCases.map(\.rawValue), p)
             check(feature["options"], ["temperature", "maxOutputTokens", "topP", "seed"], p.key("options"))
             check(feature["routing"], routingKeys, p.key("routing"))
+            check(feature["routing"]?["hedge"], hedgeKeys, p.key("routing").key("hedge"))
             check(feature["events"], FeatureEventsConfig.CodingKeys.allCases.map(\.rawValue), p.key("events"))
             each(feature["variants"]) { variant, value in
                 check(value, ["instructions", "template", "templateFile"], p.key("variants").key(variant))
@@ -233,6 +236,7 @@ public enum ConfigValidator {
                 let o = p.key("overrides").key(condition)
                 check(override, FeatureOverride.CodingKeys.allCases.map(\.rawValue), o)
                 check(override["routing"], routingKeys, o.key("routing"))
+                check(override["routing"]?["hedge"], hedgeKeys, o.key("routing").key("hedge"))
                 check(override["options"], ["temperature", "maxOutputTokens", "topP", "seed"], o.key("options"))
             }
         }

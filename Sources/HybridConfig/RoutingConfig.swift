@@ -14,7 +14,8 @@ package import HybridCore
 ///   "rateLimitCooldownMs": 30000,
 ///   "quotaCooldownMs": 900000,
 ///   "whenChecksFail": "return-best",
-///   "streaming": "buffered"
+///   "streaming": "buffered",
+///   "hedge": { "afterMs": 600, "maxExtraCostPerRequestUSD": 0.002 }
 /// }
 /// ```
 public struct RoutingConfig: Sendable, Hashable, Codable {
@@ -61,12 +62,14 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
     public var whenChecksFail: WhenChecksFail?
     /// How streams deliver text.
     public var streaming: StreamingMode?
+    /// When and what to race against a slow model; nil: requests are never hedged.
+    public var hedge: HedgeConfig?
 
     /// Creates a routing block; nothing is checked here, `ConfigValidator` does that.
     public init(
         onError: [String: ErrorAction]? = nil, fallbackOnOutput: [String]? = nil, attemptTimeoutMs: Int? = nil,
         rateLimitCooldownMs: Int? = nil, quotaCooldownMs: Int? = nil, whenChecksFail: WhenChecksFail? = nil,
-        streaming: StreamingMode? = nil
+        streaming: StreamingMode? = nil, hedge: HedgeConfig? = nil
     ) {
         self.onError = onError
         self.fallbackOnOutput = fallbackOnOutput
@@ -75,13 +78,14 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
         self.quotaCooldownMs = quotaCooldownMs
         self.whenChecksFail = whenChecksFail
         self.streaming = streaming
+        self.hedge = hedge
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case onError, fallbackOnOutput, attemptTimeoutMs, rateLimitCooldownMs, quotaCooldownMs, whenChecksFail, streaming
+        case onError, fallbackOnOutput, attemptTimeoutMs, rateLimitCooldownMs, quotaCooldownMs, whenChecksFail, streaming, hedge
     }
 
-    /// This block over `defaults`: a field set here wins; `onError` merges key by key.
+    /// This block over `defaults`: a field set here wins; `onError` merges key by key, `hedge` is replaced whole.
     package func merged(over defaults: RoutingConfig?) -> RoutingConfig {
         guard let defaults else { return self }
         var out = self
@@ -94,6 +98,7 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
         out.quotaCooldownMs = quotaCooldownMs ?? defaults.quotaCooldownMs
         out.whenChecksFail = whenChecksFail ?? defaults.whenChecksFail
         out.streaming = streaming ?? defaults.streaming
+        out.hedge = hedge ?? defaults.hedge
         return out
     }
 

@@ -37,6 +37,8 @@ public struct FeatureRecommendation: Sendable {
     public var notes: [String]
     /// Models the run measured and the floors allowed: every other model is unmeasured here.
     public var measuredModels: [String]
+    /// The hedge delay proposed for the recommended (or kept) route; nil unless the recommender searched for one.
+    public var hedge: HedgeRecommendation?
 
     /// Creates a feature recommendation; `Recommender` builds these.
     public init(

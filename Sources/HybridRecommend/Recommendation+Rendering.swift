@@ -33,6 +33,7 @@ extension Recommendation {
                 }
                 for check in closest.checks { lines.append("    \(check)") }
             }
+            if let hedge = feature.hedge { lines.append(contentsOf: hedge.lines.map { "  " + $0 }) }
             for note in feature.notes { lines.append("  note: \(note)") }
         }
         for note in notes { lines.append("note: \(note)") }

@@ -25,6 +25,8 @@ public struct Recommender: Sendable {
     public var producedBy: String
     /// What a repeated case's checks reduce to before the adherence floor's interval (`--reducer`).
     public var reducer: RepeatReducer
+    /// Whether and how to propose a hedge delay for each feature's route; nil: no hedge is proposed.
+    public var hedge: HedgeSearch?
 
     /// Creates a recommender; orders of up to 3 models are considered by default.
     public init(
@@ -74,6 +76,9 @@ public struct Recommender: Sendable {
             let simulated = ReplayPolicy.simulated(feature: decision.feature, document: base, conditions: decision.floors.fallback)
             guard let feature = base.features[decision.feature] else { continue }
             document.features[decision.feature]?.routing = ReplayPolicy.routingConfig(for: simulated, feature: feature)
+            if let search = hedge, let afterMs = decision.hedge?.afterMs {
+                document.features[decision.feature]?.routing?.hedge = search.config(afterMs: afterMs)
+            }
         }
         let runs = simulators.map(\.table.runID)
         var seenRuns: [String] = []
@@ -259,11 +264,18 @@ public struct Recommender: Sendable {
             }
         }
 
-        return FeatureRecommendation(
+        var recommendation = FeatureRecommendation(
             feature: name, runID: table.runID, count: count, floors: floors, decision: decision, chosen: chosenEvaluation,
             current: current, closest: closest, bestArm: best.map { ($0.id, $0.scorer, $0.mean) },
             candidatesSimulated: evaluations.count, candidatesQualifying: qualifying, notes: notes,
             measuredModels: models)
+        if let search = hedge, let route = chosenEvaluation, route.order.count > 1 {
+            var policy = routing
+            policy.order = route.order
+            policy.variant = route.variant
+            recommendation.hedge = try proposeHedge(search, simulator: simulator, policy: policy, floors: floors)
+        }
+        return recommendation
     }
 
     // MARK: - Floors

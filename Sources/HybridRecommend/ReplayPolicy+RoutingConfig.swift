@@ -38,6 +38,7 @@ extension ReplayPolicy {
         block.rateLimitCooldownMs = policy.routing.rateLimitCooldownMs ?? block.rateLimitCooldownMs
         block.quotaCooldownMs = policy.routing.quotaCooldownMs ?? block.quotaCooldownMs
         block.streaming = policy.routing.streaming ?? block.streaming
+        block.hedge = policy.routing.hedge
         block.onError = Dictionary(
             uniqueKeysWithValues: GenerationError.Kind.allCases.map { ($0.rawValue, rules.action(for: $0) == .stop ? .stop : .fallback) })
         var selection = rules.outputFallback

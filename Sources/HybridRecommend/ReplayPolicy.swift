@@ -24,6 +24,12 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
     /// Quality floors (`quality:SCORER>=MIN`): the simulator falls back on them like on a failed output check.
     public var qualityFloors: [FallbackCondition]
 
+    /// The hedge to replay: the routing block's `hedge`; nil: requests are not hedged.
+    public var hedge: HedgeConfig? {
+        get { routing.hedge }
+        set { routing.hedge = newValue }
+    }
+
     /// A policy over a routing block as a config writes it.
     public init(
         order: [String], variant: String? = nil, routing: RoutingConfig, deadlineMs: Double? = nil, privacy: PrivacyClass? = nil,
@@ -42,9 +48,10 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
     /// is the router's default (`RouterDefaults`), resolved where the router resolves it.
     public init(
         order: [String], variant: String? = nil, fallback: [FallbackCondition] = [], stopOn: Set<String>? = nil,
-        deadlineMs: Double? = nil, whenChecksFail: RoutingConfig.WhenChecksFail? = nil
+        deadlineMs: Double? = nil, whenChecksFail: RoutingConfig.WhenChecksFail? = nil, hedge: HedgeConfig? = nil
     ) {
         var routing = RoutingConfig()
+        routing.hedge = hedge
         routing.onError = stopOn.map { stops in
             Dictionary(uniqueKeysWithValues: GenerationError.Kind.allCases.map { ($0.rawValue, stops.contains($0.rawValue) ? .stop : .fallback) })
         }
@@ -86,7 +93,8 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
     public var description: String {
         let stops = stopOn.isEmpty ? "" : "; stop on \(stopOn.sorted().joined(separator: ", "))"
         let deadline = deadlineMs.map { "; deadline \(Int($0.rounded())) ms" } ?? ""
-        return "\(variant.map { "\($0): " } ?? "")\(order.joined(separator: " → ")) (fallback on \(fallback.map(\.description).joined(separator: ", "))\(stops)\(deadline))"
+        let hedged = hedge.map { "; hedge after \($0.afterMs) ms" } ?? ""
+        return "\(variant.map { "\($0): " } ?? "")\(order.joined(separator: " → ")) (fallback on \(fallback.map(\.description).joined(separator: ", "))\(stops)\(deadline)\(hedged))"
     }
 
     /// The output checks the conditions select (`adherence` selects every check).

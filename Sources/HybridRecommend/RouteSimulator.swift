@@ -9,7 +9,8 @@ public import HybridStore
 /// the router's: the first arm whose stored result passes the fallback conditions serves, and the latency and
 /// cost of every attempt made on the way are charged. Latency is the stored `totalMs` of each attempt (retry
 /// backoff excluded, as in reports); an attempt over a `timeout` threshold or the deadline is charged up to the
-/// cut and serves nothing. Cost is charged in full for every attempt, timed out or not (a conservative bound: a
+/// cut and serves nothing. A hedge (`ReplayPolicy.hedge`) runs two calls on one clock: a request's latency is the
+/// time its walk ended, and the raced call and the cancelled loser are both charged in full. Cost is charged in full for every attempt, timed out or not (a conservative bound: a
 /// cut request still pays for its prompt). A quality floor is an output check only the simulator can run.
 /// When no arm passes, the request counts in "no arm passed" and the user gets what the router returns then: the
 /// answer failing the fewest checks (`whenChecksFail: returnBest`), else nothing (quality 0).
@@ -110,17 +111,38 @@ struct SimulatedRequest {
     func walk(_ row: [ArmOutcome?], arms: [Int]) -> CaseWalk? {
         var walk = RoutingWalk(rules: rules, count: arms.count)
         var out = CaseWalk()
+        var running: [SimulatedCall] = []
         var action = walk.start(at: .zero)
         while true {
             let event: RoutingWalk.Event
             switch action {
             case .inspect(let position):
-                guard row[arms[position]] != nil else { return nil }
+                guard let outcome = row[arms[position]] else { return nil }
                 let arm = table.arms[arms[position]]
-                event = .inspected(id: arm.modelID, facts: .init(tier: arm.tier, contextWindow: contextWindows[arm.modelID]))
+                event = .inspected(
+                    id: arm.modelID,
+                    facts: .init(tier: arm.tier, contextWindow: contextWindows[arm.modelID], estimatedCostUSD: outcome.costUSD))
             case .call(let position, let until):
-                event = call(
-                    row[arms[position]]!, model: table.arms[arms[position]].modelID, until: until.map(\.milliseconds), into: &out)
+                event = finish(start(position, row: row, arms: arms, until: until, into: &out), into: &out)
+            case .callHedged(let position, let until, let hedgeAt):
+                let call = start(position, row: row, arms: arms, until: until, into: &out)
+                if call.endsAtMs <= hedgeAt.milliseconds {
+                    event = finish(call, into: &out)
+                } else {
+                    running.append(call)
+                    out.latencyMs = hedgeAt.milliseconds
+                    event = .hedgeDue
+                }
+            case .startHedge(let position, let until):
+                let call = start(position, row: row, arms: arms, until: until, into: &out)
+                out.hedge = (position, call.costUSD)
+                running.append(call)
+                event = nextEnd(of: &running, into: &out)
+            case .awaitRace:
+                event = nextEnd(of: &running, into: &out)
+            case .cancel(let position):
+                running.removeAll { $0.position == position }
+                event = .performed
             case .coolDown, .reportAuthenticationFailure:
                 event = .performed  // requests are independent here: a cooldown does not carry to the next case
             case .lookUpCache, .checkAvailability, .readSpend:
@@ -137,23 +159,45 @@ struct SimulatedRequest {
         }
     }
 
-    /// Charges one call and says how it ended.
-    private func call(_ outcome: ArmOutcome, model: String, until limitMs: Double?, into out: inout CaseWalk) -> RoutingWalk.Event {
+    /// Starts one call at the clock's time: it is charged in full now, and ends at its stored `totalMs` or at the
+    /// walk's limit, whichever comes first.
+    private func start(
+        _ position: Int, row: [ArmOutcome?], arms: [Int], until: Duration?, into out: inout CaseWalk
+    ) -> SimulatedCall {
+        let outcome = row[arms[position]]!
         out.attempts += 1
         if outcome.cacheHit { out.cacheHits += 1 }
         if let cost = outcome.costUSD { out.costUSD += cost } else { out.unpriced += 1 }
-        if let limitMs, out.latencyMs + outcome.totalMs > limitMs {
-            out.latencyMs = limitMs
-            out.timedOut += 1
-            return .cut(deliveredText: false)
+        let startMs = out.latencyMs
+        if let limitMs = until?.milliseconds, startMs + outcome.totalMs > limitMs {
+            return SimulatedCall(position: position, endsAtMs: limitMs, event: .cut(deliveredText: false), isCut: true, costUSD: outcome.costUSD ?? 0)
         }
-        out.latencyMs += outcome.totalMs
+        let event: RoutingWalk.Event
         if outcome.failed {
+            let model = table.arms[arms[position]].modelID
             let error = ResultError(
                 kind: outcome.errorKind ?? GenerationError.Kind.serverError.rawValue, message: outcome.errorMessage ?? "")
-            return .failed(ReplayLanguageModel.generationError(error, model: model), deliveredText: false)
+            event = .failed(ReplayLanguageModel.generationError(error, model: model), deliveredText: false)
+        } else {
+            event = .answered(checks: checks(outcome), usage: nil, deliveredText: false)
         }
-        return .answered(checks: checks(outcome), usage: nil, deliveredText: false)
+        return SimulatedCall(position: position, endsAtMs: startMs + outcome.totalMs, event: event, isCut: false, costUSD: outcome.costUSD ?? 0)
+    }
+
+    /// The clock moves to the call's end.
+    private func finish(_ call: SimulatedCall, into out: inout CaseWalk) -> RoutingWalk.Event {
+        out.latencyMs = max(out.latencyMs, call.endsAtMs)
+        if call.isCut { out.timedOut += 1 }
+        return call.event
+    }
+
+    /// The earliest end among the calls of a race (ties: the call started first).
+    private func nextEnd(of running: inout [SimulatedCall], into out: inout CaseWalk) -> RoutingWalk.Event {
+        guard let index = running.indices.min(by: { running[$0].endsAtMs < running[$1].endsAtMs }) else {
+            preconditionFailure("the walk awaits a race with no call in flight")
+        }
+        let call = running.remove(at: index)
+        return .raceEnded(position: call.position, finish(call, into: &out))
     }
 
     /// The stored failed checks, and the quality floors the outcome misses, as the walk reads output checks.
@@ -170,6 +214,16 @@ struct SimulatedRequest {
     }
 }
 
+/// A call on the simulator's clock: when it ends and how.
+struct SimulatedCall: Sendable {
+    var position: Int
+    var endsAtMs: Double
+    var event: RoutingWalk.Event
+    /// Ends at the walk's limit rather than with its stored outcome.
+    var isCut: Bool
+    var costUSD: Double
+}
+
 /// One simulated request.
 struct CaseWalk: Sendable {
     var served: Int?
@@ -180,6 +234,8 @@ struct CaseWalk: Sendable {
     var timedOut = 0
     var unpriced = 0
     var cacheHits = 0
+    /// The model raced by the request's hedge (position in the order) and that call's cost; nil: not hedged.
+    var hedge: (position: Int, costUSD: Double)?
     /// The walk's own attempt records: the simulator does not write them, the router's walk does.
     var records: [RouteAttempt] = []
 }

@@ -20,6 +20,8 @@ struct RouteTrace: Sendable {
     var timedOutAttempts = 0
     var unpricedAttempts = 0
     var cacheHitAttempts = 0
+    /// Per request: the position raced by its hedge, and that call's cost; nil: not hedged.
+    var hedged: [(position: Int, costUSD: Double)?] = []
 
     init(arms: [Int], scorerCount: Int) {
         self.arms = arms
@@ -40,6 +42,7 @@ struct RouteTrace: Sendable {
         for scorer in 0..<scorerCount {
             quality[scorer].append(walk.delivered.map { $0.outcome.score(scorer) } ?? 0)
         }
+        hedged.append(walk.hedge)
         timedOutAttempts += walk.timedOut
         unpricedAttempts += walk.unpriced
         cacheHitAttempts += walk.cacheHits

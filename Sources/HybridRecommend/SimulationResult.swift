@@ -41,6 +41,8 @@ public struct SimulationResult: Sendable {
     public var unpricedAttempts: Int
     /// Attempts whose stored result came from the response cache (their latency is the original call's).
     public var cacheHitAttempts: Int
+    /// What the policy's hedge did; nil when the policy does not hedge.
+    public var hedge: HedgeFigures?
 
     init(
         table: RunOutcomeTable, policy: ReplayPolicy, variant: String, trace: RouteTrace,
@@ -64,7 +66,7 @@ public struct SimulationResult: Sendable {
         let percentiles = Percentiles(trace.latencyMs)
         latency = LatencySummary(
             p50: percentiles?.p50 ?? .nan, p95: percentiles?.p95 ?? .nan,
-            mean: MeanEstimate(units.means(trace.latencyMs), configuration: configuration))
+            mean: MeanEstimate(units.means(trace.latencyMs), configuration: configuration), p99: percentiles?.p99 ?? .nan)
         costPer1k = MeanEstimate(units.means(trace.costUSD), scale: 1000, configuration: configuration)
 
         let tiers = Set(trace.served.compactMap { $0.map { table.arms[trace.arms[$0]].tier } })
@@ -85,6 +87,7 @@ public struct SimulationResult: Sendable {
         timedOutAttempts = trace.timedOutAttempts
         unpricedAttempts = trace.unpricedAttempts
         cacheHitAttempts = trace.cacheHitAttempts
+        hedge = policy.hedge.map { HedgeFigures(afterMs: $0.afterMs, trace: trace, table: table, units: units) }
     }
 
     /// The quality estimate of `scorer`, when the run has it.

@@ -10,7 +10,7 @@ extension RouteAttempt {
         public struct Kind: Hashable, Sendable, CustomStringConvertible {
             /// Internal so the router's own switches stay exhaustive while callers cannot depend on the list.
             enum Name: String, Sendable {
-                case served, servedFromCache, skipped, failed, cancelledAtDeadline, failedChecks, timedOut
+                case served, servedFromCache, skipped, failed, cancelledAtDeadline, failedChecks, timedOut, lostRace
             }
 
             let name: Name
@@ -29,6 +29,8 @@ extension RouteAttempt {
             public static let failedChecks = Kind(name: .failedChecks)
             /// The model ran past its per-attempt timeout (``Outcome/attemptTimeout``).
             public static let timedOut = Kind(name: .timedOut)
+            /// A hedged request: another model's answer won and this call was cancelled.
+            public static let lostRace = Kind(name: .lostRace)
 
             /// The kind's name as written in Swift (`servedFromCache`).
             public var description: String { name.rawValue }
@@ -62,6 +64,8 @@ extension RouteAttempt {
         public static let servedFromCache = Outcome(.servedFromCache)
         /// The model was still working when the overall deadline passed; its call was cancelled.
         public static let cancelledAtDeadline = Outcome(.cancelledAtDeadline)
+        /// A hedged request: another model's answer won the race and this call was cancelled.
+        public static let lostRace = Outcome(.lostRace)
 
         /// The model was not called, for the reason given.
         package static func skipped(_ reason: RouteSkipReason) -> Outcome { Outcome(.skipped, skipReason: reason) }
@@ -88,6 +92,7 @@ extension RouteAttempt {
             case .cancelledAtDeadline: "cancelled at the deadline"
             case .failedChecks: "failed checks: " + checkFailures.map(\.description).joined(separator: ", ")
             case .timedOut: "timed out after its \(RouteAttempt.ms(attemptTimeout ?? .zero)) attempt timeout"
+            case .lostRace: "cancelled: another model won the hedged race"
             }
         }
     }

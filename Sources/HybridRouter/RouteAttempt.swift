@@ -1,7 +1,7 @@
 public import HybridCore
 
 /// One step of a routed request: a model that served, was skipped, failed, answered but failed its output checks,
-/// ran past its attempt timeout, or was cut at the deadline.
+/// ran past its attempt timeout, was cut at the deadline, or lost a hedged race.
 public struct RouteAttempt: Sendable, Equatable, CustomStringConvertible {
     /// The configured model id.
     public var modelID: String
@@ -32,7 +32,7 @@ public struct RouteAttempt: Sendable, Equatable, CustomStringConvertible {
     /// Whether the model was called (served, failed, failed its checks, timed out or was cut).
     public var calledModel: Bool {
         switch outcome.kind.name {
-        case .served, .failed, .failedChecks, .timedOut, .cancelledAtDeadline: true
+        case .served, .failed, .failedChecks, .timedOut, .cancelledAtDeadline, .lostRace: true
         case .servedFromCache, .skipped: false
         }
     }

@@ -127,6 +127,7 @@ extension RouteAttempt {
         case .cancelledAtDeadline: event.outcome = .cancelledAtDeadline
         case .failedChecks: event.outcome = .failedChecks
         case .timedOut: event.outcome = .timedOut
+        case .lostRace: event.outcome = .lostRace
         }
         return event
     }

@@ -108,6 +108,9 @@ final class StreamDelivery: WalkDelivery {
         for attempt in attempts { continuation.yield(.attempt(attempt)) }
     }
 
+    /// Buffered text reaches the app only once the walk chose, so two calls may race; progressive text may not.
+    var racesCalls: Bool { buffered }
+
     func deliver(_ response: GenerationResponse, position: Int) {
         // Held text goes out now; an answer whose text never went out (cached, or a model that sent no deltas)
         // goes out whole.

@@ -21,6 +21,8 @@ protocol WalkDelivery: Sendable {
     func recorded(_ attempts: ArraySlice<RouteAttempt>)
     /// The walk returns the answer of the model at `position`: deliver whatever of it the app has not seen.
     func deliver(_ response: GenerationResponse, position: Int)
+    /// Whether two calls may run at once (a hedge): only when no text reaches the app before the walk chose.
+    var racesCalls: Bool { get }
 }
 
 /// `generate`: the answer is returned, nothing goes out before.
@@ -37,6 +39,7 @@ struct AnswerDelivery: WalkDelivery {
 
     func recorded(_ attempts: ArraySlice<RouteAttempt>) {}
     func deliver(_ response: GenerationResponse, position: Int) {}
+    var racesCalls: Bool { true }
 }
 
 /// What the shell keeps while the walk decides: the model being tried and the answers received. Most requests see
@@ -47,6 +50,12 @@ private struct WalkLedger {
     /// Answers before the last one: the walk may return one of them as the best failing answer.
     var earlier: [Int: GenerationResponse] = [:]
     var reported = 0
+    /// Candidates of the calls in flight in a hedged race, by position.
+    var racing: [Int: Candidate] = [:]
+    /// The calls of a hedged race and the reader of their ends; nil until a call carries a hedge time.
+    var race: (calls: HedgeRace, posts: AsyncStream<HedgeRace.Post>.Iterator)?
+    /// Estimated usage of calls cancelled after losing a race (billed for their prompt), by position.
+    var cancelledUsage: [Int: TokenUsage] = [:]
 
     mutating func keep(_ response: GenerationResponse, at position: Int) {
         if let last { earlier[last.position] = last.response }
@@ -67,8 +76,11 @@ extension Router {
     /// model, look in the cache, ask availability, read the ledger, call with a timer, rest a model, report an
     /// incident) and reports back with the clock's time.
     func walk(_ plan: Plan, delivery: some WalkDelivery) async throws(RouterError) -> RoutedResponse {
-        var walk = RoutingWalk(rules: rules(for: plan), count: plan.priority.count)
+        var rules = rules(for: plan)
+        if !delivery.racesCalls { rules.hedge = nil }
+        var walk = RoutingWalk(rules: rules, count: plan.priority.count)
         var ledger = WalkLedger()
+        defer { ledger.race?.calls.cancelAll() }
         var action = walk.start(at: clock.now() - plan.start)
         while true {
             if case .finish(let outcome) = action {
@@ -95,6 +107,16 @@ extension Router {
                 event = .spendRead(await monthSpend(plan: plan))
             case .call(let position, let until):
                 event = await call(position, until: until.map { plan.start + $0 }, plan: plan, ledger: &ledger, delivery: delivery)
+            case .callHedged(let position, let until, let hedgeAt):
+                event = await callHedged(position, until: until, hedgeAt: hedgeAt, plan: plan, ledger: &ledger, delivery: delivery)
+            case .startHedge(let position, let until):
+                startRacing(position, until: until, plan: plan, ledger: &ledger, delivery: delivery)
+                event = await raceEnd(plan: plan, ledger: &ledger)
+            case .awaitRace:
+                event = await raceEnd(plan: plan, ledger: &ledger)
+            case .cancel(let position):
+                await cancelRacing(position, plan: plan, ledger: &ledger)
+                event = .performed
             case .coolDown(let position, let rest):
                 let until = clock.now() + rest, id = plan.priority[position]
                 state.withLock { state in state.cooldowns[id] = max(state.cooldowns[id] ?? until, until) }
@@ -140,6 +162,14 @@ extension Router {
         var request = plan.request
         request.deadline = limit  // providers stop at the same time as the race
         let (outcome, deliveredText) = await delivery.call(candidate, request, position: position, until: limit, clock: clock)
+        return await judge(outcome, deliveredText: deliveredText, position: position, candidate: candidate, plan: plan, ledger: &ledger)
+    }
+
+    /// How a call ended, as the walk reads it: an answer is kept, billed and checked.
+    private func judge(
+        _ outcome: RaceOutcome<GenerationResponse>, deliveredText: Bool, position: Int, candidate: Candidate, plan: Plan,
+        ledger: inout WalkLedger
+    ) async -> RoutingWalk.Event {
         switch outcome {
         case .finished(.success(let response)):
             ledger.keep(response, at: position)
@@ -158,7 +188,12 @@ extension Router {
     private func finish(
         _ outcome: RoutingWalk.Outcome, plan: Plan, walk: RoutingWalk, ledger: WalkLedger, delivery: some WalkDelivery
     ) async throws(RouterError) -> RoutedResponse {
-        let attempts = walk.attempts
+        var attempts = walk.attempts
+        for (position, usage) in ledger.cancelledUsage {
+            if let index = attempts.firstIndex(where: { $0.outcome == .lostRace && $0.modelID == plan.priority[position] }) {
+                attempts[index].usage = usage
+            }
+        }
         // The served answer's text goes out before its attempt record, as `RoutedStreamEvent` documents.
         defer { if attempts.count > ledger.reported { delivery.recorded(attempts[ledger.reported...]) } }
         switch outcome {
@@ -180,6 +215,59 @@ extension Router {
         case .streamInterrupted(let error):
             throw .streamInterrupted(feature: plan.feature, error: error, attempts: attempts)
         }
+    }
+
+    // MARK: - Hedged races
+
+    /// A call with a hedge time: it runs in a race of its own, and whichever of its end and the hedge time comes
+    /// first is reported; the call keeps running after `.hedgeDue`.
+    private func callHedged(
+        _ position: Int, until: Duration?, hedgeAt: Duration, plan: Plan, ledger: inout WalkLedger, delivery: some WalkDelivery
+    ) async -> RoutingWalk.Event {
+        let calls = HedgeRace()
+        ledger.race = (calls, calls.makeIterator())
+        startRacing(position, until: until, plan: plan, ledger: &ledger, delivery: delivery)
+        calls.arm(at: plan.start + hedgeAt, clock: clock)
+        guard let post = await calls.next(&ledger.race!.posts, timer: true) else { return .callerCancelled }
+        guard case .ended(let ended, let outcome, let deliveredText) = post else { return .hedgeDue }
+        calls.disarm()
+        let candidate = ledger.racing.removeValue(forKey: ended)!
+        return await judge(outcome, deliveredText: deliveredText, position: ended, candidate: candidate, plan: plan, ledger: &ledger)
+    }
+
+    /// Starts the call at `position` (the candidate inspected last) in the request's race.
+    private func startRacing(
+        _ position: Int, until: Duration?, plan: Plan, ledger: inout WalkLedger, delivery: some WalkDelivery
+    ) {
+        guard let candidate = ledger.candidate(at: position), let calls = ledger.race?.calls else {
+            preconditionFailure("the walk races only the model it inspected last, after a call with a hedge time")
+        }
+        ledger.racing[position] = candidate
+        var request = plan.request
+        let limit = until.map { plan.start + $0 }
+        request.deadline = limit
+        let clock = self.clock, sent = request
+        calls.start(position) { await delivery.call(candidate, sent, position: position, until: limit, clock: clock) }
+    }
+
+    /// The next end of a call in the race.
+    private func raceEnd(plan: Plan, ledger: inout WalkLedger) async -> RoutingWalk.Event {
+        guard let calls = ledger.race?.calls, let post = await calls.next(&ledger.race!.posts, timer: false),
+            case .ended(let ended, let outcome, let deliveredText) = post
+        else { return .callerCancelled }
+        let candidate = ledger.racing.removeValue(forKey: ended)!
+        let end = await judge(outcome, deliveredText: deliveredText, position: ended, candidate: candidate, plan: plan, ledger: &ledger)
+        return .raceEnded(position: ended, end)
+    }
+
+    /// Tears down a call that lost the race; its prompt is billed (an estimate: the provider counted it, and the
+    /// tokens generated before the cancel are not known).
+    private func cancelRacing(_ position: Int, plan: Plan, ledger: inout WalkLedger) async {
+        ledger.race?.calls.cancel(position)
+        guard let candidate = ledger.racing.removeValue(forKey: position) else { return }
+        let usage = TokenUsage(promptTokens: plan.promptTokens, completionTokens: 0, isEstimated: true)
+        ledger.cancelledUsage[position] = usage
+        await bill(usage, by: candidate)
     }
 
     private func cacheKey(_ plan: Plan, _ position: Int) -> RouterCacheKey {
@@ -223,8 +311,12 @@ extension Router {
 
     /// Every answer of a metered model is billed, served or not.
     private func bill(_ response: GenerationResponse, by candidate: Candidate) async {
+        await bill(response.usage, by: candidate)
+    }
+
+    private func bill(_ usage: TokenUsage, by candidate: Candidate) async {
         guard let ledger, let config = candidate.config, config.isMetered else { return }
-        let cost = config.pricing.cost(of: response.usage)
+        let cost = config.pricing.cost(of: usage)
         guard cost > 0 else { return }
         do {
             try await ledger.addSpend(model: candidate.id, month: BillingMonth(containing: clock.date()), usd: cost)

@@ -36,10 +36,40 @@ struct RecommendCommand: AsyncParsableCommand {
         transform: ReportCLI.reducer)
     var reducer: RepeatReducer = .mean
 
+    @Option(help: "Propose a hedge delay (routing.hedge): `auto` (the first model's stored p50…p99) or comma-separated ms (300,600,1200).")
+    var hedgeAfter: String?
+
+    @Option(help: "With --hedge-after: most dollars per request a hedge may add (mean over the run; also written as the router's per-request cap).")
+    var hedgeMaxExtraCost: Double?
+
+    @Option(help: "With --hedge-after: largest share of requests (0–1] a hedge may race.")
+    var hedgeMaxShare: Double?
+
     @OptionGroup var split: FieldSplit
 
     func validate() throws {
         if runs.isEmpty { throw ValidationError("give at least one run id") }
+        _ = try hedgeSearch()
+    }
+
+    /// The hedge options as a search; nil without --hedge-after.
+    private func hedgeSearch() throws -> HedgeSearch? {
+        guard let hedgeAfter else {
+            if hedgeMaxExtraCost != nil || hedgeMaxShare != nil { throw ValidationError("--hedge-max-extra-cost and --hedge-max-share need --hedge-after") }
+            return nil
+        }
+        var delays: [Int]?
+        if hedgeAfter != "auto" {
+            let entries = hedgeAfter.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let parsed = entries.compactMap { Int($0) }.filter { $0 > 0 }
+            guard !entries.isEmpty, parsed.count == entries.count else {
+                throw ValidationError("--hedge-after takes `auto` or whole milliseconds above 0, comma-separated (300,600,1200); found \(hedgeAfter)")
+            }
+            delays = parsed
+        }
+        if let cost = hedgeMaxExtraCost, !(cost.isFinite && cost >= 0) { throw ValidationError("--hedge-max-extra-cost must be 0 or more dollars; found \(cost)") }
+        if let share = hedgeMaxShare, !(share.isFinite && share > 0 && share <= 1) { throw ValidationError("--hedge-max-share must be more than 0 and at most 1; found \(share)") }
+        return HedgeSearch(delaysMs: delays, maxExtraCostPerRequestUSD: hedgeMaxExtraCost, maxHedgedShare: hedgeMaxShare)
     }
 
     func run() async throws {
@@ -72,7 +102,9 @@ struct RecommendCommand: AsyncParsableCommand {
             for run in runs {
                 simulators.append(try await RouteSimulator.load(from: store, run: run))
             }
-            let recommendation = try Recommender(policy: floors, reducer: reducer).recommend(document: document, simulators: simulators)
+            var recommender = Recommender(policy: floors, reducer: reducer)
+            recommender.hedge = try hedgeSearch()
+            let recommendation = try recommender.recommend(document: document, simulators: simulators)
             print("recommendation from \(source) (version \(document.version)) and run \(runs.joined(separator: ", ")):")
             print(recommendation.renderSummary())
             print("")

@@ -43,6 +43,12 @@ struct SimulateCommand: AsyncParsableCommand {
             + RouterDefaults.stoppingKinds.map(\.rawValue).sorted().joined(separator: ",") + ")."))
     var stopOn: String?
 
+    @Option(help: "Comma-separated hedge delays in ms (e.g. 300,600,1200): simulate the route unhedged and hedged after each delay, one line each.")
+    var hedgeAfter: String?
+
+    @Option(help: "With --hedge-after: a raced call whose stored cost is above this many dollars is not started.")
+    var hedgeMaxCost: Double?
+
     @Flag(help: "Replay the run through the real Router and compare it with the simulation, case by case.")
     var checkRouter = false
 
@@ -54,6 +60,8 @@ struct SimulateCommand: AsyncParsableCommand {
 
     func validate() throws {
         if order == nil && !checkRouter { throw ValidationError("give --order (or --check-router to replay the config's order)") }
+        if hedgeAfter != nil && checkRouter { throw ValidationError("--hedge-after simulates; with --check-router, set routing.hedge in the config") }
+        _ = try hedgeDelays()
     }
 
     func run() async throws {
@@ -64,7 +72,18 @@ struct SimulateCommand: AsyncParsableCommand {
                 return
             }
             let simulator = try await RouteSimulator.load(from: store, run: run, feature: feature)
-            print(try simulator.simulate(try policy(order: order ?? "")).render())
+            let policy = try policy(order: order ?? "")
+            guard let delays = try hedgeDelays() else {
+                print(try simulator.simulate(policy).render())
+                return
+            }
+            var results = [try simulator.simulate(policy)]
+            for delay in delays {
+                var hedged = policy
+                hedged.hedge = HedgeConfig(afterMs: delay, maxExtraCostPerRequestUSD: hedgeMaxCost)
+                results.append(try simulator.simulate(hedged))
+            }
+            print(SimulationResult.hedgeTable(results))
         }
     }
 
@@ -102,6 +121,20 @@ struct SimulateCommand: AsyncParsableCommand {
             dataset.contentHash == record.datasetHash
         else { return nil }
         return Dictionary(dataset.cases.map { ($0.id, $0.input) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `--hedge-after` as milliseconds; nil when not given.
+    private func hedgeDelays() throws -> [Int]? {
+        guard let hedgeAfter else { return nil }
+        let entries = Self.list(hedgeAfter)
+        let delays = entries.compactMap { Int($0) }.filter { $0 > 0 }
+        guard !entries.isEmpty, delays.count == entries.count else {
+            throw ValidationError("--hedge-after takes whole milliseconds above 0, comma-separated (300,600,1200); found \(hedgeAfter)")
+        }
+        if let hedgeMaxCost, !(hedgeMaxCost.isFinite && hedgeMaxCost >= 0) {
+            throw ValidationError("--hedge-max-cost must be 0 or more dollars; found \(hedgeMaxCost)")
+        }
+        return delays
     }
 
     private static func list(_ text: String) -> [String] {

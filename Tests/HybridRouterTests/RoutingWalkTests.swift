@@ -29,7 +29,7 @@ struct WalkScript {
 
     func run(_ rules: RoutingWalk.Rules) -> Run {
         var walk = RoutingWalk(rules: rules, count: facts.count)
-        var elapsed = 0
+        var clock = ScriptClock()
         var actions: [RoutingWalk.Action] = []
         var action = walk.start(at: .zero)
         while true {
@@ -37,37 +37,91 @@ struct WalkScript {
             let event: RoutingWalk.Event
             switch action {
             case .finish(let outcome):
-                return Run(outcome: outcome, attempts: walk.attempts, actions: actions, elapsedMs: elapsed)
+                return Run(outcome: outcome, attempts: walk.attempts, actions: actions, elapsedMs: clock.now)
             case .inspect(let p): event = .inspected(id: "m\(p)", facts: facts[p])
             case .lookUpCache(let p): event = .cacheLookedUp(hit: cached.contains(p))
             case .checkAvailability(let p): event = .availability(unavailable.contains(p) ? .notRunning("down") : nil)
             case .readSpend: event = .spendRead(spend)
             case .coolDown, .reportAuthenticationFailure: event = .performed
             case .call(let p, let until):
-                let untilMs = until.map { Int($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
-                event = Self.perform(calls[p], from: &elapsed, until: untilMs)
+                event = clock.finish(clock.start(calls[p], position: p, until: until.map(Self.ms)))
+            case .callHedged(let p, let until, let hedgeAt):
+                let call = clock.start(calls[p], position: p, until: until.map(Self.ms))
+                // Text on screen disarms the hedge (progressive streaming), as the router's shell does.
+                if call.endsAt <= Self.ms(hedgeAt) || (call.textAt.map { $0 <= Self.ms(hedgeAt) } ?? false) {
+                    event = clock.finish(call)
+                } else {
+                    clock.inFlight.append(call)
+                    clock.now = Self.ms(hedgeAt)
+                    event = .hedgeDue
+                }
+            case .startHedge(let p, let until):
+                clock.inFlight.append(clock.start(calls[p], position: p, until: until.map(Self.ms)))
+                event = clock.nextRaceEvent()
+            case .awaitRace:
+                event = clock.nextRaceEvent()
+            case .cancel(let p):
+                clock.inFlight.removeAll { $0.position == p }
+                event = .performed
             }
-            action = walk.next(event, at: .milliseconds(elapsed))
+            action = walk.next(event, at: .milliseconds(clock.now))
         }
     }
 
-    private static func perform(_ call: Call, from elapsed: inout Int, until: Int?) -> RoutingWalk.Event {
-        let (ms, delivered): (Int, Bool) =
-            switch call {
-            case .answer(let ms, _, let d): (ms, d)
-            case .fail(_, let ms, let d): (ms, d)
-            }
-        if let until, elapsed + ms > until {
-            elapsed = until
-            return .cut(deliveredText: delivered)
+    static func ms(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// The virtual clock and the calls running on it; a race reports the earliest end (or first text) first.
+    struct ScriptClock {
+        struct Running {
+            var position: Int
+            var endsAt: Int
+            var event: RoutingWalk.Event
+            /// Progressive streaming: when the first text goes out (halfway through the call); nil once reported.
+            var textAt: Int?
         }
-        elapsed += ms
-        switch call {
-        case .answer(_, let failing, let d):
-            let results = failing.map { ConstraintResult(name: $0, passed: false, observed: .null, limit: .null, message: $0) }
-            return .answered(checks: OutputCheckResult(results: results, parsed: .null, schemaViolations: []), usage: nil, deliveredText: d)
-        case .fail(let error, _, let d):
-            return .failed(error, deliveredText: d)
+
+        var now = 0
+        var inFlight: [Running] = []
+
+        func start(_ call: Call, position: Int, until: Int?) -> Running {
+            let (ms, delivered): (Int, Bool) =
+                switch call {
+                case .answer(let ms, _, let d): (ms, d)
+                case .fail(_, let ms, let d): (ms, d)
+                }
+            let textAt = delivered ? now + ms / 2 : nil
+            if let until, now + ms > until {
+                return Running(position: position, endsAt: until, event: .cut(deliveredText: delivered), textAt: textAt.flatMap { $0 < until ? $0 : nil })
+            }
+            let event: RoutingWalk.Event
+            switch call {
+            case .answer(_, let failing, let d):
+                let results = failing.map { ConstraintResult(name: $0, passed: false, observed: .null, limit: .null, message: $0) }
+                event = .answered(checks: OutputCheckResult(results: results, parsed: .null, schemaViolations: []), usage: nil, deliveredText: d)
+            case .fail(let error, _, let d):
+                event = .failed(error, deliveredText: d)
+            }
+            return Running(position: position, endsAt: now + ms, event: event, textAt: textAt)
+        }
+
+        mutating func finish(_ call: Running) -> RoutingWalk.Event {
+            now = max(now, call.endsAt)
+            return call.event
+        }
+
+        mutating func nextRaceEvent() -> RoutingWalk.Event {
+            let next = inFlight.indices.min { a, b in
+                (inFlight[a].textAt ?? inFlight[a].endsAt) < (inFlight[b].textAt ?? inFlight[b].endsAt)
+            }!
+            if let textAt = inFlight[next].textAt {
+                now = max(now, textAt)
+                inFlight[next].textAt = nil
+                return .textStarted(position: inFlight[next].position)
+            }
+            let call = inFlight.remove(at: next)
+            return .raceEnded(position: call.position, finish(call))
         }
     }
 }

@@ -169,6 +169,8 @@ extension RouteEvent {
         public static let timedOut = AttemptOutcome(rawValue: "timedOut")
         /// The model was still working when the overall deadline passed.
         public static let cancelledAtDeadline = AttemptOutcome(rawValue: "cancelledAtDeadline")
+        /// A hedged request: another model's answer won the race and this call was cancelled.
+        public static let lostRace = AttemptOutcome(rawValue: "lostRace")
 
         /// The wire name.
         public var rawValue: String

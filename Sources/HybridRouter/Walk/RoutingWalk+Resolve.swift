@@ -57,6 +57,7 @@ extension RoutingWalk.Rules {
         whenChecksFail = config?.whenChecksFail ?? defaults.whenChecksFail
         streaming = config?.streaming ?? defaults.streaming
         checksAvailability = defaults.checkAvailability
+        hedge = config?.hedge.map(RoutingWalk.Hedge.init(config:))
         deadline = deadlineMs.map { .milliseconds($0) }
         self.privacy = privacy
     }

@@ -32,6 +32,8 @@ extension RoutingWalk {
         package var budgetCapUSD: Double?
         /// How a stream delivers text; the walk itself does not read it (the shell's `deltaSink` does).
         package var streaming: RoutingConfig.StreamingMode = .progressive
+        /// When and what to race against a slow call; nil: never hedge.
+        package var hedge: Hedge?
 
         /// Rules with nothing set: every error falls back, no checks, no timers.
         package init() {}
@@ -39,6 +41,37 @@ extension RoutingWalk {
         /// The action for an error kind; kinds nobody listed fall back.
         package func action(for kind: GenerationError.Kind) -> RouterDefaults.FallbackAction {
             actions[kind] ?? .tryNext
+        }
+    }
+
+    /// The hedge rule: after `after` without an answer from a call, the next eligible model of the order is
+    /// called alongside it; the first answer passing the checks wins, the other call is cancelled. One hedge per
+    /// request. Privacy is judged as for any call; the tiers and the cost cap only limit which model is raced.
+    package struct Hedge: Sendable, Equatable {
+        /// How long a call may go without an answer (or, streaming progressively, without text) before the race.
+        package var after: Duration
+        /// Tiers a raced model may run on; nil: any (privacy still applies).
+        package var tiers: Set<ModelTier>?
+        /// The most a raced call may be expected to cost (`ModelFacts.estimatedCostUSD`); nil: no cap.
+        package var maxExtraCostUSD: Double?
+
+        /// A hedge after `after`, to any tier, without a cost cap unless given.
+        package init(after: Duration, tiers: Set<ModelTier>? = nil, maxExtraCostUSD: Double? = nil) {
+            self.after = after
+            self.tiers = tiers
+            self.maxExtraCostUSD = maxExtraCostUSD
+        }
+
+        /// The config's hedge block (its share cap is the shell's: it counts requests across walks).
+        package init(config: HedgeConfig) {
+            self.init(after: .milliseconds(config.afterMs), tiers: config.tiers.map(Set.init), maxExtraCostUSD: config.maxExtraCostPerRequestUSD)
+        }
+
+        /// Whether a model with these facts may be raced.
+        func allows(_ facts: ModelFacts) -> Bool {
+            if let tiers, !(facts.tier.map(tiers.contains) ?? false) { return false }
+            if let cap = maxExtraCostUSD, let cost = facts.estimatedCostUSD, cost > cap { return false }
+            return true
         }
     }
 
@@ -52,13 +85,19 @@ extension RoutingWalk {
         package var isMetered: Bool
         /// How much longer the model rests after a rate limit; nil or zero: it does not.
         package var coolingDownFor: Duration?
+        /// What calling the model for this request is expected to cost, for the hedge's cost cap; nil: unknown or free.
+        package var estimatedCostUSD: Double?
 
         /// Facts of a known model.
-        package init(tier: ModelTier?, contextWindow: Int? = nil, isMetered: Bool = false, coolingDownFor: Duration? = nil) {
+        package init(
+            tier: ModelTier?, contextWindow: Int? = nil, isMetered: Bool = false, coolingDownFor: Duration? = nil,
+            estimatedCostUSD: Double? = nil
+        ) {
             self.tier = tier
             self.contextWindow = contextWindow
             self.isMetered = isMetered
             self.coolingDownFor = coolingDownFor
+            self.estimatedCostUSD = estimatedCostUSD
         }
     }
 
@@ -81,8 +120,16 @@ extension RoutingWalk {
         case cut(deliveredText: Bool)
         /// The caller cancelled; accepted at any step.
         case callerCancelled
-        /// For `.coolDown` and `.reportAuthenticationFailure`: done.
+        /// For `.coolDown`, `.reportAuthenticationFailure` and `.cancel`: done.
         case performed
+        /// For `.callHedged`: the hedge time came and the call had neither answered nor (streaming progressively)
+        /// sent text. The call goes on; the walk looks for a model to race.
+        case hedgeDue
+        /// For `.startHedge` and `.awaitRace`: the call in flight at `position` ended (`answered`, `failed` or `cut`).
+        indirect case raceEnded(position: Int, Event)
+        /// For `.startHedge` and `.awaitRace`, progressive streaming: the call at `position` sent the first text; it
+        /// wins the race.
+        case textStarted(position: Int)
     }
 
     /// What the shell must do next.
@@ -97,6 +144,14 @@ extension RoutingWalk {
         case readSpend
         /// Call the model, cutting the call when `until` (from the walk's start) passes; nil: no limit.
         case call(Int, until: Duration?)
+        /// As `.call`, and report `.hedgeDue` (leaving the call running) when `hedgeAt` comes first.
+        case callHedged(Int, until: Duration?, hedgeAt: Duration)
+        /// Call the model alongside the call in flight (cut at `until`); report whichever ends first as `.raceEnded`.
+        case startHedge(Int, until: Duration?)
+        /// Report the next end of a call in flight (`.raceEnded`), or its first text (`.textStarted`).
+        case awaitRace
+        /// Tear down the call in flight at this position (it lost the race, or the walk ended), then `.performed`.
+        case cancel(Int)
         /// Rest the model for this long (shared across requests), then `.performed`.
         case coolDown(Int, for: Duration)
         /// An operator must fix the model's key; report it, then `.performed`.

@@ -13,9 +13,13 @@ import HybridCore
 /// asked for), cache, cooldown, availability, budget, then the deadline before calling. The cache comes before
 /// the checks that need the model to serve now, so a cached answer is still returned while the model is offline,
 /// resting or over budget (it costs nothing).
+///
+/// Hedging (`Rules.hedge`, in `RoutingWalk+Hedge.swift`): a call may carry a hedge time; when it passes, the walk
+/// looks for the next model to race with the same checks, and until the race is decided every call in flight
+/// reports its end as `.raceEnded`.
 package struct RoutingWalk: Sendable {
-    private enum Phase: Sendable {
-        case inspecting, lookingUpCache, checkingAvailability, readingSpend, calling, performing, finished
+    enum Phase: Sendable {
+        case inspecting, lookingUpCache, checkingAvailability, readingSpend, calling, racing, performing, finished
     }
 
     /// The rules in force.
@@ -23,16 +27,24 @@ package struct RoutingWalk: Sendable {
     /// How many models the order has.
     package let count: Int
     /// Every attempt so far, skips included, in order.
-    package private(set) var attempts: [RouteAttempt] = []
+    package internal(set) var attempts: [RouteAttempt] = []
 
-    private var phase = Phase.inspecting
-    private var position = 0
-    private var modelID = ""
-    private var facts = ModelFacts(tier: nil)
+    var phase = Phase.inspecting
+    var position = 0
+    var modelID = ""
+    var facts = ModelFacts(tier: nil)
     /// When the current model's step began (its inspection, or its call once called).
-    private var stepStarted = Duration.zero
+    var stepStarted = Duration.zero
     /// The call's limit: whether passing it is the attempt's own timeout (try the next model) or the deadline.
-    private var cutIsAttemptTimeout = false
+    var cutIsAttemptTimeout = false
+    /// Where the request's one hedge stands.
+    var hedgeState = HedgeState.unused
+    /// Calls in flight other than the one being decided: the race's other runners.
+    var inFlight: [InFlightCall] = []
+    /// The first position the walk may still inspect: models a hedge search passed are not inspected again.
+    var cursor = 0
+    /// The time of the last event, for attempts the walk ends without an event of their own.
+    var lastEventAt = Duration.zero
     /// After a context-window error, only models with a window larger than this are tried.
     private var windowMustExceed: Int?
     /// This month's spend, read once when a metered model is first reached.
@@ -58,6 +70,8 @@ package struct RoutingWalk: Sendable {
 
     /// The action after `event`, which happened `now` (from the walk's start).
     package mutating func next(_ event: Event, at now: Duration) -> Action {
+        lastEventAt = now
+        if case .callerCancelled = event { abandonRace(at: now) }
         switch (phase, event) {
         case (.finished, _):
             preconditionFailure("the walk is over")
@@ -78,12 +92,15 @@ package struct RoutingWalk: Sendable {
         case (.readingSpend, .spendRead(let result)):
             spend = result
             return budgetVerdict(at: now)
-        case (.calling, .answered(let checks, let usage, let deliveredText)):
-            return answered(checks: checks, usage: usage, deliveredText: deliveredText, at: now)
-        case (.calling, .failed(let error, let deliveredText)):
-            return failed(error, deliveredText: deliveredText, at: now)
-        case (.calling, .cut(let deliveredText)):
-            return cut(deliveredText: deliveredText, at: now)
+        case (.calling, .answered), (.calling, .failed), (.calling, .cut):
+            if hedgeState == .armed { hedgeState = .unused }  // the call ended before its hedge time
+            return ended(event, at: now)
+        case (.calling, .hedgeDue) where hedgeState == .armed:
+            return hedgeDue(at: now)
+        case (.racing, .raceEnded(let position, let end)):
+            return raceEnded(position: position, end, at: now)
+        case (.racing, .textStarted(let position)):
+            return textStarted(position: position, at: now)
         case (.performing, .performed):
             guard effects.isEmpty else { return effects.removeFirst() }
             phase = resumePhase
@@ -93,9 +110,32 @@ package struct RoutingWalk: Sendable {
         }
     }
 
+    /// The end of the call being decided.
+    mutating func ended(_ event: Event, at now: Duration) -> Action {
+        switch event {
+        case .answered(let checks, let usage, let deliveredText):
+            return answered(checks: checks, usage: usage, deliveredText: deliveredText, at: now)
+        case .failed(let error, let deliveredText):
+            return failed(error, deliveredText: deliveredText, at: now)
+        case .cut(let deliveredText):
+            return cut(deliveredText: deliveredText, at: now)
+        default:
+            preconditionFailure("event \(event) is not the end of a call")
+        }
+    }
+
     // MARK: - Before the call
 
-    private mutating func advance(to next: Int, at now: Duration) -> Action {
+    /// Moves to the model at `next` (or later, past models a hedge search passed); while another call runs, waits
+    /// for it instead.
+    mutating func advance(to requested: Int, at now: Duration) -> Action {
+        let next = max(requested, cursor)
+        if hedgeState == .searching {
+            guard next < count else { return endSearch(resumeAt: count) }
+        } else if !inFlight.isEmpty {
+            phase = .racing
+            return .awaitRace
+        }
         guard next < count else { return exhausted(at: now) }
         position = next
         stepStarted = now
@@ -157,6 +197,7 @@ package struct RoutingWalk: Sendable {
     /// returning after it.
     private mutating func call(at now: Duration) -> Action {
         if let deadline = rules.deadline, now >= deadline { return finish(.deadlineExceeded) }
+        if hedgeState == .searching, !(rules.hedge?.allows(facts) ?? false) { return endSearch(resumeAt: position) }
         let own = rules.attemptTimeout.map { now + $0 }
         let until: Duration?
         switch (own, rules.deadline) {
@@ -171,11 +212,16 @@ package struct RoutingWalk: Sendable {
             cutIsAttemptTimeout = false
         }
         stepStarted = now
+        if hedgeState == .searching { return startHedge(until: until) }
         phase = .calling
+        if let hedgeAt = hedgeTime(from: now, until: until) {
+            hedgeState = .armed
+            return .callHedged(position, until: until, hedgeAt: hedgeAt)
+        }
         return .call(position, until: until)
     }
 
-    private mutating func skip(_ reason: RouteSkipReason, at now: Duration) -> Action {
+    mutating func skip(_ reason: RouteSkipReason, at now: Duration) -> Action {
         record(.skipped(reason), at: now)
         return advance(to: position + 1, at: now)
     }
@@ -183,7 +229,7 @@ package struct RoutingWalk: Sendable {
     // MARK: - After the call
 
     /// Failed checks the policy falls back on move to the next model; others are reported with the answer.
-    private mutating func answered(
+    mutating func answered(
         checks: OutputCheckResult?, usage: TokenUsage?, deliveredText: Bool, at now: Duration
     ) -> Action {
         // Decided on the results' names, so a shell that stored only names (the simulator) is judged the same.
@@ -203,7 +249,7 @@ package struct RoutingWalk: Sendable {
         return advance(to: position + 1, at: now)
     }
 
-    private mutating func failed(_ error: GenerationError, deliveredText: Bool, at now: Duration) -> Action {
+    mutating func failed(_ error: GenerationError, deliveredText: Bool, at now: Duration) -> Action {
         record(.failed(error), at: now)
         var sideEffects: [Action] = []
         switch error.kind {
@@ -228,7 +274,7 @@ package struct RoutingWalk: Sendable {
         return perform(sideEffects, then: verdict)
     }
 
-    private mutating func cut(deliveredText: Bool, at now: Duration) -> Action {
+    mutating func cut(deliveredText: Bool, at now: Duration) -> Action {
         guard cutIsAttemptTimeout else {
             record(.cancelledAtDeadline, at: now)
             return finish(.deadlineExceeded)
@@ -252,8 +298,13 @@ package struct RoutingWalk: Sendable {
 
     // MARK: - Bookkeeping
 
-    private mutating func perform(_ sideEffects: [Action], then verdict: Action) -> Action {
+    mutating func perform(_ sideEffects: [Action], then verdict: Action) -> Action {
         guard let first = sideEffects.first else { return verdict }
+        if phase == .performing {
+            // The verdict is itself the first of queued side effects (cancelling a race): these go before it.
+            effects = Array(sideEffects.dropFirst()) + [verdict] + effects
+            return first
+        }
         // The verdict's own phase (inspecting the next model, or finished) resumes after the side effects.
         effects = Array(sideEffects.dropFirst())
         then = verdict
@@ -262,12 +313,14 @@ package struct RoutingWalk: Sendable {
         return first
     }
 
-    private mutating func finish(_ outcome: Outcome) -> Action {
+    /// Ends the walk; calls still in flight are recorded as losing (or cut at the deadline) and cancelled first.
+    mutating func finish(_ outcome: Outcome) -> Action {
         phase = .finished
-        return .finish(outcome)
+        guard !inFlight.isEmpty else { return .finish(outcome) }
+        return perform(retireInFlight(servedLast: outcome.isServed, atDeadline: outcome == .deadlineExceeded), then: .finish(outcome))
     }
 
-    private mutating func record(_ outcome: RouteAttempt.Outcome, at now: Duration, usage: TokenUsage? = nil) {
+    mutating func record(_ outcome: RouteAttempt.Outcome, at now: Duration, usage: TokenUsage? = nil) {
         attempts.append(
             RouteAttempt(modelID: modelID, tier: facts.tier, outcome: outcome, startedAt: stepStarted, duration: now - stepStarted, usage: usage))
     }

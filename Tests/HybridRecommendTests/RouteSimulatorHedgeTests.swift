@@ -1,0 +1,106 @@
+import Foundation
+import HybridConfig
+import HybridCore
+@testable import HybridRecommend
+import HybridRouter
+import HybridStore
+import Testing
+
+/// Hedged requests over stored results: two calls on one virtual clock per request, figures per delay, and the
+/// delay the recommender proposes.
+@Suite struct RouteSimulatorHedgeTests {
+    /// 20 cases: the device answers in 100 ms except cases 18 and 19 (5 s, its tail); the cloud always in 300 ms
+    /// for $0.001.
+    static let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { $0 >= 18 ? 5_000 : 100 }, costUSD: 0)
+    static let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in 300 }, costUSD: 0.001)
+
+    private func simulator(_ arms: [ArmSpec] = [Self.device, Self.cloud]) async throws -> RouteSimulator {
+        try await RouteSimulator.load(from: try await StoredRunFixture.store(cases: 20, arms: arms), run: "run-1")
+    }
+
+    static func policy(hedge: HedgeConfig?, fallback: [FallbackCondition] = []) -> ReplayPolicy {
+        ReplayPolicy(order: ["local", "cloud"], fallback: fallback, hedge: hedge)
+    }
+
+    @Test("the device's slow cases are served by the raced cloud model; p95 drops and only the raced calls cost")
+    func hedgeCutsTheTail() async throws {
+        let simulator = try await simulator()
+        let plain = try simulator.simulate(Self.policy(hedge: nil))
+        let hedged = try simulator.simulate(Self.policy(hedge: HedgeConfig(afterMs: 500)))
+        #expect(plain.latency.p95 == 5_000 && plain.costPer1k.mean == 0 && plain.hedge == nil)
+        // Slow cases: the cloud starts at 500 ms and answers at 800 ms.
+        #expect(hedged.latency.p95 == 800 && hedged.latency.p50 == 100)
+        #expect(hedged.share(servedBy: "cloud")?.successes == 2)
+        let figures = try #require(hedged.hedge)
+        #expect(figures.hedged.successes == 2 && figures.hedged.trials == 20)
+        #expect(figures.winsByModel.map(\.label) == ["cloud"])
+        #expect(abs(figures.racedCostPer1k - 0.1) < 1e-12)
+        #expect(abs(hedged.costPer1k.mean - 0.1) < 1e-12, "2 raced calls × $0.001 over 20 requests")
+
+        let request = SimulatedRequest(policy: Self.policy(hedge: HedgeConfig(afterMs: 500)), table: simulator.table, contextWindows: [:])
+        let walk = try #require(request.walk(simulator.table.outcomes[19], arms: try simulator.resolve(Self.policy(hedge: nil)).arms))
+        #expect(walk.records.map(\.outcome) == [.lostRace, .served])
+        #expect(walk.records[1].startedAt == .milliseconds(500) && walk.latencyMs == 800)
+    }
+
+    @Test("a raced answer failing its checks does not end the race: the device's later answer serves")
+    func failingRacedAnswerKeepsWaiting() async throws {
+        var sloppy = Self.cloud
+        sloppy.adherent = { _ in false }
+        let simulator = try await simulator([Self.device, sloppy])
+        let result = try simulator.simulate(Self.policy(hedge: HedgeConfig(afterMs: 500), fallback: [.adherence]))
+        #expect(result.latency.p95 == 5_000)
+        #expect(result.share(servedBy: "local")?.successes == 20)
+        #expect(result.adherence.successes == 20)
+        #expect(result.hedge?.hedged.successes == 2)
+    }
+
+    @Test("the hedge's tiers and cost cap keep the cloud out of the race: nothing is hedged")
+    func tiersAndCostCapHold() async throws {
+        let simulator = try await simulator()
+        for hedge in [HedgeConfig(afterMs: 500, tiers: [.privateCloud]), HedgeConfig(afterMs: 500, maxExtraCostPerRequestUSD: 0.0005)] {
+            let result = try simulator.simulate(Self.policy(hedge: hedge))
+            #expect(result.hedge?.hedged.successes == 0)
+            #expect(result.latency.p95 == 5_000 && result.costPer1k.mean == 0)
+        }
+    }
+
+    @Test("the table lists the unhedged route first, then each delay with p99, extra cost and races won")
+    func hedgeTableRendersEveryDelay() async throws {
+        let simulator = try await simulator()
+        let results = try [nil, 300, 1_200].map { delay throws(RecommendError) in
+            try simulator.simulate(Self.policy(hedge: delay.map { HedgeConfig(afterMs: $0) }))
+        }
+        let lines = SimulationResult.hedgeTable(results).split(separator: "\n").map(String.init)
+        #expect(lines.count == 5)
+        #expect(lines[1].hasPrefix("hedge") && lines[1].contains("p99") && lines[1].contains("extra/1k"))
+        #expect(lines[2].hasPrefix("none") && lines[2].contains("5000 ms"))
+        #expect(lines[3].hasPrefix("300 ms") && lines[3].contains("600 ms") && lines[3].contains("cloud 100.0%"))
+        #expect(lines[4].hasPrefix("1200 ms") && lines[4].contains("1500 ms"))
+    }
+
+    @Test("recommend proposes the delay with the lowest p95 within the caps and writes it into the routing block")
+    func recommendWritesTheDelay() async throws {
+        let simulator = try await simulator()
+        let base = try StoredRunFixture.config(
+            models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        var recommender = Recommender(policy: RecommendationPolicy(features: ["summarize": .init(minAdherenceLower: 0.5)]))
+        recommender.hedge = HedgeSearch(delaysMs: [1_200, 300, 6_000], maxExtraCostPerRequestUSD: 0.001)
+        let recommendation = try recommender.recommend(document: base, simulators: [simulator], now: Date(timeIntervalSince1970: 0))
+        let hedge = try #require(recommendation.features.first?.hedge)
+        #expect(hedge.afterMs == 300)
+        #expect(hedge.candidates.map(\.afterMs) == [300, 1_200, 6_000])
+        #expect(hedge.candidates[2].failures.contains { $0.hasPrefix("p95 5000 ms is not below") }, "a delay past the tail races nothing")
+        #expect(abs((hedge.chosen?.extraCostPerRequestUSD ?? 0) - 0.0001) < 1e-12)
+        let written = try #require(recommendation.document.features["summarize"]?.routing?.hedge)
+        #expect(written == HedgeConfig(afterMs: 300, maxExtraCostPerRequestUSD: 0.001))
+        #expect(try ConfigValidator.load(recommendation.document.encodedJSON()).document.features["summarize"]?.routing?.hedge == written)
+        #expect(recommendation.renderSummary().contains("HEDGE after 300 ms: p95 5000 ms → 600 ms"))
+
+        recommender.hedge = HedgeSearch(delaysMs: [300, 1_200], maxHedgedShare: 0.05)
+        let capped = try recommender.recommend(document: base, simulators: [simulator])
+        #expect(capped.features.first?.hedge?.afterMs == nil)
+        #expect(capped.document.features["summarize"]?.routing?.hedge == nil)
+        #expect(capped.renderSummary().contains("hedged 10.0% of requests > 5.0%"))
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import HybridConfig
+import HybridCore
+import HybridRouter
+import HybridTestSupport
+import Testing
+
+/// The router's shell for hedged requests on the virtual clock: two calls really run at once, the loser's task is
+/// cancelled (the scripted model sees the cancellation), both attempts are reported, and the loser is billed.
+@Suite("Router: hedged requests")
+struct RouterHedgeTests {
+    static func router(
+        _ models: [ScriptedLanguageModel], hedge: HedgeConfig, configs: [String: ModelConfig] = [:], clock: TestClock,
+        ledger: (any SpendLedger)? = nil
+    ) -> Router {
+        var configsByID: [String: ModelConfig] = [:]
+        for model in models {
+            model.run(on: clock.virtual)
+            configsByID[model.id] = configs[model.id] ?? Fixtures.modelConfig(tier: model.tier)
+        }
+        var document = Fixtures.document(models: configsByID, priority: models.map(\.id))
+        document.features[Fixtures.feature]?.routing = RoutingConfig(hedge: hedge)
+        return Router(
+            unvalidated: .fixed(document), models: .models(Dictionary(uniqueKeysWithValues: models.map { ($0.id, $0 as any LanguageModel) })),
+            installId: "install-1", spendLedger: ledger, clock: clock.routerClock)
+    }
+
+    @Test("a device call still running at the hedge time is raced by the cloud, which serves; the device call is cancelled")
+    func cloudWinsTheRace() async throws {
+        let device = ScriptedLanguageModel(id: "device", script: [.hang])
+        let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, script: [.reply("from the cloud", after: .milliseconds(300))])
+        let clock = TestClock()
+        let router = Self.router([device, cloud], hedge: HedgeConfig(afterMs: 500), clock: clock)
+        let start = clock.virtual.now
+        let task = Task { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
+        await device.waitUntil { $0.calls == 1 }
+        #expect(cloud.callCount == 0)
+        clock.virtual.expire(through: start + .milliseconds(500))
+        let result = try await task.value
+        #expect(result.response.text == "from the cloud")
+        #expect(result.attempts.map(\.modelID) == ["device", "cloud"])
+        #expect(result.attempts.map(\.outcome) == [.lostRace, .served])
+        #expect(result.attempts[1].startedAt == .milliseconds(500))
+        #expect(result.attempts[0].duration == .milliseconds(800))
+        await device.waitUntil { $0.cancellations == 1 }
+    }
+
+    @Test("a call answering before the hedge time is not raced")
+    func fastAnswerIsNotRaced() async throws {
+        let device = ScriptedLanguageModel(id: "device", script: [.reply("on device", after: .milliseconds(200))])
+        let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, whenExhausted: .reply("cloud"))
+        let router = Self.router([device, cloud], hedge: HedgeConfig(afterMs: 500), clock: TestClock())
+        let result = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
+        #expect(result.response.text == "on device")
+        #expect(result.attempts.map(\.outcome) == [.served])
+        #expect(cloud.callCount == 0)
+    }
+
+    @Test("the cancelled loser's prompt is billed to the ledger and shows as its attempt's estimated usage")
+    func loserIsBilled() async throws {
+        let pricing = ModelPricing(inputPerMillion: 1_000, outputPerMillion: 1_000)
+        let slow = ScriptedLanguageModel(id: "slow", tier: .privateCloud, script: [.hang])
+        let fast = ScriptedLanguageModel(
+            id: "fast", tier: .privateCloud, script: [.reply("fast", usage: TokenUsage(promptTokens: 5, completionTokens: 5), after: .milliseconds(50))])
+        let ledger = InMemorySpendLedger()
+        let clock = TestClock()
+        let configs = ["slow": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing), "fast": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing)]
+        let router = Self.router([slow, fast], hedge: HedgeConfig(afterMs: 100), configs: configs, clock: clock, ledger: ledger)
+        let start = clock.virtual.now
+        let task = Task { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
+        await slow.waitUntil { $0.calls == 1 }
+        clock.virtual.expire(through: start + .milliseconds(100))
+        let result = try await task.value
+        let lost = try #require(result.attempts.first { $0.outcome == .lostRace })
+        let usage = try #require(lost.usage)
+        #expect(usage.isEstimated && usage.promptTokens > 0 && usage.completionTokens == 0)
+        let spend = try await ledger.spendRecords(month: BillingMonth(containing: clock.virtual.routerClock.date()))
+        let slowSpend = spend.filter { $0.modelID == "slow" }.reduce(0) { $0 + $1.usd }
+        #expect(abs(slowSpend - Double(usage.promptTokens) * 1_000 / 1_000_000) < 1e-12)
+        #expect(abs(spend.filter { $0.modelID == "fast" }.reduce(0) { $0 + $1.usd } - 0.01) < 1e-12)
+    }
+
+    @Test("privacy still applies: a sensitive feature never races a cloud model")
+    func privacyHolds() async throws {
+        let device = ScriptedLanguageModel(id: "device", script: [.reply("on device", after: .milliseconds(900))])
+        let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, whenExhausted: .reply("cloud"))
+        let clock = TestClock()
+        for model in [device, cloud] { model.run(on: clock.virtual) }
+        var document = Fixtures.document(
+            models: ["device": Fixtures.modelConfig(), "cloud": Fixtures.modelConfig(tier: .thirdParty)], priority: ["device", "cloud"],
+            privacy: .sensitive)
+        document.features[Fixtures.feature]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: 100))
+        let router = Router(
+            unvalidated: .fixed(document), models: .models(["device": device, "cloud": cloud]), installId: "i", clock: clock.routerClock)
+        let result = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
+        #expect(result.response.text == "on device")
+        #expect(cloud.callCount == 0)
+    }
+}
