@@ -27,6 +27,11 @@ struct RoutingResolverPropertyTests {
         if Bool.random(using: &rng) { block.quotaCooldownMs = [5000, 3_600_000].randomElement(using: &rng)! }
         if Bool.random(using: &rng) { block.whenChecksFail = Bool.random(using: &rng) ? .returnBest : .throwError }
         if Bool.random(using: &rng) { block.streaming = Bool.random(using: &rng) ? .progressive : .buffered }
+        if Int.random(in: 0..<4, using: &rng) == 0 {
+            block.hedge = HedgeConfig(
+                afterMs: [300, 1200].randomElement(using: &rng)!, tiers: Bool.random(using: &rng) ? [.privateCloud] : nil,
+                maxExtraCostPerRequestUSD: Bool.random(using: &rng) ? 0.001 : nil)
+        }
         return block
     }
 
