@@ -5,7 +5,7 @@ import Foundation
 /// `RouteEventJSONTests` fails while a stored property has no line.
 extension RouteEvent: JSONMemberObject {
     package static let jsonMembers = JSONMembers<RouteEvent>([
-        .member("id", \.id), .member("timestamp", \.timestamp), .member("installId", \.installId),
+        .member("id", \.id), .member("timestamp", get: { $0.timestamp }, set: { $0.timestamp = $1 }), .member("installId", \.installId),
         .member("feature", \.feature), .member("configVersion", \.configVersion), .member("configHash", \.configHash),
         .member("variant", \.variant), .member("rolloutArm", \.rolloutArm), .member("bucket", \.bucket),
         .member("condition", \.condition), .member("servedBy", \.servedBy), .member("servedTier", \.servedTier),
