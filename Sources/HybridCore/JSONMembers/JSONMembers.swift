@@ -13,7 +13,7 @@ package struct JSONMember<Root>: Sendable {
 
 /// How a member's value gets into the root: the common scalar types straight into the stored property at its
 /// offset (no closure, no key path at run time), anything else through a closure.
-fileprivate enum JSONMemberSlot<Root>: Sendable {
+private enum JSONMemberSlot<Root>: Sendable {
     case string(Int), optionalString(Int), int(Int), optionalInt(Int), double(Int), optionalDouble(Int), bool(Int)
     case other(@Sendable (inout JSONByteScanner, inout Root) throws(JSONMemberError) -> Void)
 }
