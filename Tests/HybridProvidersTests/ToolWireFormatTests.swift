@@ -8,8 +8,12 @@ import Testing
 /// parallel results, and Anthropic's structured output when the app offers tools too.
 @Suite("Tool wire formats")
 struct ToolWireFormatTests {
-    private func json(_ value: some Encodable) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+    private func json(_ value: AnthropicMessagesRequest) throws -> JSONValue {
+        try JSONValue(parsing: String(decoding: try #require(value.jsonBody()), as: UTF8.self))
+    }
+
+    private func json(_ value: GeminiRequest) throws -> JSONValue {
+        try JSONValue(parsing: String(decoding: try #require(value.jsonBody()), as: UTF8.self))
     }
 
     private func json(_ value: OpenAIChatRequest) throws -> JSONValue {

@@ -7,8 +7,28 @@ package struct JSONMember<Root>: Sendable {
     package let name: StaticString
     /// Whether the object is refused without it (every non-optional property).
     package let isRequired: Bool
-    fileprivate let read: @Sendable (inout JSONByteScanner, inout Root) throws(JSONMemberError) -> Void
+    fileprivate let slot: JSONMemberSlot<Root>
     fileprivate let write: @Sendable (Root, inout JSONTextWriter, _ first: Bool) throws(JSONMemberError) -> Bool
+}
+
+/// How a member's value gets into the root: the common scalar types straight into the stored property at its
+/// offset (no closure, no key path at run time), anything else through a closure.
+private enum JSONMemberSlot<Root>: Sendable {
+    case string(Int), optionalString(Int), int(Int), optionalInt(Int), double(Int), optionalDouble(Int), bool(Int)
+    case other(@Sendable (inout JSONByteScanner, inout Root) throws(JSONMemberError) -> Void)
+}
+
+/// A key path, which is immutable once made, as a `Sendable` value without an existential around it.
+private struct SendableKeyPath<Root, Value>: @unchecked Sendable {
+    let keyPath: WritableKeyPath<Root, Value>
+}
+
+/// Stores `value` in the stored property of `root` at byte `offset` (from `MemoryLayout.offset(of:)`).
+@inline(__always)
+private func store<Root, Value>(_ value: Value, at offset: Int, in root: inout Root) {
+    withUnsafeMutableBytes(of: &root) { raw in
+        raw.baseAddress.unsafelyUnwrapped.advanced(by: offset).assumingMemoryBound(to: Value.self).pointee = value
+    }
 }
 
 extension JSONMember {
@@ -16,17 +36,25 @@ extension JSONMember {
     package static func member<Value: JSONMemberValue>(
         _ name: StaticString, _ keyPath: any WritableKeyPath<Root, Value> & Sendable
     ) -> JSONMember<Root> {
-        member(name, get: { $0[keyPath: keyPath] }, set: { $0[keyPath: keyPath] = $1 })
+        JSONMember(
+            name: name, isRequired: !Value.isOptional, slot: slot(keyPath),
+            write: { (root, writer, first) throws(JSONMemberError) in
+                let value = root[keyPath: keyPath]
+                guard !value.isAbsentJSON else { return false }
+                writer.key(name, first: first)
+                try value.writeJSON(&writer)
+                return true
+            })
     }
 
-    /// A member read and written through plain accessors: for tables on a hot path (route events), where a key
-    /// path's runtime projection per member made decoding an event about half again as costly.
+    /// A member behind accessors (a property wrapper's value, which has no storage offset), read and written
+    /// through them: cheaper than a key path's run-time projection.
     package static func member<Value: JSONMemberValue>(
         _ name: StaticString, get: @escaping @Sendable (Root) -> Value, set: @escaping @Sendable (inout Root, Value) -> Void
     ) -> JSONMember<Root> {
         JSONMember(
             name: name, isRequired: !Value.isOptional,
-            read: { (json, root) throws(JSONMemberError) in set(&root, try Value.readJSON(&json)) },
+            slot: .other { (json, root) throws(JSONMemberError) in set(&root, try Value.readJSON(&json)) },
             write: { (root, writer, first) throws(JSONMemberError) in
                 let value = get(root)
                 guard !value.isAbsentJSON else { return false }
@@ -34,6 +62,23 @@ extension JSONMember {
                 try value.writeJSON(&writer)
                 return true
             })
+    }
+
+    private static func slot<Value: JSONMemberValue>(_ keyPath: any WritableKeyPath<Root, Value> & Sendable) -> JSONMemberSlot<Root> {
+        let path = SendableKeyPath(keyPath: keyPath as WritableKeyPath<Root, Value>)
+        guard let offset = MemoryLayout<Root>.offset(of: path.keyPath) else {
+            return .other { (json, root) throws(JSONMemberError) in root[keyPath: path.keyPath] = try Value.readJSON(&json) }
+        }
+        switch Value.self {
+        case is String.Type: return .string(offset)
+        case is String?.Type: return .optionalString(offset)
+        case is Int.Type: return .int(offset)
+        case is Int?.Type: return .optionalInt(offset)
+        case is Double.Type: return .double(offset)
+        case is Double?.Type: return .optionalDouble(offset)
+        case is Bool.Type: return .bool(offset)
+        default: return .other { (json, root) throws(JSONMemberError) in store(try Value.readJSON(&json), at: offset, in: &root) }
+        }
     }
 }
 
@@ -47,19 +92,27 @@ package struct JSONMembers<Root>: Sendable {
     package let members: [JSONMember<Root>]
     private let required: UInt64
     /// Member indexes by name length, so a name is compared with a few candidates only.
-    private let byLength: [[Int]]
+    /// Member indexes grouped by name length (`candidates[byLength[n]]` are the names n bytes long), flat so that
+    /// a lookup loads no inner array.
+    private let candidates: [Int]
+    private let byLength: [Range<Int>]
 
     package init(_ members: [JSONMember<Root>]) {
         precondition(members.count <= 64, "a JSONMembers table holds at most 64 members")
         self.members = members
         var required: UInt64 = 0
-        var byLength = [[Int]](repeating: [], count: 1 + (members.map(\.name.utf8CodeUnitCount).max() ?? 0))
+        var groups = [[Int]](repeating: [], count: 1 + (members.map(\.name.utf8CodeUnitCount).max() ?? 0))
         for (index, member) in members.enumerated() {
             if member.isRequired { required |= 1 << UInt64(index) }
-            byLength[member.name.utf8CodeUnitCount].append(index)
+            groups[member.name.utf8CodeUnitCount].append(index)
         }
         self.required = required
-        self.byLength = byLength
+        candidates = groups.flatMap { $0 }
+        var start = 0
+        byLength = groups.map { group in
+            defer { start += group.count }
+            return start..<(start + group.count)
+        }
     }
 
     /// Reads one object into `root` (which holds placeholders for the required members).
@@ -73,16 +126,29 @@ package struct JSONMembers<Root>: Sendable {
                 try scanning("a JSON value") { () throws(JSONByteScanner.Stop) in try json.skipValue() }
                 continue
             }
-            let member = members[index]
-            guard seen & (1 << UInt64(index)) == 0 else { throw JSONMemberError(path: "\(member.name)", "duplicate member") }
+            guard seen & (1 << UInt64(index)) == 0 else { throw JSONMemberError(path: "\(members[index].name)", "duplicate member") }
             seen |= 1 << UInt64(index)
             do {
-                try member.read(&json, &root)
+                try read(index, &json, &root)
             } catch {
-                throw error.inside("\(member.name)")
+                throw error.inside("\(members[index].name)")
             }
         } while try scanning("`,` or `}`", { () throws(JSONByteScanner.Stop) in try json.continues(before: UInt8(ascii: "}")) })
         try checkRequired(seen)
+    }
+
+    @inline(__always)
+    private func read(_ index: Int, _ json: inout JSONByteScanner, _ root: inout Root) throws(JSONMemberError) {
+        switch members[index].slot {
+        case .string(let offset): store(try String.readJSON(&json), at: offset, in: &root)
+        case .optionalString(let offset): store(try String?.readJSON(&json), at: offset, in: &root)
+        case .int(let offset): store(try Int.readJSON(&json), at: offset, in: &root)
+        case .optionalInt(let offset): store(try Int?.readJSON(&json), at: offset, in: &root)
+        case .double(let offset): store(try Double.readJSON(&json), at: offset, in: &root)
+        case .optionalDouble(let offset): store(try Double?.readJSON(&json), at: offset, in: &root)
+        case .bool(let offset): store(try Bool.readJSON(&json), at: offset, in: &root)
+        case .other(let read): try read(&json, &root)
+        }
     }
 
     private func checkRequired(_ seen: UInt64) throws(JSONMemberError) {
@@ -96,7 +162,10 @@ package struct JSONMembers<Root>: Sendable {
         let start = json.position
         if let key = try? json.readKey() {
             guard key.count < byLength.count else { return nil }
-            return byLength[key.count].first { json.matches(key, members[$0].name) }
+            for candidate in byLength[key.count] where json.matches(key, members[candidates[candidate]].name) {
+                return candidates[candidate]
+            }
+            return nil
         }
         // A name with escapes (or not a name at all): decoded, then compared as text.
         json.position = start
@@ -144,7 +213,19 @@ extension JSONMemberObject {
 
     /// The value in `bytes`, which must hold nothing after it but white space.
     package static func readJSON(bytes: some ContiguousBytes) throws(JSONMemberError) -> Self {
-        try readWhole(bytes) { (json) throws(JSONMemberError) in try readJSON(&json) }
+        do {
+            return try bytes.withUnsafeBytes { raw in
+                var json = JSONByteScanner(raw.assumingMemoryBound(to: UInt8.self))
+                let value = try readJSON(&json)
+                json.skipWhitespace()
+                guard json.atEnd else { throw JSONMemberError("unexpected text after the value") }
+                return value
+            }
+        } catch let error as JSONMemberError {
+            throw error
+        } catch {
+            throw JSONMemberError("\(error)")
+        }
     }
 
     /// The value as compact JSON.

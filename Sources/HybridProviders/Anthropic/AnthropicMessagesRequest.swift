@@ -1,29 +1,24 @@
+import Foundation
 import HybridCore
 
 /// The body of `POST /v1/messages`, built from a `GenerationRequest`.
 ///
-/// Field names follow the Messages API reference; nil fields are omitted so the API applies its defaults.
-struct AnthropicMessagesRequest: Encodable, Equatable {
-    struct Message: Encodable, Equatable {
+/// Field names follow the Messages API reference; nil fields are omitted so the API applies its defaults. Written
+/// straight to bytes with sorted keys by `jsonBody()`, as every request body is.
+struct AnthropicMessagesRequest: Equatable {
+    struct Message: Equatable {
         var role: String
         var content: Content
     }
 
     /// A plain string for text turns; content blocks for turns with `tool_use` or `tool_result`.
-    enum Content: Encodable, Equatable {
+    enum Content: Equatable {
         case text(String)
         case blocks([Block])
-
-        func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .text(let text): try text.encode(to: encoder)
-            case .blocks(let blocks): try blocks.encode(to: encoder)
-            }
-        }
     }
 
     /// A `text`, `tool_use` or `tool_result` content block.
-    struct Block: Encodable, Equatable {
+    struct Block: Equatable {
         var type: String
         var text: String?
         var id: String?
@@ -31,10 +26,6 @@ struct AnthropicMessagesRequest: Encodable, Equatable {
         var input: JSONValue?
         var toolUseID: String?
         var content: String?
-        enum CodingKeys: String, CodingKey {
-            case type, text, id, name, input, content
-            case toolUseID = "tool_use_id"
-        }
 
         static func text(_ text: String) -> Block { Block(type: "text", text: text) }
         /// Anthropic wants `input` as an object: arguments that did not parse to one are sent as `{}`.
@@ -46,18 +37,14 @@ struct AnthropicMessagesRequest: Encodable, Equatable {
         }
     }
 
-    struct Tool: Encodable, Equatable {
+    struct Tool: Equatable {
         var name: String
         var description: String
         var inputSchema: JSONValue
-        enum CodingKeys: String, CodingKey {
-            case name, description
-            case inputSchema = "input_schema"
-        }
     }
 
     /// `{"type": "auto" | "any" | "none"}` or `{"type": "tool", "name": …}`.
-    struct ToolChoice: Encodable, Equatable {
+    struct ToolChoice: Equatable {
         var type = "tool"
         var name: String?
     }
@@ -71,13 +58,6 @@ struct AnthropicMessagesRequest: Encodable, Equatable {
     var stream: Bool?
     var tools: [Tool]?
     var toolChoice: ToolChoice?
-
-    enum CodingKeys: String, CodingKey {
-        case model, system, messages, temperature, stream, tools
-        case maxTokens = "max_tokens"
-        case topP = "top_p"
-        case toolChoice = "tool_choice"
-    }
 
     init(_ request: GenerationRequest, configuration: HTTPModelConfiguration, stream: Bool) {
         model = configuration.model
@@ -152,5 +132,88 @@ struct AnthropicMessagesRequest: Encodable, Equatable {
     /// Tool names must match `^[a-zA-Z0-9_-]{1,64}$`; anything else becomes `_`.
     static func toolName(_ name: String) -> String {
         OpenAIChatRequest.schemaName(name)
+    }
+}
+
+extension AnthropicMessagesRequest {
+    /// The body as JSON with sorted keys (nil members left out), written straight to bytes as every request body
+    /// is; nil when `temperature` or `top_p` is not a finite number, which JSON cannot carry.
+    func jsonBody() -> Data? {
+        guard temperature?.isFinite ?? true, topP?.isFinite ?? true else { return nil }
+        var out = JSONTextWriter(capacity: 256 + (system?.utf8.count ?? 0))
+        out.raw("{")
+        out.key("max_tokens", first: true)
+        out.number(maxTokens)
+        out.key("messages")
+        OpenAIChatRequest.writeList(messages, to: &out) { message, out in message.write(to: &out) }
+        out.key("model")
+        out.string(model)
+        if let stream { out.key("stream"); out.raw(stream ? "true" : "false") }
+        if let system { out.key("system"); out.string(system) }
+        if let temperature { out.key("temperature"); out.number(temperature) }
+        if let toolChoice { out.key("tool_choice"); toolChoice.write(to: &out) }
+        if let tools {
+            out.key("tools")
+            OpenAIChatRequest.writeList(tools, to: &out) { tool, out in tool.write(to: &out) }
+        }
+        if let topP { out.key("top_p"); out.number(topP) }
+        out.raw("}")
+        return Data(out.bytes)
+    }
+}
+
+extension AnthropicMessagesRequest.Message {
+    /// `{"content":"…" or [blocks],"role":…}`.
+    func write(to out: inout JSONTextWriter) {
+        out.raw("{")
+        out.key("content", first: true)
+        switch content {
+        case .text(let text): out.string(text)
+        case .blocks(let blocks): OpenAIChatRequest.writeList(blocks, to: &out) { block, out in block.write(to: &out) }
+        }
+        out.key("role")
+        out.string(role)
+        out.raw("}")
+    }
+}
+
+extension AnthropicMessagesRequest.Block {
+    /// `{"content","id","input","name","text","tool_use_id","type"}`, the ones set.
+    func write(to out: inout JSONTextWriter) {
+        out.raw("{")
+        if let content { out.key("content", first: true); out.string(content); out.raw(",") }
+        if let id { out.key("id", first: true); out.string(id); out.raw(",") }
+        if let input { out.key("input", first: true); out.value(input); out.raw(",") }
+        if let name { out.key("name", first: true); out.string(name); out.raw(",") }
+        if let text { out.key("text", first: true); out.string(text); out.raw(",") }
+        if let toolUseID { out.key("tool_use_id", first: true); out.string(toolUseID); out.raw(",") }
+        out.key("type", first: true)
+        out.string(type)
+        out.raw("}")
+    }
+}
+
+extension AnthropicMessagesRequest.Tool {
+    /// `{"description":…,"input_schema":…,"name":…}`.
+    func write(to out: inout JSONTextWriter) {
+        out.raw("{")
+        out.key("description", first: true)
+        out.string(description)
+        out.key("input_schema")
+        out.value(inputSchema)
+        out.key("name")
+        out.string(name)
+        out.raw("}")
+    }
+}
+
+extension AnthropicMessagesRequest.ToolChoice {
+    /// `{"name":…,"type":…}`, the name only for a named tool.
+    func write(to out: inout JSONTextWriter) {
+        out.raw("{")
+        if let name { out.key("name", first: true); out.string(name); out.raw(",") }
+        out.key("type", first: true)
+        out.string(type)
+        out.raw("}")
     }
 }

@@ -7,8 +7,9 @@ struct AnthropicWire: WireFormat {
     let configuration: HTTPModelConfiguration
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
-        let body = try HTTPModelEngine<Self>.encodeBody(
-            AnthropicMessagesRequest(request, configuration: configuration, stream: stream), context: context)
+        guard let body = AnthropicMessagesRequest(request, configuration: configuration, stream: stream).jsonBody() else {
+            throw .invalidRequest(model: context.modelID, detail: "temperature and top_p must be finite numbers to be sent as JSON")
+        }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Accept", value: stream ? "text/event-stream" : "application/json")

@@ -1,12 +1,13 @@
+import Foundation
 import HybridCore
 
 /// The body of `generateContent` / `streamGenerateContent`, built from a `GenerationRequest`.
 ///
 /// Field names follow the Gemini API reference (`GenerateContentRequest`, `Content`, `GenerationConfig`); nil
-/// fields are omitted.
-struct GeminiRequest: Encodable, Equatable {
+/// fields are omitted. Written straight to bytes with sorted keys by `jsonBody()`, as every request body is.
+struct GeminiRequest: Equatable {
     /// One part: `text`, a `functionCall` the model made, or the `functionResponse` that answers it.
-    struct Part: Encodable, Equatable {
+    struct Part: Equatable {
         var text: String?
         var functionCall: FunctionCall?
         var functionResponse: FunctionResponse?
@@ -16,14 +17,14 @@ struct GeminiRequest: Encodable, Equatable {
         init(functionResponse: FunctionResponse) { self.functionResponse = functionResponse }
     }
 
-    struct FunctionCall: Encodable, Equatable {
+    struct FunctionCall: Equatable {
         var name: String
         var args: JSONValue
     }
 
     /// `response` must be an object: a tool result that is a JSON object goes as is, anything else under
     /// `output` (the key the function-calling guide names for a function's output).
-    struct FunctionResponse: Encodable, Equatable {
+    struct FunctionResponse: Equatable {
         var name: String
         var response: JSONValue
 
@@ -34,19 +35,19 @@ struct GeminiRequest: Encodable, Equatable {
         }
     }
 
-    struct FunctionDeclaration: Encodable, Equatable {
+    struct FunctionDeclaration: Equatable {
         var name: String
         var description: String
         var parameters: JSONValue
     }
 
-    struct Tool: Encodable, Equatable {
+    struct Tool: Equatable {
         var functionDeclarations: [FunctionDeclaration]
     }
 
     /// `{"functionCallingConfig": {"mode": "AUTO" | "ANY" | "NONE", "allowedFunctionNames": […]}}`.
-    struct ToolConfig: Encodable, Equatable {
-        struct FunctionCallingConfig: Encodable, Equatable {
+    struct ToolConfig: Equatable {
+        struct FunctionCallingConfig: Equatable {
             var mode: String
             var allowedFunctionNames: [String]?
         }
@@ -62,12 +63,12 @@ struct GeminiRequest: Encodable, Equatable {
         }
     }
 
-    struct Content: Encodable, Equatable {
+    struct Content: Equatable {
         var role: String?
         var parts: [Part]
     }
 
-    struct GenerationConfig: Encodable, Equatable {
+    struct GenerationConfig: Equatable {
         var maxOutputTokens: Int?
         var temperature: Double?
         var topP: Double?
@@ -135,5 +136,107 @@ struct GeminiRequest: Encodable, Equatable {
             }
         }
         return out
+    }
+}
+
+extension GeminiRequest {
+    /// The body as JSON with sorted keys (nil members left out), written straight to bytes as every request body
+    /// is; nil when `temperature` or `topP` is not a finite number, which JSON cannot carry.
+    func jsonBody() -> Data? {
+        guard generationConfig?.temperature?.isFinite ?? true, generationConfig?.topP?.isFinite ?? true else { return nil }
+        var out = JSONTextWriter(capacity: 256 + contents.reduce(0) { $0 + $1.parts.reduce(0) { $0 + ($1.text?.utf8.count ?? 0) } })
+        out.raw("{")
+        out.key("contents", first: true)
+        OpenAIChatRequest.writeList(contents, to: &out) { content, out in content.write(to: &out) }
+        if let generationConfig { out.key("generationConfig"); generationConfig.write(to: &out) }
+        if let systemInstruction { out.key("systemInstruction"); systemInstruction.write(to: &out) }
+        if let toolConfig {
+            out.key("toolConfig")
+            out.raw(#"{"functionCallingConfig":{"#)
+            if let names = toolConfig.functionCallingConfig.allowedFunctionNames {
+                out.key("allowedFunctionNames", first: true)
+                OpenAIChatRequest.writeList(names, to: &out) { name, out in out.string(name) }
+                out.raw(",")
+            }
+            out.key("mode", first: true)
+            out.string(toolConfig.functionCallingConfig.mode)
+            out.raw("}}")
+        }
+        if let tools {
+            out.key("tools")
+            OpenAIChatRequest.writeList(tools, to: &out) { tool, out in
+                out.raw(#"{"functionDeclarations":"#)
+                OpenAIChatRequest.writeList(tool.functionDeclarations, to: &out) { function, out in
+                    out.raw(#"{"description":"#)
+                    out.string(function.description)
+                    out.key("name")
+                    out.string(function.name)
+                    out.key("parameters")
+                    out.value(function.parameters)
+                    out.raw("}")
+                }
+                out.raw("}")
+            }
+        }
+        out.raw("}")
+        return Data(out.bytes)
+    }
+}
+
+extension GeminiRequest.Content {
+    /// `{"parts":[…],"role":…}`, the role only when set (a system instruction has none).
+    func write(to out: inout JSONTextWriter) {
+        out.raw("{")
+        out.key("parts", first: true)
+        OpenAIChatRequest.writeList(parts, to: &out) { part, out in part.write(to: &out) }
+        if let role { out.key("role"); out.string(role) }
+        out.raw("}")
+    }
+}
+
+extension GeminiRequest.Part {
+    /// `{"functionCall":{"args","name"}}`, `{"functionResponse":{"name","response"}}` or `{"text":…}`, the members set.
+    func write(to out: inout JSONTextWriter) {
+        out.raw("{")
+        var first = true
+        if let functionCall {
+            out.key("functionCall", first: first)
+            first = false
+            out.raw(#"{"args":"#)
+            out.value(functionCall.args)
+            out.raw(#","name":"#)
+            out.string(functionCall.name)
+            out.raw("}")
+        }
+        if let functionResponse {
+            out.key("functionResponse", first: first)
+            first = false
+            out.raw(#"{"name":"#)
+            out.string(functionResponse.name)
+            out.raw(#","response":"#)
+            out.value(functionResponse.response)
+            out.raw("}")
+        }
+        if let text { out.key("text", first: first); out.string(text) }
+        out.raw("}")
+    }
+}
+
+extension GeminiRequest.GenerationConfig {
+    /// `{"maxOutputTokens","responseMimeType","responseSchema","seed","temperature","topP"}`, the ones set.
+    func write(to out: inout JSONTextWriter) {
+        out.raw("{")
+        var first = true
+        func key(_ name: StaticString) {
+            out.key(name, first: first)
+            first = false
+        }
+        if let maxOutputTokens { key("maxOutputTokens"); out.number(maxOutputTokens) }
+        if let responseMimeType { key("responseMimeType"); out.string(responseMimeType) }
+        if let responseSchema { key("responseSchema"); out.value(responseSchema) }
+        if let seed { key("seed"); out.number(seed) }
+        if let temperature { key("temperature"); out.number(temperature) }
+        if let topP { key("topP"); out.number(topP) }
+        out.raw("}")
     }
 }

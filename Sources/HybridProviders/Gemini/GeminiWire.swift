@@ -10,7 +10,9 @@ struct GeminiWire: WireFormat {
     var endsAtCompletion: Bool { false }
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
-        let body = try HTTPModelEngine<Self>.encodeBody(GeminiRequest(request), context: context)
+        guard let body = GeminiRequest(request).jsonBody() else {
+            throw .invalidRequest(model: context.modelID, detail: "temperature and topP must be finite numbers to be sent as JSON")
+        }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Accept", value: stream ? "text/event-stream" : "application/json")

@@ -1,18 +1,15 @@
+import Foundation
 import HybridCore
 
-/// The body of Ollama's `POST /api/chat` (docs/api.md, "Generate a chat completion").
-struct OllamaChatRequest: Encodable, Equatable {
-    struct Message: Encodable, Equatable {
+/// The body of Ollama's `POST /api/chat` (docs/api.md, "Generate a chat completion"), written straight to bytes
+/// with sorted keys by `jsonBody()`, as every request body is.
+struct OllamaChatRequest: Equatable {
+    struct Message: Equatable {
         var role: String
         var content: String
         var toolCalls: [ToolCallPayload]?
         /// On a `tool` turn, the tool that produced it (docs/api.md: "tool_name").
         var toolName: String?
-        enum CodingKeys: String, CodingKey {
-            case role, content
-            case toolCalls = "tool_calls"
-            case toolName = "tool_name"
-        }
 
         init(role: String, content: String) {
             self.role = role
@@ -28,8 +25,8 @@ struct OllamaChatRequest: Encodable, Equatable {
     }
 
     /// `{"function": {"name", "arguments"}}`; Ollama takes the arguments as an object, not as JSON text.
-    struct ToolCallPayload: Encodable, Equatable {
-        struct Function: Encodable, Equatable {
+    struct ToolCallPayload: Equatable {
+        struct Function: Equatable {
             var name: String
             var arguments: JSONValue
         }
@@ -40,32 +37,13 @@ struct OllamaChatRequest: Encodable, Equatable {
         }
     }
 
-    /// `{"type": "function", "function": {"name", "description", "parameters"}}`: OpenAI's shape, which Ollama's
-    /// docs follow.
-    struct Tool: Encodable, Equatable {
-        struct Function: Encodable, Equatable {
-            var name: String
-            var description: String
-            var parameters: JSONValue
-        }
-        var type = "function"
-        var function: Function
-    }
-
     /// Model parameters (Modelfile names); nil fields are omitted so the model's defaults apply.
-    struct Options: Encodable, Equatable {
+    struct Options: Equatable {
         var temperature: Double?
         var topP: Double?
         var seed: Int?
         var numPredict: Int?
         var numCtx: Int?
-
-        enum CodingKeys: String, CodingKey {
-            case temperature, seed
-            case topP = "top_p"
-            case numPredict = "num_predict"
-            case numCtx = "num_ctx"
-        }
 
         var isEmpty: Bool { self == Options() }
     }
@@ -76,13 +54,9 @@ struct OllamaChatRequest: Encodable, Equatable {
     var format: JSONValue?
     var options: Options?
     var keepAlive: String?
-    /// Ollama has no `tool_choice`: the model always decides (a request's `toolChoice` is not sent).
-    var tools: [Tool]?
-
-    enum CodingKeys: String, CodingKey {
-        case model, messages, stream, format, options, tools
-        case keepAlive = "keep_alive"
-    }
+    /// Sent in OpenAI's shape, which Ollama's docs follow. Ollama has no `tool_choice`: the model always decides
+    /// (a request's `toolChoice` is not sent).
+    var tools: [ToolDefinition]?
 
     init(_ request: GenerationRequest, configuration: HTTPModelConfiguration, stream: Bool) {
         model = configuration.model
@@ -91,11 +65,7 @@ struct OllamaChatRequest: Encodable, Equatable {
             messages.append(Message(role: "system", content: instructions))
         }
         messages += request.messages.map(Message.init)
-        if !request.tools.isEmpty {
-            tools = request.tools.map {
-                Tool(function: .init(name: $0.name, description: $0.description, parameters: $0.parameters))
-            }
-        }
+        if !request.tools.isEmpty { tools = request.tools }
         self.messages = messages
         self.stream = stream
         format = request.responseSchema
@@ -111,5 +81,79 @@ struct OllamaChatRequest: Encodable, Equatable {
         if configuration.sendsContextWindow { options.numCtx = configuration.capabilities.contextWindow }
         self.options = options.isEmpty ? nil : options
         keepAlive = configuration.keepAlive
+    }
+}
+
+extension OllamaChatRequest {
+    /// The body as JSON with sorted keys (nil members left out); nil when a temperature or `top_p` is not a finite
+    /// number, which JSON cannot carry.
+    func jsonBody() -> Data? {
+        guard options?.temperature?.isFinite ?? true, options?.topP?.isFinite ?? true else { return nil }
+        var out = JSONTextWriter(capacity: 256 + messages.reduce(0) { $0 + $1.content.utf8.count })
+        out.raw("{")
+        var first = true
+        func key(_ name: StaticString) {
+            out.key(name, first: first)
+            first = false
+        }
+        if let format { key("format"); out.value(format) }
+        if let keepAlive { key("keep_alive"); out.string(keepAlive) }
+        key("messages")
+        OpenAIChatRequest.writeList(messages, to: &out) { message, out in message.write(to: &out) }
+        key("model")
+        out.string(model)
+        if let options { key("options"); options.write(to: &out) }
+        key("stream")
+        out.raw(stream ? "true" : "false")
+        if let tools {
+            key("tools")
+            OpenAIChatRequest.writeList(tools, to: &out) { tool, out in OpenAIChatRequest.write(tool, to: &out) }
+        }
+        out.raw("}")
+        return Data(out.bytes)
+    }
+}
+
+extension OllamaChatRequest.Message {
+    /// `{"content":…,"role":…,"tool_calls":[{"function":{"arguments":{…},"name":…}}],"tool_name":…}`.
+    func write(to out: inout JSONTextWriter) {
+        out.raw("{")
+        out.key("content", first: true)
+        out.string(content)
+        out.key("role")
+        out.string(role)
+        if let toolCalls {
+            out.key("tool_calls")
+            OpenAIChatRequest.writeList(toolCalls, to: &out) { call, out in
+                out.raw(#"{"function":{"arguments":"#)
+                out.value(call.function.arguments)
+                out.raw(#","name":"#)
+                out.string(call.function.name)
+                out.raw("}}")
+            }
+        }
+        if let toolName {
+            out.key("tool_name")
+            out.string(toolName)
+        }
+        out.raw("}")
+    }
+}
+
+extension OllamaChatRequest.Options {
+    /// `{"num_ctx":…,"num_predict":…,"seed":…,"temperature":…,"top_p":…}`, nil members left out.
+    func write(to out: inout JSONTextWriter) {
+        out.raw("{")
+        var first = true
+        func key(_ name: StaticString) {
+            out.key(name, first: first)
+            first = false
+        }
+        if let numCtx { key("num_ctx"); out.number(numCtx) }
+        if let numPredict { key("num_predict"); out.number(numPredict) }
+        if let seed { key("seed"); out.number(seed) }
+        if let temperature { key("temperature"); out.number(temperature) }
+        if let topP { key("top_p"); out.number(topP) }
+        out.raw("}")
     }
 }

@@ -318,13 +318,4 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
     static func promptText(_ request: GenerationRequest) -> String {
         ([request.instructions].compactMap { $0 } + request.messages.map(\.content)).joined(separator: "\n")
     }
-
-    /// JSON bytes of a request body with sorted keys, so identical requests produce identical bytes.
-    static func encodeBody(_ body: some Encodable, context: WireContext) throws(GenerationError) -> Data {
-        do {
-            return try WireJSON.encoder.encode(body)
-        } catch {
-            throw .invalidRequest(model: context.modelID, detail: context.clean("the request could not be encoded as JSON: \(error)"))
-        }
-    }
 }
