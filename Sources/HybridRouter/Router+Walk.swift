@@ -56,6 +56,8 @@ private struct WalkLedger {
     var race: (calls: HedgeRace, posts: AsyncStream<HedgeRace.Post>.Iterator)?
     /// Estimated usage of calls cancelled after losing a race (billed for their prompt), by position.
     var cancelledUsage: [Int: TokenUsage] = [:]
+    /// Whether a second model was raced.
+    var hedged = false
 
     mutating func keep(_ response: GenerationResponse, at position: Int) {
         if let last { earlier[last.position] = last.response }
@@ -78,9 +80,14 @@ extension Router {
     func walk(_ plan: Plan, delivery: some WalkDelivery) async throws(RouterError) -> RoutedResponse {
         var rules = rules(for: plan)
         if !delivery.racesCalls { rules.hedge = nil }
+        let shareCap = rules.hedge == nil ? nil : plan.document.routing(for: plan.config)?.hedge?.maxHedgedShare
+        if let shareCap, !mayHedge(plan.feature, cap: shareCap) { rules.hedge = nil }
         var walk = RoutingWalk(rules: rules, count: plan.priority.count)
         var ledger = WalkLedger()
-        defer { ledger.race?.calls.cancelAll() }
+        defer {
+            ledger.race?.calls.cancelAll()
+            if shareCap != nil { countHedge(plan.feature, hedged: ledger.hedged) }
+        }
         var action = walk.start(at: clock.now() - plan.start)
         while true {
             if case .finish(let outcome) = action {
@@ -110,6 +117,7 @@ extension Router {
             case .callHedged(let position, let until, let hedgeAt):
                 event = await callHedged(position, until: until, hedgeAt: hedgeAt, plan: plan, ledger: &ledger, delivery: delivery)
             case .startHedge(let position, let until):
+                ledger.hedged = true
                 startRacing(position, until: until, plan: plan, ledger: &ledger, delivery: delivery)
                 event = await raceEnd(plan: plan, ledger: &ledger)
             case .awaitRace:
@@ -220,6 +228,21 @@ extension Router {
     }
 
     // MARK: - Hedged races
+
+    /// Whether `feature`'s share of hedged requests so far is under `cap` (the first request may always hedge).
+    private func mayHedge(_ feature: String, cap: Double) -> Bool {
+        state.withLock { state in
+            guard let counts = state.hedges[feature], counts.requests > 0 else { return true }
+            return Double(counts.hedged) < cap * Double(counts.requests)
+        }
+    }
+
+    private func countHedge(_ feature: String, hedged: Bool) {
+        state.withLock { state in
+            let counts = state.hedges[feature] ?? (0, 0)
+            state.hedges[feature] = (counts.requests + 1, counts.hedged + (hedged ? 1 : 0))
+        }
+    }
 
     /// A call with a hedge time: it runs in a race of its own, and whichever of its end and the hedge time comes
     /// first is reported; the call keeps running after `.hedgeDue`.

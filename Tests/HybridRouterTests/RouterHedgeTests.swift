@@ -96,4 +96,24 @@ struct RouterHedgeTests {
         #expect(result.response.text == "on device")
         #expect(cloud.callCount == 0)
     }
+
+    @Test("once the feature's hedged share reaches maxHedgedShare, requests run unhedged until it falls below")
+    func shareCapHolds() async throws {
+        let device = ScriptedLanguageModel(
+            id: "device", script: [.hang, .reply("second", after: .milliseconds(900)), .reply("third", after: .milliseconds(900))])
+        let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, whenExhausted: .reply("cloud", after: .milliseconds(10)))
+        let clock = TestClock()
+        let router = Self.router([device, cloud], hedge: HedgeConfig(afterMs: 500, maxHedgedShare: 0.5), clock: clock)
+        let start = clock.virtual.now
+        let first = Task { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
+        await device.waitUntil { $0.calls == 1 }
+        clock.virtual.expire(through: start + .milliseconds(500))
+        #expect(try await first.value.servedBy.id == "cloud")
+        // 1 of 1 hedged: at the cap, so the next two walk unhedged (a plain call, no timer) and the device serves.
+        for text in ["second", "third"] {
+            let routed = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
+            #expect(routed.response.text == text && routed.attempts.map(\.outcome) == [.served])
+        }
+        #expect(cloud.callCount == 1)
+    }
 }
