@@ -117,3 +117,47 @@ struct RouterHedgeTests {
         #expect(cloud.callCount == 1)
     }
 }
+
+/// Progressive streams: the first call to send text wins the race; the other's text never reaches the app.
+@Suite("Router: hedged progressive streams")
+struct RouterHedgeStreamTests {
+    static func collect(_ stream: RouterStream<RoutedStreamEvent>) async throws -> (text: String, routed: RoutedResponse?) {
+        var text = ""
+        var routed: RoutedResponse?
+        for try await event in stream {
+            switch event {
+            case .delta(let piece): text += piece
+            case .completed(let response): routed = response
+            default: break
+            }
+        }
+        return (text, routed)
+    }
+
+    @Test("the raced cloud's first text wins; the silent device stream is cancelled and none of its text goes out")
+    func firstTextWins() async throws {
+        let device = ScriptedLanguageModel(id: "device", script: [.hang])
+        let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, script: [.reply("cloud words here", after: .milliseconds(300))])
+        let clock = TestClock()
+        let router = RouterHedgeTests.router([device, cloud], hedge: HedgeConfig(afterMs: 500), clock: clock)
+        let start = clock.virtual.now
+        let task = Task { try await Self.collect(router.stream(feature: Fixtures.feature, input: Fixtures.input)) }
+        await device.waitUntil { $0.calls == 1 }
+        clock.virtual.expire(through: start + .milliseconds(500))
+        let (text, routed) = try await task.value
+        #expect(text == "cloud words here")
+        #expect(routed?.attempts.map(\.outcome) == [.lostRace, .served])
+        await device.waitUntil { $0.cancellations == 1 }
+    }
+
+    @Test("text before the hedge time goes out at once and disarms the hedge")
+    func earlyTextDisarms() async throws {
+        let device = ScriptedLanguageModel(id: "device", script: [.reply("device words", after: .milliseconds(100))])
+        let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, whenExhausted: .reply("cloud"))
+        let router = RouterHedgeTests.router([device, cloud], hedge: HedgeConfig(afterMs: 500), clock: TestClock())
+        let (text, routed) = try await Self.collect(router.stream(feature: Fixtures.feature, input: Fixtures.input))
+        #expect(text == "device words")
+        #expect(routed?.attempts.map(\.outcome) == [.served])
+        #expect(cloud.callCount == 0)
+    }
+}
