@@ -80,7 +80,7 @@ test: setup
 # themselves). On 2 cores: 290 s serial before, about 95 s + 100 s now.
 SERIAL_TESTS = TransportConformanceTests|CurlTransportOnLoopConformanceTests|URLSessionTransportLimitsTests|LoopEndToEndTests|FieldLoopEndToEndTests|SegmentLoopEndToEndTests|LocalLlamaModelTests|LocalLlamaConformanceTests|ModelFactoryTests|RouterLocalModelFallbackTests|RouterHedgeLocalModelTests|EvalEndToEndTests|PortableSpendLedgerTests|DurabilityTests|FileSpendLedgerCrashTests|CurlTransportTimeoutTests|HTTPBatchEventUploaderTests|MeasuredProcessTests|DocSnippetRunTests
 
-BENCHMARKS ?= transport config runner router report cli view workers ingest
+BENCHMARKS ?= transport config runner router report cli view workers ingest hedge
 bench: setup
 	swift build -c release --product hybrid-bench
 	swift build -c release --product hybrid
