@@ -89,7 +89,7 @@ public final class PostgresFieldEventStore: FieldEventStore {
     static let columns =
         "event_id, run_id, install_id, occurred_at_ms, rollout_arm, bucket, variant, served_by, served_tier, outcome, "
         + "error_kind, attempt_count, fallback, ttft_ms, latency_ms, input_tokens, output_tokens, tokens_estimated, "
-        + "cost_usd, checks_total, checks_failed, cache_hit, labels_json"
+        + "cost_usd, checks_total, checks_failed, cache_hit, labels_json, hedged"
 
     /// The first event of each id, sorted by id (the lock order concurrent batches share).
     static func firstOfEachID(_ events: [FieldEventRecord]) -> [FieldEventRecord] {
@@ -140,6 +140,7 @@ public final class PostgresFieldEventStore: FieldEventStore {
         column { $0.failedChecks.joined(separator: "\n") }
         column { $0.cacheHit }
         column { LabelsJSON.encode($0.labels) }
+        column { $0.hedged }
         query.sql += ") ON CONFLICT DO NOTHING RETURNING 1"
         return query
     }
@@ -161,6 +162,7 @@ public final class PostgresFieldEventStore: FieldEventStore {
         let ttft: Double? = try next(), latency: Double = try next(), input: Int = try next(), output: Int = try next()
         let estimated: Bool = try next(), cost: Double = try next(), checks: Int = try next()
         let failed: String = try next(), cacheHit: Bool = try next(), labels: String = try next()
+        let hedged: Bool = try next()
         let configHash: String? = try next()
         return FieldEventRecord(
             eventID: eventID, occurredAt: Date(timeIntervalSince1970: Double(occurred) / 1000), installID: installID,
@@ -169,7 +171,7 @@ public final class PostgresFieldEventStore: FieldEventStore {
             attemptCount: attempts, fellBack: fellBack, ttftMs: ttft, latencyMs: latency, inputTokens: input,
             outputTokens: output, tokensEstimated: estimated, costUSD: cost, checksTotal: checks,
             failedChecks: failed.isEmpty ? [] : failed.split(separator: "\n").map(String.init), cacheHit: cacheHit,
-            labels: try LabelsJSON.decode(labels))
+            labels: try LabelsJSON.decode(labels), hedged: hedged)
     }
 
     /// Runs a decoding; a failure is an unreadable `field_events` row, named with the database.

@@ -17,8 +17,6 @@ struct ArmOutcome: Sendable {
     var adherent: Bool?
     /// Total latency of the final attempt in milliseconds (0 for errors, which the store records without timing).
     var totalMs: Double
-    /// Time to the first streamed text in milliseconds, when the result was streamed.
-    var ttftMs: Double?
     /// Cost in dollars; nil when the model has no price configured.
     var costUSD: Double?
     /// Scores by the table's scorer index; nil where the scorer gave none.
@@ -34,7 +32,6 @@ struct ArmOutcome: Sendable {
         hasOutput = record.error == nil && record.hasOutput
         adherent = record.allConstraintsPassed
         totalMs = record.timings.totalMs
-        ttftMs = record.timings.ttftMs
         costUSD = record.costUSD
         cacheHit = record.cacheHit
         scores = []

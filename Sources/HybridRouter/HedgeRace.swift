@@ -12,6 +12,8 @@ final class HedgeRace: Sendable {
         case ended(position: Int, outcome: RaceOutcome<GenerationResponse>, deliveredText: Bool)
         /// The hedge time came.
         case hedgeDue
+        /// Progressive streaming: the call at `position` sent its first text (held until the walk lets it out).
+        case firstText(position: Int)
     }
 
     private let posts: AsyncStream<Post>
@@ -52,6 +54,11 @@ final class HedgeRace: Sendable {
 
     func disarm() { cancel(Self.timerKey) }
 
+    /// Posts the first text of the call at `position`.
+    func postFirstText(_ position: Int) {
+        continuation.yield(.firstText(position: position))
+    }
+
     /// Cancels the call at `position` (or the timer); its late end, if any, is never read.
     func cancel(_ position: Int) {
         state.withLock { state in
@@ -82,6 +89,8 @@ final class HedgeRace: Sendable {
             switch post {
             case .hedgeDue where timer && isRunning(Self.timerKey):
                 cancel(Self.timerKey)
+                return post
+            case .firstText(let position) where isRunning(position):
                 return post
             case .ended(let position, _, _) where isRunning(position):
                 state.withLock { state in

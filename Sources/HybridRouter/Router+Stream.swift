@@ -85,6 +85,9 @@ final class StreamDelivery: WalkDelivery {
     private let buffered: Bool
     /// One sink per model called, by position: a rejected answer's held text is delivered if it is returned last.
     private let sinks = Mutex<[Int: DeltaSink]>([:])
+    /// Progressive streams in a hedged race: positions whose text is held until they win, with what to call at
+    /// their first delta.
+    private let racing = Mutex<[Int: @Sendable () -> Void]>([:])
 
     init(_ continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation, buffered: Bool) {
         self.continuation = continuation
@@ -95,7 +98,8 @@ final class StreamDelivery: WalkDelivery {
         _ candidate: Candidate, _ request: GenerationRequest, position: Int, until limit: ContinuousClock.Instant?,
         clock: RouterClock
     ) async -> (outcome: RaceOutcome<GenerationResponse>, deliveredText: Bool) {
-        let sink = DeltaSink(continuation, buffered: buffered)
+        let firstText = racing.withLock { $0.removeValue(forKey: position) }
+        let sink = DeltaSink(continuation, buffered: buffered, firstText: firstText)
         sinks.withLock { $0[position] = sink }
         let outcome = await DeadlineRace.run(until: limit, clock: clock) { () async throws(GenerationError) in
             try await Router.consume(candidate.model, request, into: sink)
@@ -108,8 +112,15 @@ final class StreamDelivery: WalkDelivery {
         for attempt in attempts { continuation.yield(.attempt(attempt)) }
     }
 
-    /// Buffered text reaches the app only once the walk chose, so two calls may race; progressive text may not.
-    var racesCalls: Bool { buffered }
+    func holdText(of position: Int, firstText: @escaping @Sendable () -> Void) -> Bool {
+        guard !buffered else { return false }
+        racing.withLock { $0[position] = firstText }
+        return true
+    }
+
+    func release(_ position: Int) {
+        sinks.withLock { $0[position] }?.release()
+    }
 
     func deliver(_ response: GenerationResponse, position: Int) {
         // Held text goes out now; an answer whose text never went out (cached, or a model that sent no deltas)
@@ -127,26 +138,47 @@ final class DeltaSink: Sendable {
         var open = true
         var delivered = false
         var held: [String] = []
+        /// A progressive stream in a hedged race holds its text until it wins (`release`).
+        var racing: Bool
+        var firstText: (@Sendable () -> Void)?
     }
 
     private let continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation
     private let buffered: Bool
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    init(_ continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation, buffered: Bool = false) {
+    /// `firstText`: the call races another; its text is held and `firstText` runs at its first delta.
+    init(
+        _ continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation, buffered: Bool = false,
+        firstText: (@Sendable () -> Void)? = nil
+    ) {
         self.continuation = continuation
         self.buffered = buffered
+        state = Mutex(State(racing: firstText != nil, firstText: firstText))
     }
 
     func yield(_ text: String) {
-        state.withLock { state in
-            guard state.open else { return }
-            if buffered {
+        let first = state.withLock { state -> (@Sendable () -> Void)? in
+            guard state.open else { return nil }
+            if buffered || state.racing {
                 state.held.append(text)
-                return
+                defer { state.firstText = nil }
+                return state.firstText
             }
             state.delivered = true
             continuation.yield(.delta(text))
+            return nil
+        }
+        first?()
+    }
+
+    /// The call won its race: held text goes out and later text passes straight through.
+    func release() {
+        state.withLock { state in
+            state.racing = false
+            for text in state.held { continuation.yield(.delta(text)) }
+            state.delivered = state.delivered || !state.held.isEmpty
+            state.held = []
         }
     }
 

@@ -21,8 +21,11 @@ protocol WalkDelivery: Sendable {
     func recorded(_ attempts: ArraySlice<RouteAttempt>)
     /// The walk returns the answer of the model at `position`: deliver whatever of it the app has not seen.
     func deliver(_ response: GenerationResponse, position: Int)
-    /// Whether two calls may run at once (a hedge): only when no text reaches the app before the walk chose.
-    var racesCalls: Bool { get }
+    /// Before the call at `position` starts in a race: when text would reach the app as it arrives (progressive
+    /// streams), hold it, run `firstText` at its first delta and return true; false when nothing goes out early.
+    func holdText(of position: Int, firstText: @escaping @Sendable () -> Void) -> Bool
+    /// The call at `position` won its race on its first text: let its text through.
+    func release(_ position: Int)
 }
 
 /// `generate`: the answer is returned, nothing goes out before.
@@ -39,7 +42,8 @@ struct AnswerDelivery: WalkDelivery {
 
     func recorded(_ attempts: ArraySlice<RouteAttempt>) {}
     func deliver(_ response: GenerationResponse, position: Int) {}
-    var racesCalls: Bool { true }
+    func holdText(of position: Int, firstText: @escaping @Sendable () -> Void) -> Bool { false }
+    func release(_ position: Int) {}
 }
 
 /// What the shell keeps while the walk decides: the model being tried and the answers received. Most requests see
@@ -56,6 +60,8 @@ private struct WalkLedger {
     var race: (calls: HedgeRace, posts: AsyncStream<HedgeRace.Post>.Iterator)?
     /// Estimated usage of calls cancelled after losing a race (billed for their prompt), by position.
     var cancelledUsage: [Int: TokenUsage] = [:]
+    /// Whether a second model was raced.
+    var hedged = false
 
     mutating func keep(_ response: GenerationResponse, at position: Int) {
         if let last { earlier[last.position] = last.response }
@@ -77,10 +83,14 @@ extension Router {
     /// incident) and reports back with the clock's time.
     func walk(_ plan: Plan, delivery: some WalkDelivery) async throws(RouterError) -> RoutedResponse {
         var rules = rules(for: plan)
-        if !delivery.racesCalls { rules.hedge = nil }
+        let shareCap = rules.hedge == nil ? nil : plan.document.routing(for: plan.config)?.hedge?.maxHedgedShare
+        if let shareCap, !mayHedge(plan.feature, cap: shareCap) { rules.hedge = nil }
         var walk = RoutingWalk(rules: rules, count: plan.priority.count)
         var ledger = WalkLedger()
-        defer { ledger.race?.calls.cancelAll() }
+        defer {
+            ledger.race?.calls.cancelAll()
+            if shareCap != nil { countHedge(plan.feature, hedged: ledger.hedged) }
+        }
         var action = walk.start(at: clock.now() - plan.start)
         while true {
             if case .finish(let outcome) = action {
@@ -110,10 +120,11 @@ extension Router {
             case .callHedged(let position, let until, let hedgeAt):
                 event = await callHedged(position, until: until, hedgeAt: hedgeAt, plan: plan, ledger: &ledger, delivery: delivery)
             case .startHedge(let position, let until):
+                ledger.hedged = true
                 startRacing(position, until: until, plan: plan, ledger: &ledger, delivery: delivery)
-                event = await raceEnd(plan: plan, ledger: &ledger)
+                event = await raceEnd(plan: plan, ledger: &ledger, delivery: delivery)
             case .awaitRace:
-                event = await raceEnd(plan: plan, ledger: &ledger)
+                event = await raceEnd(plan: plan, ledger: &ledger, delivery: delivery)
             case .cancel(let position):
                 await cancelRacing(position, plan: plan, ledger: &ledger)
                 event = .performed
@@ -219,6 +230,21 @@ extension Router {
 
     // MARK: - Hedged races
 
+    /// Whether `feature`'s share of hedged requests so far is under `cap` (the first request may always hedge).
+    private func mayHedge(_ feature: String, cap: Double) -> Bool {
+        state.withLock { state in
+            guard let counts = state.hedges[feature], counts.requests > 0 else { return true }
+            return Double(counts.hedged) < cap * Double(counts.requests)
+        }
+    }
+
+    private func countHedge(_ feature: String, hedged: Bool) {
+        state.withLock { state in
+            let counts = state.hedges[feature] ?? (0, 0)
+            state.hedges[feature] = (counts.requests + 1, counts.hedged + (hedged ? 1 : 0))
+        }
+    }
+
     /// A call with a hedge time: it runs in a race of its own, and whichever of its end and the hedge time comes
     /// first is reported; the call keeps running after `.hedgeDue`.
     private func callHedged(
@@ -228,11 +254,21 @@ extension Router {
         ledger.race = (calls, calls.makeIterator())
         startRacing(position, until: until, plan: plan, ledger: &ledger, delivery: delivery)
         calls.arm(at: plan.start + hedgeAt, clock: clock)
-        guard let post = await calls.next(&ledger.race!.posts, timer: true) else { return .callerCancelled }
-        guard case .ended(let ended, let outcome, let deliveredText) = post else { return .hedgeDue }
-        calls.disarm()
-        let candidate = ledger.racing.removeValue(forKey: ended)!
-        return await judge(outcome, deliveredText: deliveredText, position: ended, candidate: candidate, plan: plan, ledger: &ledger)
+        while true {
+            guard let post = await calls.next(&ledger.race!.posts, timer: true) else { return .callerCancelled }
+            switch post {
+            case .hedgeDue:
+                return .hedgeDue
+            case .firstText(let position):
+                // Text before the hedge time is on screen: no race; the call goes on alone.
+                calls.disarm()
+                delivery.release(position)
+            case .ended(let ended, let outcome, let deliveredText):
+                calls.disarm()
+                let candidate = ledger.racing.removeValue(forKey: ended)!
+                return await judge(outcome, deliveredText: deliveredText, position: ended, candidate: candidate, plan: plan, ledger: &ledger)
+            }
+        }
     }
 
     /// Starts the call at `position` (the candidate inspected last) in the request's race.
@@ -247,17 +283,25 @@ extension Router {
         let limit = until.map { plan.start + $0 }
         request.deadline = limit
         let clock = self.clock, sent = request
+        _ = delivery.holdText(of: position) { calls.postFirstText(position) }
         calls.start(position) { await delivery.call(candidate, sent, position: position, until: limit, clock: clock) }
     }
 
-    /// The next end of a call in the race.
-    private func raceEnd(plan: Plan, ledger: inout WalkLedger) async -> RoutingWalk.Event {
-        guard let calls = ledger.race?.calls, let post = await calls.next(&ledger.race!.posts, timer: false),
-            case .ended(let ended, let outcome, let deliveredText) = post
-        else { return .callerCancelled }
-        let candidate = ledger.racing.removeValue(forKey: ended)!
-        let end = await judge(outcome, deliveredText: deliveredText, position: ended, candidate: candidate, plan: plan, ledger: &ledger)
-        return .raceEnded(position: ended, end)
+    /// The next end (or first text) of a call in the race.
+    private func raceEnd(plan: Plan, ledger: inout WalkLedger, delivery: some WalkDelivery) async -> RoutingWalk.Event {
+        guard let calls = ledger.race?.calls, let post = await calls.next(&ledger.race!.posts, timer: false) else { return .callerCancelled }
+        switch post {
+        case .hedgeDue:
+            preconditionFailure("the race reads no timer")
+        case .firstText(let position):
+            // The walk makes the first call to send text the winner; its text goes out now.
+            delivery.release(position)
+            return .textStarted(position: position)
+        case .ended(let ended, let outcome, let deliveredText):
+            let candidate = ledger.racing.removeValue(forKey: ended)!
+            let end = await judge(outcome, deliveredText: deliveredText, position: ended, candidate: candidate, plan: plan, ledger: &ledger)
+            return .raceEnded(position: ended, end)
+        }
     }
 
     /// Tears down a call that lost the race; its prompt is billed (an estimate: the provider counted it, and the

@@ -25,6 +25,8 @@ public final class Router: Sendable {
         var cooldowns: [String: ContinuousClock.Instant] = [:]
         /// Models built by a factory provider, with the configuration they were built from.
         var built: [String: (config: ModelConfig, model: any LanguageModel)] = [:]
+        /// Feature → requests walked with a hedge share cap, and how many of them raced a second model.
+        var hedges: [String: (requests: Int, hedged: Int)] = [:]
     }
 
     let configSource: RouterConfigSource

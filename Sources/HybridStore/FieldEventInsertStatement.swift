@@ -11,6 +11,7 @@ struct FieldEventInsertStatement {
         "event_id", "run_id", "occurred_at_ms", "install_id", "rollout_arm", "bucket", "variant", "served_by",
         "served_tier", "outcome", "error_kind", "attempt_count", "fallback", "ttft_ms", "latency_ms", "input_tokens",
         "output_tokens", "tokens_estimated", "cost_usd", "checks_total", "checks_failed", "cache_hit", "labels_json",
+        "hedged",
     ]
 
     static let sql =
@@ -51,6 +52,7 @@ struct FieldEventInsertStatement {
         raw.bind(event.failedChecks.isEmpty ? "" : event.failedChecks.joined(separator: "\n"), at: 21)
         raw.bind(event.cacheHit, at: 22)
         raw.bind(labelsJSON(event.labels), at: 23)
+        raw.bind(event.hedged, at: 24)
         try raw.run()
         return raw.changes > 0
     }

@@ -53,6 +53,8 @@ public struct FieldEventRecord: Sendable, Hashable {
     public var cacheHit: Bool
     /// Labels the app supplied (app version, OS, device class).
     public var labels: [String: String]
+    /// The request raced a second model (a hedge): its attempts hold a `lostRace`, or two calls that overlap.
+    public var hedged: Bool
 
     /// A record; see the properties.
     public init(
@@ -60,7 +62,7 @@ public struct FieldEventRecord: Sendable, Hashable {
         configHash: String? = nil, rolloutArm: String?, bucket: Int?, variant: String, servedBy: String?,
         servedTier: String?, outcome: String, errorKind: String?, attemptCount: Int, fellBack: Bool, ttftMs: Double?,
         latencyMs: Double, inputTokens: Int, outputTokens: Int, tokensEstimated: Bool, costUSD: Double,
-        checksTotal: Int, failedChecks: [String], cacheHit: Bool, labels: [String: String] = [:]
+        checksTotal: Int, failedChecks: [String], cacheHit: Bool, labels: [String: String] = [:], hedged: Bool = false
     ) {
         self.eventID = eventID
         self.occurredAt = occurredAt
@@ -87,6 +89,7 @@ public struct FieldEventRecord: Sendable, Hashable {
         self.failedChecks = failedChecks
         self.cacheHit = cacheHit
         self.labels = labels
+        self.hedged = hedged
     }
 
     /// True when every check passed (vacuously true without checks) and the request did not fail.

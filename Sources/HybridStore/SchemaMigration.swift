@@ -57,6 +57,11 @@ extension SchemaMigration {
                 + "body TEXT NOT NULL, PRIMARY KEY (run_id, events)) STRICT, WITHOUT ROWID;",
             postgres: "CREATE TABLE field_looks (run_id TEXT NOT NULL, events BIGINT NOT NULL, recorded_at TEXT NOT NULL, "
                 + "body TEXT NOT NULL, PRIMARY KEY (run_id, events));"),
+        // Whether a field event's request raced a second model (a hedge), for the field report's hedge lines.
+        SchemaMigration(
+            version: "v11",
+            sqlite: "ALTER TABLE field_events ADD COLUMN hedged INTEGER NOT NULL DEFAULT 0;",
+            postgres: "ALTER TABLE field_events ADD COLUMN hedged BOOLEAN NOT NULL DEFAULT FALSE;"),
     ]
 
     private static let v3SQLite = """

@@ -103,4 +103,16 @@ import Testing
         #expect(capped.document.features["summarize"]?.routing?.hedge == nil)
         #expect(capped.renderSummary().contains("hedged 10.0% of requests > 5.0%"))
     }
+
+    @Test("router check leaves a hedge out on both sides, says so, and still agrees case by case")
+    func routerCheckComparesUnhedged() async throws {
+        let store = try await StoredRunFixture.store(cases: 20, arms: [Self.device, Self.cloud])
+        var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        document.features["summarize"]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: 500))
+        let report = try await RouterCheck(document: document).run(store: store, run: "run-1")
+        #expect(report.hedgeLeftOutMs == 500)
+        #expect(report.allAgree, "\(report.render())")
+        #expect(report.cases.allSatisfy { $0.router.servedBy == "local" })
+        #expect(report.render().contains("routing.hedge after 500 ms is left out"))
+    }
 }

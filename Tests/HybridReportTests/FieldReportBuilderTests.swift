@@ -40,6 +40,27 @@ import Testing
         #expect(MarkdownReportRenderer().render(report).contains("Sample ratio OK"))
     }
 
+    @Test("hedged events give the arm its hedge rate, wins by model and extra cost per 1,000; unhedged arms have none")
+    func hedgeLines() throws {
+        var events = Self.events(perArm: ["concise": 100, "brief": 100])
+        for index in events.indices where events[index].rolloutArm == "brief" && index % 10 == 0 {
+            events[index].hedged = true
+            events[index].costUSD = 0.0011  // the raced cloud call on top of the usual $0.0001
+            if index % 20 == 0 { events[index].servedBy = "device" }
+        }
+        let builder = FieldReportBuilder(percentages: ["concise": 50, "brief": 50], control: "concise")
+        let report = builder.build(runID: "field-summarize-v4", run: nil, events: events)
+        let field = try #require(report.field)
+        #expect(field.arm("concise")?.hedge == nil)
+        let hedge = try #require(field.arm("brief")?.hedge)
+        #expect(hedge.hedged == 10 && hedge.events == 100 && abs(hedge.rate - 0.1) < 1e-12)
+        #expect(hedge.winsByModel == ["cloud": 5, "device": 5])
+        // 10 requests cost $0.001 more than the unhedged mean: $0.01 over 100 requests, $0.1 per 1,000.
+        #expect(abs(hedge.extraCostPer1000 - 0.1) < 1e-9)
+        let markdown = MarkdownReportRenderer().render(report)
+        #expect(markdown.contains("Hedged requests in `brief`: 10.0 % (10 of 100); served by cloud 5, device 5; extra cost per 1,000 requests $0.1"))
+    }
+
     @Test func aBrokenSplitBlocksEveryClaim() throws {
         let builder = FieldReportBuilder(percentages: ["concise": 50, "brief": 50], control: "concise")
         let field = builder.analysis(feature: "summarize", configVersion: 4, events: Self.events(perArm: ["concise": 500, "brief": 400]))

@@ -96,4 +96,68 @@ struct RouterHedgeTests {
         #expect(result.response.text == "on device")
         #expect(cloud.callCount == 0)
     }
+
+    @Test("once the feature's hedged share reaches maxHedgedShare, requests run unhedged until it falls below")
+    func shareCapHolds() async throws {
+        let device = ScriptedLanguageModel(
+            id: "device", script: [.hang, .reply("second", after: .milliseconds(900)), .reply("third", after: .milliseconds(900))])
+        let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, whenExhausted: .reply("cloud", after: .milliseconds(10)))
+        let clock = TestClock()
+        let router = Self.router([device, cloud], hedge: HedgeConfig(afterMs: 500, maxHedgedShare: 0.5), clock: clock)
+        let start = clock.virtual.now
+        let first = Task { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
+        await device.waitUntil { $0.calls == 1 }
+        clock.virtual.expire(through: start + .milliseconds(500))
+        #expect(try await first.value.servedBy.id == "cloud")
+        // 1 of 1 hedged: at the cap, so the next two walk unhedged (a plain call, no timer) and the device serves.
+        for text in ["second", "third"] {
+            let routed = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
+            #expect(routed.response.text == text && routed.attempts.map(\.outcome) == [.served])
+        }
+        #expect(cloud.callCount == 1)
+    }
+}
+
+/// Progressive streams: the first call to send text wins the race; the other's text never reaches the app.
+@Suite("Router: hedged progressive streams")
+struct RouterHedgeStreamTests {
+    static func collect(_ stream: RouterStream<RoutedStreamEvent>) async throws -> (text: String, routed: RoutedResponse?) {
+        var text = ""
+        var routed: RoutedResponse?
+        for try await event in stream {
+            switch event {
+            case .delta(let piece): text += piece
+            case .completed(let response): routed = response
+            default: break
+            }
+        }
+        return (text, routed)
+    }
+
+    @Test("the raced cloud's first text wins; the silent device stream is cancelled and none of its text goes out")
+    func firstTextWins() async throws {
+        let device = ScriptedLanguageModel(id: "device", script: [.hang])
+        let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, script: [.reply("cloud words here", after: .milliseconds(300))])
+        let clock = TestClock()
+        let router = RouterHedgeTests.router([device, cloud], hedge: HedgeConfig(afterMs: 500), clock: clock)
+        let start = clock.virtual.now
+        let task = Task { try await Self.collect(router.stream(feature: Fixtures.feature, input: Fixtures.input)) }
+        await device.waitUntil { $0.calls == 1 }
+        clock.virtual.expire(through: start + .milliseconds(500))
+        let (text, routed) = try await task.value
+        #expect(text == "cloud words here")
+        #expect(routed?.attempts.map(\.outcome) == [.lostRace, .served])
+        await device.waitUntil { $0.cancellations == 1 }
+    }
+
+    @Test("text before the hedge time goes out at once and disarms the hedge")
+    func earlyTextDisarms() async throws {
+        let device = ScriptedLanguageModel(id: "device", script: [.reply("device words", after: .milliseconds(100))])
+        let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, whenExhausted: .reply("cloud"))
+        let router = RouterHedgeTests.router([device, cloud], hedge: HedgeConfig(afterMs: 500), clock: TestClock())
+        let (text, routed) = try await Self.collect(router.stream(feature: Fixtures.feature, input: Fixtures.input))
+        #expect(text == "device words")
+        #expect(routed?.attempts.map(\.outcome) == [.served])
+        #expect(cloud.callCount == 0)
+    }
 }

@@ -61,6 +61,14 @@ public struct RouterCheck: Sendable {
 
         var replayDocument = document
         replayDocument.rollouts[name] = nil  // every replayed request uses the default variant and order
+        let hedge = resolved.routing(feature: name)?.hedge
+        replayDocument.routing?.hedge = nil
+        for key in replayDocument.features.keys {
+            replayDocument.features[key]?.routing?.hedge = nil
+            for condition in replayDocument.features[key]?.overrides?.keys.map({ $0 }) ?? [] {
+                replayDocument.features[key]?.overrides?[condition]?.routing?.hedge = nil
+            }
+        }
         // Validated once here, not once per replayed case (each case gets a router of its own).
         do {
             replayDocument = try ConfigValidator.validate(replayDocument).document
@@ -81,6 +89,7 @@ public struct RouterCheck: Sendable {
         var report = RouterCheckReport(
             runID: table.runID, feature: name, policy: policy, cases: cases, incompleteCases: trace.incompleteCases)
         report.inputsReplayed = inputs != nil
+        report.hedgeLeftOutMs = hedge?.afterMs
         return report
     }
 

@@ -6,7 +6,7 @@ struct FieldArmFigures {
     /// Install ids, sorted, and their sums in the same order.
     let installIDs: [String]
     let installs: [InstallTotals]
-    let summary: FieldArmSummary
+    private(set) var summary: FieldArmSummary
 
     init(name: String, events records: [FieldEventRecord], level: Double) {
         self.name = name
@@ -19,7 +19,9 @@ struct FieldArmFigures {
         var ttfts: [Double] = []
         var cacheHits = 0
         var cost = 0.0
+        var hedge = HedgeTally()
         for record in records {
+            hedge.add(record)
             byInstall[record.installID, default: InstallTotals()].add(record, keepLatencies: true)
             servedBy[record.servedBy ?? "none", default: 0] += 1
             variants.insert(record.variant)
@@ -43,6 +45,34 @@ struct FieldArmFigures {
             errors: rate(.errorRate, \.failed), errorsByKind: errorsByKind, cacheHits: cacheHits,
             latency: FieldLatency(latencies), ttft: FieldLatency(ttfts),
             costPer1000: records.isEmpty ? 0 : cost / Double(records.count) * 1_000)
+        summary.hedge = hedge.summary(events: records.count)
+    }
+
+    /// Hedged requests' counts and costs, beside the unhedged ones' costs for the baseline.
+    private struct HedgeTally {
+        var hedged = 0
+        var wins: [String: Int] = [:]
+        var hedgedCost = 0.0
+        var unhedgedCost = 0.0
+
+        mutating func add(_ record: FieldEventRecord) {
+            guard record.hedged else {
+                unhedgedCost += record.costUSD
+                return
+            }
+            hedged += 1
+            wins[record.servedBy ?? "none", default: 0] += 1
+            hedgedCost += record.costUSD
+        }
+
+        func summary(events: Int) -> FieldHedgeSummary? {
+            guard hedged > 0 else { return nil }
+            let unhedged = events - hedged
+            let baseline = unhedged == 0 ? 0 : unhedgedCost / Double(unhedged)
+            return FieldHedgeSummary(
+                hedged: hedged, events: events, winsByModel: wins,
+                extraCostPer1000: (hedgedCost - baseline * Double(hedged)) / Double(events) * 1_000)
+        }
     }
 
     /// The rate over events with an interval on installs (delta method, normal, clipped to [0, 1]); Wilson's on

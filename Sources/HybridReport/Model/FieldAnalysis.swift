@@ -85,6 +85,8 @@ public struct FieldArmSummary: Sendable, Hashable, Codable {
     public var ttft: FieldLatency?
     /// Cost per 1,000 requests, in US dollars.
     public var costPer1000: Double
+    /// Hedged requests of the arm; nil when none was hedged.
+    public var hedge: FieldHedgeSummary?
 
     /// A row; see the properties.
     public init(

@@ -15,6 +15,12 @@ extension MarkdownReportRenderer {
                 + (arm.ttft.map { FieldFormatting.number($0.p50) } ?? "–") + " | $\(FieldFormatting.number(arm.costPer1000, digits: 4)) |\n"
         }
         out += "\n"
+        for arm in field.arms {
+            guard let hedge = arm.hedge else { continue }
+            out += "Hedged requests in `\(arm.name)`: \(FieldFormatting.number(hedge.rate * 100, digits: 1)) % (\(hedge.hedged) of \(hedge.events)); "
+                + "served by " + hedge.winsByModel.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                + "; extra cost per 1,000 requests $\(FieldFormatting.number(hedge.extraCostPer1000, digits: 4)) (estimated against the arm's unhedged requests).\n\n"
+        }
         out += Self.comparisonTable(field.comparisons)
         for segment in field.segments ?? [] {
             out += "#### `\(segment.label)` = `\(segment.value)`"
