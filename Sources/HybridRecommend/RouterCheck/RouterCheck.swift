@@ -55,13 +55,16 @@ public struct RouterCheck: Sendable {
         var policy = base
         policy.order = measured
         policy.variant = variant
+        // Hedged races are not replayed (two replays' ends on one virtual clock have no fixed order): the check
+        // compares both sides without the hedge and says so.
+        let hedge = policy.hedge
+        policy.hedge = nil
         let simulator = RouteSimulator(table: table, contextWindows: document.models.mapValues(\.contextWindow))
         let (_, arms) = try simulator.resolve(policy)
         let trace = try simulator.trace(arms: arms, policy: policy)
 
         var replayDocument = document
         replayDocument.rollouts[name] = nil  // every replayed request uses the default variant and order
-        let hedge = resolved.routing(feature: name)?.hedge
         replayDocument.routing?.hedge = nil
         for key in replayDocument.features.keys {
             replayDocument.features[key]?.routing?.hedge = nil
