@@ -18,7 +18,7 @@ extension FieldEventRecord {
                 ttftMs: event.ttftMs, latencyMs: event.latencyMs, inputTokens: event.inputTokens,
                 outputTokens: event.outputTokens, tokensEstimated: event.tokensEstimated, costUSD: event.costUSD,
                 checksTotal: event.checks.count, failedChecks: event.checks.filter { !$0.passed }.map(\.name).sorted(),
-                cacheHit: event.cacheHit, labels: event.labels, hedged: EventChecks.hedged(event.attempts)))
+                cacheHit: event.cacheHit, labels: event.labels, hedged: event.hedged ?? EventChecks.hedged(event.attempts)))
     }
 }
 
@@ -56,7 +56,8 @@ enum EventChecks {
         return problems
     }
 
-    /// A hedge raced a second model: an attempt lost the race, or two calls overlapped in time (a race both lost).
+    /// A hedge raced a second model, for events from routers that do not say so (`RouteEvent.hedged`): an attempt
+    /// lost the race, or two calls overlapped in time (a race both lost).
     static func hedged(_ attempts: [RouteEvent.Attempt]) -> Bool {
         if attempts.contains(where: { $0.outcome == .lostRace }) { return true }
         let calls = attempts.filter { $0.outcome != .skipped && $0.outcome != .servedFromCache }

@@ -39,12 +39,11 @@ extension Router {
         switch result {
         case .success(let routed):
             event.describeServed(routed, checks: context.plan?.checks)
-            event.costUSD = Self.cost(of: routed.attempts, in: context.document)
+            event.account(routed.attempts, in: context.document)
         case .failure(let error):
             event.outcome = error.code == .inputTooShort ? .declined : .failed
             event.errorKind = error.eventKind
-            event.attempts = error.attempts.map(\.eventAttempt)
-            event.costUSD = Self.cost(of: error.attempts, in: context.document)
+            event.account(error.attempts, in: context.document)
         }
         if context.document.features[feature]?.events?.includeContent == true {
             event.content = RouteEvent.Content(inputs: context.request.input, output: try? result.get().response.text)
@@ -52,13 +51,6 @@ extension Router {
         return event
     }
 
-    /// Dollars for every answer received (served or failing its checks), at the config's prices.
-    private static func cost(of attempts: [RouteAttempt], in document: HybridConfigDocument) -> Double {
-        attempts.reduce(0) { sum, attempt in
-            guard let usage = attempt.usage, let pricing = document.models[attempt.modelID]?.pricing else { return sum }
-            return sum + pricing.cost(of: usage)
-        }
-    }
 }
 
 /// What an event is built from besides the result.
@@ -71,6 +63,25 @@ private struct EventContext {
 }
 
 extension RouteEvent {
+    /// Every attempt with its own tokens and cost at the config's prices (a hedge's loser included, so budgets and
+    /// the field report see what the race spent), the event's cost as their sum, and whether a second model was
+    /// raced: an attempt lost the race, or two calls overlapped (a race both sides lost).
+    fileprivate mutating func account(_ routeAttempts: [RouteAttempt], in document: HybridConfigDocument) {
+        attempts = routeAttempts.map { attempt in
+            var event = attempt.eventAttempt
+            if attempt.calledModel, let usage = attempt.usage {
+                event.inputTokens = usage.promptTokens
+                event.outputTokens = usage.completionTokens
+                event.costUSD = document.models[attempt.modelID].map { $0.pricing.cost(of: usage) }
+            }
+            return event
+        }
+        costUSD = attempts.reduce(0) { $0 + ($1.costUSD ?? 0) }
+        let calls = routeAttempts.filter(\.calledModel)
+        let overlapping = zip(calls, calls.dropFirst()).contains { $1.startedAt < $0.startedAt + $0.duration }
+        hedged = routeAttempts.contains { $0.outcome.kind == .lostRace } || overlapping ? true : nil
+    }
+
     /// Fills the fields of a request that returned an answer.
     fileprivate mutating func describeServed(_ routed: RoutedResponse, checks: OutputChecks?) {
         let response = routed.response

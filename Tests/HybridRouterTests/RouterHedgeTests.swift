@@ -1,6 +1,7 @@
 import Foundation
 import HybridConfig
 import HybridCore
+import HybridEvents
 import HybridRouter
 import HybridTestSupport
 import Testing
@@ -78,6 +79,39 @@ struct RouterHedgeTests {
         let slowSpend = spend.filter { $0.modelID == "slow" }.reduce(0) { $0 + $1.usd }
         #expect(abs(slowSpend - Double(usage.promptTokens) * 1_000 / 1_000_000) < 1e-12)
         #expect(abs(spend.filter { $0.modelID == "fast" }.reduce(0) { $0 + $1.usd } - 0.01) < 1e-12)
+    }
+
+    @Test("the field event says the request was hedged and carries the loser's tokens and cost beside the winner's")
+    func eventCarriesTheRace() async throws {
+        let pricing = ModelPricing(inputPerMillion: 1_000, outputPerMillion: 1_000)
+        let slow = ScriptedLanguageModel(id: "slow", tier: .privateCloud, script: [.hang])
+        let fast = ScriptedLanguageModel(
+            id: "fast", tier: .privateCloud, script: [.reply("fast", usage: TokenUsage(promptTokens: 5, completionTokens: 5), after: .milliseconds(50))])
+        let clock = TestClock()
+        for model in [slow, fast] { model.run(on: clock.virtual) }
+        var document = Fixtures.document(
+            models: ["slow": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing), "fast": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing)],
+            priority: ["slow", "fast"])
+        document.features[Fixtures.feature]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: 100))
+        let sink = InMemoryEventSink()
+        let router = Router(
+            unvalidated: .fixed(document), models: .models(["slow": slow, "fast": fast]), installId: "install-1",
+            clock: clock.routerClock, eventSink: sink)
+        let start = clock.virtual.now
+        let task = Task { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
+        await slow.waitUntil { $0.calls == 1 }
+        clock.virtual.expire(through: start + .milliseconds(100))
+        _ = try await task.value
+        let event = try #require(sink.events.first)
+        #expect(event.hedged == true)
+        #expect(event.servedBy == "fast")
+        let loser = try #require(event.attempts.first { $0.outcome == RouteEvent.AttemptOutcome.lostRace })
+        #expect(loser.model == "slow" && (loser.inputTokens ?? 0) > 0 && loser.outputTokens == 0)
+        let loserCost = try #require(loser.costUSD)
+        #expect(abs(loserCost - Double(loser.inputTokens ?? 0) * 1_000 / 1_000_000) < 1e-12)
+        #expect(abs(event.costUSD - (loserCost + 0.01)) < 1e-12)
+        // The wire form keeps every new member.
+        #expect(try RouteEvent.readJSON(bytes: event.jsonBytes()) == event)
     }
 
     @Test("privacy still applies: a sensitive feature never races a cloud model")

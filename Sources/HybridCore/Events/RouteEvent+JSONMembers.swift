@@ -13,7 +13,7 @@ extension RouteEvent: JSONMemberObject {
         .member("ttftMs", \.ttftMs), .member("latencyMs", \.latencyMs), .member("inputTokens", \.inputTokens),
         .member("outputTokens", \.outputTokens), .member("tokensEstimated", \.tokensEstimated),
         .member("costUSD", \.costUSD), .member("checks", \.checks), .member("cacheHit", \.cacheHit),
-        .member("labels", \.labels), .member("content", \.content),
+        .member("labels", \.labels), .member("content", \.content), .member("hedged", \.hedged),
     ])
 
     package static var jsonPlaceholder: RouteEvent {
@@ -27,7 +27,8 @@ extension RouteEvent.Attempt: JSONMemberObject {
     package static let jsonMembers = JSONMembers<RouteEvent.Attempt>([
         .member("model", \.model), .member("tier", \.tier), .member("outcome", \.outcome),
         .member("errorKind", \.errorKind), .member("skipReason", \.skipReason), .member("startMs", \.startMs),
-        .member("durationMs", \.durationMs),
+        .member("durationMs", \.durationMs), .member("inputTokens", \.inputTokens),
+        .member("outputTokens", \.outputTokens), .member("costUSD", \.costUSD),
     ])
 
     package static var jsonPlaceholder: RouteEvent.Attempt {

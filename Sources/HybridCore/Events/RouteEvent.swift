@@ -61,6 +61,9 @@ public struct RouteEvent: Sendable, Codable, Hashable {
     public var labels: [String: String]
     /// Input variables and output text; present only when the feature opts in (`events.includeContent`).
     public var content: Content?
+    /// True when the router raced a second model (a hedged request); absent otherwise. The winner is `servedBy`;
+    /// the loser is the attempt whose outcome is `lostRace`, with its own tokens and cost.
+    public var hedged: Bool?
 
     /// Creates an event; the router builds these, tests and collectors may too.
     package init(
@@ -137,6 +140,12 @@ extension RouteEvent {
         public var startMs: Double
         /// How long the attempt took, in milliseconds.
         public var durationMs: Double
+        /// Prompt tokens of this call, when it called the model and its usage is known (reported or estimated).
+        public var inputTokens: Int?
+        /// Generated tokens of this call (for a cancelled hedge loser: what it produced before the cancel, when known).
+        public var outputTokens: Int?
+        /// What this call cost in US dollars from the config's prices; the event's `costUSD` sums them.
+        public var costUSD: Double?
 
         /// Creates an attempt record.
         public init(
