@@ -73,7 +73,7 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
     public var fallback: [FallbackCondition] {
         var out: [FallbackCondition] = [.error]
         out += (routing.fallbackOnOutput ?? []).map { FallbackCondition.check($0) }
-        if let timeout = routing.attemptTimeoutMs { out.append(.timeout(milliseconds: Double(timeout))) }
+        if let timeout = routing.attemptTimeoutMs, timeout > 0 { out.append(.timeout(milliseconds: Double(timeout))) }
         return out + qualityFloors
     }
 
