@@ -68,8 +68,19 @@ extension HTTPBatchEventUploader {
         queue.removeFirst(min(count, queue.count))
         let released = count
         inbox.withLock { $0.held = max(0, $0.held - released) }
-        // The rest were queued before this batch went, so they are already due.
-        oldestQueuedAt = queue.isEmpty ? nil : .now - configuration.maxBatchAge
+        // The rest keep the age they arrived with: a batch that went because it was full does not make the
+        // events queued behind it due (sending them at once made ever smaller batches the faster uploads were).
+        var left = count
+        while left > 0, let first = arrivals.first {
+            if first.count <= left {
+                left -= first.count
+                arrivals.removeFirst()
+            } else {
+                arrivals[0].count -= left
+                left = 0
+            }
+        }
+        if queue.isEmpty { arrivals = [] }
         rewriteSpool()
     }
 

@@ -27,7 +27,11 @@ public actor HTTPBatchEventUploader: RouteEventSink {
     nonisolated let inbox = Mutex(Inbox())
     var queue: [RouteEvent] = []
     var spool: LineAppender?
-    var oldestQueuedAt: ContinuousClock.Instant?
+    /// When each run of queued events arrived, oldest first (a run is one drain of the inbox), so the events left
+    /// after a full batch went keep their own age instead of all counting as due.
+    var arrivals: [(count: Int, at: ContinuousClock.Instant)] = []
+    /// When the oldest queued event arrived; nil when the queue is empty.
+    var oldestQueuedAt: ContinuousClock.Instant? { arrivals.first?.at }
     var retryAt: ContinuousClock.Instant?
     var wakeAt: ContinuousClock.Instant?
     var sendTask: Task<Void, Never>?
@@ -48,7 +52,7 @@ public actor HTTPBatchEventUploader: RouteEventSink {
             let leftover = (try? RouteEventLines.read(url).events) ?? []
             queue = Array(leftover.suffix(configuration.maxQueuedEvents))
             spool = LineAppender(url: url)
-            if !queue.isEmpty { oldestQueuedAt = ContinuousClock.now - configuration.maxBatchAge }
+            if !queue.isEmpty { arrivals = [(queue.count, ContinuousClock.now - configuration.maxBatchAge)] }
         }
         let held = queue.count
         inbox.withLock { $0.held = held; $0.drainScheduled = held > 0 }
@@ -110,7 +114,7 @@ public actor HTTPBatchEventUploader: RouteEventSink {
             return box.events
         }
         guard !taken.isEmpty else { return pump() }
-        if oldestQueuedAt == nil { oldestQueuedAt = .now }
+        arrivals.append((taken.count, .now))
         queue += taken
         appendToSpool(taken)
         pump()

@@ -54,6 +54,21 @@ struct HTTPBatchEventUploaderTests {
         #expect(status.sent == 3 && status.pending == 0)
     }
 
+    @Test("events left behind a full batch keep their own age: they wait for a full batch or maxBatchAge, not go at once")
+    func leftoversWaitForABatch() async throws {
+        let collector = try TestCollector()
+        defer { collector.stop() }
+        let uploader = HTTPBatchEventUploader(configuration: Self.configuration(collector.endpoint, batch: 3))
+        for i in 0..<5 { uploader.record(EventFixtures.event(i)) }
+        let first = try await Self.status(of: uploader) { $0.sent == 3 }
+        #expect(first.sent == 3 && first.pending == 2)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(collector.batches.count == 1, "two fresh events went on their own")
+        uploader.record(EventFixtures.event(5))
+        let second = try await Self.status(of: uploader) { $0.sent == 6 }
+        #expect(second.sent == 6 && collector.batches.count == 2)
+    }
+
     @Test("a 503 is retried after its Retry-After, then the batch is accepted")
     func retryAfter503() async throws {
         let collector = try TestCollector(script: [.json(status: 503, "{}", headers: [("Retry-After", "1")])])
