@@ -31,7 +31,7 @@ extension RoutingWalk {
         /// The feature's monthly cap on metered models when a ledger can enforce it; nil: none.
         package var budgetCapUSD: Double?
         /// How a stream delivers text; the walk itself does not read it (the shell's `deltaSink` does).
-        package var streaming: RoutingConfig.StreamingMode = .progressive
+        package var streaming: RoutingConfig.StreamingMode = RouterDefaults.standard.streaming
         /// When and what to race against a slow call; nil: never hedge.
         package var hedge: Hedge?
 
