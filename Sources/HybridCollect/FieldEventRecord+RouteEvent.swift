@@ -65,10 +65,11 @@ enum EventChecks {
     }
 
     /// The router fell back when the answer came from a model after the first one it tried (skips do not count:
-    /// a model skipped for privacy was never a candidate), or when no model answered after at least one call.
+    /// a model skipped for privacy was never a candidate), or when no model answered after at least one call. A
+    /// hedge's race is not a fallback: a model that lost it did not fail, so a raced model's win is not counted.
     static func fellBack(_ attempts: [RouteEvent.Attempt], servedIndex: Int?) -> Bool {
         let called = attempts.filter { $0.outcome != .skipped }
         guard let servedIndex else { return called.count > 1 }
-        return attempts[..<servedIndex].contains { $0.outcome != .skipped }
+        return attempts[..<servedIndex].contains { $0.outcome != .skipped && $0.outcome != .lostRace }
     }
 }

@@ -17,11 +17,16 @@ import Testing
     }
 
     @Test func aLostRaceOrOverlappingCallsAreHedgedAndAFallbackIsNot() throws {
+        // The router's own word wins over the inference.
+        var said = Self.event([.init(model: "cloud", tier: .thirdParty, outcome: .served, startMs: 0, durationMs: 300)])
+        said.hedged = true
+        #expect(try FieldEventRecord.validated(said).get().hedged)
         let won = try Self.stored([
             .init(model: "device", tier: .onDevice, outcome: .lostRace, startMs: 0, durationMs: 900),
             .init(model: "cloud", tier: .thirdParty, outcome: .served, startMs: 600, durationMs: 300),
         ])
         #expect(won.hedged)
+        #expect(!won.fellBack, "a raced model's win is not a fallback")
         let bothFailed = try Self.stored([
             .init(model: "device", tier: .onDevice, outcome: .failedChecks, startMs: 0, durationMs: 1_200),
             .init(model: "cloud", tier: .thirdParty, outcome: .failed, errorKind: "server_error", startMs: 600, durationMs: 100),
