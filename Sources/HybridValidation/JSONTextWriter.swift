@@ -18,9 +18,10 @@ package struct JSONTextWriter: Sendable {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    /// Appends `"name":`, after a comma unless it is the object's first member.
+    /// Appends `"name":`, after a comma unless it is the object's first member: `first`, or the object's `{` is the
+    /// last byte written, so a writer of optional members keeps no flag of its own.
     package mutating func key(_ name: StaticString, first: Bool = false) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
+        if !first && bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         raw(name)
         bytes.append(UInt8(ascii: "\""))

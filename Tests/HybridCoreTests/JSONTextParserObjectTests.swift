@@ -1,5 +1,6 @@
 import Foundation
 import HybridCore
+import HybridValidation
 import Testing
 
 /// Objects collect their members in one shared buffer and switch to a dictionary past 16 keys: every size, nesting
@@ -134,4 +135,31 @@ struct JSONTextParserStringScanTests {
             #expect(JSONTextParserObjectTests.failure("\"" + filler)?.hasPrefix("unterminated string") == true)
         }
     }
+}
+
+/// A writer of optional members keeps no comma flag of its own: the writer knows an object's first key from the `{`
+/// before it.
+@Suite("JSONTextWriter keys")
+struct JSONTextWriterKeyTests {
+    @Test("a key right after `{` has no comma, any later key has one, nested objects included")
+    func commasFollowTheBytes() {
+        var out = JSONTextWriter()
+        out.raw("{")
+        out.key("a")
+        out.number(1)
+        out.key("b")
+        out.raw("{")
+        out.key("c")
+        out.string("x")
+        out.raw("}")
+        out.key("d", first: false)
+        out.raw("[]")
+        out.raw("}")
+        #expect(out.text == #"{"a":1,"b":{"c":"x"},"d":[]}"#)
+        #expect(JSONValue.isParsed(out.text))
+    }
+}
+
+extension JSONValue {
+    fileprivate static func isParsed(_ text: String) -> Bool { (try? JSONValue(parsing: text)) != nil }
 }

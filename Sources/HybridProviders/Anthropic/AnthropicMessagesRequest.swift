@@ -181,13 +181,13 @@ extension AnthropicMessagesRequest.Block {
     /// `{"content","id","input","name","text","tool_use_id","type"}`, the ones set.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        if let content { out.key("content", first: true); out.string(content); out.raw(",") }
-        if let id { out.key("id", first: true); out.string(id); out.raw(",") }
-        if let input { out.key("input", first: true); out.value(input); out.raw(",") }
-        if let name { out.key("name", first: true); out.string(name); out.raw(",") }
-        if let text { out.key("text", first: true); out.string(text); out.raw(",") }
-        if let toolUseID { out.key("tool_use_id", first: true); out.string(toolUseID); out.raw(",") }
-        out.key("type", first: true)
+        if let content { out.key("content"); out.string(content) }
+        if let id { out.key("id"); out.string(id) }
+        if let input { out.key("input"); out.value(input) }
+        if let name { out.key("name"); out.string(name) }
+        if let text { out.key("text"); out.string(text) }
+        if let toolUseID { out.key("tool_use_id"); out.string(toolUseID) }
+        out.key("type")
         out.string(type)
         out.raw("}")
     }
@@ -211,8 +211,8 @@ extension AnthropicMessagesRequest.ToolChoice {
     /// `{"name":…,"type":…}`, the name only for a named tool.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        if let name { out.key("name", first: true); out.string(name); out.raw(",") }
-        out.key("type", first: true)
+        if let name { out.key("name"); out.string(name) }
+        out.key("type")
         out.string(type)
         out.raw("}")
     }

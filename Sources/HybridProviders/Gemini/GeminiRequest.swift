@@ -198,10 +198,8 @@ extension GeminiRequest.Part {
     /// `{"functionCall":{"args","name"}}`, `{"functionResponse":{"name","response"}}` or `{"text":…}`, the members set.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        var first = true
         if let functionCall {
-            out.key("functionCall", first: first)
-            first = false
+            out.key("functionCall")
             out.raw(#"{"args":"#)
             out.value(functionCall.args)
             out.raw(#","name":"#)
@@ -209,15 +207,14 @@ extension GeminiRequest.Part {
             out.raw("}")
         }
         if let functionResponse {
-            out.key("functionResponse", first: first)
-            first = false
+            out.key("functionResponse")
             out.raw(#"{"name":"#)
             out.string(functionResponse.name)
             out.raw(#","response":"#)
             out.value(functionResponse.response)
             out.raw("}")
         }
-        if let text { out.key("text", first: first); out.string(text) }
+        if let text { out.key("text"); out.string(text) }
         out.raw("}")
     }
 }
@@ -226,17 +223,12 @@ extension GeminiRequest.GenerationConfig {
     /// `{"maxOutputTokens","responseMimeType","responseSchema","seed","temperature","topP"}`, the ones set.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        var first = true
-        func key(_ name: StaticString) {
-            out.key(name, first: first)
-            first = false
-        }
-        if let maxOutputTokens { key("maxOutputTokens"); out.number(maxOutputTokens) }
-        if let responseMimeType { key("responseMimeType"); out.string(responseMimeType) }
-        if let responseSchema { key("responseSchema"); out.value(responseSchema) }
-        if let seed { key("seed"); out.number(seed) }
-        if let temperature { key("temperature"); out.number(temperature) }
-        if let topP { key("topP"); out.number(topP) }
+        if let maxOutputTokens { out.key("maxOutputTokens"); out.number(maxOutputTokens) }
+        if let responseMimeType { out.key("responseMimeType"); out.string(responseMimeType) }
+        if let responseSchema { out.key("responseSchema"); out.value(responseSchema) }
+        if let seed { out.key("seed"); out.number(seed) }
+        if let temperature { out.key("temperature"); out.number(temperature) }
+        if let topP { out.key("topP"); out.number(topP) }
         out.raw("}")
     }
 }

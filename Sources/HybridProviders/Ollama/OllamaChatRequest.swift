@@ -91,22 +91,17 @@ extension OllamaChatRequest {
         guard options?.temperature?.isFinite ?? true, options?.topP?.isFinite ?? true else { return nil }
         var out = JSONTextWriter(capacity: 256 + messages.reduce(0) { $0 + $1.content.utf8.count })
         out.raw("{")
-        var first = true
-        func key(_ name: StaticString) {
-            out.key(name, first: first)
-            first = false
-        }
-        if let format { key("format"); out.value(format) }
-        if let keepAlive { key("keep_alive"); out.string(keepAlive) }
-        key("messages")
+        if let format { out.key("format"); out.value(format) }
+        if let keepAlive { out.key("keep_alive"); out.string(keepAlive) }
+        out.key("messages")
         OpenAIChatRequest.writeList(messages, to: &out) { message, out in message.write(to: &out) }
-        key("model")
+        out.key("model")
         out.string(model)
-        if let options { key("options"); options.write(to: &out) }
-        key("stream")
+        if let options { out.key("options"); options.write(to: &out) }
+        out.key("stream")
         out.raw(stream ? "true" : "false")
         if let tools {
-            key("tools")
+            out.key("tools")
             OpenAIChatRequest.writeList(tools, to: &out) { tool, out in OpenAIChatRequest.write(tool, to: &out) }
         }
         out.raw("}")
@@ -144,16 +139,11 @@ extension OllamaChatRequest.Options {
     /// `{"num_ctx":…,"num_predict":…,"seed":…,"temperature":…,"top_p":…}`, nil members left out.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        var first = true
-        func key(_ name: StaticString) {
-            out.key(name, first: first)
-            first = false
-        }
-        if let numCtx { key("num_ctx"); out.number(numCtx) }
-        if let numPredict { key("num_predict"); out.number(numPredict) }
-        if let seed { key("seed"); out.number(seed) }
-        if let temperature { key("temperature"); out.number(temperature) }
-        if let topP { key("top_p"); out.number(topP) }
+        if let numCtx { out.key("num_ctx"); out.number(numCtx) }
+        if let numPredict { out.key("num_predict"); out.number(numPredict) }
+        if let seed { out.key("seed"); out.number(seed) }
+        if let temperature { out.key("temperature"); out.number(temperature) }
+        if let topP { out.key("top_p"); out.number(topP) }
         out.raw("}")
     }
 }

@@ -88,38 +88,33 @@ struct OpenAIChatRequest: Equatable {
         guard temperature?.isFinite ?? true, topP?.isFinite ?? true else { return nil }
         var out = JSONTextWriter(capacity: 256 + messages.reduce(0) { $0 + ($1.content?.utf8.count ?? 0) })
         out.raw("{")
-        var first = true
-        func key(_ name: StaticString) {
-            out.key(name, first: first)
-            first = false
-        }
-        if let maxCompletionTokens { key("max_completion_tokens"); out.number(maxCompletionTokens) }
-        if let maxTokens { key("max_tokens"); out.number(maxTokens) }
-        key("messages")
+        if let maxCompletionTokens { out.key("max_completion_tokens"); out.number(maxCompletionTokens) }
+        if let maxTokens { out.key("max_tokens"); out.number(maxTokens) }
+        out.key("messages")
         Self.writeList(messages, to: &out) { message, out in message.write(to: &out) }
-        key("model")
+        out.key("model")
         out.string(model)
         if let responseFormat {
-            key("response_format")
+            out.key("response_format")
             responseFormat.write(to: &out)
         }
-        if let seed { key("seed"); out.number(seed) }
-        key("stream")
+        if let seed { out.key("seed"); out.number(seed) }
+        out.key("stream")
         out.raw(stream ? "true" : "false")
         if let includeUsage {
-            key("stream_options")
+            out.key("stream_options")
             out.raw(includeUsage ? #"{"include_usage":true}"# : #"{"include_usage":false}"#)
         }
-        if let temperature { key("temperature"); out.number(temperature) }
+        if let temperature { out.key("temperature"); out.number(temperature) }
         if let toolChoice {
-            key("tool_choice")
+            out.key("tool_choice")
             Self.write(toolChoice, to: &out)
         }
         if let tools {
-            key("tools")
+            out.key("tools")
             Self.writeList(tools, to: &out) { tool, out in Self.write(tool, to: &out) }
         }
-        if let topP { key("top_p"); out.number(topP) }
+        if let topP { out.key("top_p"); out.number(topP) }
         out.raw("}")
         return Data(out.bytes)
     }
@@ -143,12 +138,10 @@ extension OpenAIChatRequest.Message {
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
         if let content {
-            out.key("content", first: true)
+            out.key("content")
             out.string(content)
-            out.key("role")
-        } else {
-            out.key("role", first: true)
         }
+        out.key("role")
         out.string(role)
         if let toolCallID {
             out.key("tool_call_id")
