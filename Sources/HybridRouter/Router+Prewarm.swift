@@ -16,7 +16,7 @@ extension Router {
         let rules = RoutingWalk.Rules(feature: resolved.config, document: document, defaults: policy)
         for id in assignment.priority {
             guard let candidate = candidate(id, document: document), rules.privacy?.allows(tier: candidate.model.tier) ?? true,
-                !isCoolingDown(id), await candidate.model.availability().isAvailable
+                restRemaining(id) == nil, await candidate.model.availability().isAvailable
             else { continue }
             do {
                 try await candidate.model.prepare()
@@ -26,13 +26,5 @@ extension Router {
             }
         }
         return nil
-    }
-}
-
-extension Router {
-    /// Whether `id` rests after a rate limit or quota error now.
-    func isCoolingDown(_ id: String) -> Bool {
-        let now = clock.now()
-        return state.withLock { state in state.cooldowns[id].map { $0 > now } ?? false }
     }
 }

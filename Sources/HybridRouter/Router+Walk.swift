@@ -153,17 +153,11 @@ extension Router {
         let id = plan.priority[position]
         guard let candidate = candidate(id, document: plan.document) else { return .inspected(id: id, facts: nil) }
         ledger.candidate = (position, candidate)
-        let now = clock.now()
-        let rest = state.withLock { state -> Duration? in
-            guard let until = state.cooldowns[id] else { return nil }
-            if until <= now { state.cooldowns[id] = nil }
-            return until > now ? until - now : nil
-        }
         return .inspected(
             id: id,
             facts: RoutingWalk.ModelFacts(
                 tier: candidate.model.tier, contextWindow: candidate.model.capabilities.contextWindow,
-                isMetered: candidate.isMetered, coolingDownFor: rest))
+                isMetered: candidate.isMetered, coolingDownFor: restRemaining(id)))
     }
 
     private func call(
@@ -366,6 +360,19 @@ extension Router {
             try await ledger.addSpend(model: candidate.id, month: BillingMonth(containing: clock.date()), usd: cost)
         } catch {
             onIncident(.ledgerFailed(subject: "model \(candidate.id)", detail: error.description))
+        }
+    }
+}
+
+extension Router {
+    /// How much longer `id` rests after a rate limit or quota error; nil when it does not (an expired rest is
+    /// forgotten). What the walk and prewarm both ask.
+    func restRemaining(_ id: String) -> Duration? {
+        let now = clock.now()
+        return state.withLock { state -> Duration? in
+            guard let until = state.cooldowns[id] else { return nil }
+            if until <= now { state.cooldowns[id] = nil }
+            return until > now ? until - now : nil
         }
     }
 }

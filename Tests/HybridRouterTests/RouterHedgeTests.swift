@@ -12,7 +12,7 @@ import Testing
 struct RouterHedgeTests {
     static func router(
         _ models: [ScriptedLanguageModel], hedge: HedgeConfig, configs: [String: ModelConfig] = [:], clock: TestClock,
-        ledger: (any SpendLedger)? = nil
+        ledger: (any SpendLedger)? = nil, eventSink: (any RouteEventSink)? = nil
     ) -> Router {
         var configsByID: [String: ModelConfig] = [:]
         for model in models {
@@ -23,7 +23,7 @@ struct RouterHedgeTests {
         document.features[Fixtures.feature]?.routing = RoutingConfig(hedge: hedge)
         return Router(
             unvalidated: .fixed(document), models: .models(Dictionary(uniqueKeysWithValues: models.map { ($0.id, $0 as any LanguageModel) })),
-            installId: "install-1", spendLedger: ledger, clock: clock.routerClock)
+            installId: "install-1", spendLedger: ledger, clock: clock.routerClock, eventSink: eventSink)
     }
 
     @Test("a device call still running at the hedge time is raced by the cloud, which serves; the device call is cancelled")
@@ -88,15 +88,9 @@ struct RouterHedgeTests {
         let fast = ScriptedLanguageModel(
             id: "fast", tier: .privateCloud, script: [.reply("fast", usage: TokenUsage(promptTokens: 5, completionTokens: 5), after: .milliseconds(50))])
         let clock = TestClock()
-        for model in [slow, fast] { model.run(on: clock.virtual) }
-        var document = Fixtures.document(
-            models: ["slow": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing), "fast": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing)],
-            priority: ["slow", "fast"])
-        document.features[Fixtures.feature]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: 100))
+        let configs = ["slow": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing), "fast": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing)]
         let sink = InMemoryEventSink()
-        let router = Router(
-            unvalidated: .fixed(document), models: .models(["slow": slow, "fast": fast]), installId: "install-1",
-            clock: clock.routerClock, eventSink: sink)
+        let router = Self.router([slow, fast], hedge: HedgeConfig(afterMs: 100), configs: configs, clock: clock, eventSink: sink)
         let start = clock.virtual.now
         let task = Task { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
         await slow.waitUntil { $0.calls == 1 }

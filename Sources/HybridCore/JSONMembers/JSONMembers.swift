@@ -213,19 +213,7 @@ extension JSONMemberObject {
 
     /// The value in `bytes`, which must hold nothing after it but white space.
     package static func readJSON(bytes: some ContiguousBytes) throws(JSONMemberError) -> Self {
-        do {
-            return try bytes.withUnsafeBytes { raw in
-                var json = JSONByteScanner(raw.assumingMemoryBound(to: UInt8.self))
-                let value = try readJSON(&json)
-                json.skipWhitespace()
-                guard json.atEnd else { throw JSONMemberError("unexpected text after the value") }
-                return value
-            }
-        } catch let error as JSONMemberError {
-            throw error
-        } catch {
-            throw JSONMemberError("\(error)")
-        }
+        try readWhole(bytes) { (json) throws(JSONMemberError) in try readJSON(&json) }
     }
 
     /// The value as compact JSON.
