@@ -18,7 +18,7 @@ extension FieldEventRecord {
                 ttftMs: event.ttftMs, latencyMs: event.latencyMs, inputTokens: event.inputTokens,
                 outputTokens: event.outputTokens, tokensEstimated: event.tokensEstimated, costUSD: event.costUSD,
                 checksTotal: event.checks.count, failedChecks: event.checks.filter { !$0.passed }.map(\.name).sorted(),
-                cacheHit: event.cacheHit, labels: event.labels, hedged: event.hedged ?? EventChecks.hedged(event.attempts)))
+                cacheHit: event.cacheHit, labels: event.labels, hedged: event.hedged ?? event.attempts.showRace))
     }
 }
 
@@ -54,14 +54,6 @@ enum EventChecks {
         require(event.outputTokens >= 0, "outputTokens: \(event.outputTokens) is negative")
         require(event.costUSD.isFinite && event.costUSD >= 0, "costUSD: \(event.costUSD) is not a price")
         return problems
-    }
-
-    /// A hedge raced a second model, for events from routers that do not say so (`RouteEvent.hedged`): an attempt
-    /// lost the race, or two calls overlapped in time (a race both lost).
-    static func hedged(_ attempts: [RouteEvent.Attempt]) -> Bool {
-        if attempts.contains(where: { $0.outcome == .lostRace }) { return true }
-        let calls = attempts.filter { $0.outcome != .skipped && $0.outcome != .servedFromCache }
-        return zip(calls, calls.dropFirst()).contains { $1.startMs < $0.startMs + $0.durationMs }
     }
 
     /// The router fell back when the answer came from a model after the first one it tried (skips do not count:

@@ -77,9 +77,7 @@ extension RouteEvent {
             return event
         }
         costUSD = attempts.reduce(0) { $0 + ($1.costUSD ?? 0) }
-        let calls = routeAttempts.filter(\.calledModel)
-        let overlapping = zip(calls, calls.dropFirst()).contains { $1.startedAt < $0.startedAt + $0.duration }
-        hedged = routeAttempts.contains { $0.outcome.kind == .lostRace } || overlapping ? true : nil
+        hedged = attempts.showRace ? true : nil
     }
 
     /// Fills the fields of a request that returned an answer.

@@ -218,3 +218,13 @@ extension RouteEvent {
         }
     }
 }
+
+extension [RouteEvent.Attempt] {
+    /// Whether the attempts show a hedged race: one lost it, or two calls overlapped in time (a race both sides
+    /// lost). The router sets `RouteEvent.hedged` from it; collectors fall back on it for events without that field.
+    package var showRace: Bool {
+        if contains(where: { $0.outcome == .lostRace }) { return true }
+        let calls = filter { $0.outcome != .skipped && $0.outcome != .servedFromCache }
+        return zip(calls, calls.dropFirst()).contains { $1.startMs < $0.startMs + $0.durationMs }
+    }
+}
