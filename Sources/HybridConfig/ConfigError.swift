@@ -61,7 +61,7 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure; the way to tell errors apart (`error.kind == .fetchFailed`).
     public let kind: Kind
     /// For ``Kind/notJSON``: where and why JSON parsing stopped.
-    public let detail: String?
+    package let detail: String?
     /// For ``Kind/invalid``: every error-severity issue, each with its path; empty for the other kinds.
     public let issues: [ConfigIssue]
     /// The config source URL, for ``Kind/insecureSource``, ``Kind/fetchFailed``, ``Kind/httpStatus`` and
@@ -69,15 +69,15 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     public let url: String?
     /// Why, in words, for ``Kind/insecureSource``, ``Kind/fetchFailed``, ``Kind/signatureInvalid``,
     /// ``Kind/invalidKey``, ``Kind/fileAccess``, ``Kind/cache`` and ``Kind/firebase``.
-    public let reason: String?
+    package let reason: String?
     /// For ``Kind/httpStatus``: the status the server answered with.
     public let status: Int?
     /// For ``Kind/bodyTooLarge``: the limit in bytes that the body exceeded (`maxBodyBytes`).
-    public let limit: Int?
+    package let limit: Int?
     /// For ``Kind/versionRollback``: the `version` of the config that was offered and refused.
-    public let offered: Int?
+    package let offered: Int?
     /// For ``Kind/versionRollback``: the `version` of the config in use, which the offered one is older than.
-    public let inUse: Int?
+    package let inUse: Int?
     /// For ``Kind/signatureMissing`` and ``Kind/signatureInvalid``: where the payload came from (URL or file).
     public let source: String?
     /// For ``Kind/fileAccess`` and ``Kind/firebase``: the local file concerned.

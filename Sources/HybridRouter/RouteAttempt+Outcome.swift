@@ -6,35 +6,10 @@ extension RouteAttempt {
     /// A struct with a kind rather than a public enum, so a new outcome does not break callers' exhaustive switches:
     /// test `outcome.kind == .skipped` (or compare whole outcomes with `==`) and read the properties.
     public struct Outcome: Sendable, Equatable, CustomStringConvertible {
-        /// The kind of outcome. New kinds may be added; compare with `==` and keep a `default` in a `switch`.
-        public struct Kind: Hashable, Sendable, CustomStringConvertible {
-            /// Internal so the router's own switches stay exhaustive while callers cannot depend on the list.
-            enum Name: String, Sendable {
-                case served, servedFromCache, skipped, failed, cancelledAtDeadline, failedChecks, timedOut, lostRace
-            }
-
-            let name: Name
-
-            /// The model answered; its response is the one returned.
-            public static let served = Kind(name: .served)
-            /// A cached response of this model was returned without calling it.
-            public static let servedFromCache = Kind(name: .servedFromCache)
-            /// The model was not called (``Outcome/skipReason`` says why).
-            public static let skipped = Kind(name: .skipped)
-            /// The model was called and failed (``Outcome/error`` says how).
-            public static let failed = Kind(name: .failed)
-            /// The model was still working when the overall deadline passed; its call was cancelled.
-            public static let cancelledAtDeadline = Kind(name: .cancelledAtDeadline)
-            /// The model answered, but the answer failed output checks (``Outcome/checkFailures``).
-            public static let failedChecks = Kind(name: .failedChecks)
-            /// The model ran past its per-attempt timeout (``Outcome/attemptTimeout``).
-            public static let timedOut = Kind(name: .timedOut)
-            /// A hedged request: another model's answer won and this call was cancelled.
-            public static let lostRace = Kind(name: .lostRace)
-
-            /// The kind's name as written in Swift (`servedFromCache`).
-            public var description: String { name.rawValue }
-        }
+        /// The kind of outcome: the same names the field event's attempts carry (one vocabulary, so an attempt reads
+        /// the same in `RoutedResponse.attempts` and in the `RouteEvent`). New kinds may be added; compare with `==`
+        /// and keep a `default` in a `switch`.
+        public typealias Kind = RouteEvent.AttemptOutcome
 
         /// The kind of outcome.
         public let kind: Kind
@@ -59,13 +34,13 @@ extension RouteAttempt {
         }
 
         /// The model answered; its response is the one returned.
-        public static let served = Outcome(.served)
+        package static let served = Outcome(.served)
         /// A cached response of this model was returned without calling it.
-        public static let servedFromCache = Outcome(.servedFromCache)
+        package static let servedFromCache = Outcome(.servedFromCache)
         /// The model was still working when the overall deadline passed; its call was cancelled.
-        public static let cancelledAtDeadline = Outcome(.cancelledAtDeadline)
+        package static let cancelledAtDeadline = Outcome(.cancelledAtDeadline)
         /// A hedged request: another model's answer won the race and this call was cancelled.
-        public static let lostRace = Outcome(.lostRace)
+        package static let lostRace = Outcome(.lostRace)
 
         /// The model was not called, for the reason given.
         package static func skipped(_ reason: RouteSkipReason) -> Outcome { Outcome(.skipped, skipReason: reason) }
@@ -84,7 +59,7 @@ extension RouteAttempt {
 
         /// What happened, as ``RouteAttempt/description`` words it (`skipped: …`, `failed: …`).
         public var description: String {
-            switch kind.name {
+            switch kind {
             case .served: "served"
             case .servedFromCache: "served from cache"
             case .skipped: "skipped: " + (skipReason.map { "\($0)" } ?? "")
@@ -93,6 +68,7 @@ extension RouteAttempt {
             case .failedChecks: "failed checks: " + checkFailures.map(\.description).joined(separator: ", ")
             case .timedOut: "timed out after its \(RouteAttempt.ms(attemptTimeout ?? .zero)) attempt timeout"
             case .lostRace: "cancelled: another model won the hedged race"
+            default: kind.rawValue
             }
         }
     }

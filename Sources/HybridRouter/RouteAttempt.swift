@@ -31,10 +31,7 @@ public struct RouteAttempt: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether the model was called (served, failed, failed its checks, timed out or was cut).
     public var calledModel: Bool {
-        switch outcome.kind.name {
-        case .served, .failed, .failedChecks, .timedOut, .cancelledAtDeadline, .lostRace: true
-        case .servedFromCache, .skipped: false
-        }
+        outcome.kind != .servedFromCache && outcome.kind != .skipped
     }
 
     /// The model, what happened and when, as error messages list attempts.

@@ -11,6 +11,3 @@ public enum RoutedStreamEvent: Sendable, Equatable {
     case completed(RoutedResponse)
 }
 
-/// The earlier name of `RoutedStreamEvent`, too close to the field event `RouteEvent`.
-@available(*, deprecated, renamed: "RoutedStreamEvent")
-public typealias RoutedEvent = RoutedStreamEvent

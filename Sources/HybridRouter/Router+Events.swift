@@ -125,19 +125,10 @@ extension RouteAttempt {
     /// The attempt as a field event reports it.
     var eventAttempt: RouteEvent.Attempt {
         var event = RouteEvent.Attempt(
-            model: modelID, tier: tier, outcome: .failed, startMs: startedAt.milliseconds, durationMs: duration.milliseconds)
-        switch outcome.kind.name {
-        case .served: event.outcome = .served
-        case .servedFromCache: event.outcome = .servedFromCache
-        case .skipped:
-            event.outcome = .skipped
-            event.skipReason = outcome.skipReason?.name
-        case .failed: event.errorKind = outcome.error?.kind.rawValue
-        case .cancelledAtDeadline: event.outcome = .cancelledAtDeadline
-        case .failedChecks: event.outcome = .failedChecks
-        case .timedOut: event.outcome = .timedOut
-        case .lostRace: event.outcome = .lostRace
-        }
+            model: modelID, tier: tier, outcome: outcome.kind, startMs: startedAt.milliseconds,
+            durationMs: duration.milliseconds)
+        event.skipReason = outcome.skipReason?.name
+        event.errorKind = outcome.error?.kind.rawValue
         return event
     }
 }

@@ -8,7 +8,7 @@ package import HybridCore
 /// response cache name requests the same way.
 public struct RouterCacheKey: Sendable, Hashable, CustomStringConvertible {
     /// The digest as lowercase hex (64 characters).
-    public let hex: String
+    package let hex: String
 
     /// The key for serving `request` of `feature`/`variant` with model `modelID`.
     package init(feature: String, variant: String, modelID: String, request: GenerationRequest) {

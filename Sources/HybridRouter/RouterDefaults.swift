@@ -119,6 +119,3 @@ public struct RouterDefaults: Sendable {
     }
 }
 
-/// The former name of ``RouterDefaults``: what the router does where the config says nothing.
-@available(*, deprecated, renamed: "RouterDefaults")
-public typealias RouterPolicy = RouterDefaults

@@ -4,12 +4,12 @@
 /// each JSON type in turn, building and discarding an error for every miss; on Linux that was half of config
 /// start-up. Parsing once with `JSONValue(parsing:)` and decoding from the tree makes a `JSONValue` member a copy.
 /// Errors are ordinary `DecodingError`s with coding paths.
-public struct JSONValueDecoder: Sendable {
+package struct JSONValueDecoder: Sendable {
     /// Creates a decoder; it holds no state, so one can be shared.
-    public init() {}
+    package init() {}
 
     /// Decodes `type` from `value`.
-    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try T(from: TreeDecoder(value: value, codingPath: []))
     }
 }

@@ -144,7 +144,7 @@ public struct FailedOutputCheck: Sendable, Hashable, Codable, CustomStringConver
     public var message: String
 
     /// Creates a failure record.
-    public init(name: String, path: String?, keyword: String?, message: String) {
+    package init(name: String, path: String?, keyword: String?, message: String) {
         self.name = name
         self.path = path
         self.keyword = keyword
@@ -152,7 +152,7 @@ public struct FailedOutputCheck: Sendable, Hashable, Codable, CustomStringConver
     }
 
     /// Whether it is a schema failure (the hard contract) rather than a soft constraint.
-    public var isSchema: Bool { OutputChecks.schemaResultNames.contains(name) }
+    package var isSchema: Bool { OutputChecks.schemaResultNames.contains(name) }
 
     public var description: String {
         if name == ToolCallCheck.resultName { return "\(name): \(path ?? "$") \(keyword ?? "")" }
@@ -202,16 +202,16 @@ public struct OutputCheckSelection: Sendable, Hashable {
     }
 
     /// Whether nothing is selected.
-    public var isEmpty: Bool { !schema && !allConstraints && names.isEmpty }
+    package var isEmpty: Bool { !schema && !allConstraints && names.isEmpty }
 
     /// Whether a failure of result `name` is selected.
-    public func selects(_ name: String) -> Bool {
+    package func selects(_ name: String) -> Bool {
         if names.contains(name) { return true }
         return OutputChecks.schemaResultNames.contains(name) ? schema : allConstraints
     }
 
     /// The written form, in a fixed order.
-    public var entries: [String] {
+    package var entries: [String] {
         (schema ? ["schema"] : []) + (allConstraints ? ["constraints"] : []) + names.sorted()
     }
 }

@@ -13,7 +13,7 @@ public protocol SpendLedger: Sendable {
 extension SpendLedger {
     /// Every ledger refuses the same amounts: throws ``SpendLedgerError/Code/invalidAmount`` unless `usd` is finite
     /// and non-negative.
-    public static func checkAmount(_ usd: Double, model: String, month: BillingMonth) throws(SpendLedgerError) {
+    package static func checkAmount(_ usd: Double, model: String, month: BillingMonth) throws(SpendLedgerError) {
         guard usd.isFinite, usd >= 0 else {
             throw SpendLedgerError(.invalidAmount, "cannot store spend for \(model) in \(month): \(usd) USD is not a finite, non-negative amount")
         }

@@ -19,8 +19,8 @@
 ///   `overloaded_error` → `.unavailable`; 400 "prompt is too long" → `.contextWindowExceeded`; stop reason
 ///   `refusal` → `.refusal`. The API key never appears in an error or a log line.
 /// - `availability()` never touches the network.
-public typealias AnthropicModel = HTTPLanguageModel
+package typealias AnthropicModel = HTTPLanguageModel
 
 /// The configuration type before the providers shared one: `HTTPModelConfiguration` with its provider's case.
 @available(*, deprecated, renamed: "HTTPModelConfiguration")
-public typealias AnthropicModelConfiguration = HTTPModelConfiguration
+package typealias AnthropicModelConfiguration = HTTPModelConfiguration

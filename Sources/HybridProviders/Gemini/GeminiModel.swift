@@ -18,8 +18,8 @@
 ///   `RetryInfo.retryDelay`; 400 `INVALID_ARGUMENT` about the input token count → `.contextWindowExceeded`;
 ///   an invalid key → `.authentication`; 503 → `.unavailable`.
 /// - `availability()` never touches the network.
-public typealias GeminiModel = HTTPLanguageModel
+package typealias GeminiModel = HTTPLanguageModel
 
 /// The configuration type before the providers shared one: `HTTPModelConfiguration` with its provider's case.
 @available(*, deprecated, renamed: "HTTPModelConfiguration")
-public typealias GeminiModelConfiguration = HTTPModelConfiguration
+package typealias GeminiModelConfiguration = HTTPModelConfiguration

@@ -17,8 +17,8 @@
 ///   is rough: prompts within about 10 % of the window may slip through either way.
 /// - Errors: 404 "model … not found" → `.unavailable(.notInstalled)` with the `ollama pull` command; a
 ///   `{"error": …}` line mid-stream → `.serverError`.
-public typealias OllamaModel = HTTPLanguageModel
+package typealias OllamaModel = HTTPLanguageModel
 
 /// The configuration type before the providers shared one: `HTTPModelConfiguration` with its provider's case.
 @available(*, deprecated, renamed: "HTTPModelConfiguration")
-public typealias OllamaModelConfiguration = HTTPModelConfiguration
+package typealias OllamaModelConfiguration = HTTPModelConfiguration

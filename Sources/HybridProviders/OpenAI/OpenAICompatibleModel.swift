@@ -9,8 +9,8 @@
 ///   not used as a time to first token: it excludes queueing and network time, so it would not compare with
 ///   measured values.
 /// - `availability()` never touches the network: probing a local server is the local-model manager's job.
-public typealias OpenAICompatibleModel = HTTPLanguageModel
+package typealias OpenAICompatibleModel = HTTPLanguageModel
 
 /// The configuration type before the providers shared one: `HTTPModelConfiguration` with its provider's case.
 @available(*, deprecated, renamed: "HTTPModelConfiguration")
-public typealias OpenAICompatibleModelConfiguration = HTTPModelConfiguration
+package typealias OpenAICompatibleModelConfiguration = HTTPModelConfiguration

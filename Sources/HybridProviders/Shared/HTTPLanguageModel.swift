@@ -1,6 +1,6 @@
-public import HybridCore
-public import HybridTransport
-public import Logging
+package import HybridCore
+package import HybridTransport
+package import Logging
 
 /// A model behind an HTTP API, in the wire format its configuration's provider names: `AnthropicModel`,
 /// `GeminiModel`, `OllamaModel` and `OpenAICompatibleModel` are this type, and their notes list what each format adds.
@@ -22,15 +22,15 @@ public import Logging
 /// - A request whose deadline has passed fails with `.timeout(phase: .deadline)` without sending; otherwise the
 ///   deadline caps the transport's timeouts, and running out of it is reported as `.deadline`.
 /// - Errors and log lines never contain the API key (see `APIKeyRedactor`).
-public struct HTTPLanguageModel: LanguageModel {
+package struct HTTPLanguageModel: LanguageModel {
     /// The configuration type, so callers can write `AnthropicModel.Configuration(.anthropic(), …)`.
-    public typealias Configuration = HTTPModelConfiguration
+    package typealias Configuration = HTTPModelConfiguration
     /// The Chat Completions field that limits output length, where callers have always found it
     /// (`OpenAICompatibleModel.MaxTokensParameter`).
-    public typealias MaxTokensParameter = HTTPModelConfiguration.MaxTokensParameter
+    package typealias MaxTokensParameter = HTTPModelConfiguration.MaxTokensParameter
 
     /// The endpoint and model this instance talks to.
-    public let configuration: Configuration
+    package let configuration: Configuration
     // The engine's operations as closures made where its wire format's type is known, so the engine is
     // specialized for each format; an existential over the generic engine would run its per-chunk loop unspecialized.
     private let availabilityCall: @Sendable () async -> ModelAvailability
@@ -45,7 +45,7 @@ public struct HTTPLanguageModel: LanguageModel {
     ///     Defaults to the process environment.
     ///   - logger: receives debug lines about requests (never the key); by default one labelled after the provider
     ///     (`hybrid.providers.anthropic`).
-    public init(
+    package init(
         configuration: Configuration,
         transport: any HTTPTransport,
         environment: @escaping @Sendable (String) -> String? = ProcessEnvironment.value,
@@ -72,32 +72,32 @@ public struct HTTPLanguageModel: LanguageModel {
     }
 
     /// The configured id.
-    public var id: String { configuration.id }
+    package var id: String { configuration.id }
     /// The configured display name.
-    public var displayName: String { configuration.displayName }
+    package var displayName: String { configuration.displayName }
     /// The configured tier.
-    public var tier: ModelTier { configuration.tier }
+    package var tier: ModelTier { configuration.tier }
     /// The configured capabilities; `streaming: false` makes `stream` use the non-streaming call.
-    public var capabilities: ModelCapabilities { configuration.capabilities }
+    package var capabilities: ModelCapabilities { configuration.capabilities }
 
     /// `.unavailable(.missingAPIKey)` when the configured key variable is unset or empty. Otherwise `.available`
     /// without touching the network, except where a format probes its server (`OllamaModel`).
-    public func availability() async -> ModelAvailability { await availabilityCall() }
+    package func availability() async -> ModelAvailability { await availabilityCall() }
 
     /// One complete response from the non-streaming call. Throws only `GenerationError`.
-    public func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+    package func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
         try await generateCall(request)
     }
 
     /// Text and tool-call deltas as the provider's stream delivers them, then exactly one `.completed`. The stream
     /// fails only with `GenerationError`; ending iteration early (or cancelling the consuming task) cancels the
     /// transfer.
-    public func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    package func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
         streamCall(request)
     }
 
     /// The response `stream` ends with, read without the stream's task and event hand-over.
-    public func generateStreamed(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+    package func generateStreamed(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
         try await generateStreamedCall(request)
     }
 }

@@ -3,7 +3,7 @@ import HybridCore
 extension HTTPModelConfiguration {
     /// Which API the model is behind, with the settings only that API has. A new HTTP provider is a case here
     /// and a `WireFormat` in its own folder.
-    public enum Provider: Sendable, Hashable {
+    package enum Provider: Sendable, Hashable {
         /// Chat Completions: OpenAI, llama.cpp's `llama-server`, vLLM, Ollama's `/v1`; `/chat/completions` is
         /// appended to the base URL. `maxTokensParameter` is the body field that carries `maxOutputTokens`.
         case openAICompatible(maxTokensParameter: MaxTokensParameter = .maxTokens)
@@ -58,7 +58,7 @@ extension HTTPModelConfiguration {
     /// non-reasoning chat models. OpenAI deprecated it in favour of `max_completion_tokens` (which also bounds
     /// hidden reasoning tokens) and rejects `max_tokens` for o-series and newer reasoning models, so configure
     /// `.maxCompletionTokens` for those. Exactly one of the two fields is ever sent.
-    public enum MaxTokensParameter: String, Sendable, Hashable, Codable {
+    package enum MaxTokensParameter: String, Sendable, Hashable, Codable {
         /// `max_tokens`: llama.cpp, vLLM, Ollama, older OpenAI chat models.
         case maxTokens = "max_tokens"
         /// `max_completion_tokens`: OpenAI reasoning models (o1, o3, gpt-5…).

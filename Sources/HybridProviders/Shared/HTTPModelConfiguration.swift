@@ -1,41 +1,41 @@
-public import HybridCore
-public import HybridTransport
+package import HybridCore
+package import HybridTransport
 
 /// Everything that identifies one model behind an HTTP API: the settings every provider shares, and the
 /// provider's own (``Provider``), which also chooses the wire format.
 ///
 /// The API key is never stored here: `apiKeyVariable` names the environment variable that holds it, so
 /// configurations can be logged, stored and fetched remotely without leaking secrets.
-public struct HTTPModelConfiguration: Sendable, Equatable {
+package struct HTTPModelConfiguration: Sendable, Equatable {
     /// Stable id (`openai-gpt-4o-mini`, `anthropic-claude-haiku`).
-    public var id: String
+    package var id: String
     /// Human-readable name for listings.
-    public var displayName: String
+    package var displayName: String
     /// Where the model runs.
-    public var tier: ModelTier
+    package var tier: ModelTier
     /// The API or server root the provider's paths are appended to (`https://api.openai.com/v1`).
-    public var baseURL: String
+    package var baseURL: String
     /// The `model` field sent on the wire (`gpt-4o-mini`; llama.cpp serves its one model whatever this says).
-    public var model: String
+    package var model: String
     /// Name of the environment variable holding the key, or nil (or empty) when the endpoint needs none. When
     /// set, a missing or empty variable makes the model unavailable.
-    public var apiKeyVariable: String?
+    package var apiKeyVariable: String?
     /// What the model can do; `streaming: false` makes `stream` use the non-streaming call.
-    public var capabilities: ModelCapabilities
+    package var capabilities: ModelCapabilities
     /// Transfer time limits; a request's deadline can only shorten them.
-    public var timeouts: HTTPTimeouts
+    package var timeouts: HTTPTimeouts
     /// Sent with every request after the standard headers (`OpenAI-Organization`, `anthropic-beta`, a gateway's
     /// routing header).
-    public var extraHeaders: HTTPHeaders
+    package var extraHeaders: HTTPHeaders
     /// Responses (and whole streams) longer than this fail instead of growing memory without bound.
-    public var maxResponseBytes: Int
+    package var maxResponseBytes: Int
     /// The provider, its wire format and the settings only it has.
-    public var provider: Provider
+    package var provider: Provider
 
     /// Creates a configuration. What is left out comes from `provider`: the tier, the API root and the key
     /// variable it usually has (`ANTHROPIC_API_KEY`, `GEMINI_API_KEY`; none for OpenAI-compatible servers and
     /// Ollama; pass `""` for none). `displayName` defaults to `id`.
-    public init(
+    package init(
         _ provider: Provider,
         id: String,
         displayName: String? = nil,
