@@ -45,7 +45,7 @@ enum HedgeBenchmark {
         for delay in delays { device.enqueue(.reply("on device", after: delay)) }
         let cloud = ScriptedLanguageModel(
             id: "cloud", tier: .thirdParty, whenExhausted: .reply("in the cloud", usage: cloudUsage, after: .milliseconds(250)), recordRequests: false)
-        let router = try Router(config: document(hedge: hedge), models: ["device": device, "cloud": cloud], installId: "bench", onIncident: { _ in })
+        let router = try Router(config: .fixed(document(hedge: hedge)), models: .models(["device": device, "cloud": cloud]), installId: "bench", onIncident: { _ in })
         let clock = ContinuousClock()
         var latencies: [Double] = []
         var cost = 0.0

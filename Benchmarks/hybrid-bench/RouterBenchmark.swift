@@ -31,7 +31,7 @@ enum RouterBenchmark {
             ("no deadline", nil, false), ("deadline 20 s (race)", 20_000, false), ("cache hit", 20_000, true),
         ] as [(String, Int?, Bool)] {
             let router = try Router(
-                config: document(deadlineMs: deadlineMs), models: ["instant": instant], installId: "bench-install",
+                config: .fixed(document(deadlineMs: deadlineMs)), models: .models(["instant": instant]), installId: "bench-install",
                 cache: cache ? InMemoryRouterCache() : nil, onIncident: { _ in })
             _ = try await router.generate(feature: "summarize", input: input)
             let routed = try await perRequest(requests) { _ = try await router.generate(feature: "summarize", input: input) }
@@ -50,7 +50,7 @@ enum RouterBenchmark {
         try await RouterEventSinkBenchmark.run(requests: requests, input: input, model: instant, direct: direct)
 
         let hanging = ScriptedLanguageModel(id: "instant", whenExhausted: .hang, recordRequests: false)
-        let router = try Router(config: document(deadlineMs: 50), models: ["instant": hanging], installId: "bench-install", onIncident: { _ in })
+        let router = try Router(config: .fixed(document(deadlineMs: 50)), models: .models(["instant": hanging]), installId: "bench-install", onIncident: { _ in })
         let clock = ContinuousClock()
         var overshoots: [Double] = []
         for _ in 0..<deadlineCalls {
@@ -105,8 +105,8 @@ enum RouterBenchmark {
             ]
         }
         let labels = ["deviceClass": "class-11", "appVersion": "3.12.1", "os": "iOS 18.1"]
-        let withConditions = try Router(config: targeted, models: ["instant": model], installId: "bench-install", eventLabels: labels, onIncident: { _ in })
-        let without = try Router(config: plain, models: ["instant": model], installId: "bench-install", eventLabels: labels, onIncident: { _ in })
+        let withConditions = try Router(config: .fixed(targeted), models: .models(["instant": model]), installId: "bench-install", eventLabels: labels, onIncident: { _ in })
+        let without = try Router(config: .fixed(plain), models: .models(["instant": model]), installId: "bench-install", eventLabels: labels, onIncident: { _ in })
         guard try await withConditions.generate(feature: "summarize", input: input).condition == "c11" else {
             throw Failure.unexpected("the bench's labels should match condition c11")
         }
@@ -133,7 +133,7 @@ enum RouterBenchmark {
         document.features["summarize"]?.routing = RoutingConfig(fallbackOnOutput: ["schema"])
         let request = GenerationRequest(prompt: "Extract: " + input["input"]!, instructions: "Reply with JSON.")
         let direct = try await perRequest(requests) { _ = try await model.generate(request) }
-        let router = try Router(config: document, models: ["instant": model], installId: "bench-install", onIncident: { _ in })
+        let router = try Router(config: .fixed(document), models: .models(["instant": model]), installId: "bench-install", onIncident: { _ in })
         let first = try await router.generate(feature: "summarize", input: input)
         guard first.failedChecks.isEmpty, first.attempts.count == 1 else { throw Failure.unexpected("the 1 KB answer failed its checks: \(first.failedChecks)") }
         let routed = try await perRequest(requests) { _ = try await router.generate(feature: "summarize", input: input) }

@@ -41,7 +41,7 @@ enum RouterEventSinkBenchmark {
         between: () -> Void
     ) async throws -> Double {
         let router = try Router(
-            config: RouterBenchmark.document(deadlineMs: nil), models: ["instant": model], installId: "bench-install",
+            config: .fixed(RouterBenchmark.document(deadlineMs: nil)), models: .models(["instant": model]), installId: "bench-install",
             eventSink: sink, eventLabels: ["appVersion": "1.0", "os": "Linux", "deviceClass": "server"], onIncident: { _ in })
         _ = try await router.generate(feature: "summarize", input: input)
         let routed = try await RouterBenchmark.perRequest(requests) {

@@ -25,7 +25,7 @@ public struct ConfigFetcher: Sendable {
     }
 
     /// What a fetch produced.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// 304: the copy identified by the ETag sent is still current.
         case notModified(etag: String?)
         /// 200 with a body.
@@ -61,7 +61,7 @@ public struct ConfigFetcher: Sendable {
     /// The HTTP client (`CurlTransport` in production).
     package let transport: any HTTPTransport
     /// Size and time limits.
-    public var options: Options
+    package var options: Options
 
     /// Creates a fetcher over `transport`; it keeps no state between fetches (the caller keeps the ETag).
     public init(transport: any HTTPTransport, options: Options = Options()) {
@@ -72,7 +72,7 @@ public struct ConfigFetcher: Sendable {
     /// Fetches `url`, sending `If-None-Match: etag` when given.
     ///
     /// - Parameter wantSignature: when the body carries no signature header, also fetch the detached `URL.sig`.
-    public func fetch(_ url: String, etag: String? = nil, wantSignature: Bool = false) async throws(ConfigError) -> Outcome {
+    package func fetch(_ url: String, etag: String? = nil, wantSignature: Bool = false) async throws(ConfigError) -> Outcome {
         switch try Self.checkSource(url) {
         case .file(let path):
             return try readFile(url: url, path: path, etag: etag, wantSignature: wantSignature)

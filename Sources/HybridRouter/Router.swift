@@ -107,24 +107,6 @@ public final class Router: Sendable {
         self.onIncident = onIncident
     }
 
-    /// A router over a fixed document (validated, as by ``init(config:models:installId:spendLedger:cache:policy:eventSink:eventLabels:onIncident:)``) and fixed model instances.
-    public convenience init(
-        config: HybridConfigDocument,
-        models: [String: any LanguageModel],
-        installId: String,
-        spendLedger: (any SpendLedger)? = nil,
-        cache: (any RouterCache)? = nil,
-        policy: RouterDefaults = RouterDefaults(),
-        eventSink: (any RouteEventSink)? = nil,
-        eventLabels: [String: String] = [:],
-        onIncident: @escaping @Sendable (RouterIncident) -> Void = Router.reportToStandardError
-    ) throws(ConfigError) {
-        try self.init(
-            config: .fixed(config), models: .models(models), installId: installId, spendLedger: spendLedger,
-            cache: cache, policy: policy, eventSink: eventSink, eventLabels: eventLabels,
-            onIncident: onIncident)
-    }
-
     /// The default incident handler: one line on standard error.
     public static let reportToStandardError: @Sendable (RouterIncident) -> Void = { incident in
         FileHandle.standardError.write(Data((incident.description + "\n").utf8))

@@ -15,7 +15,7 @@ public protocol HTTPTransport: Sendable {
 
 extension HTTPTransport {
     /// Sends `request` and collects the whole body (for small, non-streaming responses).
-    public func send(_ request: HTTPRequest) async throws(TransportError) -> (response: HTTPResponse, body: Data) {
+    package func send(_ request: HTTPRequest) async throws(TransportError) -> (response: HTTPResponse, body: Data) {
         let response = try await execute(request)
         var data = Data()
         do {

@@ -143,7 +143,7 @@ private struct TeeSink: RouteEventSink {
                 if index >= 24 { try await group.next() }
                 group.addTask {
                     let router = try Router(
-                        config: document, models: index < localInstalls ? mac : phone,
+                        config: .fixed(document), models: .models(index < localInstalls ? mac : phone),
                         installId: String(format: "install-%05d", index), eventSink: sink,
                         eventLabels: ["deviceClass": index < localInstalls ? "mac" : "phone"], onIncident: { _ in })
                     _ = try? await router.generate(feature: "summarize", input: ["input": input])

@@ -134,7 +134,7 @@ private struct SlowerDevice: LanguageModel {
         #expect(publish.status == 0, "\(publish.output)")
         let live = try ConfigValidator.load(try Data(contentsOf: published)).document
         for (deviceClass, expected) in [(classes.slow, LocalAndCloudConfig.cloudModel), (classes.fast, LocalAndCloudConfig.localModel)] {
-            let router = try Router(config: live, models: models, installId: "after-\(deviceClass)", eventLabels: ["deviceClass": deviceClass], onIncident: { _ in })
+            let router = try Router(config: .fixed(live), models: .models(models), installId: "after-\(deviceClass)", eventLabels: ["deviceClass": deviceClass], onIncident: { _ in })
             let routed = try await router.generate(feature: "summarize", input: ["input": input])
             #expect(routed.attempts.first?.modelID == expected && routed.servedBy.id == expected, "\(deviceClass): \(routed.attempts)")
             #expect(routed.condition == (deviceClass == classes.slow ? condition : nil))
@@ -175,7 +175,7 @@ private struct SlowerDevice: LanguageModel {
         let slowModels = older
         @Sendable func install(_ index: Int, slow: Bool) async throws {
             let router = try Router(
-                config: document, models: slow ? slowModels : models, installId: "install-\(slow ? "slow" : "fast")-\(index)",
+                config: .fixed(document), models: .models(slow ? slowModels : models), installId: "install-\(slow ? "slow" : "fast")-\(index)",
                 eventSink: sink, eventLabels: ["deviceClass": slow ? classes.slow : classes.fast], onIncident: { _ in })
             _ = try await router.generate(feature: "summarize", input: ["input": input])
         }

@@ -66,7 +66,7 @@ struct RoutingResolverPropertyTests {
 
     /// The rules the router plans for a plain request from an install with `labels`.
     static func routerRules(_ document: HybridConfigDocument, labels: [String: String]) async throws -> RoutingWalk.Rules {
-        let router = try Router(config: document, models: [:], installId: "install-1", eventLabels: labels)
+        let router = try Router(config: .fixed(document), models: .models([:]), installId: "install-1", eventLabels: labels)
         var rules = try await router.plannedRules(feature: "summarize", input: ["input": "a short input"])
         rules.checksAvailability = false  // the simulator has no availability probe; everything else must match
         return rules

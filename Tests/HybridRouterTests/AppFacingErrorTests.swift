@@ -23,7 +23,7 @@ import Testing
     @Test func aDocumentThatDoesNotValidateIsRefusedAtTheInitialiserWithEveryPath() throws {
         // Decoding alone accepts it: the unknown key is dropped and the override's name is not checked.
         let decoded = try JSONDecoder().decode(HybridConfigDocument.self, from: Data(Self.misspelt.utf8))
-        #expect(throws: ConfigError.self) { _ = try Router(config: decoded, models: [:], installId: "i") }
+        #expect(throws: ConfigError.self) { _ = try Router(config: .fixed(decoded), models: .models([:]), installId: "i") }
         do {
             _ = try Router(config: .fixed(decoded), installId: "i")
             Issue.record("the router accepted a document that does not validate")
@@ -47,7 +47,7 @@ import Testing
 
     @Test func aStreamsCatchIsTypedAndCarriesTheCode() async throws {
         let document = Fixtures.document(models: ["a": Fixtures.modelConfig(tier: .onDevice)], priority: ["a"])
-        let router = try Router(config: document, models: [:], installId: "i", onIncident: { _ in })
+        let router = try Router(config: .fixed(document), models: .models([:]), installId: "i", onIncident: { _ in })
         var code: RouterError.Code?
         do {
             for try await _ in router.stream(feature: "nope", input: Fixtures.input) {}

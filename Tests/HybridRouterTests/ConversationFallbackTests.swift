@@ -73,7 +73,7 @@ import Testing
     static func router(_ document: HybridConfigDocument) throws -> Router {
         let factory = ModelFactory(transport: CurlTransport.shared, environment: { $0 == "FAKE_KEY" ? "test-key" : nil })
         let models = Dictionary(uniqueKeysWithValues: document.models.map { ($0.key, factory.model(id: $0.key, config: $0.value)) })
-        return try Router(config: document, models: models, installId: "conversation", onIncident: { _ in })
+        return try Router(config: .fixed(document), models: .models(models), installId: "conversation", onIncident: { _ in })
     }
 
     static func json(_ request: RecordedRequest) throws -> JSONValue { try JSONValue(parsing: request.bodyText) }

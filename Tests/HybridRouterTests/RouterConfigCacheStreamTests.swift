@@ -21,7 +21,7 @@ struct RouterConfigCacheStreamTests {
             (inArm, "bullets", Optional("treatment"), "Bullets: "), (outOfArm, "plain", nil, "Summarize: "),
         ] {
             let a = ScriptedLanguageModel(id: "a", whenExhausted: .reply("ok"))
-            let router = try Router(config: doc, models: ["a": a], installId: installId)
+            let router = try Router(config: .fixed(doc), models: .models(["a": a]), installId: installId)
             for _ in 0..<2 {
                 let result = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
                 #expect(result.variant == expectedVariant)

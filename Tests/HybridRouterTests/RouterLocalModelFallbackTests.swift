@@ -58,7 +58,7 @@ private final class RecordingModel: LanguageModel {
         let smol = try #require(factory.model(id: "local-smollm2", config: document.models["local-smollm2"]!) as? LocalLlamaModel)
         let recorded = RecordingModel(base: smol)
         let router = try Router(
-            config: document, models: ["local-smollm2": recorded, "fake-cloud": factory.model(id: "fake-cloud", config: document.models["fake-cloud"]!)],
+            config: .fixed(document), models: .models(["local-smollm2": recorded, "fake-cloud": factory.model(id: "fake-cloud", config: document.models["fake-cloud"]!)]),
             installId: "e2e", onIncident: { _ in })
         let inputs = try Self.inputs(count: 6)
         do {
