@@ -62,8 +62,13 @@ public struct TokenUsage: Sendable, Hashable, Codable {
 package enum TokenEstimator {
     /// Estimated tokens in `text` (at least 1 for non-empty text).
     package static func estimate(_ text: String) -> Int {
-        let scalars = scalarCount(text)
-        return scalars == 0 ? 0 : max(1, (scalars + 3) / 4)
+        estimate(scalars: scalarCount(text))
+    }
+
+    /// Estimated tokens in a text of `scalars` Unicode scalars: what a stream's pieces add up to without keeping
+    /// their text.
+    package static func estimate(scalars: Int) -> Int {
+        scalars == 0 ? 0 : max(1, (scalars + 3) / 4)
     }
 
     /// Estimated tokens of everything a request sends: its instructions and every message. The router sizes
@@ -75,7 +80,7 @@ package enum TokenEstimator {
     /// `text.unicodeScalars.count`, counted as the UTF-8 bytes that start a scalar (every byte but `10xxxxxx`; a
     /// Swift string is always valid UTF-8) rather than by decoding each scalar, which was a fortieth of the
     /// router's own time per request.
-    static func scalarCount(_ text: String) -> Int {
+    package static func scalarCount(_ text: String) -> Int {
         let counted = text.utf8.withContiguousStorageIfAvailable { bytes in
             bytes.reduce(0) { count, byte in count &+ (byte & 0xC0 == 0x80 ? 0 : 1) }
         }

@@ -122,6 +122,10 @@ final class StreamDelivery: WalkDelivery {
         sinks.withLock { $0[position] }?.release()
     }
 
+    func generatedTokens(of position: Int) -> Int {
+        TokenEstimator.estimate(scalars: sinks.withLock { $0[position] }?.receivedScalars ?? 0)
+    }
+
     func deliver(_ response: GenerationResponse, position: Int) {
         // Held text goes out now; an answer whose text never went out (cached, or a model that sent no deltas)
         // goes out whole.
@@ -138,6 +142,8 @@ final class DeltaSink: Sendable {
         var open = true
         var delivered = false
         var held: [String] = []
+        /// Unicode scalars of every delta received while open, delivered or not: what a cancelled call is billed for.
+        var received = 0
         /// A progressive stream in a hedged race holds its text until it wins (`release`).
         var racing: Bool
         var firstText: (@Sendable () -> Void)?
@@ -160,6 +166,7 @@ final class DeltaSink: Sendable {
     func yield(_ text: String) {
         let first = state.withLock { state -> (@Sendable () -> Void)? in
             guard state.open else { return nil }
+            state.received += TokenEstimator.scalarCount(text)
             if buffered || state.racing {
                 state.held.append(text)
                 defer { state.firstText = nil }
@@ -201,4 +208,7 @@ final class DeltaSink: Sendable {
     }
 
     var deliveredText: Bool { state.withLock { $0.delivered } }
+
+    /// Unicode scalars received so far (see ``State/received``).
+    var receivedScalars: Int { state.withLock { $0.received } }
 }

@@ -26,6 +26,9 @@ protocol WalkDelivery: Sendable {
     func holdText(of position: Int, firstText: @escaping @Sendable () -> Void) -> Bool
     /// The call at `position` won its race on its first text: let its text through.
     func release(_ position: Int)
+    /// Estimated tokens the call at `position` has generated so far (its streamed text): a lost race's call is
+    /// billed for them. 0 where the text is only seen whole (`generate`).
+    func generatedTokens(of position: Int) -> Int
 }
 
 /// `generate`: the answer is returned, nothing goes out before.
@@ -44,6 +47,7 @@ struct AnswerDelivery: WalkDelivery {
     func deliver(_ response: GenerationResponse, position: Int) {}
     func holdText(of position: Int, firstText: @escaping @Sendable () -> Void) -> Bool { false }
     func release(_ position: Int) {}
+    func generatedTokens(of position: Int) -> Int { 0 }
 }
 
 /// What the shell keeps while the walk decides: the model being tried and the answers received. Most requests see
@@ -126,7 +130,7 @@ extension Router {
             case .awaitRace:
                 event = await raceEnd(plan: plan, ledger: &ledger, delivery: delivery)
             case .cancel(let position):
-                await cancelRacing(position, plan: plan, ledger: &ledger)
+                await cancelRacing(position, plan: plan, ledger: &ledger, delivery: delivery)
                 event = .performed
             case .coolDown(let position, let rest):
                 let until = clock.now() + rest, id = plan.priority[position]
@@ -298,12 +302,13 @@ extension Router {
         }
     }
 
-    /// Tears down a call that lost the race; its prompt is billed (an estimate: the provider counted it, and the
-    /// tokens generated before the cancel are not known).
-    private func cancelRacing(_ position: Int, plan: Plan, ledger: inout WalkLedger) async {
+    /// Tears down a call that lost the race; its prompt and the text it streamed before the cancel are billed (an
+    /// estimate: the provider counted both, and its own count never arrives for a cancelled call).
+    private func cancelRacing(_ position: Int, plan: Plan, ledger: inout WalkLedger, delivery: some WalkDelivery) async {
         ledger.race?.calls.cancel(position)
         guard let candidate = ledger.racing.removeValue(forKey: position) else { return }
-        let usage = TokenUsage(promptTokens: plan.promptTokens, completionTokens: 0, isEstimated: true)
+        let usage = TokenUsage(
+            promptTokens: plan.promptTokens, completionTokens: delivery.generatedTokens(of: position), isEstimated: true)
         ledger.cancelledUsage[position] = usage
         await bill(usage, by: candidate)
     }

@@ -21,6 +21,9 @@ public final class ScriptedLanguageModel: LanguageModel {
         case hang
         /// Streamed: yields `deltas`, then fails with `error` (mid-stream failure). Through `generate`, just fails.
         case partialThenFail([String], GenerationError)
+        /// Streamed: yields `deltas`, then never answers (a stream stalled mid-answer, ended only by a cancel).
+        /// Through `generate`, just hangs.
+        case partialThenHang([String])
     }
 
     private struct State {
@@ -162,7 +165,7 @@ public final class ScriptedLanguageModel: LanguageModel {
         case .fail(let error, let delay):
             if let delay { try await wait(delay, until: request.deadline) }
             throw error
-        case .hang:
+        case .hang, .partialThenHang:
             try await wait(nil, until: request.deadline)
             throw .cancelled(model: id)
         case .partialThenFail(_, let error):
@@ -192,6 +195,10 @@ public final class ScriptedLanguageModel: LanguageModel {
                 case .partialThenFail(let deltas, let error):
                     for delta in deltas { continuation.yield(.delta(delta)) }
                     throw error
+                case .partialThenHang(let deltas):
+                    for delta in deltas { continuation.yield(.delta(delta)) }
+                    try await wait(nil, until: request.deadline)
+                    throw .cancelled(model: id)
                 }
             } catch {
                 continuation.finish(throwing: error)

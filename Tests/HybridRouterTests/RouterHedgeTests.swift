@@ -12,7 +12,7 @@ import Testing
 struct RouterHedgeTests {
     static func router(
         _ models: [ScriptedLanguageModel], hedge: HedgeConfig, configs: [String: ModelConfig] = [:], clock: TestClock,
-        ledger: (any SpendLedger)? = nil, eventSink: (any RouteEventSink)? = nil
+        ledger: (any SpendLedger)? = nil, eventSink: (any RouteEventSink)? = nil, streaming: RoutingConfig.StreamingMode? = nil
     ) -> Router {
         var configsByID: [String: ModelConfig] = [:]
         for model in models {
@@ -20,7 +20,7 @@ struct RouterHedgeTests {
             configsByID[model.id] = configs[model.id] ?? Fixtures.modelConfig(tier: model.tier)
         }
         var document = Fixtures.document(models: configsByID, priority: models.map(\.id))
-        document.features[Fixtures.feature]?.routing = RoutingConfig(hedge: hedge)
+        document.features[Fixtures.feature]?.routing = RoutingConfig(streaming: streaming, hedge: hedge)
         return Router(
             unvalidated: .fixed(document), models: .models(Dictionary(uniqueKeysWithValues: models.map { ($0.id, $0 as any LanguageModel) })),
             installId: "install-1", spendLedger: ledger, clock: clock.routerClock, eventSink: eventSink)
@@ -176,6 +176,34 @@ struct RouterHedgeStreamTests {
         #expect(text == "cloud words here")
         #expect(routed?.attempts.map(\.outcome) == [.lostRace, .served])
         await device.waitUntil { $0.cancellations == 1 }
+    }
+
+    @Test("buffered: a loser cancelled mid-stream is billed for its prompt and the text it had streamed")
+    func loserBilledForItsStreamedText() async throws {
+        let pricing = ModelPricing(inputPerMillion: 1_000, outputPerMillion: 1_000)
+        let partial = ["forty ", "scalars ", "of text ", "streamed before the cut"]
+        let device = ScriptedLanguageModel(id: "device", tier: .privateCloud, script: [.partialThenHang(partial)])
+        let cloud = ScriptedLanguageModel(
+            id: "cloud", tier: .privateCloud,
+            script: [.reply("cloud", usage: TokenUsage(promptTokens: 5, completionTokens: 5), after: .milliseconds(300))])
+        let ledger = InMemorySpendLedger()
+        let clock = TestClock()
+        let configs = ["device": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing), "cloud": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing)]
+        let router = RouterHedgeTests.router(
+            [device, cloud], hedge: HedgeConfig(afterMs: 500), configs: configs, clock: clock, ledger: ledger, streaming: .buffered)
+        let start = clock.virtual.now
+        let task = Task { try await Self.collect(router.stream(feature: Fixtures.feature, input: Fixtures.input)) }
+        await device.waitUntil { $0.calls == 1 }
+        clock.virtual.expire(through: start + .milliseconds(500))
+        let (text, routed) = try await task.value
+        #expect(text == "cloud")
+        let lost = try #require(routed?.attempts.first { $0.outcome == .lostRace })
+        let usage = try #require(lost.usage)
+        let streamed = partial.joined()
+        #expect(usage.isEstimated && usage.completionTokens == (streamed.unicodeScalars.count + 3) / 4)
+        let spend = try await ledger.spendRecords(month: BillingMonth(containing: clock.virtual.routerClock.date()))
+        let deviceSpend = spend.filter { $0.modelID == "device" }.reduce(0) { $0 + $1.usd }
+        #expect(abs(deviceSpend - Double(usage.promptTokens + usage.completionTokens) * 1_000 / 1_000_000) < 1e-12)
     }
 
     @Test("text before the hedge time goes out at once and disarms the hedge")
