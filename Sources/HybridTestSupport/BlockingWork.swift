@@ -5,9 +5,9 @@ import Foundation
 /// Swift's cooperative pool has as many threads as cores (two here). A test that blocks one of them for seconds
 /// starves every other test running in parallel, and their timeouts and deadlines then fire for no reason of their
 /// own. Blocking waits in tests go through this instead.
-public enum BlockingWork {
+package enum BlockingWork {
     /// Runs `body` on a new thread and returns (or rethrows) its result without blocking a cooperative-pool thread.
-    public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread {
                 do {

@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// For runner tests and benchmarks: deterministic latency and failures without a model. The wire format follows
 /// OpenAI's "Create chat completion" streaming reference (`chat.completion.chunk` events, `data: [DONE]`).
-public final class FakeChatCompletionsServer: Sendable {
+package final class FakeChatCompletionsServer: Sendable {
     /// What to do for one request.
-    public enum Behavior: Sendable {
+    package enum Behavior: Sendable {
         /// Stream `text` as two deltas, after waiting `delay`.
         case reply(String, delay: Duration = .zero)
         /// Answer with an HTTP error: status, OpenAI error body fields, extra headers.
@@ -17,7 +17,7 @@ public final class FakeChatCompletionsServer: Sendable {
     }
 
     /// Decides the behaviour from the user message and how many times this message was seen before (0-based).
-    public typealias Script = @Sendable (_ prompt: String, _ attempt: Int) -> Behavior
+    package typealias Script = @Sendable (_ prompt: String, _ attempt: Int) -> Behavior
 
     private let server: LoopbackHTTPServer
     private let state = Counters()
@@ -31,7 +31,7 @@ public final class FakeChatCompletionsServer: Sendable {
     }
 
     /// Starts listening on 127.0.0.1 on an OS-chosen port; call `stop()` when done.
-    public init(script: @escaping Script) throws(LoopbackServerError) {
+    package init(script: @escaping Script) throws(LoopbackServerError) {
         let state = self.state
         self.server = try LoopbackHTTPServer(recordRequests: false) { request in
             let prompt = Self.lastUserMessage(request.body)
@@ -54,16 +54,16 @@ public final class FakeChatCompletionsServer: Sendable {
     }
 
     /// `http://127.0.0.1:PORT/v1`, the base URL an OpenAI-compatible model config points at.
-    public var baseURL: String { server.baseURL + "/v1" }
+    package var baseURL: String { server.baseURL + "/v1" }
 
     /// The most requests that were being handled at once.
-    public var maxConcurrentRequests: Int { state.withLock { $0.maxInFlight } }
+    package var maxConcurrentRequests: Int { state.withLock { $0.maxInFlight } }
 
     /// Requests received so far.
-    public var requestCount: Int { state.withLock { $0.requests } }
+    package var requestCount: Int { state.withLock { $0.requests } }
 
     /// Stops listening and closes every client connection; never blocks.
-    public func stop() { server.stop() }
+    package func stop() { server.stop() }
 
     static func lastUserMessage(_ body: Data) -> String {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],

@@ -1,9 +1,9 @@
 import Glibc
 
 /// Raw-socket fixtures for failure modes the loopback server cannot script. 127.0.0.1 only.
-public enum SocketFixtures {
+package enum SocketFixtures {
     /// A port on 127.0.0.1 with nothing listening: bound, never listened on, closed.
-    public static func closedPort() -> Int {
+    package static func closedPort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = loopbackAddress(port: 0)
@@ -33,14 +33,14 @@ public enum SocketFixtures {
 
 /// A listener that never accepts, with its accept queue already full: Linux drops further SYNs, so a new
 /// connection attempt hangs in the connect phase (a loopback stand-in for an unreachable host).
-public final class FullBacklogListener: Sendable {
+package final class FullBacklogListener: Sendable {
     /// The port whose connection attempts hang.
-    public let port: Int
+    package let port: Int
     private let listenFD: Int32
     private let fillers: [Int32]
 
     /// Listens, fills the accept queue and waits 200 ms for the fillers' handshakes to settle.
-    public init() {
+    package init() {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = SocketFixtures.loopbackAddress(port: 0)
         _ = withUnsafePointer(to: &address) {

@@ -1,4 +1,4 @@
-// The public test kit: everything in HybridTestSupport (loopback HTTP servers, scripted models and transports,
-// `BlockingWork`, the transport conformance suite) plus the provider conformance suite, for third-party adapters and
+// The public test kit: what HybridTestSupport makes public (scripted models, transports and server responses, the
+// transport conformance suite; its loopback servers are package-only) plus the provider conformance suite, for adapters and
 // apps. The project's own launchers (PostgreSQL, Chromium, the built CLI) are in HybridProjectTestSupport, not here.
 @_exported public import HybridTestSupport
