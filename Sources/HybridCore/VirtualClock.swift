@@ -2,17 +2,21 @@ package import Foundation
 import Synchronization
 
 /// A clock whose time moves only when told: `router check` replays stored outcomes through the real `Router` on
-/// it (a replay model advances it by each stored latency, and the router's deadline timers wake when virtual time
-/// passes their instant), and the router's tests run their timers on it instead of sleeping. Package-only: not
-/// part of the app API.
+/// it (a replay model sleeps until its stored end, the router's deadline and hedge timers until theirs, and the
+/// replay's executor wakes them one at a time in time order with `wakeNext()`), and the router's tests run their
+/// timers on it instead of sleeping (their scripted models move it with `advance(to:)` and `expire(through:)`).
+/// Package-only: not part of the app API.
 ///
-/// Ties are deterministic: `advance(to:)` wakes sleepers whose instant lies strictly before the new time, so an
-/// answer arriving exactly at a timeout wins the race (as the simulator counts it: cut only when slower), while
-/// `expire(through:)` also wakes those due at that instant, which is how a replayed call that runs past its
-/// deadline hands the race to the timer.
+/// Ties are deterministic. `wakeNext()` wakes sleepers due at one instant in `SleeperKind.order` order: the
+/// sleeper that began first (the call started earlier), then answers before timers, then the first to sleep; so
+/// an answer arriving exactly at a timeout or at the hedge time wins, as the simulator counts it (cut only when
+/// slower, hedged only when slower). `advance(to:)` wakes sleepers whose instant lies strictly before the new
+/// time, while `expire(through:)` also wakes those due at that instant.
 package final class VirtualClock: Sendable {
     private struct Sleeper {
         var deadline: ContinuousClock.Instant
+        var since: ContinuousClock.Instant
+        var kind: SleeperKind
         var continuation: CheckedContinuation<Void, any Error>
     }
 
@@ -56,7 +60,9 @@ package final class VirtualClock: Sendable {
     }
 
     /// Suspends until `deadline` has passed in virtual time, or throws `CancellationError` when cancelled first.
-    package func sleep(until deadline: ContinuousClock.Instant) async throws {
+    /// `kind` orders it among sleepers due at the same instant (see the type's notes): the router's timers are
+    /// `.timer`, a replayed call's end is `.answer`.
+    package func sleep(until deadline: ContinuousClock.Instant, kind: SleeperKind = .timer) async throws {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -66,7 +72,7 @@ package final class VirtualClock: Sendable {
                 let immediate = state.withLock { state -> Result<Void, any Error>? in
                     if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
                     if deadline < state.now || state.expiredThrough.map({ deadline <= $0 }) == true { return .success(()) }
-                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    state.sleepers[id] = Sleeper(deadline: deadline, since: state.now, kind: kind, continuation: continuation)
                     return nil
                 }
                 if let immediate { continuation.resume(with: immediate) }
@@ -81,6 +87,22 @@ package final class VirtualClock: Sendable {
             }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
+    }
+
+    /// Moves time to the earliest sleeper's instant (never back) and wakes that one sleeper only, so what it
+    /// starts runs before the next is woken; false when nobody sleeps. The replay's executor calls it whenever it
+    /// has no job left to run.
+    package func wakeNext() -> Bool {
+        let next = state.withLock { state -> Sleeper? in
+            let first = state.sleepers.min { a, b in
+                (a.value.deadline, a.value.since, a.value.kind.order, a.key) < (b.value.deadline, b.value.since, b.value.kind.order, b.key)
+            }
+            guard let first else { return nil }
+            state.now = max(state.now, first.value.deadline)
+            return state.sleepers.removeValue(forKey: first.key)
+        }
+        next?.continuation.resume()
+        return next != nil
     }
 
     /// Suspends until the calling task is cancelled (a replayed call that runs past its deadline waits here for

@@ -27,16 +27,19 @@ final class HedgeRace: Sendable {
 
     private let state = Mutex(State())
     private static let timerKey = -1
+    /// Where the calls and the timer run (`RouterClock.taskExecutor`); nil: the global pool.
+    private let taskExecutor: (any TaskExecutor)?
 
-    init() {
+    init(taskExecutor: (any TaskExecutor)? = nil) {
         (posts, continuation) = AsyncStream.makeStream(of: Post.self)
+        self.taskExecutor = taskExecutor
     }
 
     /// Starts the call at `position`; its end is posted.
     func start(_ position: Int, _ call: @escaping @Sendable () async -> (RaceOutcome<GenerationResponse>, Bool)) {
         let continuation = self.continuation
         state.withLock { _ = $0.live.insert(position) }
-        add(position, Task {
+        add(position, Task(executorPreference: taskExecutor) {
             let (outcome, delivered) = await call()
             continuation.yield(.ended(position: position, outcome: outcome, deliveredText: delivered))
         })
@@ -46,7 +49,7 @@ final class HedgeRace: Sendable {
     func arm(at instant: ContinuousClock.Instant, clock: RouterClock) {
         let continuation = self.continuation
         state.withLock { _ = $0.live.insert(Self.timerKey) }
-        add(Self.timerKey, Task {
+        add(Self.timerKey, Task(executorPreference: taskExecutor) {
             guard (try? await clock.sleep(instant)) != nil else { return }
             continuation.yield(.hedgeDue)
         })

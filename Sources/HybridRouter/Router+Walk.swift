@@ -248,7 +248,7 @@ extension Router {
     private func callHedged(
         _ position: Int, until: Duration?, hedgeAt: Duration, plan: Plan, ledger: inout WalkLedger, delivery: some WalkDelivery
     ) async -> RoutingWalk.Event {
-        let calls = HedgeRace()
+        let calls = HedgeRace(taskExecutor: clock.taskExecutor)
         ledger.race = (calls, calls.makeIterator())
         startRacing(position, until: until, plan: plan, ledger: &ledger, delivery: delivery)
         calls.arm(at: plan.start + hedgeAt, clock: clock)

@@ -11,16 +11,23 @@ package struct RouterClock: Sendable {
     package var date: @Sendable () -> Date
     /// Returns at `deadline` (in `now`'s time), or throws `CancellationError` when the task is cancelled first.
     package var sleep: @Sendable (_ deadline: ContinuousClock.Instant) async throws -> Void
+    /// Where the router's own tasks (a call raced against its deadline, a hedge's calls and timer, a stream's
+    /// walk) run: nil, the global pool, in real time. A replay on a virtual clock sets the executor that moves
+    /// that clock, because unstructured tasks do not inherit a task executor preference and a task running
+    /// elsewhere would let it move time while work is still pending.
+    package var taskExecutor: (any TaskExecutor)?
 
     /// Creates a clock from its three functions; `now` and `sleep` must use the same time base.
     package init(
         now: @escaping @Sendable () -> ContinuousClock.Instant,
         date: @escaping @Sendable () -> Date,
-        sleep: @escaping @Sendable (_ deadline: ContinuousClock.Instant) async throws -> Void
+        sleep: @escaping @Sendable (_ deadline: ContinuousClock.Instant) async throws -> Void,
+        taskExecutor: (any TaskExecutor)? = nil
     ) {
         self.now = now
         self.date = date
         self.sleep = sleep
+        self.taskExecutor = taskExecutor
     }
 
     /// Real time: `ContinuousClock` and `Date()`. Sleeps ask for zero tolerance, so the timer is not coalesced

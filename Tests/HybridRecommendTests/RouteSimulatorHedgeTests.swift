@@ -104,15 +104,17 @@ import Testing
         #expect(capped.renderSummary().contains("hedged 10.0% of requests > 5.0%"))
     }
 
-    @Test("router check leaves a hedge out on both sides, says so, and still agrees case by case")
-    func routerCheckComparesUnhedged() async throws {
+    @Test("router check replays the hedge: the device's slow cases are served by the raced cloud, as simulated")
+    func routerCheckReplaysTheHedge() async throws {
         let store = try await StoredRunFixture.store(cases: 20, arms: [Self.device, Self.cloud])
         var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
         document.features["summarize"]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: 500))
         let report = try await RouterCheck(document: document).run(store: store, run: "run-1")
-        #expect(report.hedgeLeftOutMs == 500)
         #expect(report.allAgree, "\(report.render())")
-        #expect(report.cases.allSatisfy { $0.router.servedBy == "local" })
-        #expect(report.render().contains("routing.hedge after 500 ms is left out"))
+        #expect(report.cases.filter { $0.router.servedBy == "cloud" }.count == 2)
+        let slow = try #require(report.cases.last)
+        #expect(slow.router.latencyMs == 800 && abs(slow.router.costUSD - 0.001) < 1e-12)
+        #expect(slow.attempts.map(\.outcome) == [.lostRace, .served])
+        #expect(!report.render().contains("left out"))
     }
 }

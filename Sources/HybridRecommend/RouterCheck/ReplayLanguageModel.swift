@@ -40,10 +40,11 @@ final class ReplayBill: Sendable {
     var usd: Double { total.withLock { $0 } }
 }
 
-/// A `LanguageModel` that answers one (case, arm) of a stored run as it was stored, on a virtual clock: it
-/// advances the clock by the stored latency and returns the stored text or error. When the request's deadline
-/// (the router's attempt limit) comes first, it moves the clock to that instant and waits to be cut, as a slow
-/// provider would.
+/// A `LanguageModel` that answers one (case, arm) of a stored run as it was stored, on a virtual clock: it sleeps
+/// until its stored end (start + stored latency) and returns the stored text or error. It never moves the clock
+/// itself: the replay's executor does, waking sleepers in time order, so when the router's attempt limit, the
+/// deadline or a hedge race's other call comes first, the router cancels it and it throws `.cancelled`, as a slow
+/// provider torn down would.
 struct ReplayLanguageModel: LanguageModel {
     let id: String
     let tier: ModelTier
@@ -51,6 +52,8 @@ struct ReplayLanguageModel: LanguageModel {
     let outcome: ReplayOutcome
     let clock: VirtualClock
     let bill: ReplayBill
+    /// The replay's executor, where a stream's task runs too.
+    let taskExecutor: (any TaskExecutor)?
 
     var displayName: String { "replay of \(id)" }
 
@@ -60,12 +63,11 @@ struct ReplayLanguageModel: LanguageModel {
         bill.charge(outcome.costUSD)
         let start = clock.now
         let end = start + .nanoseconds(Int64((outcome.latencyMs * 1_000_000).rounded()))
-        if let deadline = request.deadline, end > deadline {
-            clock.expire(through: deadline)
-            await clock.waitForCancellation()
+        do {
+            try await clock.sleep(until: end, kind: .answer)
+        } catch {
             throw .cancelled(model: id)
         }
-        clock.advance(to: end)
         if let error = outcome.error { throw Self.generationError(error, model: id) }
         let text = outcome.text ?? ""
         return GenerationResponse(
@@ -74,7 +76,7 @@ struct ReplayLanguageModel: LanguageModel {
     }
 
     func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
-        streamByGenerating(request)
+        streamByGenerating(request, taskExecutor: taskExecutor)
     }
 
     /// The stored error as the kind the router acts on; kinds only the runner knows count as server errors.

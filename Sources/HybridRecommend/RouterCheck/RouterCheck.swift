@@ -55,23 +55,12 @@ public struct RouterCheck: Sendable {
         var policy = base
         policy.order = measured
         policy.variant = variant
-        // Hedged races are not replayed (two replays' ends on one virtual clock have no fixed order): the check
-        // compares both sides without the hedge and says so.
-        let hedge = policy.hedge
-        policy.hedge = nil
         let simulator = RouteSimulator(table: table, contextWindows: document.models.mapValues(\.contextWindow))
         let (_, arms) = try simulator.resolve(policy)
         let trace = try simulator.trace(arms: arms, policy: policy)
 
         var replayDocument = document
         replayDocument.rollouts[name] = nil  // every replayed request uses the default variant and order
-        replayDocument.routing?.hedge = nil
-        for key in replayDocument.features.keys {
-            replayDocument.features[key]?.routing?.hedge = nil
-            for condition in replayDocument.features[key]?.overrides?.keys.map({ $0 }) ?? [] {
-                replayDocument.features[key]?.overrides?[condition]?.routing?.hedge = nil
-            }
-        }
         // Validated once here, not once per replayed case (each case gets a router of its own).
         do {
             replayDocument = try ConfigValidator.validate(replayDocument).document
@@ -92,7 +81,6 @@ public struct RouterCheck: Sendable {
         var report = RouterCheckReport(
             runID: table.runID, feature: name, policy: policy, cases: cases, incompleteCases: trace.incompleteCases)
         report.inputsReplayed = inputs != nil
-        report.hedgeLeftOutMs = hedge?.afterMs
         return report
     }
 
@@ -104,12 +92,14 @@ public struct RouterCheck: Sendable {
         return (config, ReplayPolicy.simulated(feature: name, document: resolved))
     }
 
-    /// One case through a fresh router over replay models.
+    /// One case through a fresh router over replay models, on a virtual clock moved by a replay executor of its
+    /// own: calls racing a deadline or each other (a hedge) end in the order of their stored latencies.
     private func replay(
         feature: String, config: FeatureConfig, variant: String, outcomes: [String: ReplayOutcome], document: HybridConfigDocument,
         input caseInput: [String: String]?
     ) async -> (figures: RouterCheckReport.Figures, attempts: [RouteAttempt]) {
         let clock = VirtualClock()
+        let executor = ReplayExecutor(clock: clock)
         let bill = ReplayBill()
         var models: [String: any LanguageModel] = [:]
         for id in config.priority {
@@ -117,22 +107,25 @@ public struct RouterCheck: Sendable {
             models[id] = ReplayLanguageModel(
                 id: id, tier: model.tier,
                 capabilities: ModelCapabilities(streaming: true, structuredOutput: model.capabilities.structuredOutput, contextWindow: model.contextWindow),
-                outcome: outcome, clock: clock, bill: bill)
+                outcome: outcome, clock: clock, bill: bill, taskExecutor: executor)
         }
         let router = Router(
-            unvalidated: .fixed(document), models: .models(models), installId: installId, clock: clock.routerClock, eventLabels: labels,
+            unvalidated: .fixed(document), models: .models(models), installId: installId, clock: clock.routerClock(taskExecutor: executor), eventLabels: labels,
             onIncident: { _ in })
         let input = caseInput ?? Dictionary(uniqueKeysWithValues: config.inputs.map { ($0, "replayed input") })
         let start = clock.now
-        let served: RoutedResponse?
+        let result = await executor.run { () -> Result<RoutedResponse, RouterError> in
+            do throws(RouterError) {
+                return .success(try await router.generate(feature: feature, input: input))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let served = try? result.get()
         let attempts: [RouteAttempt]
-        do {
-            let routed = try await router.generate(feature: feature, input: input)
-            served = routed
-            attempts = routed.attempts
-        } catch {
-            served = nil
-            attempts = error.attempts
+        switch result {
+        case .success(let routed): attempts = routed.attempts
+        case .failure(let error): attempts = error.attempts
         }
         let figures = RouterCheckReport.Figures(
             servedBy: served.flatMap { $0.isFailing ? nil : $0.servedBy.id }, deliveredBy: served?.servedBy.id,

@@ -59,9 +59,6 @@ public struct RouterCheckReport: Sendable {
     /// Whether the router got each case's real inputs (from the run's dataset); false: one short input for all, so
     /// the context-window, truncation and minimum-input rules were not exercised.
     public var inputsReplayed = false
-    /// The hedge delay of the routing block in force, which this check leaves out (nil: none): two calls racing on
-    /// one virtual clock cannot be replayed in a deterministic order yet, so both sides are compared unhedged.
-    public var hedgeLeftOutMs: Int?
 
     /// Cases where simulator and router agree.
     public var agreeing: Int { cases.count { $0.agrees } }
@@ -79,10 +76,6 @@ public struct RouterCheckReport: Sendable {
         if !inputsReplayed {
             lines.append("  (the run's dataset is not at hand: every case was replayed with one short input, so context-window, "
                 + "truncation and minimum-input rules were not exercised)")
-        }
-        if let hedgeLeftOutMs {
-            lines.append("  (routing.hedge after \(hedgeLeftOutMs) ms is left out: router and simulation are compared unhedged; "
-                + "`hybrid simulate --hedge-after` predicts the hedge)")
         }
         guard hasEvidence else {
             lines.append("nothing to check: no model answered any of the \(cases.count) replayed cases of run \(runID), so "
