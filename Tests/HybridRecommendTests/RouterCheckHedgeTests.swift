@@ -1,0 +1,100 @@
+import Foundation
+import HybridConfig
+import HybridCore
+import HybridRecommend
+import HybridReport
+import HybridRouter
+import HybridStore
+import Testing
+
+/// Hedged runs through the real router and the simulator: two calls race on one virtual clock, and the replay
+/// executor must end them in the simulator's order, ties included.
+@Suite("Simulator against the real router, hedged")
+struct RouterCheckHedgeTests {
+    static let models = RouterCheckPropertyTests.models
+    /// Latencies, timeouts, deadlines and hedge delays share one coarse grid, so an answer often arrives exactly at
+    /// the hedge time, at a timeout, at the deadline, or at the same instant as the other call of the race.
+    static let latencies: [Double] = [0, 100, 200, 300, 400, 500, 700, 1000, 1500, 2500]
+    static let delays = [100, 200, 300, 500, 700, 1000]
+
+    /// A random table whose calls answer or fail after a latency from the grid.
+    static func storeTable(_ rng: inout SplitMix64, cases: Int, document: HybridConfigDocument) async throws -> SQLiteResultStore {
+        let store = SQLiteResultStore(database: try HybridDatabase.inMemory())
+        try await store.createRun(RunRecord(
+            id: "run", features: ["summarize"], datasetPath: "memory.jsonl", datasetHash: "h", plannedCount: cases * models.count, seed: 1))
+        let feature = document.features["summarize"]!
+        let checks = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints)
+        var records: [ResultRecord] = []
+        for i in 0..<cases {
+            for model in models {
+                let key = ResultKey(runID: "run", caseID: String(format: "c%02d", i), armID: "concise@\(model)", repeatIndex: 0)
+                let cost: Double? = Int.random(in: 0..<4, using: &rng) == 0 ? nil : Double(Int.random(in: 1...5000, using: &rng)) / 1e6
+                let latency = latencies.randomElement(using: &rng)!
+                if Int.random(in: 0..<4, using: &rng) == 0 {
+                    let kind = RouterCheckPropertyTests.errorKinds.randomElement(using: &rng)!
+                    records.append(ResultRecord(
+                        key: key, feature: "summarize", promptVariant: "concise", modelID: model, tier: .privateCloud,
+                        renderedPromptHash: "p", rawOutput: nil, usage: nil, timings: ResultTimings(totalMs: latency), costUSD: cost,
+                        error: ResultError(kind: kind, message: "generated \(kind)")))
+                    continue
+                }
+                let text = RouterCheckPropertyTests.answers.randomElement(using: &rng)!
+                records.append(ResultRecord(
+                    key: key, feature: "summarize", promptVariant: "concise", modelID: model, tier: .privateCloud,
+                    renderedPromptHash: "p", rawOutput: text, usage: TokenUsage(promptTokens: 10, completionTokens: 5),
+                    timings: ResultTimings(totalMs: latency), costUSD: cost,
+                    constraints: checks.evaluate(text).results.map { ConstraintOutcome(name: $0.name, passed: $0.passed) }))
+            }
+        }
+        try await store.insertResults(records)
+        return store
+    }
+
+    /// A random hedged policy over two or three models: output checks, maybe an attempt timeout and a deadline on
+    /// the grid, a hedge delay on the grid, sometimes limited to a tier or a share.
+    static func policy(_ rng: inout SplitMix64) -> ReplayPolicy {
+        let order = Array(models.shuffled(using: &rng).prefix(Int.random(in: 2...3, using: &rng)))
+        var fallback: [FallbackCondition] = []
+        let outputs: [FallbackCondition] = [.adherence, .check("schema"), .check("max_words"), .check("json_parses")]
+        for condition in outputs where Int.random(in: 0..<3, using: &rng) == 0 { fallback.append(condition) }
+        if Bool.random(using: &rng) { fallback.append(.timeout(milliseconds: [300, 500, 1000, 1500].randomElement(using: &rng)!)) }
+        let stops = Set(RouterCheckPropertyTests.errorKinds.filter { _ in Int.random(in: 0..<5, using: &rng) == 0 })
+        let deadline: Double? = Bool.random(using: &rng) ? [500, 1000, 1500, 2500].randomElement(using: &rng)! : nil
+        let tiers: [ModelTier]? = Int.random(in: 0..<6, using: &rng) == 0 ? [.thirdParty] : nil  // none may race
+        let share: Double? = Bool.random(using: &rng) ? 0.1 : nil  // a fresh router per case: the first may hedge
+        return ReplayPolicy(
+            order: order, variant: "concise", fallback: fallback, stopOn: stops, deadlineMs: deadline,
+            whenChecksFail: Bool.random(using: &rng) ? .returnBest : .throwError,
+            hedge: HedgeConfig(afterMs: delays.randomElement(using: &rng)!, tiers: tiers, maxHedgedShare: share))
+    }
+
+    /// Whether the router ran two calls at once in this case (a call started before the previous one ended).
+    static func raced(_ attempts: [RouteAttempt]) -> Bool {
+        let calls = attempts.filter(\.calledModel).sorted { $0.startedAt < $1.startedAt }
+        return zip(calls, calls.dropFirst()).contains { $1.startedAt < $0.startedAt + $0.duration }
+    }
+
+    @Test("random hedged policies over random tables with ties: the router does what the simulator predicts, every case")
+    func hedgedAgreement() async throws {
+        let base = try RouterCheckPropertyTests.document(models: Self.models)
+        var checked = 0, raced = 0
+        for seed in UInt64(1)...40 {
+            var rng = SplitMix64(seed: seed)
+            let store = try await Self.storeTable(&rng, cases: 12, document: base)
+            for _ in 0..<3 {
+                let policy = Self.policy(&rng)
+                var document = try RouterCheck.applying(policy, feature: "summarize", to: base)
+                document.features["summarize"]?.deadlineMs = policy.deadlineMs.map { Int($0) }
+                let report = try await RouterCheck(document: document).run(store: store, run: "run")
+                checked += report.cases.count
+                raced += report.cases.count { Self.raced($0.attempts) }
+                if !report.allAgree {
+                    Issue.record("seed \(seed), policy \(policy):\n\(report.render())")
+                    return
+                }
+            }
+        }
+        #expect(checked == 40 * 3 * 12)
+        #expect(raced > checked / 10, "only \(raced) of \(checked) cases raced two calls")
+    }
+}
