@@ -1,7 +1,7 @@
 extension VirtualClock {
-    /// What a sleeper waits for, which decides who wakes first when two are due at the same instant: a replayed
-    /// call's answer before a router's timer, so an answer arriving exactly at its timeout or at the hedge time
-    /// wins, as the simulator counts ties (a call is cut, or hedged, only when it is slower).
+    /// What a sleeper waits for, which decides who wakes first when two begun at the same instant are due at the
+    /// same instant: a replayed call's answer before a router's timer, so an answer arriving exactly at its
+    /// timeout or at the hedge time wins, as the simulator counts ties (a call is cut, or hedged, only when slower).
     package enum SleeperKind: Sendable {
         /// A replayed call's end (its stored latency).
         case answer

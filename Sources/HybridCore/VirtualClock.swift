@@ -7,11 +7,12 @@ import Synchronization
 /// timers on it instead of sleeping (their scripted models move it with `advance(to:)` and `expire(through:)`).
 /// Package-only: not part of the app API.
 ///
-/// Ties are deterministic. `wakeNext()` wakes sleepers due at one instant in `SleeperKind.order` order: the
-/// sleeper that began first (the call started earlier), then answers before timers, then the first to sleep; so
-/// an answer arriving exactly at a timeout or at the hedge time wins, as the simulator counts it (cut only when
-/// slower, hedged only when slower). `advance(to:)` wakes sleepers whose instant lies strictly before the new
-/// time, while `expire(through:)` also wakes those due at that instant.
+/// Ties are deterministic and the simulator's (`RouteSimulator`). `wakeNext()` wakes sleepers due at one instant
+/// by when they began to sleep (the call started earlier first: in a hedged race its end, or its cut, is read
+/// before the other call's), then by `SleeperKind` (an answer before a timer begun with it: an answer arriving
+/// exactly at its timeout or at the hedge time wins, as a call is cut or hedged only when slower), then by who
+/// slept first. `advance(to:)` wakes sleepers whose instant lies strictly before the new time, while
+/// `expire(through:)` also wakes those due at that instant.
 package final class VirtualClock: Sendable {
     private struct Sleeper {
         var deadline: ContinuousClock.Instant
@@ -105,8 +106,8 @@ package final class VirtualClock: Sendable {
         return next != nil
     }
 
-    /// Suspends until the calling task is cancelled (a replayed call that runs past its deadline waits here for
-    /// the router to cut it).
+    /// Suspends until the calling task is cancelled (a scripted model of the router's tests that runs past its
+    /// deadline waits here for the router to cut it).
     package func waitForCancellation() async {
         try? await sleep(until: now + .seconds(100 * 365 * 86_400))
     }
