@@ -121,6 +121,13 @@ public struct RouterCheck: Sendable {
                 return .failure(error)
             }
         }
+        return Self.figures(of: result, costUSD: bill.usd, latency: clock.now - start)
+    }
+
+    /// What the router did with one replayed request, as the report compares it, and its attempts.
+    private static func figures(
+        of result: Result<RoutedResponse, RouterError>, costUSD: Double, latency: Duration
+    ) -> (figures: RouterCheckReport.Figures, attempts: [RouteAttempt]) {
         let served = try? result.get()
         let attempts: [RouteAttempt]
         switch result {
@@ -129,8 +136,8 @@ public struct RouterCheck: Sendable {
         }
         let figures = RouterCheckReport.Figures(
             servedBy: served.flatMap { $0.isFailing ? nil : $0.servedBy.id }, deliveredBy: served?.servedBy.id,
-            adherent: served.map { !$0.isFailing && $0.failedChecks.isEmpty } ?? false, costUSD: bill.usd,
-            latencyMs: (clock.now - start).milliseconds)
+            adherent: served.map { !$0.isFailing && $0.failedChecks.isEmpty } ?? false, costUSD: costUSD,
+            latencyMs: latency.milliseconds)
         return (figures, attempts)
     }
 
