@@ -74,6 +74,39 @@ struct RouterCheckHedgeTests {
         return zip(calls, calls.dropFirst()).contains { $1.startedAt < $0.startedAt + $0.duration }
     }
 
+    /// One case, a device then a cloud, checked under `hedge` and `deadlineMs`.
+    static func checkOneCase(deviceMs: Double, cloudMs: Double, hedgeAfterMs: Int, deadlineMs: Int? = nil) async throws -> RouterCheckReport {
+        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { _ in deviceMs }, costUSD: 0)
+        let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in cloudMs }, costUSD: 0.001)
+        let store = try await StoredRunFixture.store(cases: 1, arms: [device, cloud])
+        var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        document.features["summarize"]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: hedgeAfterMs))
+        document.features["summarize"]?.deadlineMs = deadlineMs
+        return try await RouterCheck(document: document).run(store: store, run: "run-1")
+    }
+
+    @Test("an answer arriving exactly at the hedge time wins: no race, the cloud is never called")
+    func answerAtTheHedgeTimeWins() async throws {
+        let report = try await Self.checkOneCase(deviceMs: 500, cloudMs: 100, hedgeAfterMs: 500)
+        #expect(report.allAgree, "\(report.render())")
+        let only = try #require(report.cases.first)
+        #expect(only.router.servedBy == "local" && only.router.latencyMs == 500 && only.router.costUSD == 0)
+        #expect(only.attempts.map(\.outcome) == [.served])
+    }
+
+    @Test("the raced answer arriving exactly when the first call is cut at the deadline: the first call's cut is read first")
+    func firstCallsCutBeatsARacedAnswerAtTheSameInstant() async throws {
+        // The device is cut at 1,000 ms; the cloud, raced at 700 ms, answers at 1,000 ms too. The simulator reads the
+        // call started first (the cut) first, so the request ends at its deadline with nothing served; the replay
+        // wakes the sleeper begun first, so the router agrees.
+        let report = try await Self.checkOneCase(deviceMs: 1_500, cloudMs: 300, hedgeAfterMs: 700, deadlineMs: 1_000)
+        #expect(report.allAgree, "\(report.render())")
+        let only = try #require(report.cases.first)
+        #expect(only.attempts.map(\.outcome) == [.cancelledAtDeadline, .cancelledAtDeadline])
+        #expect(only.router.deliveredBy == nil && only.router.latencyMs == 1_000)
+        #expect(abs(only.router.costUSD - 0.001) < 1e-12, "the raced call is charged")
+    }
+
     @Test("random hedged policies over random tables with ties: the router does what the simulator predicts, every case")
     func hedgedAgreement() async throws {
         let base = try RouterCheckPropertyTests.document(models: Self.models)
