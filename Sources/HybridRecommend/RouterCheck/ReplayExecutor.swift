@@ -54,6 +54,8 @@ final class ReplayExecutor: TaskExecutor, Sendable {
         return await withTaskCancellationHandler { await root.value } onCancel: { root.cancel() }
     }
 
+    /// Queues a job for the replay's thread (a task of the request became runnable); after the root returned, hands
+    /// it to the global pool instead, as nothing here will run it.
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let accepted = state.withLock { state -> Bool in
