@@ -161,7 +161,14 @@ extension Router {
             id: id,
             facts: RoutingWalk.ModelFacts(
                 tier: candidate.model.tier, contextWindow: candidate.model.capabilities.contextWindow,
-                isMetered: candidate.isMetered, coolingDownFor: restRemaining(id)))
+                isMetered: candidate.isMetered, coolingDownFor: restRemaining(id),
+                estimatedCostUSD: plan.rules.hedge?.maxExtraCostUSD == nil ? nil : expectedCost(of: candidate, plan: plan)))
+    }
+
+    /// What calling `candidate` for `plan` is expected to cost: its prompt and the reserved output at its prices
+    /// (the hedge's cost cap judges a raced model by it, as `docs/app-integration.md` says). nil when unpriced.
+    private func expectedCost(of candidate: Candidate, plan: Plan) -> Double? {
+        candidate.config.map { $0.pricing.cost(of: TokenUsage(promptTokens: plan.promptTokens, completionTokens: plan.outputReserve)) }
     }
 
     private func call(

@@ -108,6 +108,28 @@ struct RouterHedgeTests {
         #expect(try RouteEvent.readJSON(bytes: event.jsonBytes()) == event)
     }
 
+    @Test("maxExtraCostPerRequestUSD: a model whose prompt and reserved output would cost more is not raced")
+    func costCapHolds() async throws {
+        // At $1,000 per million tokens, the prompt and the reserved output cost more than $0.01. Real time, with
+        // margins far apart (hedge at 50 ms, the raced cloud answers 10 ms later, the device at 1.5 s): the
+        // virtual clock's scripted replies move time at once and would race the hedge timer.
+        let pricey = ModelPricing(inputPerMillion: 1_000, outputPerMillion: 1_000)
+        for (cap, raced) in [(0.01, false), (1_000.0, true)] {
+            let device = ScriptedLanguageModel(id: "device", script: [.reply("on device", after: .milliseconds(1_500))])
+            let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, whenExhausted: .reply("cloud", after: .milliseconds(10)))
+            var document = Fixtures.document(
+                models: ["device": Fixtures.modelConfig(), "cloud": Fixtures.modelConfig(tier: .thirdParty, pricing: pricey)],
+                priority: ["device", "cloud"])
+            document.features[Fixtures.feature]?.routing = RoutingConfig(
+                hedge: HedgeConfig(afterMs: 50, maxExtraCostPerRequestUSD: cap))
+            let router = Router(
+                unvalidated: .fixed(document), models: .models(["device": device, "cloud": cloud]), installId: "install-1")
+            let result = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
+            #expect(result.response.text == (raced ? "cloud" : "on device"), "cap \(cap)")
+            #expect(cloud.callCount == (raced ? 1 : 0), "cap \(cap)")
+        }
+    }
+
     @Test("privacy still applies: a sensitive feature never races a cloud model")
     func privacyHolds() async throws {
         let device = ScriptedLanguageModel(id: "device", script: [.reply("on device", after: .milliseconds(900))])
