@@ -7,14 +7,15 @@ import HybridStore
 import HybridTestSupport
 import HybridProjectTestSupport
 
-/// `hybrid-bench ingest [--events N]`: router events into a field run in SQLite (default 200,000 events, distinct
-/// random ids, 400 installs, each install's 500 events one batch as its uploader sends them). Timed: validated
-/// events into the store (the collector's store path) and JSON batches decoded event by event then stored (what
+/// `hybrid-bench ingest [--events N] [--write-file PATH]`: router events into a field run in SQLite (default 200,000
+/// events, distinct random ids, 400 installs, each install's 500 events one batch as its uploader sends them).
+/// Timed: validated events into the store (the collector's store path) and JSON batches decoded event by event then stored (what
 /// `hybrid collect` does per request after gunzip), both with `--in-flight` uploads at once (default 8, as a
 /// collector serves many installs; concurrent batches share commits), the JSON line again one upload at a time
 /// (bounded by one synchronous commit per batch), and the release `hybrid ingest FILE` on the same events as JSON
 /// Lines (a child process: start-up, file, decoding, storing; what users run); the validated batches again into
-/// PostgreSQL (`PostgresFieldEventStore`) beside SQLite. Each line gives CPU per event.
+/// PostgreSQL (`PostgresFieldEventStore`) beside SQLite. Each line gives CPU per event. `--write-file` only writes
+/// the JSON Lines file, to time two builds of `hybrid ingest` on identical bytes.
 /// Target: ≥ 100,000 events/s.
 enum IngestBenchmark {
     static let target = 100_000.0
@@ -23,6 +24,12 @@ enum IngestBenchmark {
         let total = arguments.int("events", default: 200_000)
         let batchSize = 500
         let events = (0..<total).map(event)
+        if let path = arguments.string("write-file") {
+            // The JSON Lines file alone, so two builds' `hybrid ingest` can be timed on identical bytes.
+            try jsonLines(events).write(to: URL(fileURLWithPath: path))
+            print("ingest: \(total) events written to \(path)")
+            return
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-bench-ingest-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -109,9 +116,7 @@ enum IngestBenchmark {
             return
         }
         let file = directory.appendingPathComponent("events.jsonl")
-        var lines = Data()
-        for event in events { lines.append(try RouteEventLines.line(event)) }
-        try lines.write(to: file)
+        try jsonLines(events).write(to: file)
         let database = directory.appendingPathComponent("c.sqlite").path
         let usage = try await MeasuredProcess(hybrid, ["ingest", "--db", database, file.path], timeout: .seconds(600)).run()
         guard usage.status == 0 else {
@@ -119,6 +124,13 @@ enum IngestBenchmark {
             return
         }
         report("`hybrid ingest FILE` (release CLI, whole process)", events.count, seconds: usage.wallSeconds, cpuSeconds: usage.cpuSeconds)
+    }
+
+    /// The events as a JSON Lines file's bytes, as `JSONLinesEventSink` writes them.
+    static func jsonLines(_ events: [RouteEvent]) throws -> Data {
+        var lines = Data()
+        for event in events { lines.append(try RouteEventLines.line(event)) }
+        return lines
     }
 
     /// Wall and CPU time of this process from its creation.

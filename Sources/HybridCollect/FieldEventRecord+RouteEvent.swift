@@ -60,8 +60,7 @@ enum EventChecks {
     /// a model skipped for privacy was never a candidate), or when no model answered after at least one call. A
     /// hedge's race is not a fallback: a model that lost it did not fail, so a raced model's win is not counted.
     static func fellBack(_ attempts: [RouteEvent.Attempt], servedIndex: Int?) -> Bool {
-        let called = attempts.filter { $0.outcome != .skipped }
-        guard let servedIndex else { return called.count > 1 }
+        guard let servedIndex else { return attempts.lazy.filter { $0.outcome != .skipped }.count > 1 }
         return attempts[..<servedIndex].contains { $0.outcome != .skipped && $0.outcome != .lostRace }
     }
 }

@@ -7,10 +7,12 @@ public import HybridCore
 public enum RouteEventReader {
     /// One JSON Lines line: the event, or why it is not one.
     public static func decodeLine(_ line: some ContiguousBytes) -> Result<RouteEvent, FieldEventRejection> {
-        do {
-            return .success(try RouteEvent.readJSON(bytes: line))
-        } catch {
-            return .failure(FieldEventRejection(reasons: [error.described()]))
+        line.withUnsafeBytes { raw in
+            do throws(JSONMemberError) {
+                return .success(try RouteEvent.readJSON(bytes: raw))
+            } catch {
+                return .failure(FieldEventRejection(reasons: [error.described()]))
+            }
         }
     }
 }

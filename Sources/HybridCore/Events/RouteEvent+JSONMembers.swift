@@ -94,6 +94,12 @@ extension RouteEvent {
         try readWhole(bytes) { (json) throws(JSONMemberError) in try readJSON(&json) }
     }
 
+    /// The same over bytes in place (a JSON Lines line): not generic, so a caller in another module runs it
+    /// specialized.
+    package static func readJSON(bytes: UnsafeRawBufferPointer) throws(JSONMemberError) -> RouteEvent {
+        try readWhole(bytes) { (json) throws(JSONMemberError) in try readJSON(&json) }
+    }
+
     /// The event as compact JSON.
     package func jsonBytes() throws(JSONMemberError) -> [UInt8] {
         var writer = JSONTextWriter()

@@ -222,9 +222,14 @@ extension RouteEvent {
 extension [RouteEvent.Attempt] {
     /// Whether the attempts show a hedged race: one lost it, or two calls overlapped in time (a race both sides
     /// lost). The router sets `RouteEvent.hedged` from it; collectors fall back on it for events without that field.
+    /// Read per stored event by collectors, so it allocates nothing (no filtered copy of the attempts).
     package var showRace: Bool {
         if contains(where: { $0.outcome == .lostRace }) { return true }
-        let calls = filter { $0.outcome != .skipped && $0.outcome != .servedFromCache }
-        return zip(calls, calls.dropFirst()).contains { $1.startMs < $0.startMs + $0.durationMs }
+        var previousEnd: Double?
+        for call in self where call.outcome != .skipped && call.outcome != .servedFromCache {
+            if let previousEnd, call.startMs < previousEnd { return true }
+            previousEnd = call.startMs + call.durationMs
+        }
+        return false
     }
 }

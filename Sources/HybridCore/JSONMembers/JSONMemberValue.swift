@@ -67,6 +67,7 @@ extension Bool: JSONMemberValue {
 /// Dates travel as ISO 8601 UTC strings with milliseconds (``ISO8601Milliseconds``).
 extension Date: JSONMemberValue {
     package static func readJSON(_ json: inout JSONByteScanner) throws(JSONMemberError) -> Date {
+        if let date = readCanonical(&json) { return date }
         let text = try String.readJSON(&json)
         guard let date = ISO8601Milliseconds.parse(text) else {
             throw JSONMemberError("expected an ISO 8601 date such as 2026-11-22T22:26:18.123Z, got \"\(text)\"")
@@ -75,6 +76,18 @@ extension Date: JSONMemberValue {
     }
 
     package func writeJSON(_ writer: inout JSONTextWriter) { writer.string(ISO8601Milliseconds.format(self)) }
+
+    /// The date when the next value is the canonical form (`"2026-11-22T22:26:18.123Z"`: no escapes, as its
+    /// bytes are checked), read in place without a `String`; nil, consuming nothing, for anything else.
+    private static func readCanonical(_ json: inout JSONByteScanner) -> Date? {
+        json.skipWhitespace()
+        let start = json.position
+        guard start + 26 <= json.bytes.count, json.bytes[start] == UInt8(ascii: "\""), json.bytes[start + 25] == UInt8(ascii: "\""),
+            let date = ISO8601Milliseconds.parseCanonical(UnsafeBufferPointer(rebasing: json.bytes[(start + 1)..<(start + 25)]))
+        else { return nil }
+        json.position = start + 26
+        return date
+    }
 }
 
 extension Optional: JSONMemberValue where Wrapped: JSONMemberValue {

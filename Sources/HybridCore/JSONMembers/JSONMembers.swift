@@ -12,9 +12,11 @@ package struct JSONMember<Root>: Sendable {
 }
 
 /// How a member's value gets into the root: the common scalar types straight into the stored property at its
-/// offset (no closure, no key path at run time), anything else through a closure.
+/// offset (no closure, no key path at run time); other stored types at their offset through a reader that
+/// captures nothing (so calling it retains nothing); a property without storage through its setter.
 private enum JSONMemberSlot<Root>: Sendable {
     case string(Int), optionalString(Int), int(Int), optionalInt(Int), double(Int), optionalDouble(Int), bool(Int)
+    case stored(Int, @Sendable (inout JSONByteScanner, UnsafeMutableRawPointer) throws(JSONMemberError) -> Void)
     case other(@Sendable (inout JSONByteScanner, inout Root) throws(JSONMemberError) -> Void)
 }
 
@@ -31,8 +33,19 @@ private func store<Root, Value>(_ value: Value, at offset: Int, in root: inout R
     }
 }
 
+/// Reads a `Value` into the stored property at `property` (a root's storage plus the property's offset).
+@inline(__always)
+private func readStored<Value: JSONMemberValue>(
+    _ json: inout JSONByteScanner, _ property: UnsafeMutableRawPointer, as _: Value.Type
+) throws(JSONMemberError) {
+    property.assumingMemoryBound(to: Value.self).pointee = try Value.readJSON(&json)
+}
+
 extension JSONMember {
-    /// A member stored at `keyPath`; optional values may be absent and are omitted when nil.
+    /// A member stored at `keyPath`; optional values may be absent and are omitted when nil. Always inlined into
+    /// the table, where `Root` and `Value` are known, so its reader and writer are compiled for them (not generic
+    /// code looking up type metadata per member read).
+    @inline(__always)
     package static func member<Value: JSONMemberValue>(
         _ name: StaticString, _ keyPath: any WritableKeyPath<Root, Value> & Sendable
     ) -> JSONMember<Root> {
@@ -48,7 +61,8 @@ extension JSONMember {
     }
 
     /// A member behind accessors (a property wrapper's value, which has no storage offset), read and written
-    /// through them: cheaper than a key path's run-time projection.
+    /// through them: cheaper than a key path's run-time projection. Inlined into the table, as above.
+    @inline(__always)
     package static func member<Value: JSONMemberValue>(
         _ name: StaticString, get: @escaping @Sendable (Root) -> Value, set: @escaping @Sendable (inout Root, Value) -> Void
     ) -> JSONMember<Root> {
@@ -64,6 +78,7 @@ extension JSONMember {
             })
     }
 
+    @inline(__always)
     private static func slot<Value: JSONMemberValue>(_ keyPath: any WritableKeyPath<Root, Value> & Sendable) -> JSONMemberSlot<Root> {
         let path = SendableKeyPath(keyPath: keyPath as WritableKeyPath<Root, Value>)
         guard let offset = MemoryLayout<Root>.offset(of: path.keyPath) else {
@@ -77,7 +92,7 @@ extension JSONMember {
         case is Double.Type: return .double(offset)
         case is Double?.Type: return .optionalDouble(offset)
         case is Bool.Type: return .bool(offset)
-        default: return .other { (json, root) throws(JSONMemberError) in store(try Value.readJSON(&json), at: offset, in: &root) }
+        default: return .stored(offset) { (json, property) throws(JSONMemberError) in try readStored(&json, property, as: Value.self) }
         }
     }
 }
@@ -85,34 +100,23 @@ extension JSONMember {
 /// The members of a JSON object type, in wire order: the one table its reader and its writer both use, so a new
 /// field is one line here (and the round-trip and coverage tests fail until it is).
 ///
-/// Reading is a byte reader over ``JSONByteScanner``: member names are matched without allocating (an index by
-/// name length), a duplicate or missing required member is caught with a bit mask, unknown members are skipped
-/// (but validated), and every error names the member's JSON path.
+/// Reading is a byte reader over ``JSONByteScanner``: member names are matched without allocating (a hash built
+/// from the table's names, ``JSONMemberNames``), a duplicate or missing required member is caught with a bit mask,
+/// unknown members are skipped (but validated), and every error names the member's JSON path.
 package struct JSONMembers<Root>: Sendable {
     package let members: [JSONMember<Root>]
     private let required: UInt64
-    /// Member indexes by name length, so a name is compared with a few candidates only.
-    /// Member indexes grouped by name length (`candidates[byLength[n]]` are the names n bytes long), flat so that
-    /// a lookup loads no inner array.
-    private let candidates: [Int]
-    private let byLength: [Range<Int>]
+    /// Each member's way into the root, apart from the members so the reader's loads stay small.
+    private let slots: [JSONMemberSlot<Root>]
+    /// The reader's lookup of member names (internal for its tests).
+    let names: JSONMemberNames
 
     package init(_ members: [JSONMember<Root>]) {
         precondition(members.count <= 64, "a JSONMembers table holds at most 64 members")
         self.members = members
-        var required: UInt64 = 0
-        var groups = [[Int]](repeating: [], count: 1 + (members.map(\.name.utf8CodeUnitCount).max() ?? 0))
-        for (index, member) in members.enumerated() {
-            if member.isRequired { required |= 1 << UInt64(index) }
-            groups[member.name.utf8CodeUnitCount].append(index)
-        }
-        self.required = required
-        candidates = groups.flatMap { $0 }
-        var start = 0
-        byLength = groups.map { group in
-            defer { start += group.count }
-            return start..<(start + group.count)
-        }
+        required = members.indices.reduce(0) { mask, index in members[index].isRequired ? mask | 1 << UInt64(index) : mask }
+        slots = members.map(\.slot)
+        names = JSONMemberNames(members.map(\.name))
     }
 
     /// Reads one object into `root` (which holds placeholders for the required members).
@@ -139,7 +143,7 @@ package struct JSONMembers<Root>: Sendable {
 
     @inline(__always)
     private func read(_ index: Int, _ json: inout JSONByteScanner, _ root: inout Root) throws(JSONMemberError) {
-        switch members[index].slot {
+        switch slots[index] {
         case .string(let offset): store(try String.readJSON(&json), at: offset, in: &root)
         case .optionalString(let offset): store(try String?.readJSON(&json), at: offset, in: &root)
         case .int(let offset): store(try Int.readJSON(&json), at: offset, in: &root)
@@ -147,6 +151,10 @@ package struct JSONMembers<Root>: Sendable {
         case .double(let offset): store(try Double.readJSON(&json), at: offset, in: &root)
         case .optionalDouble(let offset): store(try Double?.readJSON(&json), at: offset, in: &root)
         case .bool(let offset): store(try Bool.readJSON(&json), at: offset, in: &root)
+        case .stored(let offset, let read):
+            try withUnsafeMutableBytes(of: &root) { (raw) throws(JSONMemberError) in
+                try read(&json, raw.baseAddress.unsafelyUnwrapped.advanced(by: offset))
+            }
         case .other(let read): try read(&json, &root)
         }
     }
@@ -158,15 +166,10 @@ package struct JSONMembers<Root>: Sendable {
     }
 
     /// The next member name and its `:`; the index of its member, nil for a name the table does not hold.
+    @inline(__always)
     private func memberIndex(_ json: inout JSONByteScanner) throws(JSONMemberError) -> Int? {
         let start = json.position
-        if let key = try? json.readKey() {
-            guard key.count < byLength.count else { return nil }
-            for candidate in byLength[key.count] where json.matches(key, members[candidates[candidate]].name) {
-                return candidates[candidate]
-            }
-            return nil
-        }
+        if let key = try? json.readKey() { return names.index(of: key, in: json.bytes) }
         // A name with escapes (or not a name at all): decoded, then compared as text.
         json.position = start
         let name = try scanning("a member name") { () throws(JSONByteScanner.Stop) in
@@ -225,17 +228,25 @@ extension JSONMemberObject {
 }
 
 /// The value `read` takes from `bytes`, which must hold nothing after it but white space.
+@inline(__always)
 package func readWhole<Value>(
     _ bytes: some ContiguousBytes, _ read: (inout JSONByteScanner) throws(JSONMemberError) -> Value
 ) throws(JSONMemberError) -> Value {
     let result: Result<Value, JSONMemberError> = bytes.withUnsafeBytes { raw in
-        var json = JSONByteScanner(raw.assumingMemoryBound(to: UInt8.self))
-        return Result { () throws(JSONMemberError) -> Value in
-            let value = try read(&json)
-            json.skipWhitespace()
-            guard json.atEnd else { throw JSONMemberError("unexpected text after the value") }
-            return value
-        }
+        Result { () throws(JSONMemberError) -> Value in try readWhole(raw, read) }
     }
     return try result.get()
+}
+
+/// The same over bytes in place: inlined into each caller, so a reader of a known type runs with no generic
+/// metadata to look up and no value to copy through a `Result`.
+@inline(__always)
+package func readWhole<Value>(
+    _ raw: UnsafeRawBufferPointer, _ read: (inout JSONByteScanner) throws(JSONMemberError) -> Value
+) throws(JSONMemberError) -> Value {
+    var json = JSONByteScanner(raw.assumingMemoryBound(to: UInt8.self))
+    let value = try read(&json)
+    json.skipWhitespace()
+    guard json.atEnd else { throw JSONMemberError("unexpected text after the value") }
+    return value
 }
