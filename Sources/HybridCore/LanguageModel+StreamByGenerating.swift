@@ -12,7 +12,7 @@ extension LanguageModel {
         _ request: GenerationRequest, taskExecutor: (any TaskExecutor)?
     ) -> AsyncThrowingStream<GenerationEvent, any Error> {
         AsyncThrowingStream { continuation in
-            let task = Task(executorPreference: taskExecutor) {
+            let task = Task.starting(on: taskExecutor) {
                 do throws(GenerationError) {
                     let response = try await generate(request)
                     continuation.yield(.delta(response.text))

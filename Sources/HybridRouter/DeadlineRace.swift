@@ -33,7 +33,7 @@ enum DeadlineRace {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<RaceOutcome<Value>, Never>) in
                 gate.install(continuation)
-                let call = Task(executorPreference: clock.taskExecutor) {
+                let call = Task.starting(on: clock.taskExecutor) {
                     let result: Result<Value, GenerationError>
                     do throws(GenerationError) {
                         result = .success(try await work())
@@ -42,7 +42,7 @@ enum DeadlineRace {
                     }
                     gate.resolve(.finished(result))
                 }
-                let timer = Task(executorPreference: clock.taskExecutor) {
+                let timer = Task.starting(on: clock.taskExecutor) {
                     do {
                         try await clock.sleep(deadline)
                         gate.resolve(.deadline)

@@ -39,7 +39,7 @@ final class HedgeRace: Sendable {
     func start(_ position: Int, _ call: @escaping @Sendable () async -> (RaceOutcome<GenerationResponse>, Bool)) {
         let continuation = self.continuation
         state.withLock { _ = $0.live.insert(position) }
-        add(position, Task(executorPreference: taskExecutor) {
+        add(position, Task.starting(on: taskExecutor) {
             let (outcome, delivered) = await call()
             continuation.yield(.ended(position: position, outcome: outcome, deliveredText: delivered))
         })
@@ -49,7 +49,7 @@ final class HedgeRace: Sendable {
     func arm(at instant: ContinuousClock.Instant, clock: RouterClock) {
         let continuation = self.continuation
         state.withLock { _ = $0.live.insert(Self.timerKey) }
-        add(Self.timerKey, Task(executorPreference: taskExecutor) {
+        add(Self.timerKey, Task.starting(on: taskExecutor) {
             guard (try? await clock.sleep(instant)) != nil else { return }
             continuation.yield(.hedgeDue)
         })

@@ -31,7 +31,7 @@ extension Router {
     /// The stream of one request as traced (typed or not).
     func stream(_ request: RequestTrace) -> AsyncThrowingStream<RoutedStreamEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream<RoutedStreamEvent, any Error>.makeStream()
-        let task = Task(executorPreference: clock.taskExecutor) { [self] in
+        let task = Task.starting(on: clock.taskExecutor) { [self] in
             let result = await traced(request) { plan async throws(RouterError) in
                 try await runStream(plan, into: continuation)
             }

@@ -61,7 +61,7 @@ extension Router {
         request.output = output
         let events = stream(request)
         let (stream, continuation) = AsyncThrowingStream<PartialSnapshot<T>, any Error>.makeStream()
-        let task = Task(executorPreference: clock.taskExecutor) {
+        let task = Task.starting(on: clock.taskExecutor) {
             do {
                 let placeholders = PartialValue<T>.Placeholders()
                 var text = ""
