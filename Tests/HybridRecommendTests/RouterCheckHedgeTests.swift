@@ -17,38 +17,10 @@ struct RouterCheckHedgeTests {
     static let latencies: [Double] = [0, 100, 200, 300, 400, 500, 700, 1000, 1500, 2500]
     static let delays = [100, 200, 300, 500, 700, 1000]
 
-    /// A random table whose calls answer or fail after a latency from the grid.
-    static func storeTable(_ rng: inout SplitMix64, cases: Int, document: HybridConfigDocument) async throws -> SQLiteResultStore {
-        let store = SQLiteResultStore(database: try HybridDatabase.inMemory())
-        try await store.createRun(RunRecord(
-            id: "run", features: ["summarize"], datasetPath: "memory.jsonl", datasetHash: "h", plannedCount: cases * models.count, seed: 1))
-        let feature = document.features["summarize"]!
-        let checks = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints)
-        var records: [ResultRecord] = []
-        for i in 0..<cases {
-            for model in models {
-                let key = ResultKey(runID: "run", caseID: String(format: "c%02d", i), armID: "concise@\(model)", repeatIndex: 0)
-                let cost: Double? = Int.random(in: 0..<4, using: &rng) == 0 ? nil : Double(Int.random(in: 1...5000, using: &rng)) / 1e6
-                let latency = latencies.randomElement(using: &rng)!
-                if Int.random(in: 0..<4, using: &rng) == 0 {
-                    let kind = RouterCheckPropertyTests.errorKinds.randomElement(using: &rng)!
-                    records.append(ResultRecord(
-                        key: key, feature: "summarize", promptVariant: "concise", modelID: model, tier: .privateCloud,
-                        renderedPromptHash: "p", rawOutput: nil, usage: nil, timings: ResultTimings(totalMs: latency), costUSD: cost,
-                        error: ResultError(kind: kind, message: "generated \(kind)")))
-                    continue
-                }
-                let text = RouterCheckPropertyTests.answers.randomElement(using: &rng)!
-                records.append(ResultRecord(
-                    key: key, feature: "summarize", promptVariant: "concise", modelID: model, tier: .privateCloud,
-                    renderedPromptHash: "p", rawOutput: text, usage: TokenUsage(promptTokens: 10, completionTokens: 5),
-                    timings: ResultTimings(totalMs: latency), costUSD: cost,
-                    constraints: checks.evaluate(text).results.map { ConstraintOutcome(name: $0.name, passed: $0.passed) }))
-            }
-        }
-        try await store.insertResults(records)
-        return store
-    }
+    /// Three calls in four priced; answers and failures alike after a latency from the grid.
+    static let draws = RouterCheckPropertyTests.Draws(
+        cost: { rng in Int.random(in: 0..<4, using: &rng) == 0 ? nil : Double(Int.random(in: 1...5000, using: &rng)) / 1e6 },
+        latency: { rng, _ in latencies.randomElement(using: &rng)! })
 
     /// A random hedged policy over two or three models: output checks, maybe an attempt timeout and a deadline on
     /// the grid, a hedge delay on the grid, sometimes limited to a tier or a share.
@@ -113,7 +85,7 @@ struct RouterCheckHedgeTests {
         var checked = 0, raced = 0
         for seed in UInt64(1)...40 {
             var rng = SplitMix64(seed: seed)
-            let store = try await Self.storeTable(&rng, cases: 12, document: base)
+            let store = try await RouterCheckPropertyTests.storeTable(&rng, cases: 12, document: base, draws: Self.draws)
             for _ in 0..<3 {
                 let policy = Self.policy(&rng)
                 var document = try RouterCheck.applying(policy, feature: "summarize", to: base)

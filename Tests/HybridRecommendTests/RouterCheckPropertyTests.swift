@@ -28,8 +28,22 @@ struct RouterCheckPropertyTests {
         return document
     }
 
+    /// How a random table draws each call's cost and latency; which calls fail, with what, and the answers are
+    /// drawn alike for every table.
+    struct Draws: Sendable {
+        var cost: @Sendable (inout SplitMix64) -> Double?
+        var latency: @Sendable (inout SplitMix64, _ failed: Bool) -> Double
+
+        /// Half the calls priced; failures at once, answers on a 0.5 ms grid up to 3 s, often equal to a timeout.
+        static let property = Draws(
+            cost: { rng in Bool.random(using: &rng) ? Double(Int.random(in: 0...5000, using: &rng)) / 1e6 : nil },
+            latency: { rng, failed in failed ? 0 : Double(Int.random(in: 0...6000, using: &rng)) / 2 })
+    }
+
     /// A random outcome table stored as the runner stores it: constraints computed on the text by `OutputChecks`.
-    static func storeTable(_ rng: inout SplitMix64, cases: Int, document: HybridConfigDocument) async throws -> SQLiteResultStore {
+    static func storeTable(
+        _ rng: inout SplitMix64, cases: Int, document: HybridConfigDocument, draws: Draws = .property
+    ) async throws -> SQLiteResultStore {
         let store = SQLiteResultStore(database: try HybridDatabase.inMemory())
         try await store.createRun(RunRecord(
             id: "run", features: ["summarize"], datasetPath: "memory.jsonl", datasetHash: "h", plannedCount: cases * models.count, seed: 1))
@@ -39,18 +53,18 @@ struct RouterCheckPropertyTests {
         for i in 0..<cases {
             for model in models {
                 let key = ResultKey(runID: "run", caseID: String(format: "c%02d", i), armID: "concise@\(model)", repeatIndex: 0)
-                let cost: Double? = Bool.random(using: &rng) ? Double(Int.random(in: 0...5000, using: &rng)) / 1e6 : nil
-                if Int.random(in: 0..<4, using: &rng) == 0 {
+                let cost = draws.cost(&rng)
+                let failed = Int.random(in: 0..<4, using: &rng) == 0
+                let latency = draws.latency(&rng, failed)
+                if failed {
                     let kind = errorKinds.randomElement(using: &rng)!
                     records.append(ResultRecord(
                         key: key, feature: "summarize", promptVariant: "concise", modelID: model, tier: .privateCloud,
-                        renderedPromptHash: "p", rawOutput: nil, usage: nil, timings: ResultTimings(totalMs: 0), costUSD: cost,
+                        renderedPromptHash: "p", rawOutput: nil, usage: nil, timings: ResultTimings(totalMs: latency), costUSD: cost,
                         error: ResultError(kind: kind, message: "generated \(kind)")))
                     continue
                 }
                 let text = answers.randomElement(using: &rng)!
-                // Latencies on a 0.5 ms grid, often equal to a timeout to exercise ties.
-                let latency = Double(Int.random(in: 0...6000, using: &rng)) / 2
                 records.append(ResultRecord(
                     key: key, feature: "summarize", promptVariant: "concise", modelID: model, tier: .privateCloud,
                     renderedPromptHash: "p", rawOutput: text, usage: TokenUsage(promptTokens: 10, completionTokens: 5),
