@@ -30,8 +30,8 @@ extension StoreJSON {
         out.raw("[")
         for (index, outcome) in outcomes.enumerated() {
             out.raw(index == 0 ? "{" : ",{")
-            if let message = outcome.message { out.key("message", first: true); out.string(message) }
-            out.key("name", first: outcome.message == nil)
+            out.member("message", outcome.message)
+            out.key("name")
             out.string(outcome.name)
             if let observed = outcome.observed {
                 guard observed.allNumbersFinite else { throw notFinite("constraint outcomes") }
@@ -53,8 +53,8 @@ extension StoreJSON {
         for (index, score) in scores.enumerated() {
             guard score.value.isFinite else { throw notFinite("quality scores") }
             out.raw(index == 0 ? "{" : ",{")
-            if let detail = score.detail { out.key("detail", first: true); out.string(detail) }
-            out.key("scorer", first: score.detail == nil)
+            out.member("detail", score.detail)
+            out.key("scorer")
             out.string(score.scorer)
             out.key("value")
             out.number(score.value)

@@ -18,14 +18,42 @@ package struct JSONTextWriter: Sendable {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    /// Appends `"name":`, after a comma unless it is the object's first member: `first`, or the object's `{` is the
-    /// last byte written, so a writer of optional members keeps no flag of its own.
-    package mutating func key(_ name: StaticString, first: Bool = false) {
-        if !first && bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
+    /// Appends `"name":`, after a comma unless it is the object's first member (the object's `{` is the last byte
+    /// written), so a writer of optional members keeps no flag of its own.
+    package mutating func key(_ name: StaticString) {
+        if bytes.last != UInt8(ascii: "{") { bytes.append(UInt8(ascii: ",")) }
         bytes.append(UInt8(ascii: "\""))
         raw(name)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Appends `"name":"value"` when `value` is set: optional members are left out when nil.
+    package mutating func member(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        string(value)
+    }
+
+    /// Appends `"name":value` when `value` is set.
+    package mutating func member(_ name: StaticString, _ value: Int?) {
+        guard let value else { return }
+        key(name)
+        number(value)
+    }
+
+    /// Appends `"name":value` when `value` is set (finite: the caller checks, as for ``number(_:)-(Double)``).
+    package mutating func member(_ name: StaticString, _ value: Double?) {
+        guard let value else { return }
+        key(name)
+        number(value)
+    }
+
+    /// Appends `"name":value` when `value` is set, object keys sorted.
+    package mutating func member(_ name: StaticString, _ value: JSONValue?) {
+        guard let value else { return }
+        key(name)
+        self.value(value)
     }
 
     /// Appends `value` quoted: `"`, `\`, newline, return and tab as two-character escapes, other control

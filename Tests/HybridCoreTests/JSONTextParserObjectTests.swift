@@ -152,11 +152,25 @@ struct JSONTextWriterKeyTests {
         out.key("c")
         out.string("x")
         out.raw("}")
-        out.key("d", first: false)
+        out.key("d")
         out.raw("[]")
         out.raw("}")
         #expect(out.text == #"{"a":1,"b":{"c":"x"},"d":[]}"#)
         #expect(JSONValue.isParsed(out.text))
+    }
+
+    @Test("member writes a set optional with its key and leaves a nil one out, first or not")
+    func membersLeaveNilOut() {
+        var out = JSONTextWriter()
+        out.raw("{")
+        out.member("a", nil as String?)
+        out.member("b", 2 as Int?)
+        out.member("c", nil as JSONValue?)
+        out.member("d", 0.5 as Double?)
+        out.member("e", "x" as String?)
+        out.member("f", ["g": true] as JSONValue?)
+        out.raw("}")
+        #expect(out.text == #"{"b":2,"d":0.5,"e":"x","f":{"g":true}}"#)
     }
 }
 

@@ -8,7 +8,8 @@ package struct JSONMember<Root>: Sendable {
     /// Whether the object is refused without it (every non-optional property).
     package let isRequired: Bool
     fileprivate let slot: JSONMemberSlot<Root>
-    fileprivate let write: @Sendable (Root, inout JSONTextWriter, _ first: Bool) throws(JSONMemberError) -> Bool
+    /// Writes the member after a comma where one is due (``JSONTextWriter/key(_:)``), or nothing when absent.
+    fileprivate let write: @Sendable (Root, inout JSONTextWriter) throws(JSONMemberError) -> Void
 }
 
 /// How a member's value gets into the root: the common scalar types straight into the stored property at its
@@ -51,12 +52,11 @@ extension JSONMember {
     ) -> JSONMember<Root> {
         JSONMember(
             name: name, isRequired: !Value.isOptional, slot: slot(keyPath),
-            write: { (root, writer, first) throws(JSONMemberError) in
+            write: { (root, writer) throws(JSONMemberError) in
                 let value = root[keyPath: keyPath]
-                guard !value.isAbsentJSON else { return false }
-                writer.key(name, first: first)
+                guard !value.isAbsentJSON else { return }
+                writer.key(name)
                 try value.writeJSON(&writer)
-                return true
             })
     }
 
@@ -69,12 +69,11 @@ extension JSONMember {
         JSONMember(
             name: name, isRequired: !Value.isOptional,
             slot: .other { (json, root) throws(JSONMemberError) in set(&root, try Value.readJSON(&json)) },
-            write: { (root, writer, first) throws(JSONMemberError) in
+            write: { (root, writer) throws(JSONMemberError) in
                 let value = get(root)
-                guard !value.isAbsentJSON else { return false }
-                writer.key(name, first: first)
+                guard !value.isAbsentJSON else { return }
+                writer.key(name)
                 try value.writeJSON(&writer)
-                return true
             })
     }
 
@@ -183,10 +182,9 @@ package struct JSONMembers<Root>: Sendable {
     /// Writes `root` as an object: members in table order, absent optionals omitted.
     package func write(_ root: Root, to writer: inout JSONTextWriter) throws(JSONMemberError) {
         writer.raw("{")
-        var first = true
         for member in members {
             do {
-                if try member.write(root, &writer, first) { first = false }
+                try member.write(root, &writer)
             } catch {
                 throw error.inside("\(member.name)")
             }

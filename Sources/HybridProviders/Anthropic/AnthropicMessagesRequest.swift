@@ -142,21 +142,21 @@ extension AnthropicMessagesRequest {
         guard temperature?.isFinite ?? true, topP?.isFinite ?? true else { return nil }
         var out = JSONTextWriter(capacity: 256 + (system?.utf8.count ?? 0))
         out.raw("{")
-        out.key("max_tokens", first: true)
+        out.key("max_tokens")
         out.number(maxTokens)
         out.key("messages")
         OpenAIChatRequest.writeList(messages, to: &out) { message, out in message.write(to: &out) }
         out.key("model")
         out.string(model)
         if let stream { out.key("stream"); out.raw(stream ? "true" : "false") }
-        if let system { out.key("system"); out.string(system) }
-        if let temperature { out.key("temperature"); out.number(temperature) }
+        out.member("system", system)
+        out.member("temperature", temperature)
         if let toolChoice { out.key("tool_choice"); toolChoice.write(to: &out) }
         if let tools {
             out.key("tools")
             OpenAIChatRequest.writeList(tools, to: &out) { tool, out in tool.write(to: &out) }
         }
-        if let topP { out.key("top_p"); out.number(topP) }
+        out.member("top_p", topP)
         out.raw("}")
         return Data(out.bytes)
     }
@@ -166,7 +166,7 @@ extension AnthropicMessagesRequest.Message {
     /// `{"content":"…" or [blocks],"role":…}`.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        out.key("content", first: true)
+        out.key("content")
         switch content {
         case .text(let text): out.string(text)
         case .blocks(let blocks): OpenAIChatRequest.writeList(blocks, to: &out) { block, out in block.write(to: &out) }
@@ -181,12 +181,12 @@ extension AnthropicMessagesRequest.Block {
     /// `{"content","id","input","name","text","tool_use_id","type"}`, the ones set.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        if let content { out.key("content"); out.string(content) }
-        if let id { out.key("id"); out.string(id) }
-        if let input { out.key("input"); out.value(input) }
-        if let name { out.key("name"); out.string(name) }
-        if let text { out.key("text"); out.string(text) }
-        if let toolUseID { out.key("tool_use_id"); out.string(toolUseID) }
+        out.member("content", content)
+        out.member("id", id)
+        out.member("input", input)
+        out.member("name", name)
+        out.member("text", text)
+        out.member("tool_use_id", toolUseID)
         out.key("type")
         out.string(type)
         out.raw("}")
@@ -197,7 +197,7 @@ extension AnthropicMessagesRequest.Tool {
     /// `{"description":…,"input_schema":…,"name":…}`.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        out.key("description", first: true)
+        out.key("description")
         out.string(description)
         out.key("input_schema")
         out.value(inputSchema)
@@ -211,7 +211,7 @@ extension AnthropicMessagesRequest.ToolChoice {
     /// `{"name":…,"type":…}`, the name only for a named tool.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        if let name { out.key("name"); out.string(name) }
+        out.member("name", name)
         out.key("type")
         out.string(type)
         out.raw("}")

@@ -146,7 +146,7 @@ extension GeminiRequest {
         guard generationConfig?.temperature?.isFinite ?? true, generationConfig?.topP?.isFinite ?? true else { return nil }
         var out = JSONTextWriter(capacity: 256 + contents.reduce(0) { $0 + $1.parts.reduce(0) { $0 + ($1.text?.utf8.count ?? 0) } })
         out.raw("{")
-        out.key("contents", first: true)
+        out.key("contents")
         OpenAIChatRequest.writeList(contents, to: &out) { content, out in content.write(to: &out) }
         if let generationConfig { out.key("generationConfig"); generationConfig.write(to: &out) }
         if let systemInstruction { out.key("systemInstruction"); systemInstruction.write(to: &out) }
@@ -154,11 +154,10 @@ extension GeminiRequest {
             out.key("toolConfig")
             out.raw(#"{"functionCallingConfig":{"#)
             if let names = toolConfig.functionCallingConfig.allowedFunctionNames {
-                out.key("allowedFunctionNames", first: true)
+                out.key("allowedFunctionNames")
                 OpenAIChatRequest.writeList(names, to: &out) { name, out in out.string(name) }
-                out.raw(",")
             }
-            out.key("mode", first: true)
+            out.key("mode")
             out.string(toolConfig.functionCallingConfig.mode)
             out.raw("}}")
         }
@@ -187,9 +186,9 @@ extension GeminiRequest.Content {
     /// `{"parts":[…],"role":…}`, the role only when set (a system instruction has none).
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        out.key("parts", first: true)
+        out.key("parts")
         OpenAIChatRequest.writeList(parts, to: &out) { part, out in part.write(to: &out) }
-        if let role { out.key("role"); out.string(role) }
+        out.member("role", role)
         out.raw("}")
     }
 }
@@ -214,7 +213,7 @@ extension GeminiRequest.Part {
             out.value(functionResponse.response)
             out.raw("}")
         }
-        if let text { out.key("text"); out.string(text) }
+        out.member("text", text)
         out.raw("}")
     }
 }
@@ -223,12 +222,12 @@ extension GeminiRequest.GenerationConfig {
     /// `{"maxOutputTokens","responseMimeType","responseSchema","seed","temperature","topP"}`, the ones set.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        if let maxOutputTokens { out.key("maxOutputTokens"); out.number(maxOutputTokens) }
-        if let responseMimeType { out.key("responseMimeType"); out.string(responseMimeType) }
-        if let responseSchema { out.key("responseSchema"); out.value(responseSchema) }
-        if let seed { out.key("seed"); out.number(seed) }
-        if let temperature { out.key("temperature"); out.number(temperature) }
-        if let topP { out.key("topP"); out.number(topP) }
+        out.member("maxOutputTokens", maxOutputTokens)
+        out.member("responseMimeType", responseMimeType)
+        out.member("responseSchema", responseSchema)
+        out.member("seed", seed)
+        out.member("temperature", temperature)
+        out.member("topP", topP)
         out.raw("}")
     }
 }

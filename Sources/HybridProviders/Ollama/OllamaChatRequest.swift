@@ -91,8 +91,8 @@ extension OllamaChatRequest {
         guard options?.temperature?.isFinite ?? true, options?.topP?.isFinite ?? true else { return nil }
         var out = JSONTextWriter(capacity: 256 + messages.reduce(0) { $0 + $1.content.utf8.count })
         out.raw("{")
-        if let format { out.key("format"); out.value(format) }
-        if let keepAlive { out.key("keep_alive"); out.string(keepAlive) }
+        out.member("format", format)
+        out.member("keep_alive", keepAlive)
         out.key("messages")
         OpenAIChatRequest.writeList(messages, to: &out) { message, out in message.write(to: &out) }
         out.key("model")
@@ -113,7 +113,7 @@ extension OllamaChatRequest.Message {
     /// `{"content":…,"role":…,"tool_calls":[{"function":{"arguments":{…},"name":…}}],"tool_name":…}`.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        out.key("content", first: true)
+        out.key("content")
         out.string(content)
         out.key("role")
         out.string(role)
@@ -139,11 +139,11 @@ extension OllamaChatRequest.Options {
     /// `{"num_ctx":…,"num_predict":…,"seed":…,"temperature":…,"top_p":…}`, nil members left out.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        if let numCtx { out.key("num_ctx"); out.number(numCtx) }
-        if let numPredict { out.key("num_predict"); out.number(numPredict) }
-        if let seed { out.key("seed"); out.number(seed) }
-        if let temperature { out.key("temperature"); out.number(temperature) }
-        if let topP { out.key("top_p"); out.number(topP) }
+        out.member("num_ctx", numCtx)
+        out.member("num_predict", numPredict)
+        out.member("seed", seed)
+        out.member("temperature", temperature)
+        out.member("top_p", topP)
         out.raw("}")
     }
 }

@@ -88,8 +88,8 @@ struct OpenAIChatRequest: Equatable {
         guard temperature?.isFinite ?? true, topP?.isFinite ?? true else { return nil }
         var out = JSONTextWriter(capacity: 256 + messages.reduce(0) { $0 + ($1.content?.utf8.count ?? 0) })
         out.raw("{")
-        if let maxCompletionTokens { out.key("max_completion_tokens"); out.number(maxCompletionTokens) }
-        if let maxTokens { out.key("max_tokens"); out.number(maxTokens) }
+        out.member("max_completion_tokens", maxCompletionTokens)
+        out.member("max_tokens", maxTokens)
         out.key("messages")
         Self.writeList(messages, to: &out) { message, out in message.write(to: &out) }
         out.key("model")
@@ -98,14 +98,14 @@ struct OpenAIChatRequest: Equatable {
             out.key("response_format")
             responseFormat.write(to: &out)
         }
-        if let seed { out.key("seed"); out.number(seed) }
+        out.member("seed", seed)
         out.key("stream")
         out.raw(stream ? "true" : "false")
         if let includeUsage {
             out.key("stream_options")
             out.raw(includeUsage ? #"{"include_usage":true}"# : #"{"include_usage":false}"#)
         }
-        if let temperature { out.key("temperature"); out.number(temperature) }
+        out.member("temperature", temperature)
         if let toolChoice {
             out.key("tool_choice")
             Self.write(toolChoice, to: &out)
@@ -114,7 +114,7 @@ struct OpenAIChatRequest: Equatable {
             out.key("tools")
             Self.writeList(tools, to: &out) { tool, out in Self.write(tool, to: &out) }
         }
-        if let topP { out.key("top_p"); out.number(topP) }
+        out.member("top_p", topP)
         out.raw("}")
         return Data(out.bytes)
     }
@@ -151,7 +151,7 @@ extension OpenAIChatRequest.Message {
             out.key("tool_calls")
             OpenAIChatRequest.writeList(toolCalls, to: &out) { call, out in
                 OpenAIChatRequest.writeFunction(to: &out, id: call.id) { out in
-                    out.key("arguments", first: true)
+                    out.key("arguments")
                     out.string(call.argumentsText)
                     out.key("name")
                     out.string(call.name)
@@ -166,9 +166,9 @@ extension OpenAIChatRequest.ResponseFormat {
     /// `{"json_schema":{"name":…,"schema":…,"strict":…},"type":"json_schema"}`.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        out.key("json_schema", first: true)
+        out.key("json_schema")
         out.raw("{")
-        out.key("name", first: true)
+        out.key("name")
         out.string(name)
         out.key("schema")
         out.value(schema)
@@ -205,7 +205,7 @@ extension OpenAIChatRequest {
     /// `{"function":{"description":…,"name":…,"parameters":…},"type":"function"}`.
     static func write(_ tool: ToolDefinition, to out: inout JSONTextWriter) {
         writeFunction(to: &out) { out in
-            out.key("description", first: true)
+            out.key("description")
             out.string(tool.description)
             out.key("name")
             out.string(tool.name)
@@ -222,7 +222,7 @@ extension OpenAIChatRequest {
         case .required: out.raw(#""required""#)
         case .tool(let name):
             writeFunction(to: &out) { out in
-                out.key("name", first: true)
+                out.key("name")
                 out.string(name)
             }
         }
