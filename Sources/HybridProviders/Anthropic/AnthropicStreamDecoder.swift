@@ -51,9 +51,7 @@ struct AnthropicStreamDecoder: WireStreamDecoder {
         do {
             decoded = try AnthropicStreamEvent.readJSON(bytes: data)
         } catch {
-            throw .decodingFailure(
-                model: context.modelID,
-                detail: context.clean("a stream event is not one (\(error.described(root: "event"))): \(event.data.prefix(120))"))
+            throw context.notDecoded("a stream event is not one", at: error, root: "event", text: event.data)
         }
         switch decoded.type {
         case "message_start":

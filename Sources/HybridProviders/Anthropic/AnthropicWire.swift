@@ -27,10 +27,7 @@ struct AnthropicWire: WireFormat {
             message = try AnthropicMessage.readJSON(bytes: body)
         } catch {
             if let errorBody = AnthropicErrorBody(data: body) { throw AnthropicErrorMapper.map(streamError: errorBody, context: context) }
-            throw .decodingFailure(
-                model: context.modelID,
-                detail: context.clean(
-                    "the response is not a message (\(error.described(root: "body"))): \(String(decoding: body.prefix(120), as: UTF8.self))"))
+            throw context.notDecoded("the response is not a message", at: error, data: body)
         }
         let blocks = message.content ?? []
         if AnthropicMessagesRequest.usesSchemaTool(request), let tool = blocks.first(where: { $0.type == "tool_use" }) {

@@ -48,10 +48,7 @@ struct GeminiWire: WireFormat {
         } catch {
             // Some endpoints wrap the error object in a one-element array, which is not a response at all.
             if let errorBody = GeminiErrorBody(data: bytes) { throw GeminiErrorMapper.map(streamError: errorBody, context: context) }
-            throw .decodingFailure(
-                model: context.modelID,
-                detail: context.clean(
-                    "\(what) is not a GenerateContentResponse (\(error.described(root: "body"))): \(String(decoding: bytes.prefix(120), as: UTF8.self))"))
+            throw context.notDecoded("\(what) is not a GenerateContentResponse", at: error, data: bytes)
         }
         if let error = response.error, let errorBody = GeminiErrorBody(json: ["error": error]) {
             throw GeminiErrorMapper.map(streamError: errorBody, context: context)

@@ -127,10 +127,7 @@ extension OllamaChatRequest.Message {
                 out.raw("}}")
             }
         }
-        if let toolName {
-            out.key("tool_name")
-            out.string(toolName)
-        }
+        out.member("tool_name", toolName)
         out.raw("}")
     }
 }

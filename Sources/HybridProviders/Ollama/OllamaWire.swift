@@ -70,10 +70,7 @@ struct OllamaWire: WireFormat {
         do {
             response = try OllamaChatResponse.readJSON(bytes: line)
         } catch {
-            throw .decodingFailure(
-                model: context.modelID,
-                detail: context.clean(
-                    "a line is not an Ollama chat response (\(error.described(root: "line"))): \(String(decoding: line.prefix(120), as: UTF8.self))"))
+            throw context.notDecoded("a line is not an Ollama chat response", at: error, root: "line", data: line)
         }
         if let error = response.error { throw OllamaErrorMapper.map(streamError: error, context: context) }
         if let model = response.model, !model.isEmpty { result.providerModel = model }

@@ -137,16 +137,10 @@ extension OpenAIChatRequest.Message {
     /// `{"content":…,"role":…,"tool_call_id":…,"tool_calls":[…]}`, keys sorted, nil members left out.
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
-        if let content {
-            out.key("content")
-            out.string(content)
-        }
+        out.member("content", content)
         out.key("role")
         out.string(role)
-        if let toolCallID {
-            out.key("tool_call_id")
-            out.string(toolCallID)
-        }
+        out.member("tool_call_id", toolCallID)
         if let toolCalls {
             out.key("tool_calls")
             OpenAIChatRequest.writeList(toolCalls, to: &out) { call, out in
@@ -195,10 +189,7 @@ extension OpenAIChatRequest {
         out.raw(#"{"function":{"#)
         members(&out)
         out.raw("}")
-        if let id {
-            out.key("id")
-            out.string(id)
-        }
+        out.member("id", id)
         out.raw(#","type":"function"}"#)
     }
 

@@ -67,7 +67,7 @@ struct OpenAIStreamDecoder: WireStreamDecoder {
                 streamError: OpenAIErrorBody(data: Data(payload.utf8)) ?? OpenAIErrorBody(message: payload), context: context)
         }
         guard let chunk = OpenAIResponseReader.chunk(payload) else {
-            throw .decodingFailure(model: context.modelID, detail: context.clean("a stream event is not a chat completion chunk: \(payload.prefix(120))"))
+            throw context.notDecoded("a stream event is not a chat completion chunk", text: payload)
         }
         if chunk.hasError, let body = OpenAIErrorBody(data: Data(payload.utf8)) {
             throw OpenAIErrorMapper.map(streamError: body, context: context)

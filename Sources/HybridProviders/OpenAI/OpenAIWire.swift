@@ -25,9 +25,7 @@ struct OpenAIWire: WireFormat {
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
         guard let completion = String(validating: body, as: UTF8.self).flatMap(OpenAIResponseReader.completion) else {
             if let errorBody = OpenAIErrorBody(data: body) { throw OpenAIErrorMapper.map(streamError: errorBody, context: context) }
-            throw .decodingFailure(
-                model: context.modelID,
-                detail: context.clean("the response is not a chat completion: \(String(decoding: body.prefix(120), as: UTF8.self))"))
+            throw context.notDecoded("the response is not a chat completion", data: body)
         }
         guard let choice = completion.choices.first else {
             throw .decodingFailure(model: context.modelID, detail: "the response has no choices")

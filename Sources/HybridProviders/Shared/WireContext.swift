@@ -22,6 +22,22 @@ struct WireContext: Sendable {
         return String(redacted.prefix(Self.detailLimit)) + "…"
     }
 
+    /// The decoding failure for an answer that is not `what`: the member at fault when the reader named one (`error`,
+    /// its path from `root`), then the answer's first 120 bytes, cleaned as every detail is.
+    func notDecoded(_ what: String, at error: JSONMemberError? = nil, root: String = "body", data: Data) -> GenerationError {
+        notDecoded(what, at: error, root: root, sample: String(decoding: data.prefix(120), as: UTF8.self))
+    }
+
+    /// The same for a text answer (a stream event's data), its first 120 characters shown.
+    func notDecoded(_ what: String, at error: JSONMemberError? = nil, root: String = "body", text: String) -> GenerationError {
+        notDecoded(what, at: error, root: root, sample: String(text.prefix(120)))
+    }
+
+    private func notDecoded(_ what: String, at error: JSONMemberError?, root: String, sample: String) -> GenerationError {
+        let member = error.map { " (\($0.described(root: root)))" } ?? ""
+        return .decodingFailure(model: modelID, detail: clean("\(what)\(member): \(sample)"))
+    }
+
     /// A transport failure. `deadlineCapped` is true when the request's deadline, not the configured limit,
     /// set the total timeout, so a total timeout is reported as the deadline passing.
     func map(_ error: TransportError, deadlineCapped: Bool) -> GenerationError {
