@@ -26,18 +26,29 @@ struct RouterHedgeTests {
             installId: "install-1", spendLedger: ledger, clock: clock.routerClock, eventSink: eventSink)
     }
 
+    /// Starts `request`, waits until `first` (the model that will be raced) is called, checks `beforeHedge`, moves
+    /// the virtual clock through the hedge time `afterMs` and returns what the request returned.
+    static func pastTheHedge<T: Sendable>(
+        afterMs: Int, clock: TestClock, first: ScriptedLanguageModel, beforeHedge: () -> Void = {},
+        _ request: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let start = clock.virtual.now
+        let task = Task { try await request() }
+        await first.waitUntil { $0.calls == 1 }
+        beforeHedge()
+        clock.virtual.expire(through: start + .milliseconds(afterMs))
+        return try await task.value
+    }
+
     @Test("a device call still running at the hedge time is raced by the cloud, which serves; the device call is cancelled")
     func cloudWinsTheRace() async throws {
         let device = ScriptedLanguageModel(id: "device", script: [.hang])
         let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, script: [.reply("from the cloud", after: .milliseconds(300))])
         let clock = TestClock()
         let router = Self.router([device, cloud], hedge: HedgeConfig(afterMs: 500), clock: clock)
-        let start = clock.virtual.now
-        let task = Task { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
-        await device.waitUntil { $0.calls == 1 }
-        #expect(cloud.callCount == 0)
-        clock.virtual.expire(through: start + .milliseconds(500))
-        let result = try await task.value
+        let result = try await Self.pastTheHedge(afterMs: 500, clock: clock, first: device, beforeHedge: { #expect(cloud.callCount == 0) }) {
+            try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
+        }
         #expect(result.response.text == "from the cloud")
         #expect(result.attempts.map(\.modelID) == ["device", "cloud"])
         #expect(result.attempts.map(\.outcome) == [.lostRace, .served])
@@ -67,11 +78,9 @@ struct RouterHedgeTests {
         let clock = TestClock()
         let configs = ["slow": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing), "fast": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing)]
         let router = Self.router([slow, fast], hedge: HedgeConfig(afterMs: 100), configs: configs, clock: clock, ledger: ledger)
-        let start = clock.virtual.now
-        let task = Task { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
-        await slow.waitUntil { $0.calls == 1 }
-        clock.virtual.expire(through: start + .milliseconds(100))
-        let result = try await task.value
+        let result = try await Self.pastTheHedge(afterMs: 100, clock: clock, first: slow) {
+            try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
+        }
         let lost = try #require(result.attempts.first { $0.outcome == .lostRace })
         let usage = try #require(lost.usage)
         #expect(usage.isEstimated && usage.promptTokens > 0 && usage.completionTokens == 0)
@@ -91,11 +100,9 @@ struct RouterHedgeTests {
         let configs = ["slow": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing), "fast": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing)]
         let sink = InMemoryEventSink()
         let router = Self.router([slow, fast], hedge: HedgeConfig(afterMs: 100), configs: configs, clock: clock, eventSink: sink)
-        let start = clock.virtual.now
-        let task = Task { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
-        await slow.waitUntil { $0.calls == 1 }
-        clock.virtual.expire(through: start + .milliseconds(100))
-        _ = try await task.value
+        _ = try await Self.pastTheHedge(afterMs: 100, clock: clock, first: slow) {
+            try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
+        }
         let event = try #require(sink.events.first)
         #expect(event.hedged == true)
         #expect(event.servedBy == "fast")
@@ -154,11 +161,10 @@ struct RouterHedgeTests {
         let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, whenExhausted: .reply("cloud", after: .milliseconds(10)))
         let clock = TestClock()
         let router = Self.router([device, cloud], hedge: HedgeConfig(afterMs: 500, maxHedgedShare: 0.5), clock: clock)
-        let start = clock.virtual.now
-        let first = Task { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) }
-        await device.waitUntil { $0.calls == 1 }
-        clock.virtual.expire(through: start + .milliseconds(500))
-        #expect(try await first.value.servedBy.id == "cloud")
+        let first = try await Self.pastTheHedge(afterMs: 500, clock: clock, first: device) {
+            try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
+        }
+        #expect(first.servedBy.id == "cloud")
         // 1 of 1 hedged: at the cap, so the next two walk unhedged (a plain call, no timer) and the device serves.
         for text in ["second", "third"] {
             let routed = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
@@ -190,11 +196,9 @@ struct RouterHedgeStreamTests {
         let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, script: [.reply("cloud words here", after: .milliseconds(300))])
         let clock = TestClock()
         let router = RouterHedgeTests.router([device, cloud], hedge: HedgeConfig(afterMs: 500), clock: clock)
-        let start = clock.virtual.now
-        let task = Task { try await Self.collect(router.stream(feature: Fixtures.feature, input: Fixtures.input)) }
-        await device.waitUntil { $0.calls == 1 }
-        clock.virtual.expire(through: start + .milliseconds(500))
-        let (text, routed) = try await task.value
+        let (text, routed) = try await RouterHedgeTests.pastTheHedge(afterMs: 500, clock: clock, first: device) {
+            try await Self.collect(router.stream(feature: Fixtures.feature, input: Fixtures.input))
+        }
         #expect(text == "cloud words here")
         #expect(routed?.attempts.map(\.outcome) == [.lostRace, .served])
         await device.waitUntil { $0.cancellations == 1 }
@@ -213,11 +217,9 @@ struct RouterHedgeStreamTests {
         let configs = ["device": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing), "cloud": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing)]
         let router = RouterHedgeTests.router(
             [device, cloud], hedge: HedgeConfig(afterMs: 500), configs: configs, clock: clock, ledger: ledger, streaming: .buffered)
-        let start = clock.virtual.now
-        let task = Task { try await Self.collect(router.stream(feature: Fixtures.feature, input: Fixtures.input)) }
-        await device.waitUntil { $0.calls == 1 }
-        clock.virtual.expire(through: start + .milliseconds(500))
-        let (text, routed) = try await task.value
+        let (text, routed) = try await RouterHedgeTests.pastTheHedge(afterMs: 500, clock: clock, first: device) {
+            try await Self.collect(router.stream(feature: Fixtures.feature, input: Fixtures.input))
+        }
         #expect(text == "cloud")
         let lost = try #require(routed?.attempts.first { $0.outcome == .lostRace })
         let usage = try #require(lost.usage)
