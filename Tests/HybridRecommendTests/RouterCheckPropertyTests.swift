@@ -91,6 +91,21 @@ struct RouterCheckPropertyTests {
             whenChecksFail: Bool.random(using: &rng) ? .returnBest : .throwError)
     }
 
+    /// The router check of `policy` (its deadline on the feature) over the run in `store`; nil, with the report
+    /// recorded as an issue, when any case disagrees.
+    static func agreeingReport(
+        _ policy: ReplayPolicy, base: HybridConfigDocument, store: SQLiteResultStore, seed: UInt64
+    ) async throws -> RouterCheckReport? {
+        var document = try RouterCheck.applying(policy, feature: "summarize", to: base)
+        document.features["summarize"]?.deadlineMs = policy.deadlineMs.map { Int($0) }
+        let report = try await RouterCheck(document: document).run(store: store, run: "run")
+        guard report.allAgree else {
+            Issue.record("seed \(seed), policy \(policy):\n\(report.render())")
+            return nil
+        }
+        return report
+    }
+
     @Test("random outcome tables and random recommendable policies: the router does what the simulator predicts, every case")
     func fullAgreement() async throws {
         let base = try Self.document(models: Self.models)
@@ -99,15 +114,8 @@ struct RouterCheckPropertyTests {
             var rng = SplitMix64(seed: seed)
             let store = try await Self.storeTable(&rng, cases: 12, document: base)
             for _ in 0..<3 {
-                let policy = Self.policy(&rng)
-                var document = try RouterCheck.applying(policy, feature: "summarize", to: base)
-                document.features["summarize"]?.deadlineMs = policy.deadlineMs.map { Int($0) }
-                let report = try await RouterCheck(document: document).run(store: store, run: "run")
+                guard let report = try await Self.agreeingReport(Self.policy(&rng), base: base, store: store, seed: seed) else { return }
                 checked += report.cases.count
-                if !report.allAgree {
-                    Issue.record("seed \(seed), policy \(policy):\n\(report.render())")
-                    return
-                }
             }
         }
         #expect(checked == 60 * 3 * 12)
