@@ -95,6 +95,16 @@ package struct JSONTextWriter: Sendable {
         bytes.append(contentsOf: JSONValue.formatNumber(value).utf8)
     }
 
+    /// Appends `[a,b,…]`, `element` writing each item: every request body's arrays of messages, tools and parts.
+    package mutating func list<Item>(_ items: [Item], _ element: (Item, inout JSONTextWriter) -> Void) {
+        raw("[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            element(item, &self)
+        }
+        raw("]")
+    }
+
     /// Appends `value` with object keys sorted.
     package mutating func value(_ value: JSONValue) {
         switch value {

@@ -46,9 +46,9 @@ struct RouterHedgeTests {
         let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, script: [.reply("from the cloud", after: .milliseconds(300))])
         let clock = TestClock()
         let router = Self.router([device, cloud], hedge: HedgeConfig(afterMs: 500), clock: clock)
-        let result = try await Self.pastTheHedge(afterMs: 500, clock: clock, first: device, beforeHedge: { #expect(cloud.callCount == 0) }) {
-            try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
-        }
+        let result = try await Self.pastTheHedge(
+            afterMs: 500, clock: clock, first: device, beforeHedge: { #expect(cloud.callCount == 0) },
+            { try await router.generate(feature: Fixtures.feature, input: Fixtures.input) })
         #expect(result.response.text == "from the cloud")
         #expect(result.attempts.map(\.modelID) == ["device", "cloud"])
         #expect(result.attempts.map(\.outcome) == [.lostRace, .served])

@@ -145,7 +145,7 @@ extension AnthropicMessagesRequest {
         out.key("max_tokens")
         out.number(maxTokens)
         out.key("messages")
-        OpenAIChatRequest.writeList(messages, to: &out) { message, out in message.write(to: &out) }
+        out.list(messages) { message, out in message.write(to: &out) }
         out.key("model")
         out.string(model)
         if let stream { out.key("stream"); out.raw(stream ? "true" : "false") }
@@ -154,7 +154,7 @@ extension AnthropicMessagesRequest {
         if let toolChoice { out.key("tool_choice"); toolChoice.write(to: &out) }
         if let tools {
             out.key("tools")
-            OpenAIChatRequest.writeList(tools, to: &out) { tool, out in tool.write(to: &out) }
+            out.list(tools) { tool, out in tool.write(to: &out) }
         }
         out.member("top_p", topP)
         out.raw("}")
@@ -169,7 +169,7 @@ extension AnthropicMessagesRequest.Message {
         out.key("content")
         switch content {
         case .text(let text): out.string(text)
-        case .blocks(let blocks): OpenAIChatRequest.writeList(blocks, to: &out) { block, out in block.write(to: &out) }
+        case .blocks(let blocks): out.list(blocks) { block, out in block.write(to: &out) }
         }
         out.key("role")
         out.string(role)

@@ -147,7 +147,7 @@ extension GeminiRequest {
         var out = JSONTextWriter(capacity: 256 + contents.reduce(0) { $0 + $1.parts.reduce(0) { $0 + ($1.text?.utf8.count ?? 0) } })
         out.raw("{")
         out.key("contents")
-        OpenAIChatRequest.writeList(contents, to: &out) { content, out in content.write(to: &out) }
+        out.list(contents) { content, out in content.write(to: &out) }
         if let generationConfig { out.key("generationConfig"); generationConfig.write(to: &out) }
         if let systemInstruction { out.key("systemInstruction"); systemInstruction.write(to: &out) }
         if let toolConfig {
@@ -155,7 +155,7 @@ extension GeminiRequest {
             out.raw(#"{"functionCallingConfig":{"#)
             if let names = toolConfig.functionCallingConfig.allowedFunctionNames {
                 out.key("allowedFunctionNames")
-                OpenAIChatRequest.writeList(names, to: &out) { name, out in out.string(name) }
+                out.list(names) { name, out in out.string(name) }
             }
             out.key("mode")
             out.string(toolConfig.functionCallingConfig.mode)
@@ -163,9 +163,9 @@ extension GeminiRequest {
         }
         if let tools {
             out.key("tools")
-            OpenAIChatRequest.writeList(tools, to: &out) { tool, out in
+            out.list(tools) { tool, out in
                 out.raw(#"{"functionDeclarations":"#)
-                OpenAIChatRequest.writeList(tool.functionDeclarations, to: &out) { function, out in
+                out.list(tool.functionDeclarations) { function, out in
                     out.raw(#"{"description":"#)
                     out.string(function.description)
                     out.key("name")
@@ -187,7 +187,7 @@ extension GeminiRequest.Content {
     func write(to out: inout JSONTextWriter) {
         out.raw("{")
         out.key("parts")
-        OpenAIChatRequest.writeList(parts, to: &out) { part, out in part.write(to: &out) }
+        out.list(parts) { part, out in part.write(to: &out) }
         out.member("role", role)
         out.raw("}")
     }

@@ -94,7 +94,7 @@ extension OllamaChatRequest {
         out.member("format", format)
         out.member("keep_alive", keepAlive)
         out.key("messages")
-        OpenAIChatRequest.writeList(messages, to: &out) { message, out in message.write(to: &out) }
+        out.list(messages) { message, out in message.write(to: &out) }
         out.key("model")
         out.string(model)
         if let options { out.key("options"); options.write(to: &out) }
@@ -102,7 +102,7 @@ extension OllamaChatRequest {
         out.raw(stream ? "true" : "false")
         if let tools {
             out.key("tools")
-            OpenAIChatRequest.writeList(tools, to: &out) { tool, out in OpenAIChatRequest.write(tool, to: &out) }
+            out.list(tools) { tool, out in OpenAIChatRequest.write(tool, to: &out) }
         }
         out.raw("}")
         return Data(out.bytes)
@@ -119,7 +119,7 @@ extension OllamaChatRequest.Message {
         out.string(role)
         if let toolCalls {
             out.key("tool_calls")
-            OpenAIChatRequest.writeList(toolCalls, to: &out) { call, out in
+            out.list(toolCalls) { call, out in
                 out.raw(#"{"function":{"arguments":"#)
                 out.value(call.function.arguments)
                 out.raw(#","name":"#)

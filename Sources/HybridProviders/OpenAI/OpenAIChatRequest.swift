@@ -91,7 +91,7 @@ struct OpenAIChatRequest: Equatable {
         out.member("max_completion_tokens", maxCompletionTokens)
         out.member("max_tokens", maxTokens)
         out.key("messages")
-        Self.writeList(messages, to: &out) { message, out in message.write(to: &out) }
+        out.list(messages) { message, out in message.write(to: &out) }
         out.key("model")
         out.string(model)
         if let responseFormat {
@@ -112,7 +112,7 @@ struct OpenAIChatRequest: Equatable {
         }
         if let tools {
             out.key("tools")
-            Self.writeList(tools, to: &out) { tool, out in Self.write(tool, to: &out) }
+            out.list(tools) { tool, out in Self.write(tool, to: &out) }
         }
         out.member("top_p", topP)
         out.raw("}")
@@ -143,7 +143,7 @@ extension OpenAIChatRequest.Message {
         out.member("tool_call_id", toolCallID)
         if let toolCalls {
             out.key("tool_calls")
-            OpenAIChatRequest.writeList(toolCalls, to: &out) { call, out in
+            out.list(toolCalls) { call, out in
                 OpenAIChatRequest.writeFunction(to: &out, id: call.id) { out in
                     out.key("arguments")
                     out.string(call.argumentsText)
@@ -173,16 +173,6 @@ extension OpenAIChatRequest.ResponseFormat {
 }
 
 extension OpenAIChatRequest {
-    /// `[a,b,…]` with `element` writing each.
-    static func writeList<T>(_ items: [T], to out: inout JSONTextWriter, _ element: (T, inout JSONTextWriter) -> Void) {
-        out.raw("[")
-        for (index, item) in items.enumerated() {
-            if index > 0 { out.raw(",") }
-            element(item, &out)
-        }
-        out.raw("]")
-    }
-
     /// `{"function":{…},"id":…,"type":"function"}`, keys sorted (the id only for a call): the wrapper a tool, a
     /// named tool choice and a tool call share; `members` writes the function's own.
     static func writeFunction(to out: inout JSONTextWriter, id: String? = nil, _ members: (inout JSONTextWriter) -> Void) {
