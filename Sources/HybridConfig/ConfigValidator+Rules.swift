@@ -405,3 +405,15 @@ extension ConfigValidator {
         }
     }
 }
+
+extension ConfigValidator {
+    /// The app's own routing block (`RouterDefaults.routing`), checked as a config's block is; the paths of the
+    /// issues start at `RouterDefaults.routing`, so the message points at code rather than at a JSON file.
+    package static func validate(appRouting routing: RoutingConfig) throws(ConfigError) {
+        var checker = Checker(document: HybridConfigDocument(version: 0, models: [:], features: [:]), promptFiles: .bundled)
+        checker.checkRouting(routing, ConfigPath.root)
+        let errors = checker.issues.filter { $0.severity == .error }
+        guard !errors.isEmpty else { return }
+        throw .invalid(errors.map { ConfigIssue(path: "RouterDefaults.routing." + $0.path, message: $0.message) })
+    }
+}

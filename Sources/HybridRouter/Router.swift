@@ -36,8 +36,8 @@ public final class Router: Sendable {
     let ledger: (any SpendLedger)?
     let cache: (any RouterCache)?
     let clock: RouterClock
-    /// Fallback rules, cooldowns, input sizing.
-    public let policy: RouterDefaults
+    /// The app's routing block and input sizing.
+    package let policy: RouterDefaults
     let onIncident: @Sendable (RouterIncident) -> Void
     /// Receives one `RouteEvent` per request; nil: no events are built.
     let eventSink: (any RouteEventSink)?
@@ -62,7 +62,8 @@ public final class Router: Sendable {
     ///     standard error.
     /// - Throws: `ConfigError` with the JSON path of every problem when a `.fixed` document does not validate (an
     ///   override naming an undefined condition, a label test with no test, an order naming an unknown model, …):
-    ///   only validated documents reach a router. A `.loader` validates whatever it fetches.
+    ///   only validated documents reach a router. A `.loader` validates whatever it fetches. `policy.routing` is
+    ///   checked the same way.
     public convenience init(
         config: RouterConfigSource,
         models: RouterModelProvider = .modelFactory(),
@@ -74,6 +75,7 @@ public final class Router: Sendable {
         eventLabels: [String: String] = [:],
         onIncident: @escaping @Sendable (RouterIncident) -> Void = Router.reportToStandardError
     ) throws(ConfigError) {
+        try ConfigValidator.validate(appRouting: policy.routing)
         self.init(
             unvalidated: try config.validated(), models: models, installId: installId, spendLedger: spendLedger,
             cache: cache, policy: policy, eventSink: eventSink, eventLabels: eventLabels,

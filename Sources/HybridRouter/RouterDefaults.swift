@@ -1,23 +1,18 @@
 public import HybridConfig
-public import HybridCore
+package import HybridCore
 
-/// What the router does when a model fails, how long it rests a rate-limited model, and how it sizes inputs.
+/// The app's own defaults: a routing block in the config's vocabulary, under the config's, and the sizing rules
+/// only code can set.
 ///
-/// A feature's `routing` block in the config (over the document's `routing` defaults) takes precedence field by
-/// field; this policy supplies what the config does not say, so an app can set its own defaults in code while a
-/// published config stays in charge. Defaults: every error kind moves to the next model except `.refusal` and `.cancelled`, which stop the walk
-/// (a guardrail that fired on one model should not be bypassed by asking another; set `onRefusal = .tryNext` to
-/// allow it). `.contextWindowExceeded` moves only to models with a larger window; `.rateLimited` also puts the
-/// model in cooldown; `.authentication` also raises a `RouterIncident`.
+/// `routing` is the same `RoutingConfig` a published config carries, one layer further down: a feature's `routing`
+/// block wins over the document's, the document's over this one, field by field (`onError` key by key), and what no
+/// layer says comes from the built-in defaults. Those are: `refusal` and `cancelled` stop the walk (a guardrail
+/// that fired on one model should not be bypassed by asking another; set `"refusal": .fallback` to allow it),
+/// every other error kind falls back, a rate limit rests a model 30 s and a quota error 15 min, no output check
+/// falls back, a request whose every answer failed its checks gets the best of them, and streams deliver text as
+/// it arrives. `.contextWindowExceeded` moves only to models with a larger window; `.authentication` also raises a
+/// `RouterIncident`.
 public struct RouterDefaults: Sendable {
-    /// What to do after a model failed with some error kind.
-    public enum FallbackAction: Sendable, Hashable {
-        /// Try the next eligible model in the priority order.
-        case tryNext
-        /// Stop and throw `RouterError.stopped` with the error.
-        case stop
-    }
-
     /// How inputs that do not fit are handled.
     public enum Truncation: Sendable, Hashable {
         /// Never cut inputs; models whose window cannot hold the prompt are skipped.
@@ -28,12 +23,11 @@ public struct RouterDefaults: Sendable {
         case trimLongestInputToFit
     }
 
-    /// Action per error kind; kinds not listed use `.tryNext`.
-    public var fallback: [GenerationError.Kind: FallbackAction]
-    /// Cooldown after `.rateLimited` without a `Retry-After`.
-    public var rateLimitCooldown: Duration
-    /// Cooldown after a non-retryable quota error (spend limit, daily quota), which a short wait will not fix.
-    public var quotaCooldown: Duration
+    /// The app's routing block, under every block of the config; checked by `Router`'s initialisers as a config's
+    /// is (unknown error kinds or checks, negative durations throw `ConfigError`).
+    public var routing: RoutingConfig {
+        didSet { layered = routing.merged(over: Self.builtInRouting) }
+    }
     /// Safety margin on estimated prompt tokens (0.15 = 15 % more), because `TokenEstimator` is a rough estimate.
     public var promptTokenMargin: Double
     /// Output tokens reserved in the context window when the feature sets no `maxOutputTokens`.
@@ -48,64 +42,28 @@ public struct RouterDefaults: Sendable {
     /// Ask each model's `availability()` before calling it; false saves a probe per call for models whose check
     /// is slow, leaving unavailability to surface as a `.unavailable` error.
     public var checkAvailability: Bool
-    /// Longest time one model may take before it is cancelled and the next one tried; nil: only the overall
-    /// deadline applies.
-    public var attemptTimeout: Duration?
-    /// Failed output checks (schema, constraints) that make the router try the next model; none by default.
-    public var fallbackOnOutput: OutputCheckSelection
-    /// What to return when every model called failed a check in `fallbackOnOutput`.
-    public var whenChecksFail: RoutingConfig.WhenChecksFail
-    /// How `stream` delivers text: progressive (as it arrives) or buffered (after the checks passed).
-    public var streaming: RoutingConfig.StreamingMode
+    /// `routing` over the built-in block: what the config's blocks are merged over. Kept with `routing` so a
+    /// request does not merge it again.
+    package private(set) var layered: RoutingConfig
 
-    /// The error kinds that stop the walk unless a config or the app says otherwise: the one place this default
-    /// lives, read by the router, the simulator (`ReplayPolicy`) and `hybrid simulate --stop-on`.
-    public static let stoppingKinds: [GenerationError.Kind] = [.cancelled, .refusal]
-
-    /// The defaults an app gets without saying anything; the walk's own `Rules()` take their cooldowns from here.
-    package static let standard = RouterDefaults()
-
-    /// Creates a policy; by default refusals and cancellations stop the walk, rate limits cool a model down for 30 s and quota errors for 15 min.
+    /// Creates the defaults; with no arguments, the built-in routing and sizing rules.
     public init(
-        fallback: [GenerationError.Kind: FallbackAction] = Dictionary(
-            uniqueKeysWithValues: RouterDefaults.stoppingKinds.map { ($0, .stop) }),
-        rateLimitCooldown: Duration = .seconds(30),
-        quotaCooldown: Duration = .seconds(15 * 60),
+        routing: RoutingConfig = RoutingConfig(),
         promptTokenMargin: Double = 0.15,
         defaultOutputTokenReserve: Int = 256,
         minimumInputCharacters: [String: Int] = [:],
         defaultMinimumInputCharacters: Int = 0,
         truncation: Truncation = .none,
-        checkAvailability: Bool = true,
-        attemptTimeout: Duration? = nil,
-        fallbackOnOutput: OutputCheckSelection = .none,
-        whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest,
-        streaming: RoutingConfig.StreamingMode = .progressive
+        checkAvailability: Bool = true
     ) {
-        self.fallback = fallback
-        self.rateLimitCooldown = rateLimitCooldown
-        self.quotaCooldown = quotaCooldown
+        self.routing = routing
         self.promptTokenMargin = promptTokenMargin
         self.defaultOutputTokenReserve = defaultOutputTokenReserve
         self.minimumInputCharacters = minimumInputCharacters
         self.defaultMinimumInputCharacters = defaultMinimumInputCharacters
         self.truncation = truncation
         self.checkAvailability = checkAvailability
-        self.attemptTimeout = attemptTimeout
-        self.fallbackOnOutput = fallbackOnOutput
-        self.whenChecksFail = whenChecksFail
-        self.streaming = streaming
-    }
-
-    /// What happens after a refusal or guardrail stop: `.stop` (default) or `.tryNext`.
-    public var onRefusal: FallbackAction {
-        get { action(for: .refusal) }
-        set { fallback[.refusal] = newValue }
-    }
-
-    /// The action for an error kind.
-    package func action(for kind: GenerationError.Kind) -> FallbackAction {
-        fallback[kind] ?? .tryNext
+        layered = routing.merged(over: Self.builtInRouting)
     }
 
     /// The minimum input length for `feature`.
@@ -119,3 +77,31 @@ public struct RouterDefaults: Sendable {
     }
 }
 
+// MARK: - Built-in routing: the one place each default lives
+
+extension RouterDefaults {
+    /// The error kinds that stop the walk unless a config or the app says otherwise; read by the router, the
+    /// simulator (`ReplayPolicy`) and `hybrid simulate --stop-on`.
+    package static let stoppingKinds: [GenerationError.Kind] = [.cancelled, .refusal]
+    /// Rest after a rate limit without `Retry-After`.
+    package static let rateLimitCooldown: Duration = .seconds(30)
+    /// Rest after a quota error a short wait will not fix.
+    package static let quotaCooldown: Duration = .seconds(15 * 60)
+    /// What a request gets when every answer failed a check it falls back on.
+    package static let whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest
+    /// How streams deliver text.
+    package static let streaming: RoutingConfig.StreamingMode = .progressive
+
+    /// The bottom layer under the app's `routing`, written from the constants above.
+    package static let builtInRouting = RoutingConfig(
+        onError: Dictionary(uniqueKeysWithValues: stoppingKinds.map { ($0.rawValue, .stop) }),
+        rateLimitCooldownMs: milliseconds(rateLimitCooldown), quotaCooldownMs: milliseconds(quotaCooldown),
+        whenChecksFail: whenChecksFail, streaming: streaming)
+
+    /// The defaults an app gets without saying anything.
+    package static let standard = RouterDefaults()
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -129,12 +129,13 @@ import Testing
 /// The simulator and the router start from the same defaults (one place: `RouterDefaults`).
 @Suite struct SimulatorDefaultsTests {
     @Test func theSimulatorStopsWhereTheRouterStopsAndRestsAsLong() {
-        let router = RouterDefaults()
-        let stops = Set(router.fallback.filter { $0.value == .stop }.keys.map(\.rawValue))
+        let router = RoutingWalk.Rules(routing: nil, deadlineMs: nil, privacy: nil, defaults: RouterDefaults())
+        let stops = Set(router.actions.filter { $0.value == .stop }.keys.map(\.rawValue))
         #expect(ReplayPolicy(order: ["a"]).stopOn == stops)
         #expect(stops == ["cancelled", "refusal"])
         let rules = RoutingWalk.Rules()
         #expect(rules.quotaCooldown == router.quotaCooldown && rules.rateLimitCooldown == router.rateLimitCooldown)
-        #expect(rules.whenChecksFail == router.whenChecksFail)
+        #expect(rules.quotaCooldown == .seconds(900) && rules.rateLimitCooldown == .seconds(30))
+        #expect(rules.whenChecksFail == router.whenChecksFail && router.streaming == .progressive)
     }
 }

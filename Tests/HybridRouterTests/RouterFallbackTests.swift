@@ -147,8 +147,7 @@ struct RouterFallbackTests {
         }
         #expect(b.callCount == 0)
 
-        var policy = RouterDefaults()
-        policy.onRefusal = .tryNext
+        let policy = RouterDefaults(routing: RoutingConfig(onError: ["refusal": .fallback]))
         let result = try await Fixtures.router([a, b], policy: policy).generate(feature: Fixtures.feature, input: Fixtures.input)
         #expect(result.servedBy.id == "b")
         #expect(result.attempts[0].outcome == .failed(refusal))

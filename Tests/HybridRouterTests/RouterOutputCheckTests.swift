@@ -116,7 +116,7 @@ struct RouterOutputCheckTests {
         let refusing = ScriptedLanguageModel(id: "a", whenExhausted: .fail(.refusal(model: "a", detail: "no")))
         let other = ScriptedLanguageModel(id: "b", whenExhausted: .reply(Self.good))
         // The app allows refusals to fall back; the published config says stop.
-        let policy = RouterDefaults(fallback: [.refusal: .tryNext])
+        let policy = RouterDefaults(routing: RoutingConfig(onError: ["refusal": .fallback]))
         let stopped = try Self.router([refusing, other], routing: nil, documentRouting: RoutingConfig(onError: ["refusal": .stop]), policy: policy)
         await #expect(throws: RouterError.self) { try await stopped.generate(feature: Fixtures.feature, input: Fixtures.input) }
         // Without a word in the config, the app's policy applies.

@@ -167,25 +167,25 @@ public struct FailedOutputCheck: Sendable, Hashable, Codable, CustomStringConver
 ///
 /// Written in configs and on the command line as a list of `schema`, `constraints` and result names
 /// (`max_words`, `must_contain`, …; see ``OutputChecks/resultNames``).
-public struct OutputCheckSelection: Sendable, Hashable {
+package struct OutputCheckSelection: Sendable, Hashable {
     /// A failed JSON parse or schema validation selects.
-    public var schema: Bool
+    package var schema: Bool
     /// Any failed soft constraint selects.
-    public var allConstraints: Bool
+    package var allConstraints: Bool
     /// Result names selected one by one.
-    public var names: Set<String>
+    package var names: Set<String>
 
     /// A selection; the default selects nothing.
-    public init(schema: Bool = false, allConstraints: Bool = false, names: Set<String> = []) {
+    package init(schema: Bool = false, allConstraints: Bool = false, names: Set<String> = []) {
         self.schema = schema
         self.allConstraints = allConstraints
         self.names = names
     }
 
     /// Selects nothing: outputs are never a reason to fall back.
-    public static let none = OutputCheckSelection()
+    package static let none = OutputCheckSelection()
     /// Selects every check (the eval's "adherence").
-    public static let all = OutputCheckSelection(schema: true, allConstraints: true)
+    package static let all = OutputCheckSelection(schema: true, allConstraints: true)
 
     /// Parses the written form; the error names the first entry that is neither `schema`, `constraints` nor a
     /// result name.

@@ -20,6 +20,7 @@ extension Router {
         installId: String = UUID().uuidString, cache: (any RouterCache)? = nil, policy: RouterDefaults = RouterDefaults(),
         eventSink: (any RouteEventSink)? = nil, eventLabels: [String: String] = [:]
     ) throws(ConfigError) {
+        try ConfigValidator.validate(appRouting: policy.routing)
         let validated = try ConfigValidator.validate(
             ModelChoice.document(models, instructions: instructions, options: options))
         let source: RouterConfigSource
@@ -31,7 +32,7 @@ extension Router {
         } else {
             source = .fixed(validated.document)
         }
-        // Validated above (and a loader validates what it fetches): not a second time.
+        // Validated above, with the app's routing (and a loader validates what it fetches): not a second time.
         self.init(
             unvalidated: source, models: ModelChoice.provider(models), installId: installId, cache: cache, policy: policy,
             eventSink: eventSink, eventLabels: eventLabels)

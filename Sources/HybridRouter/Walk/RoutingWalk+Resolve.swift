@@ -45,19 +45,17 @@ extension RoutingWalk.Rules {
     /// replayed policy (an order plus a routing block, no feature) take, field by field.
     package init(routing config: RoutingConfig?, deadlineMs: Int?, privacy: PrivacyClass?, defaults: RouterDefaults) {
         self.init()
-        actions = defaults.fallback
-        for (kind, action) in config?.errorActions ?? [:] {
-            actions[kind] = action == .stop ? .stop : .tryNext
-        }
-        outputFallback = config?.outputSelection ?? defaults.fallbackOnOutput
-        // 0 in the config: no per-attempt timeout, over the app's default too.
-        attemptTimeout = config?.attemptTimeoutMs.map { $0 > 0 ? .milliseconds($0) : nil } ?? defaults.attemptTimeout
-        rateLimitCooldown = config?.rateLimitCooldownMs.map { .milliseconds($0) } ?? defaults.rateLimitCooldown
-        quotaCooldown = config?.quotaCooldownMs.map { .milliseconds($0) } ?? defaults.quotaCooldown
-        whenChecksFail = config?.whenChecksFail ?? defaults.whenChecksFail
-        streaming = config?.streaming ?? defaults.streaming
+        let routing = config.map { $0.merged(over: defaults.layered) } ?? defaults.layered
+        actions = routing.errorActions
+        outputFallback = routing.outputSelection ?? .none
+        // 0: no per-attempt timeout, whatever a lower layer says.
+        attemptTimeout = routing.attemptTimeoutMs.flatMap { $0 > 0 ? .milliseconds($0) : nil }
+        if let ms = routing.rateLimitCooldownMs { rateLimitCooldown = .milliseconds(ms) }
+        if let ms = routing.quotaCooldownMs { quotaCooldown = .milliseconds(ms) }
+        if let value = routing.whenChecksFail { whenChecksFail = value }
+        if let value = routing.streaming { streaming = value }
         checksAvailability = defaults.checkAvailability
-        hedge = config?.hedge.map(RoutingWalk.Hedge.init(config:))
+        hedge = routing.hedge.map(RoutingWalk.Hedge.init(config:))
         deadline = deadlineMs.map { .milliseconds($0) }
         self.privacy = privacy
     }

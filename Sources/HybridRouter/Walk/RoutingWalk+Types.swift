@@ -7,7 +7,7 @@ extension RoutingWalk {
     /// resolver (`RoutingWalk+Resolve.swift`) for the router, the simulator and the router check alike.
     package struct Rules: Sendable, Equatable {
         /// Fall back or stop, per error kind; kinds not listed fall back.
-        package var actions: [GenerationError.Kind: RouterDefaults.FallbackAction] = [:]
+        package var actions: [GenerationError.Kind: RoutingConfig.ErrorAction] = [:]
         /// The output checks whose failure moves on to the next model.
         package var outputFallback: OutputCheckSelection = .none
         /// The per-attempt timeout; nil: none.
@@ -15,11 +15,11 @@ extension RoutingWalk {
         /// The overall deadline from the walk's start; nil: none.
         package var deadline: Duration?
         /// How long a model rests after a retryable rate limit without `Retry-After`.
-        package var rateLimitCooldown: Duration = RouterDefaults.standard.rateLimitCooldown
+        package var rateLimitCooldown: Duration = RouterDefaults.rateLimitCooldown
         /// How long a model rests after a quota refusal a retry cannot fix.
-        package var quotaCooldown: Duration = RouterDefaults.standard.quotaCooldown
+        package var quotaCooldown: Duration = RouterDefaults.quotaCooldown
         /// What a request gets when every answer failed a check it falls back on.
-        package var whenChecksFail: RoutingConfig.WhenChecksFail = RouterDefaults.standard.whenChecksFail
+        package var whenChecksFail: RoutingConfig.WhenChecksFail = RouterDefaults.whenChecksFail
         /// The highest tier allowed; nil: any.
         package var privacy: PrivacyClass?
         /// Tokens the prompt and the reserved output need in a context window.
@@ -31,7 +31,7 @@ extension RoutingWalk {
         /// The feature's monthly cap on metered models when a ledger can enforce it; nil: none.
         package var budgetCapUSD: Double?
         /// How a stream delivers text; the walk itself does not read it (the shell's `deltaSink` does).
-        package var streaming: RoutingConfig.StreamingMode = RouterDefaults.standard.streaming
+        package var streaming: RoutingConfig.StreamingMode = RouterDefaults.streaming
         /// When and what to race against a slow call; nil: never hedge.
         package var hedge: Hedge?
 
@@ -39,8 +39,8 @@ extension RoutingWalk {
         package init() {}
 
         /// The action for an error kind; kinds nobody listed fall back.
-        package func action(for kind: GenerationError.Kind) -> RouterDefaults.FallbackAction {
-            actions[kind] ?? .tryNext
+        package func action(for kind: GenerationError.Kind) -> RoutingConfig.ErrorAction {
+            actions[kind] ?? .fallback
         }
     }
 
