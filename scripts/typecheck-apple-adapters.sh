@@ -15,5 +15,5 @@ cp Sources/HybridProviders/AppleFoundationModels/*.swift "$work/"
 sed -i 's/compiler(>=6.4)/compiler(>=6.0)/' "$work"/*.swift
 swiftc -typecheck -swift-version 6 -warnings-as-errors \
     -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \
-    -I "$work" -I "$modules" -module-name HybridProviders "$work"/*.swift
+    -I "$work" -I "$modules" -module-name HybridProviders -package-name hybridai "$work"/*.swift
 echo "Apple adapters type-check against the documented-API stub"

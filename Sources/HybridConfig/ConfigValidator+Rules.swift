@@ -87,6 +87,9 @@ extension ConfigValidator {
             default:
                 break
             }
+            if model.kind == .appleFoundationModels, !["system", "content-tagging"].contains(model.model) {
+                warning(path.key("model"), "apple-foundation-models knows \"system\" and \"content-tagging\"; \"\(model.model)\" gets the general system model")
+            }
             let needsURL: Set<ProviderKind> = [.openAICompatible, .anthropic, .gemini, .ollama]
             if let baseURL = model.baseURL {
                 checkBaseURL(baseURL, tier: model.tier, path.key("baseURL"))

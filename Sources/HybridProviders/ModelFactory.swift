@@ -69,7 +69,9 @@ public struct ModelFactory: Sendable {
         case .appleFoundationModels:
             #if canImport(FoundationModels)
             if #available(macOS 26, iOS 26, *) {
-                return FoundationModelsModel(id: id, displayName: displayName, fallbackContextWindow: config.contextWindow)
+                return FoundationModelsModel(
+                    id: id, displayName: displayName, model: FoundationModelsModel.systemModel(named: config.model),
+                    fallbackContextWindow: config.contextWindow)
             }
             #endif
             return UnsupportedModel(id: id, displayName: displayName, tier: config.tier,

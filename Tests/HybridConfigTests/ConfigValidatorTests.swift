@@ -161,6 +161,21 @@ struct ConfigValidatorTests {
         #expect(issues.map(\.path) == ["rollouts.summarize.arms"])
     }
 
+    @Test("an apple-foundation-models name other than system or content-tagging is a warning naming the member")
+    func appleSystemModelNames() throws {
+        func warnings(_ name: String) throws -> [String] {
+            try ConfigValidator.load(Fixtures.config {
+                $0.set(["models", "apple"], [
+                    "kind": "apple-foundation-models", "model": .string(name), "tier": "on-device", "contextWindow": 4096,
+                    "pricing": ["inputPerMillion": 0, "outputPerMillion": 0],
+                    "capabilities": ["structuredOutput": true, "streaming": true],
+                ])
+            }).warnings.map(\.path)
+        }
+        #expect(try warnings("system").isEmpty && warnings("content-tagging").isEmpty)
+        #expect(try warnings("content-taging") == ["models.apple.model"])
+    }
+
     @Test func unknownKeysAreWarningsNotErrors() throws {
         let validated = try ConfigValidator.load(Fixtures.config { $0.set(["features", "summarize", "priorty"], ["x"]) })
         #expect(validated.warnings.map(\.path) == ["features.summarize.priorty"])

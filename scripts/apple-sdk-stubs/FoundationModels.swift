@@ -7,6 +7,16 @@ public protocol LanguageModel: Sendable {}
 public final class SystemLanguageModel: LanguageModel, Sendable {
     public static let `default` = SystemLanguageModel()
     public init() {}
+    /// developer.apple.com/documentation/foundationmodels/systemlanguagemodel/init(usecase:guardrails:)
+    public convenience init(useCase: UseCase = .general, guardrails: Guardrails = .default) { self.init() }
+    public struct UseCase: Equatable, Sendable {
+        public static let general = UseCase()
+        public static let contentTagging = UseCase()
+    }
+    public struct Guardrails: Sendable {
+        public static let `default` = Guardrails()
+        public static let permissiveContentTransformations = Guardrails()
+    }
     public enum Availability: Sendable {
         case available
         case unavailable(UnavailableReason)

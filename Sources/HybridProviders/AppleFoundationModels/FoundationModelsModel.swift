@@ -3,8 +3,8 @@
 // written against Apple's documented API and is NOT compiled or tested on the Linux CI (docs/apple-platforms.md
 // lists what is verified where).
 #if canImport(FoundationModels)
-public import FoundationModels
-public import HybridCore
+package import FoundationModels
+package import HybridCore
 import Foundation
 
 /// Apple's on-device system language model (`SystemLanguageModel`) behind `LanguageModel`.
@@ -20,20 +20,20 @@ import Foundation
 /// - Each request uses a fresh `LanguageModelSession` with the request's instructions (see
 ///   `FoundationModelsSessionRunner`). Session errors map onto `GenerationError` kinds (`FoundationModelsErrors`).
 @available(macOS 26.0, iOS 26.0, visionOS 26.0, *)
-public struct FoundationModelsModel: HybridCore.LanguageModel {
+package struct FoundationModelsModel: HybridCore.LanguageModel {
     /// The configured id.
-    public let id: String
+    package let id: String
     /// The display name.
-    public let displayName: String
+    package let displayName: String
     /// Always on the device.
-    public var tier: ModelTier { .onDevice }
+    package var tier: ModelTier { .onDevice }
     /// Streaming and structured output; the context window is the model's own `contextSize`.
-    public let capabilities: ModelCapabilities
+    package let capabilities: ModelCapabilities
     private let model: SystemLanguageModel
 
     /// Creates the adapter over `model` (the default system model unless a use-case model is given).
     /// `fallbackContextWindow` is used only when the SDK this is built with cannot report `contextSize`.
-    public init(
+    package init(
         id: String = "apple-foundation-model",
         displayName: String? = nil,
         model: SystemLanguageModel = .default,
@@ -46,6 +46,12 @@ public struct FoundationModelsModel: HybridCore.LanguageModel {
             streaming: true, structuredOutput: true, contextWindow: Self.contextSize(of: model, fallback: fallbackContextWindow))
     }
 
+    /// The system model a config's `model` names: `content-tagging` is Apple's content-tagging use case; any other
+    /// name (`system`, by convention) the general-purpose default. A config changes it without an app release.
+    package static func systemModel(named name: String) -> SystemLanguageModel {
+        name == "content-tagging" ? SystemLanguageModel(useCase: .contentTagging) : .default
+    }
+
     /// The model's own context size where the SDK exposes it (26.4 SDK, Swift 6.3 toolchain, and later).
     static func contextSize(of model: SystemLanguageModel, fallback: Int) -> Int {
         #if compiler(>=6.3)
@@ -56,7 +62,7 @@ public struct FoundationModelsModel: HybridCore.LanguageModel {
     }
 
     /// The system model's availability in this package's terms.
-    public func availability() async -> ModelAvailability {
+    package func availability() async -> ModelAvailability {
         // `if case` rather than a switch: whether Apple's enum is frozen decides between an error and a warning.
         let availability = model.availability
         if case .available = availability { return .available }
@@ -66,18 +72,18 @@ public struct FoundationModelsModel: HybridCore.LanguageModel {
 
     /// Loads the model's assets ahead of the first request (`LanguageModelSession.prewarm()`); a no-op while the
     /// model is unavailable, so an app can call it unconditionally at launch.
-    public func prepare() async throws(GenerationError) {
+    package func prepare() async throws(GenerationError) {
         guard case .available = model.availability else { return }
         LanguageModelSession(model: model).prewarm()
     }
 
     /// One complete response. Throws only `GenerationError`.
-    public func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+    package func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
         try await run(request, streaming: false, onDelta: { _ in })
     }
 
     /// Text deltas as the session produces them, then exactly one `.completed`.
-    public func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    package func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
         FoundationModelsSessionRunner.stream { (continuation) async throws(GenerationError) -> GenerationResponse in
             try await run(request, streaming: true) { continuation.yield(.delta($0)) }
         }

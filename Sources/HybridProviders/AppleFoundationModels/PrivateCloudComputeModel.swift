@@ -4,7 +4,7 @@
 // Apple requires a managed entitlement to use PCC (developer.apple.com/private-cloud-compute).
 #if canImport(FoundationModels) && compiler(>=6.4)
 import FoundationModels
-public import HybridCore
+package import HybridCore
 import Foundation
 
 /// Apple's server model on Private Cloud Compute (`PrivateCloudComputeLanguageModel`) behind `LanguageModel`,
@@ -19,19 +19,19 @@ import Foundation
 /// - The context window is the configured one: PCC's `contextSize` is `async throws`, while `capabilities` is
 ///   read synchronously by the router before any request.
 @available(macOS 27.0, iOS 27.0, visionOS 27.0, *)
-public struct PrivateCloudComputeModel: HybridCore.LanguageModel {
+package struct PrivateCloudComputeModel: HybridCore.LanguageModel {
     /// The configured id.
-    public let id: String
+    package let id: String
     /// The display name.
-    public let displayName: String
+    package let displayName: String
     /// Apple's servers, under Private Cloud Compute's privacy guarantees.
-    public var tier: ModelTier { .privateCloud }
+    package var tier: ModelTier { .privateCloud }
     /// Streaming and structured output with the configured context window.
-    public let capabilities: ModelCapabilities
+    package let capabilities: ModelCapabilities
     private let model: PrivateCloudComputeLanguageModel
 
     /// Creates the adapter; `contextWindow` comes from the config (see the type's notes).
-    public init(id: String = "apple-private-cloud-compute", displayName: String? = nil, contextWindow: Int) {
+    package init(id: String = "apple-private-cloud-compute", displayName: String? = nil, contextWindow: Int) {
         self.id = id
         self.displayName = displayName ?? "Apple Private Cloud Compute"
         model = PrivateCloudComputeLanguageModel()
@@ -39,24 +39,24 @@ public struct PrivateCloudComputeModel: HybridCore.LanguageModel {
     }
 
     /// Unavailable while this user's usage quota is used up; otherwise available (see the type's notes).
-    public func availability() async -> ModelAvailability {
+    package func availability() async -> ModelAvailability {
         model.quotaUsage.isLimitReached
             ? .unavailable(.other("the Private Cloud Compute usage quota is used up for now"))
             : .available
     }
 
     /// Prewarms a session (`LanguageModelSession.prewarm()`), best-effort as Apple documents it.
-    public func prepare() async throws(GenerationError) {
+    package func prepare() async throws(GenerationError) {
         LanguageModelSession(model: model).prewarm()
     }
 
     /// One complete response. Throws only `GenerationError`.
-    public func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+    package func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
         try await run(request, streaming: false, onDelta: { _ in })
     }
 
     /// Text deltas as the session produces them, then exactly one `.completed`.
-    public func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    package func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
         FoundationModelsSessionRunner.stream { (continuation) async throws(GenerationError) -> GenerationResponse in
             try await run(request, streaming: true) { continuation.yield(.delta($0)) }
         }

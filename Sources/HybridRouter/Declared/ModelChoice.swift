@@ -24,8 +24,9 @@ public struct ModelChoice: Sendable {
 
     /// Apple's on-device system model (Foundation Models; Apple platforms with Apple Intelligence, unavailable
     /// elsewhere, so the router moves on).
-    public static func onDevice(id: String = "on-device") -> ModelChoice {
-        ModelChoice(id: id, config: Self.config(.appleFoundationModels, nil, "system", .onDevice, window: 4_096))
+    /// `model: "content-tagging"` selects Apple's content-tagging use case; the default is the general model.
+    public static func onDevice(id: String = "on-device", model: String = "system") -> ModelChoice {
+        ModelChoice(id: id, config: Self.config(.appleFoundationModels, nil, model, .onDevice, window: 4_096))
     }
 
     /// Apple's server model on Private Cloud Compute.
