@@ -33,20 +33,20 @@ public struct ConfigFetcher: Sendable {
     }
 
     /// A body as received, with the headers the loader needs.
-    public struct FetchedPayload: Sendable, Equatable {
+    package struct FetchedPayload: Sendable, Equatable {
         /// The URL as requested (with any query): the last-known-good cache is keyed by it.
-        public var url: String
+        package var url: String
         /// The HTTP status (200; file sources report 200 too).
-        public var status: Int
+        package var status: Int
         /// The payload bytes exactly as received.
-        public var body: Data
+        package var body: Data
         /// The server's ETag (a content hash for `file://`), sent back as `If-None-Match` next time.
-        public var etag: String?
+        package var etag: String?
         /// Base64 Ed25519 signature from `X-Hybrid-Signature` or the detached `.sig`, when there was one.
-        public var signature: String?
+        package var signature: String?
 
         /// Creates a payload record; `ConfigFetcher.fetch` builds these.
-        public init(url: String, status: Int, body: Data, etag: String?, signature: String?) {
+        package init(url: String, status: Int, body: Data, etag: String?, signature: String?) {
             self.url = url
             self.status = status
             self.body = body

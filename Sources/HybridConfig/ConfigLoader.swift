@@ -42,12 +42,29 @@ public actor ConfigLoader {
     ///
     /// - Parameters:
     ///   - sourceURL: the remote config (`https://…`, `http://127.0.0.1…`, `file://…`); nil for defaults only.
+    ///   - cacheFile: where the last-known-good copies are kept across launches (a JSON file, written atomically;
+    ///     the ten newest per source); nil keeps them in memory only.
     ///   - verifier: when set, every payload (fetched or cached) must carry a valid signature.
     public init(
         bundled: ValidatedConfig,
         sourceURL: String?,
         fetcher: ConfigFetcher?,
-        cache: any ConfigSnapshotCache = InMemoryConfigSnapshotCache(),
+        cacheFile: URL? = nil,
+        verifier: ConfigSignatureVerifier? = nil,
+        promptFiles: PromptFileResolver = .bundled,
+        options: Options = Options()
+    ) {
+        self.init(
+            bundled: bundled, sourceURL: sourceURL, fetcher: fetcher, cache: Self.cache(at: cacheFile),
+            verifier: verifier, promptFiles: promptFiles, options: options)
+    }
+
+    /// A loader over any snapshot cache (the harness keeps them in SQLite or PostgreSQL) and clock.
+    package init(
+        bundled: ValidatedConfig,
+        sourceURL: String?,
+        fetcher: ConfigFetcher?,
+        cache: any ConfigSnapshotCache,
         verifier: ConfigSignatureVerifier? = nil,
         promptFiles: PromptFileResolver = .bundled,
         options: Options = Options(),
@@ -119,9 +136,17 @@ public actor ConfigLoader {
         }
     }
 
-    /// Validates and applies a payload obtained elsewhere (a push, a test); same checks as `refresh()`.
+    /// Validates and applies a config obtained elsewhere (a push notification, a file the app downloaded): the same
+    /// checks as `refresh()` (signature when a verifier is set, validation, version). `source` names it in errors and
+    /// keys its last-known-good snapshot.
     @discardableResult
-    public func offer(_ payload: ConfigFetcher.FetchedPayload) async -> ConfigResolution {
+    public func offer(_ body: Data, signature: String? = nil, source: String) async -> ConfigResolution {
+        await offer(ConfigFetcher.FetchedPayload(url: source, status: 200, body: body, etag: nil, signature: signature))
+    }
+
+    /// Validates and applies a fetched payload.
+    @discardableResult
+    package func offer(_ payload: ConfigFetcher.FetchedPayload) async -> ConfigResolution {
         let validated: ValidatedConfig
         do {
             if let verifier { try verifier.verify(payload.body, signature: payload.signature, source: URLRedaction.redact(payload.url)) }
@@ -180,11 +205,23 @@ public actor ConfigLoader {
 }
 
 extension ConfigLoader {
-    /// A loader whose fallback is the defaults compiled into the library.
+    /// A loader whose fallback is the defaults compiled into the library; `cacheFile` as in
+    /// ``init(bundled:sourceURL:fetcher:cacheFile:verifier:promptFiles:options:)``.
     public static func withBundledDefaults(
         sourceURL: String?,
         fetcher: ConfigFetcher?,
-        cache: any ConfigSnapshotCache = InMemoryConfigSnapshotCache(),
+        cacheFile: URL? = nil,
+        verifier: ConfigSignatureVerifier? = nil,
+        options: Options = Options()
+    ) throws(ConfigError) -> ConfigLoader {
+        try withBundledDefaults(sourceURL: sourceURL, fetcher: fetcher, cache: cache(at: cacheFile), verifier: verifier, options: options)
+    }
+
+    /// The same over any snapshot cache.
+    package static func withBundledDefaults(
+        sourceURL: String?,
+        fetcher: ConfigFetcher?,
+        cache: any ConfigSnapshotCache,
         verifier: ConfigSignatureVerifier? = nil,
         options: Options = Options()
     ) throws(ConfigError) -> ConfigLoader {
@@ -192,6 +229,11 @@ extension ConfigLoader {
             bundled: try BundledDefaults.validated(), sourceURL: sourceURL, fetcher: fetcher, cache: cache,
             verifier: verifier, options: options
         )
+    }
+
+    /// A file cache at `url`, or one in memory.
+    private static func cache(at url: URL?) -> any ConfigSnapshotCache {
+        url.map { FileConfigSnapshotCache(url: $0) } ?? InMemoryConfigSnapshotCache()
     }
 }
 

@@ -1,22 +1,22 @@
-public import Foundation
+package import Foundation
 
 /// One accepted config payload, exactly as received, with what is needed to reuse it offline.
-public struct ConfigSnapshot: Sendable, Hashable {
+package struct ConfigSnapshot: Sendable, Hashable {
     /// The source URL it was fetched from.
-    public var source: String
+    package var source: String
     /// The payload bytes exactly as received (signatures cover these bytes).
-    public var body: Data
+    package var body: Data
     /// The ETag the server sent with it.
-    public var etag: String?
+    package var etag: String?
     /// The document's `version`, for rollback checks without decoding.
-    public var version: Int
+    package var version: Int
     /// When it was fetched and accepted.
-    public var fetchedAt: Date
+    package var fetchedAt: Date
     /// Base64 Ed25519 signature, when the payload was signed.
-    public var signature: String?
+    package var signature: String?
 
     /// Creates a snapshot; `body` must be the exact received bytes or a stored signature will not verify.
-    public init(source: String, body: Data, etag: String?, version: Int, fetchedAt: Date, signature: String?) {
+    package init(source: String, body: Data, etag: String?, version: Int, fetchedAt: Date, signature: String?) {
         self.source = source
         self.body = body
         self.etag = etag

@@ -2,7 +2,7 @@
 ///
 /// The SQLite store implements this in the app; `InMemoryConfigSnapshotCache` serves tests and tools.
 /// Only payloads that passed validation (and signature checks) are saved.
-public protocol ConfigSnapshotCache: Sendable {
+package protocol ConfigSnapshotCache: Sendable {
     /// The most recently saved snapshot for `source`, or nil.
     func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot?
     /// Records an accepted snapshot; it becomes the last-known-good for its source.

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import HybridCore
 
 /// A `ConfigSnapshotCache` in one JSON file: the last-known-good config survives relaunches without SQLite (for
@@ -6,7 +6,7 @@ import HybridCore
 ///
 /// Every `save` rewrites the file atomically (temporary file, `fsync`, rename), so a crash mid-save leaves the
 /// previous last-known-good in place. Keeps the newest `keep` snapshots per source. One process owns the file.
-public actor FileConfigSnapshotCache: ConfigSnapshotCache {
+package actor FileConfigSnapshotCache: ConfigSnapshotCache {
     /// The JSON file.
     package nonisolated let url: URL
     /// How many snapshots per source are kept (newest first); older ones are dropped on save.
@@ -14,16 +14,16 @@ public actor FileConfigSnapshotCache: ConfigSnapshotCache {
     private var snapshots: [ConfigSnapshot]?
 
     /// A cache over `url`; nothing is read or created until the first call.
-    public init(url: URL, keep: Int = 10) {
+    package init(url: URL, keep: Int = 10) {
         self.url = url
         self.keep = max(1, keep)
     }
 
-    public func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot? {
+    package func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot? {
         try loaded().last { $0.source == source }
     }
 
-    public func save(_ snapshot: ConfigSnapshot) async throws(ConfigError) {
+    package func save(_ snapshot: ConfigSnapshot) async throws(ConfigError) {
         var updated = try loaded()
         // Re-saving a version makes it the newest again (a rollback republishes an old version's bytes).
         updated.removeAll { $0.source == snapshot.source && $0.version == snapshot.version }
@@ -37,7 +37,7 @@ public actor FileConfigSnapshotCache: ConfigSnapshotCache {
         snapshots = updated
     }
 
-    public func history(source: String, limit: Int) async throws(ConfigError) -> [ConfigSnapshot] {
+    package func history(source: String, limit: Int) async throws(ConfigError) -> [ConfigSnapshot] {
         Array(try loaded().filter { $0.source == source }.reversed().prefix(max(0, limit)))
     }
 

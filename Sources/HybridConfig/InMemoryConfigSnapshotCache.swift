@@ -1,21 +1,21 @@
 /// A `ConfigSnapshotCache` that lives in memory: lost at exit.
-public actor InMemoryConfigSnapshotCache: ConfigSnapshotCache {
+package actor InMemoryConfigSnapshotCache: ConfigSnapshotCache {
     private var snapshots: [ConfigSnapshot] = []
 
     /// Creates a cache seeded with `snapshots`, oldest first.
-    public init(_ snapshots: [ConfigSnapshot] = []) {
+    package init(_ snapshots: [ConfigSnapshot] = []) {
         self.snapshots = snapshots
     }
 
-    public func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot? {
+    package func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot? {
         snapshots.last { $0.source == source }
     }
 
-    public func save(_ snapshot: ConfigSnapshot) async throws(ConfigError) {
+    package func save(_ snapshot: ConfigSnapshot) async throws(ConfigError) {
         snapshots.append(snapshot)
     }
 
-    public func history(source: String, limit: Int) async throws(ConfigError) -> [ConfigSnapshot] {
+    package func history(source: String, limit: Int) async throws(ConfigError) -> [ConfigSnapshot] {
         Array(snapshots.filter { $0.source == source }.reversed().prefix(max(0, limit)))
     }
 }

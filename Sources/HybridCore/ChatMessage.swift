@@ -39,7 +39,7 @@ public struct ChatMessage: Sendable, Hashable, Codable {
     /// For a tool turn, the name of the tool that ran (Gemini and Ollama match results by name).
     public var toolName: String?
 
-    /// Creates a turn; `.user(_:)`, `.assistant(_:)`, `.assistant(_:toolCalls:)` and `.toolResult(…)` are shorter.
+    /// Creates a turn; `.user(_:)`, `.assistant(_:toolCalls:)` and `.toolResult(for:content:)` are shorter.
     public init(
         role: Role, content: String, toolCalls: [ToolCall] = [], toolCallID: String? = nil, toolName: String? = nil
     ) {
@@ -52,18 +52,17 @@ public struct ChatMessage: Sendable, Hashable, Codable {
 
     /// A user turn.
     public static func user(_ content: String) -> ChatMessage { ChatMessage(role: .user, content: content) }
-    /// An assistant turn (for few-shot examples or history).
-    public static func assistant(_ content: String) -> ChatMessage { ChatMessage(role: .assistant, content: content) }
-    /// An assistant turn that called tools, with any text the model wrote beside the calls.
-    public static func assistant(_ content: String = "", toolCalls: [ToolCall]) -> ChatMessage {
+    /// An assistant turn (for few-shot examples or history); with `toolCalls`, one that called tools, `content`
+    /// being any text the model wrote beside the calls.
+    public static func assistant(_ content: String = "", toolCalls: [ToolCall] = []) -> ChatMessage {
         ChatMessage(role: .assistant, content: content, toolCalls: toolCalls)
     }
     /// The result of running `call`: `content` is what the tool returned, as text (usually JSON).
     public static func toolResult(for call: ToolCall, content: String) -> ChatMessage {
         toolResult(callID: call.id, name: call.name, content: content)
     }
-    /// The result of the call with id `callID` to the tool `name`.
-    public static func toolResult(callID: String, name: String, content: String) -> ChatMessage {
+    /// The result of the call with id `callID` to the tool `name` (a transcript read back from storage).
+    package static func toolResult(callID: String, name: String, content: String) -> ChatMessage {
         ChatMessage(role: .tool, content: content, toolCallID: callID, toolName: name)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import HybridCore
 public import HybridStore
-public import HybridConfig
+import HybridConfig
 
 /// The PostgreSQL `ConfigSnapshotStore`: accepted remote configs in `config_snapshots`, shared by every machine.
 public final class PostgresConfigSnapshotStore: ConfigSnapshotStore {

@@ -50,7 +50,7 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The attempts made before the failure (empty for errors raised before routing).
     public let attempts: [RouteAttempt]
     /// For ``Code/unknownFeature``: the features the config in force does define.
-    public let knownFeatures: [String]
+    package let knownFeatures: [String]
     /// For ``Code/inputTooShort``: the feature's minimum input length, in characters.
     public let minimumLength: Int?
     /// For ``Code/inputTooShort``: the input's length, in characters.
@@ -58,11 +58,11 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     /// For ``Code/renderFailed``: why the prompt could not be rendered.
     package let renderError: PromptRenderError?
     /// For ``Code/deadlineExceeded``: the overall deadline that passed.
-    public let deadline: Duration?
+    package let deadline: Duration?
     /// For ``Code/stopped`` and ``Code/streamInterrupted``: the model's error that ended the request.
     public let generationError: GenerationError?
     /// For ``Code/outputNotDecodable``: the type and why the best answer did not decode into it.
-    public let decodingProblem: String?
+    package let decodingProblem: String?
 
     private init(
         _ code: Code, feature: String?, attempts: [RouteAttempt] = [], knownFeatures: [String] = [],

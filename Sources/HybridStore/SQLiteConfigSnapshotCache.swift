@@ -21,7 +21,7 @@ public actor SQLiteConfigSnapshotCache: ConfigSnapshotCache {
     /// Until this cache has saved, the read goes through a raw read-only connection on the calling thread
     /// (`QuickReadConnection`), closed before returning; a file from an older build goes to the writable opening,
     /// which migrates it.
-    public func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot? {
+    package func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot? {
         if let writable { return try await writable.lastKnownGood(source: source) }
         let read: QuickReadConnection.QuickRead<ConfigSnapshotRecord?>
         do {
@@ -37,12 +37,12 @@ public actor SQLiteConfigSnapshotCache: ConfigSnapshotCache {
     }
 
     /// Saves an accepted config as the latest snapshot of its source (opening the writable database).
-    public func save(_ snapshot: ConfigSnapshot) async throws(ConfigError) {
+    package func save(_ snapshot: ConfigSnapshot) async throws(ConfigError) {
         try await store().save(snapshot)
     }
 
     /// The source's snapshots, newest version first, at most `limit`.
-    public func history(source: String, limit: Int) async throws(ConfigError) -> [ConfigSnapshot] {
+    package func history(source: String, limit: Int) async throws(ConfigError) -> [ConfigSnapshot] {
         try await store().history(source: source, limit: limit)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-public import HybridConfig
+package import HybridConfig
 
 /// The SQLite snapshot table serves as the config loader's last-known-good cache.
 extension SQLiteConfigSnapshotStore: ConfigSnapshotCache {}
@@ -10,7 +10,7 @@ extension SQLiteConfigSnapshotStore: ConfigSnapshotCache {}
 /// Signatures travel base64 in `ConfigSnapshot` and as bytes in the table; the conversion is lossless.
 extension ConfigSnapshotStore {
     /// The latest snapshot of `source` as the loader's last-known-good config.
-    public func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot? {
+    package func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot? {
         do {
             return try await latestSnapshot(source: source).map(Self.snapshot(from:))
         } catch {
@@ -19,7 +19,7 @@ extension ConfigSnapshotStore {
     }
 
     /// Saves an accepted config as the latest snapshot of its source.
-    public func save(_ snapshot: ConfigSnapshot) async throws(ConfigError) {
+    package func save(_ snapshot: ConfigSnapshot) async throws(ConfigError) {
         let record = ConfigSnapshotRecord(
             sourceURL: snapshot.source, version: snapshot.version, etag: snapshot.etag, fetchedAt: snapshot.fetchedAt,
             rawBytes: snapshot.body, signature: snapshot.signature.flatMap { Data(base64Encoded: $0) })
@@ -31,7 +31,7 @@ extension ConfigSnapshotStore {
     }
 
     /// The source's snapshots, newest version first, at most `limit`.
-    public func history(source: String, limit: Int) async throws(ConfigError) -> [ConfigSnapshot] {
+    package func history(source: String, limit: Int) async throws(ConfigError) -> [ConfigSnapshot] {
         do {
             return try await snapshots(source: source).prefix(limit).map(Self.snapshot(from:))
         } catch {

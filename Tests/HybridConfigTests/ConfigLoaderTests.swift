@@ -21,6 +21,19 @@ struct ConfigLoaderTests {
         return (loader, transport)
     }
 
+    @Test("a config offered by the app (a push) is validated and versioned like a fetched one")
+    func offeredBodyIsCheckedLikeAFetchedOne() async {
+        let (loader, transport) = loader(ConfigServerState())
+        _ = await loader.start()
+        let applied = await loader.offer(Fixtures.config(version: 99), source: "push")
+        #expect(applied.config.version == 99 && applied.reasonNewOneRejected == nil)
+        let older = await loader.offer(Fixtures.config(version: 98), source: "push")
+        #expect(older.config.version == 99 && older.reasonNewOneRejected?.kind == .versionRollback)
+        let broken = await loader.offer(Data("{".utf8), source: "push")
+        #expect(broken.config.version == 99 && broken.reasonNewOneRejected?.kind == .notJSON)
+        #expect(transport.requests.isEmpty)
+    }
+
     @Test func bundledDefaultsWithoutCacheOrNetwork() async {
         let (loader, _) = loader(ConfigServerState())
         let resolution = await loader.start()

@@ -20,7 +20,7 @@ enum Snippet_app_integration_89 {
 
         let loader = try ConfigLoader.withBundledDefaults(
             sourceURL: "https://config.example.com/hybrid.json", fetcher: ConfigFetcher(transport: DefaultHTTPTransport.shared),
-            cache: FileConfigSnapshotCache(url: storage.appendingPathComponent("config-cache.json")))
+            cacheFile: storage.appendingPathComponent("config-cache.json"))
         await loader.start()                       // last-known-good or bundled defaults, no network
         Task { await loader.refresh() }            // ETag fetch; a bad payload never replaces the config in force
         let factory = ModelFactory().withCredentials(.key(provider: readOpenAIKey), for: "openai-gpt-4o-mini")
