@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 public import HybridTransport
 import HybridCrypto
 
@@ -10,9 +10,9 @@ public struct ConfigFetcher: Sendable {
     /// Limits for one fetch.
     public struct Options: Sendable {
         /// Larger bodies are refused. Default 2 MiB.
-        public var maxBodyBytes: Int
+        package var maxBodyBytes: Int
         /// Connect, first-byte and total limits for each request (the detached `.sig` included).
-        public var timeouts: HTTPTimeouts
+        package var timeouts: HTTPTimeouts
 
         /// Creates limits; defaults are 2 MiB and 5 s connect, 10 s first byte, 20 s total.
         public init(
@@ -64,7 +64,7 @@ public struct ConfigFetcher: Sendable {
     package var options: Options
 
     /// Creates a fetcher over `transport`; it keeps no state between fetches (the caller keeps the ETag).
-    public init(transport: any HTTPTransport, options: Options = Options()) {
+    public init(transport: any HTTPTransport = URLSessionTransport.shared, options: Options = Options()) {
         self.transport = transport
         self.options = options
     }

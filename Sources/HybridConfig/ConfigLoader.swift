@@ -13,9 +13,9 @@ public actor ConfigLoader {
     /// Behaviour switches.
     public struct Options: Sendable {
         /// Accept a payload whose `version` is lower than the one in use (a deliberate rollback).
-        public var allowVersionRollback: Bool
+        package var allowVersionRollback: Bool
         /// Report unknown keys of fetched payloads as warnings.
-        public var checkUnknownKeys: Bool
+        package var checkUnknownKeys: Bool
 
         /// Creates options; by default lower versions are refused and unknown keys are reported.
         public init(allowVersionRollback: Bool = false, checkUnknownKeys: Bool = true) {

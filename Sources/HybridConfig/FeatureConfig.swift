@@ -3,7 +3,7 @@ public import HybridCore
 /// One app feature (summarize, extract, classify…): its prompts, output contract and routing policy.
 ///
 /// Templates use `{{variable}}` placeholders (see `PromptTemplate`); every variable must be listed in `inputs`.
-public struct FeatureConfig: Sendable, Hashable, Codable {
+public struct FeatureConfig: Sendable, Hashable, Encodable {
     /// What the feature does, for people.
     public var description: String?
     /// Names of the values the app supplies at call time; templates may reference only these. Default `["input"]`.
@@ -73,25 +73,6 @@ public struct FeatureConfig: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case description, inputs, instructions, variants, defaultVariant, outputSchema, constraints, options
         case priority, deadlineMs, privacy, monthlyBudgetUSD, routing, events, overrides
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        description = try c.decodeIfPresent(String.self, forKey: .description)
-        inputs = try c.decodeIfPresent([String].self, forKey: .inputs) ?? ["input"]
-        instructions = try c.decodeIfPresent(String.self, forKey: .instructions)
-        variants = try c.decode([String: PromptVariant].self, forKey: .variants)
-        defaultVariant = try c.decode(String.self, forKey: .defaultVariant)
-        outputSchema = try c.decodeIfPresent(JSONSchema.self, forKey: .outputSchema)
-        constraints = try c.decodeIfPresent(OutputConstraints.self, forKey: .constraints)
-        options = try c.decodeIfPresent(FeatureGenerationOptions.self, forKey: .options)
-        priority = try c.decode([String].self, forKey: .priority)
-        deadlineMs = try c.decodeIfPresent(Int.self, forKey: .deadlineMs)
-        privacy = try c.decode(PrivacyClass.self, forKey: .privacy)
-        monthlyBudgetUSD = try c.decodeIfPresent(Double.self, forKey: .monthlyBudgetUSD)
-        routing = try c.decodeIfPresent(RoutingConfig.self, forKey: .routing)
-        events = try c.decodeIfPresent(FeatureEventsConfig.self, forKey: .events)
-        overrides = try c.decodeIfPresent([String: FeatureOverride].self, forKey: .overrides)
     }
 
     /// The deadline as a duration, when one is set.

@@ -1,5 +1,5 @@
 /// What a feature's `RouteEvent`s may hold beyond the always-present figures (`features.X.events`).
-public struct FeatureEventsConfig: Sendable, Hashable, Codable {
+public struct FeatureEventsConfig: Sendable, Hashable, Encodable {
     /// Put the request's input variables and the answer's text into each event (`RouteEvent.content`). Off by
     /// default: prompts, inputs and outputs leave the device only when a feature opts in here.
     public var includeContent: Bool
@@ -13,8 +13,4 @@ public struct FeatureEventsConfig: Sendable, Hashable, Codable {
         case includeContent
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        includeContent = try c.decodeIfPresent(Bool.self, forKey: .includeContent) ?? false
-    }
 }

@@ -4,8 +4,8 @@ import HybridCore
 ///
 /// The bulk of a large config is features, so features and everything inside them are spelled out here; the few
 /// models, rollouts, conditions and routing blocks go through their `Decodable` conformances over the tree. A field
-/// added to a type here is one `case` in its reader (the `Decodable` conformance, kept for apps that decode
-/// documents themselves, is tested equal in `ConfigTreeDecodingTests`).
+/// added to a document or a feature is one `case` in its reader: those two types are `Encodable` only, so no second
+/// reader can disagree with this one (`ConfigTreeDecodingTests` reads back what `encodedJSON()` wrote).
 extension HybridConfigDocument {
     /// Reads the document; every part that fails (version, each model, feature and rollout…) adds its issues.
     init(tree: JSONValue) throws(ConfigTreeReader.Refusal) {

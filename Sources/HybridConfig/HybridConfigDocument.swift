@@ -3,7 +3,7 @@ public import Foundation
 /// The whole remote config: versioned models, features and rollouts. Decoded from one JSON document.
 ///
 /// `version` must increase with every published change: the loader refuses a lower version than the one in use.
-public struct HybridConfigDocument: Sendable, Hashable, Codable {
+public struct HybridConfigDocument: Sendable, Hashable, Encodable {
     /// Editor hint (`"$schema": "./hybrid-config.schema.json"`); ignored by the loader.
     public var schema: String?
     /// Increases with every published change.
@@ -58,19 +58,6 @@ public struct HybridConfigDocument: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case schema = "$schema"
         case version, description, provenance, models, features, rollouts, routing, conditions
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        schema = try c.decodeIfPresent(String.self, forKey: .schema)
-        version = try c.decode(Int.self, forKey: .version)
-        description = try c.decodeIfPresent(String.self, forKey: .description)
-        provenance = try c.decodeIfPresent(Provenance.self, forKey: .provenance)
-        models = try c.decode([String: ModelConfig].self, forKey: .models)
-        features = try c.decode([String: FeatureConfig].self, forKey: .features)
-        rollouts = try c.decodeIfPresent([String: RolloutConfig].self, forKey: .rollouts) ?? [:]
-        routing = try c.decodeIfPresent(RoutingConfig.self, forKey: .routing)
-        conditions = try c.decodeIfPresent([ConfigCondition].self, forKey: .conditions) ?? []
     }
 
     // Written out so a document without conditions encodes as before (its canonical JSON and hash unchanged).

@@ -6,9 +6,9 @@ public import Foundation
 /// on disk), then the copies compiled into the library.
 public struct PromptFileResolver: Sendable {
     /// Folders standing for `prompts/`, searched in order.
-    public var directories: [URL]
+    package var directories: [URL]
     /// Fall back to the templates compiled into the library.
-    public var useBundled: Bool
+    package var useBundled: Bool
 
     /// Creates a resolver; `directories` are searched in order before the bundled templates.
     public init(directories: [URL] = [], useBundled: Bool = true) {

@@ -43,7 +43,7 @@ public actor HTTPBatchEventUploader: RouteEventSink {
         pending: 0, sent: 0, droppedCount: 0, rejectedCount: 0, failedUploads: 0, lastError: nil, stopped: false)
 
     /// An uploader; events left in the spool by an earlier instance are queued and sent first.
-    public init(configuration: Configuration, transport: any HTTPTransport = DefaultHTTPTransport.shared) {
+    public init(configuration: Configuration, transport: any HTTPTransport = URLSessionTransport.shared) {
         self.configuration = configuration
         self.transport = transport
         self.batchLimit = configuration.maxBatchEvents

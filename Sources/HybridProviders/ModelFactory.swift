@@ -24,7 +24,7 @@ public struct ModelFactory: Sendable {
     /// Creates a factory; by default keys come from the process environment and requests go through the platform's
     /// default transport. llama.cpp models are unavailable until registered (HybridLocalModel's `withLocalLlama()`).
     public init(
-        transport: any HTTPTransport = DefaultHTTPTransport.shared,
+        transport: any HTTPTransport = URLSessionTransport.shared,
         environment: (@Sendable (String) -> String?)? = nil
     ) {
         self.transport = transport

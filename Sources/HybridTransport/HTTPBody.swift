@@ -7,7 +7,6 @@ public import Foundation
 /// Iterating this from a cancelled task throws `TransportError.cancelled` instead. Dropping the body and every
 /// iterator cancels the transfer.
 public struct HTTPBody: AsyncSequence, Sendable {
-    public typealias Element = Data
 
     private enum Source: Sendable {
         case channel(BodyReader)

@@ -101,7 +101,7 @@ public struct HTTPResponse: Sendable {
 /// Ordered header fields with case-insensitive lookup.
 public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
     /// The fields in the order they were added or received; names keep their original case.
-    public private(set) var fields: [Field]
+    package private(set) var fields: [Field]
 
     /// One header field as sent or received.
     public struct Field: Sendable, Hashable {
@@ -110,7 +110,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         /// Header value, verbatim.
         public var value: String
         /// Creates a field.
-        public init(name: String, value: String) {
+        package init(name: String, value: String) {
             self.name = name
             self.value = value
         }
@@ -131,7 +131,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     }
 
     /// Replaces every field named `name` with one field.
-    public mutating func replaceOrAdd(name: String, value: String) {
+    package mutating func replaceOrAdd(name: String, value: String) {
         fields.removeAll { Self.sameName($0.name, name) }
         fields.append(Field(name: name, value: value))
     }

@@ -49,7 +49,7 @@ public struct OutputConstraints: Sendable, Hashable, Codable {
     }
 
     /// Whether nothing is configured.
-    public var isEmpty: Bool { self == OutputConstraints() || self == OutputConstraints(singleParagraph: false) }
+    package var isEmpty: Bool { self == OutputConstraints() || self == OutputConstraints(singleParagraph: false) }
 
     /// Throws the first definition problem: limits below 0 (or a maximum below 1), a minimum above its
     /// maximum, an empty pattern, or a regex that does not compile.

@@ -55,11 +55,11 @@ struct FirebaseConditionTests {
             "device.language in ['fr-FR']",
         ])
         let summarize = try #require(template["parameters"]?["hybrid_feature_summarize"])
-        let base = try JSONDecoder().decode(FeatureConfig.self, from: Data(#require(summarize["defaultValue"]?["value"]?.stringValue).utf8))
+        let base = try Fixtures.feature(json: #require(summarize["defaultValue"]?["value"]?.stringValue))
         #expect(base.overrides == nil)
         let values = try #require(summarize["conditionalValues"]?.objectValue)
         #expect(Set(values.keys) == ["older-phones", "german", "ios-3.2", "us", "beta", "ten-percent"])
-        let older = try JSONDecoder().decode(FeatureConfig.self, from: Data(#require(values["older-phones"]?["value"]?.stringValue).utf8))
+        let older = try Fixtures.feature(json: #require(values["older-phones"]?["value"]?.stringValue))
         #expect(older.priority == ["gemini-flash", "local-smollm2"] && older.deadlineMs == 4000 && older.overrides == nil)
         #expect(older.variants == base.variants && older.inputs == base.inputs)
         #expect(template["parameters"]?["hybrid_feature_extract"]?["conditionalValues"] == nil)

@@ -21,7 +21,7 @@ struct FirebaseRemoteConfigTests {
         let summarize = try #require(template["parameters"]?["hybrid_feature_summarize"])
         #expect(summarize["valueType"] == "JSON")
         let value = try #require(summarize["defaultValue"]?["value"]?.stringValue)
-        let feature = try JSONDecoder().decode(FeatureConfig.self, from: Data(value.utf8))
+        let feature = try Fixtures.feature(json: value)
         #expect(feature.priority.first == "local-smollm2")
         #expect(template["parameters"]?["hybrid_version"]?["valueType"] == "NUMBER")
         #expect(template["parameters"]?["hybrid_version"]?["defaultValue"]?["value"] == "1")

@@ -3,6 +3,7 @@ import HybridConfig
 import HybridCore
 import HybridTransport
 import Synchronization
+import Testing
 
 /// One step of a JSON path used to edit test documents: a key or an index.
 enum Step: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
@@ -71,6 +72,12 @@ enum Fixtures {
     }
 
     static func bundled() -> ValidatedConfig { try! HybridConfigDocument.bundledDefaults() }
+
+    /// A feature written as JSON text (a Firebase parameter's value), read by the one config reader.
+    static func feature(json: String) throws -> FeatureConfig {
+        let document = try ConfigValidator.decode(Data(#"{"version": 0, "models": {}, "features": {"f": "#.utf8) + Data(json.utf8) + Data("}}".utf8))
+        return try #require(document.features["f"])
+    }
 
     /// Issues of `data`, or an empty list when it loads.
     static func errors(_ data: Data, promptFiles: PromptFileResolver = .bundled) -> [ConfigIssue] {

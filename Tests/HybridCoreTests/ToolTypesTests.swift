@@ -31,21 +31,6 @@ import Testing
         #expect(fromValue.argumentsText == "{\"title\":\"Blue\",\"year\":1971}")
     }
 
-    @Test(arguments: [
-        (ToolChoice.auto, "\"auto\""), (.none, "\"none\""), (.required, "\"required\""),
-        (.tool("lookup_album"), "{\"tool\":\"lookup_album\"}"),
-    ])
-    func toolChoiceWrittenForms(choice: ToolChoice, json: String) throws {
-        #expect(String(decoding: try JSONEncoder().encode(choice), as: UTF8.self) == json)
-        #expect(try JSONDecoder().decode(ToolChoice.self, from: Data(json.utf8)) == choice)
-    }
-
-    @Test func unknownToolChoiceNamesTheAcceptedForms() {
-        #expect {
-            try JSONDecoder().decode(ToolChoice.self, from: Data("\"always\"".utf8))
-        } throws: { "\($0)".contains("auto, none, required") }
-    }
-
     @Test func messagesWithToolPartsRoundTripAndPlainOnesKeepTheirOldForm() throws {
         let call = ToolCall(id: "call_1", name: "lookup_album", argumentsText: "{\"title\":\"Blue\"}")
         let messages: [ChatMessage] = [

@@ -19,7 +19,7 @@ enum Snippet_app_integration_89 {
         let readOpenAIKey: @Sendable () async throws -> String = { "sk-…" }   // your keychain read
 
         let loader = try ConfigLoader.withBundledDefaults(
-            sourceURL: "https://config.example.com/hybrid.json", fetcher: ConfigFetcher(transport: DefaultHTTPTransport.shared),
+            sourceURL: "https://config.example.com/hybrid.json", fetcher: ConfigFetcher(transport: URLSessionTransport.shared),
             cacheFile: storage.appendingPathComponent("config-cache.json"))
         await loader.start()                       // last-known-good or bundled defaults, no network
         Task { await loader.refresh() }            // ETag fetch; a bad payload never replaces the config in force

@@ -8,7 +8,8 @@ import Testing
 /// as their messages through `localizedDescription`, and a stream's `catch` is typed.
 @Suite struct AppFacingErrorTests {
     /// An override naming `older-phone` where the condition is `older-phones`, and a misspelt test (`oneof`), as a
-    /// developer decoding their own JSON with `JSONDecoder` would ship it.
+    /// developer building a document in code might ship it (documents are not `Decodable`: only the validator reads
+    /// JSON).
     static let misspelt = #"""
         {"version": 3,
          "models": {"local": {"kind": "openai-compatible", "baseURL": "http://127.0.0.1:9/v1", "model": "m", "tier": "on-device",
@@ -21,8 +22,8 @@ import Testing
         """#
 
     @Test func aDocumentThatDoesNotValidateIsRefusedAtTheInitialiserWithEveryPath() throws {
-        // Decoding alone accepts it: the unknown key is dropped and the override's name is not checked.
-        let decoded = try JSONDecoder().decode(HybridConfigDocument.self, from: Data(Self.misspelt.utf8))
+        // Reading alone accepts it: the unknown key is dropped and the override's name is not checked.
+        let decoded = try ConfigValidator.decode(Data(Self.misspelt.utf8))
         #expect(throws: ConfigError.self) { _ = try Router(config: .fixed(decoded), models: .models([:]), installId: "i") }
         do {
             _ = try Router(config: .fixed(decoded), installId: "i")

@@ -21,7 +21,7 @@ let installation = LocalModelInstallation.discover()
 if case .failure(let reason) = installation {
     print("Local model not set up: \(reason.message). Cloud models will be tried if their API keys are set.")
 }
-let models = ModelFactory(transport: DefaultHTTPTransport.shared).withLocalLlama(installation)
+let models = ModelFactory(transport: URLSessionTransport.shared).withLocalLlama(installation)
 
 // 2. The feature: config (bundled defaults, last-known-good in a file), router, spend ledger in a file. An app uses
 //    Application Support and a UUID stored on first launch as the install id (it picks the rollout arm).

@@ -148,7 +148,7 @@ extension RouteEvent {
         public var costUSD: Double?
 
         /// Creates an attempt record.
-        public init(
+        package init(
             model: String, tier: ModelTier?, outcome: AttemptOutcome, errorKind: String? = nil,
             skipReason: String? = nil, startMs: Double, durationMs: Double
         ) {

@@ -26,7 +26,7 @@ extension Router {
         let source: RouterConfigSource
         if let configURL {
             let loader = ConfigLoader(
-                bundled: validated, sourceURL: configURL, fetcher: ConfigFetcher(transport: DefaultHTTPTransport.shared))
+                bundled: validated, sourceURL: configURL, fetcher: ConfigFetcher(transport: URLSessionTransport.shared))
             Task { await loader.refresh() }  // in the background; `refreshConfig()` awaits one
             source = .loader(loader)
         } else {
