@@ -41,7 +41,7 @@ public struct ConfigResolution: Sendable {
     /// Where `config` came from.
     public var source: Source
     /// ETag of the payload in force, when it came from HTTP or a file.
-    public var etag: String?
+    package var etag: String?
     /// When the payload in force was fetched; nil for bundled defaults.
     public var fetchedAt: Date?
     /// What the latest start, refresh or offer did.

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import HybridCrypto
 
 /// Verifies Ed25519 signatures over the exact bytes of a config payload.
@@ -34,7 +34,7 @@ public struct ConfigSignatureVerifier: Sendable {
     package var publicKeyBase64: String { rawKey.base64EncodedString() }
 
     /// Throws unless `signature` (base64) is a valid signature of `payload`; `source` names it in errors.
-    public func verify(_ payload: Data, signature: String?, source: String) throws(ConfigError) {
+    package func verify(_ payload: Data, signature: String?, source: String) throws(ConfigError) {
         guard let signature, !signature.isEmpty else { throw .signatureMissing(source: source) }
         guard let raw = Data(base64Encoded: signature.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw .signatureInvalid(source: source, reason: "signature is not base64")

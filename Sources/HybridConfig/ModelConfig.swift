@@ -37,7 +37,7 @@ public struct ModelConfig: Sendable, Hashable, Codable {
     public var maxOutputTokens: Int?
     /// Requests an eval keeps in flight to this model at once; nil means the kind's default
     /// (`defaultMaxConcurrency`). The CLI's `--per-model-concurrency` overrides it.
-    public var maxConcurrency: Int?
+    package var maxConcurrency: Int?
     /// What it can do.
     public var capabilities: Capabilities
     /// Name for listings; the id is used when absent.

@@ -17,7 +17,7 @@ public struct PromptFileResolver: Sendable {
     }
 
     /// Only the templates compiled into the library.
-    public static let bundled = PromptFileResolver()
+    @usableFromInline package static let bundled = PromptFileResolver()
 
     /// Whether `path` is an acceptable reference: relative, no `..`, no empty components.
     package static func isSafeRelativePath(_ path: String) -> Bool {

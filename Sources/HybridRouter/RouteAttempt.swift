@@ -30,7 +30,7 @@ public struct RouteAttempt: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether the model was called (served, failed, failed its checks, timed out or was cut).
-    public var calledModel: Bool {
+    package var calledModel: Bool {
         outcome.kind != .servedFromCache && outcome.kind != .skipped
     }
 

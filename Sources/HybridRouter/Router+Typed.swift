@@ -9,7 +9,7 @@ public struct RoutedValue<Content: Sendable>: Sendable {
     public var routed: RoutedResponse
 
     /// The model that served the answer.
-    public var servedBy: ModelIdentity { routed.servedBy }
+    package var servedBy: ModelIdentity { routed.servedBy }
 }
 
 /// One step of a typed stream: what has been generated so far, as far as it is complete.
@@ -25,7 +25,7 @@ public struct PartialSnapshot<Content: StructuredOutput>: Sendable {
     public var completed: RoutedResponse?
 
     /// True on the last snapshot.
-    public var isComplete: Bool { completed != nil }
+    package var isComplete: Bool { completed != nil }
 }
 
 extension Router {

@@ -6,7 +6,7 @@ package import HybridCore
 ///
 /// The request part is `GenerationRequest.cacheIdentity` (everything but the deadline), so the router and the eval
 /// response cache name requests the same way.
-public struct RouterCacheKey: Sendable, Hashable, CustomStringConvertible {
+public struct RouterCacheKey: Sendable, Hashable {
     /// The digest as lowercase hex (64 characters).
     package let hex: String
 
@@ -24,5 +24,5 @@ public struct RouterCacheKey: Sendable, Hashable, CustomStringConvertible {
         }.joined()
     }
 
-    public var description: String { hex }
+    package var description: String { hex }
 }

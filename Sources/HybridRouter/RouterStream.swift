@@ -5,9 +5,6 @@
 /// Stopping the iteration (leaving the loop, cancelling the task) cancels the model call, as before; a cancelled
 /// consumer's stream ends quietly rather than throwing.
 public struct RouterStream<Element: Sendable>: AsyncSequence, Sendable {
-    /// Iteration throws only router errors.
-    public typealias Failure = RouterError
-
     private let base: AsyncThrowingStream<Element, any Error>
     private let feature: String
 
@@ -18,8 +15,6 @@ public struct RouterStream<Element: Sendable>: AsyncSequence, Sendable {
 
     /// The iterator; `next()` throws ``RouterError``.
     public struct AsyncIterator: AsyncIteratorProtocol {
-        /// Iteration throws only router errors.
-        public typealias Failure = RouterError
         private var base: AsyncThrowingStream<Element, any Error>.AsyncIterator
         private let feature: String
 

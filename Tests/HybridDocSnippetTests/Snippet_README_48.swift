@@ -32,6 +32,6 @@ enum Snippet_README_48 {
         let city = try await router.respond(
             to: "Give the name, the country and two landmarks of the city of Paris.", generating: CityInfo.self)
         print(city.content.name, city.content.country, city.content.landmarks)
-        print("served by", city.servedBy.id, "after", city.routed.attempts.count, "attempt(s)")
+        print("served by", city.routed.servedBy.id, "after", city.routed.attempts.count, "attempt(s)")
     }
 }

@@ -34,7 +34,7 @@ enum Snippet_app_integration_89 {
         print(answer.response.text, answer.response.servedBy, answer.attempts)
 
         let summary = try await router.generate(feature: "summarize", input: ["input": article], generating: Summary.self)
-        print(summary.content.headline, summary.servedBy)
+        print(summary.content.headline, summary.routed.servedBy)
         let collectorToken = "…"                                                          // from your app's configuration
         let uploader = HTTPBatchEventUploader(configuration: .init(
             endpoint: "https://collector.example.com/v1/events", token: collectorToken,

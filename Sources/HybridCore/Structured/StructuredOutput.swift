@@ -47,7 +47,7 @@ extension StructuredOutput {
     public static var typeDescription: String? { nil }
 
     /// The schema as the validator and the router take it.
-    public static var jsonSchema: JSONSchema {
+    package static var jsonSchema: JSONSchema {
         get throws(SchemaError) { try JSONSchema(schema) }
     }
 }

@@ -19,5 +19,5 @@ public struct ToolDefinition: Sendable, Hashable, Codable {
     }
 
     /// The schema of a tool that takes no arguments.
-    public static let noParameters: JSONValue = ["type": "object", "properties": [:]]
+    @usableFromInline package static let noParameters: JSONValue = ["type": "object", "properties": [:]]
 }
