@@ -26,7 +26,7 @@ public struct RouterDefaults: Sendable {
     /// The app's routing block, under every block of the config; checked by `Router`'s initialisers as a config's
     /// is (unknown error kinds or checks, negative durations throw `ConfigError`).
     public var routing: RoutingConfig {
-        didSet { layered = routing.merged(over: Self.builtInRouting) }
+        didSet { baseRules = Self.rules(routing, checkAvailability) }
     }
     /// Safety margin on estimated prompt tokens (0.15 = 15 % more), because `TokenEstimator` is a rough estimate.
     public var promptTokenMargin: Double
@@ -41,10 +41,12 @@ public struct RouterDefaults: Sendable {
     public var truncation: Truncation
     /// Ask each model's `availability()` before calling it; false saves a probe per call for models whose check
     /// is slow, leaving unavailability to surface as a `.unavailable` error.
-    public var checkAvailability: Bool
-    /// `routing` over the built-in block: what the config's blocks are merged over. Kept with `routing` so a
-    /// request does not merge it again.
-    package private(set) var layered: RoutingConfig
+    public var checkAvailability: Bool {
+        didSet { baseRules = Self.rules(routing, checkAvailability) }
+    }
+    /// The walk's rules from the built-in block and `routing`, which a request's config blocks are applied over:
+    /// resolved when the defaults change, not on every request.
+    package private(set) var baseRules: RoutingWalk.Rules
 
     /// Creates the defaults; with no arguments, the built-in routing and sizing rules.
     public init(
@@ -63,7 +65,11 @@ public struct RouterDefaults: Sendable {
         self.defaultMinimumInputCharacters = defaultMinimumInputCharacters
         self.truncation = truncation
         self.checkAvailability = checkAvailability
-        layered = routing.merged(over: Self.builtInRouting)
+        baseRules = Self.rules(routing, checkAvailability)
+    }
+
+    private static func rules(_ routing: RoutingConfig, _ checkAvailability: Bool) -> RoutingWalk.Rules {
+        RoutingWalk.Rules(layering: [builtInRouting, routing], checksAvailability: checkAvailability)
     }
 
     /// The minimum input length for `feature`.

@@ -44,19 +44,29 @@ extension RoutingWalk.Rules {
     /// A routing block, a deadline and a privacy class over `defaults`: the step both the resolver above and a
     /// replayed policy (an order plus a routing block, no feature) take, field by field.
     package init(routing config: RoutingConfig?, deadlineMs: Int?, privacy: PrivacyClass?, defaults: RouterDefaults) {
-        self.init()
-        let routing = config.map { $0.merged(over: defaults.layered) } ?? defaults.layered
-        actions = routing.errorActions
-        outputFallback = routing.outputSelection ?? .none
-        // 0: no per-attempt timeout, whatever a lower layer says.
-        attemptTimeout = routing.attemptTimeoutMs.flatMap { $0 > 0 ? .milliseconds($0) : nil }
-        if let ms = routing.rateLimitCooldownMs { rateLimitCooldown = .milliseconds(ms) }
-        if let ms = routing.quotaCooldownMs { quotaCooldown = .milliseconds(ms) }
-        if let value = routing.whenChecksFail { whenChecksFail = value }
-        if let value = routing.streaming { streaming = value }
-        checksAvailability = defaults.checkAvailability
-        hedge = routing.hedge.map(RoutingWalk.Hedge.init(config:))
+        self = defaults.baseRules
+        if let config { apply(config) }
         deadline = deadlineMs.map { .milliseconds($0) }
         self.privacy = privacy
+    }
+
+    /// Rules with nothing but `blocks` applied in order, each over the ones before, and the availability probe.
+    package init(layering blocks: [RoutingConfig], checksAvailability: Bool) {
+        self.init()
+        for block in blocks { apply(block) }
+        self.checksAvailability = checksAvailability
+    }
+
+    /// One routing block over these rules: what it sets wins (`onError` key by key, `hedge` whole).
+    private mutating func apply(_ block: RoutingConfig) {
+        for (kind, action) in block.errorActions { actions[kind] = action }
+        if let selection = block.outputSelection { outputFallback = selection }
+        // 0: no per-attempt timeout, whatever a lower layer says.
+        if let ms = block.attemptTimeoutMs { attemptTimeout = ms > 0 ? .milliseconds(ms) : nil }
+        if let ms = block.rateLimitCooldownMs { rateLimitCooldown = .milliseconds(ms) }
+        if let ms = block.quotaCooldownMs { quotaCooldown = .milliseconds(ms) }
+        if let value = block.whenChecksFail { whenChecksFail = value }
+        if let value = block.streaming { streaming = value }
+        if let hedge = block.hedge { self.hedge = RoutingWalk.Hedge(config: hedge) }
     }
 }
