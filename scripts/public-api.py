@@ -3,7 +3,8 @@
 declaration a line, into api/app-public.txt, so that every change to what apps can call shows in review.
 
 `make test` runs it with --check: it fails, with the difference, when the committed list is not what the sources
-declare; run `python3 scripts/public-api.py` to write the new list and commit it with the change.
+declare; run `python3 scripts/public-api.py` to write the new list and commit it with the change. Either way it
+fails when the count passes BUDGET (700, #39).
 
 A declaration is a line whose modifiers include `public` or `open` (attributes first), read up to its body or its
 initial value, white space folded, and named after the types it is nested in; requirements of a public protocol
@@ -15,6 +16,8 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 OUT = ROOT / "api" / "app-public.txt"
+# The app API's budget (#39): a new public declaration must make room for itself.
+BUDGET = 700
 MODULES = ["HybridCore", "HybridValidation", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter",
            "HybridEvents", "HybridAI"]
 TYPE = re.compile(r"\b(struct|class|enum|protocol|actor|extension)\s+([A-Za-z_][\w.]*)")
@@ -111,6 +114,10 @@ def listing():
 
 def main():
     text = listing()
+    total = sum(1 for line in text.splitlines() if line and not line.startswith("#"))
+    if total > BUDGET:
+        sys.exit(f"the app modules declare {total} public symbols, over the budget of {BUDGET} (scripts/public-api.py): "
+                 "make a harness-only member `package`, or drop a second spelling of something apps can already say")
     if "--check" in sys.argv:
         old = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
         if old != text:
