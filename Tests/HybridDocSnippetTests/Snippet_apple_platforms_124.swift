@@ -17,7 +17,7 @@ enum Snippet_apple_platforms_124 {
     }
 }
 
-@Test(arguments: TransportConformanceCheck.allCases)
+@Test(.serialized, arguments: TransportConformanceCheck.allCases)  // one check at a time: the timing checks measure gaps
 func conforms(_ check: TransportConformanceCheck) async throws {
     try await TransportConformance { MyTransport() }.run(check)
 }
