@@ -415,6 +415,11 @@ extension ConfigValidator {
     package static func validate(appRouting routing: RoutingConfig) throws(ConfigError) {
         var checker = Checker(document: HybridConfigDocument(version: 0, models: [:], features: [:]), promptFiles: .bundled)
         checker.checkRouting(routing, ConfigPath.root)
+        if routing.hedge != nil {
+            // A hedge spends money on a second model: the config decides it, from eval evidence (`hybrid recommend`),
+            // and the recommender's blocks could not switch off one set in code.
+            checker.error(ConfigPath.root.key("hedge"), "hedging is set in the config (routing.hedge), not in the app's defaults")
+        }
         let errors = checker.issues.filter { $0.severity == .error }
         guard !errors.isEmpty else { return }
         throw .invalid(errors.map { ConfigIssue(path: "RouterDefaults.routing." + $0.path, message: $0.message) })

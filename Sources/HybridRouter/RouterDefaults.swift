@@ -24,7 +24,8 @@ public struct RouterDefaults: Sendable {
     }
 
     /// The app's routing block, under every block of the config; checked by `Router`'s initialisers as a config's
-    /// is (unknown error kinds or checks, negative durations throw `ConfigError`).
+    /// is (unknown error kinds or checks, negative durations throw `ConfigError`). `hedge` is refused here: racing a
+    /// second model costs money, so only a config (which `hybrid recommend` writes from eval evidence) turns it on.
     public var routing: RoutingConfig {
         didSet { baseRules = Self.rules(routing, checkAvailability) }
     }

@@ -8,23 +8,24 @@ import Testing
 @Suite struct RouterDefaultsTests {
     @Test("a routing block the app writes in code is checked as a config's is, with paths naming RouterDefaults")
     func appRoutingIsValidated() throws {
-        let policy = RouterDefaults(routing: RoutingConfig(onError: ["refusl": .fallback], quotaCooldownMs: 0))
+        let policy = RouterDefaults(routing: RoutingConfig(onError: ["refusl": .fallback], quotaCooldownMs: 0, hedge: HedgeConfig(afterMs: 300)))
         let model = ScriptedLanguageModel(id: "a", script: [.reply("a")])
         do {
             _ = try Router(models: [.model(model)], policy: policy)
             Issue.record("an invalid app routing block was accepted")
         } catch {
             #expect(error.kind == .invalid)
-            #expect(error.issues.map(\.path) == ["RouterDefaults.routing.onError.refusl", "RouterDefaults.routing.quotaCooldownMs"])
+            #expect(error.issues.map(\.path) == [
+                "RouterDefaults.routing.onError.refusl", "RouterDefaults.routing.quotaCooldownMs", "RouterDefaults.routing.hedge",
+            ])
         }
     }
 
-    @Test("layers: the built-in block, then the app's, then the document's, then the feature's, field by field")
+    @Test("layers: the built-in block, then the app's, then the config's, field by field")
     func layersResolveFieldByField() {
         let app = RouterDefaults(routing: RoutingConfig(
-            onError: ["refusal": .fallback, "timeout": .stop], attemptTimeoutMs: 900, rateLimitCooldownMs: 5_000,
-            hedge: HedgeConfig(afterMs: 300)))
-        let feature = RoutingConfig(onError: ["timeout": .fallback], whenChecksFail: .throwError)
+            onError: ["refusal": .fallback, "timeout": .stop], attemptTimeoutMs: 900, rateLimitCooldownMs: 5_000))
+        let feature = RoutingConfig(onError: ["timeout": .fallback], whenChecksFail: .throwError, hedge: HedgeConfig(afterMs: 300))
         let rules = RoutingWalk.Rules(routing: feature, deadlineMs: nil, privacy: nil, defaults: app)
         #expect(rules.action(for: .refusal) == .fallback)  // the app's word over the built-in stop
         #expect(rules.action(for: .cancelled) == .stop)  // the built-in, which nobody overrode
