@@ -66,11 +66,13 @@ public struct RouteSimulator: Sendable {
     }
 
     /// Walks every case through `arms` under `policy`'s conditions.
-    func trace(arms: [Int], policy: ReplayPolicy) throws(RecommendError) -> RouteTrace {
+    /// - Parameter expectedCosts: per case index, what each model id is expected to cost as the router estimates it
+    ///   (`Router.plannedCosts`); the hedge's cost cap judges a raced model by it. Without one, by its stored cost.
+    func trace(arms: [Int], policy: ReplayPolicy, expectedCosts: [Int: [String: Double]] = [:]) throws(RecommendError) -> RouteTrace {
         let rules = SimulatedRequest(policy: policy, table: table, contextWindows: contextWindows)
         var trace = RouteTrace(arms: arms, scorerCount: table.scorers.count)
         for (caseIndex, row) in table.outcomes.enumerated() {
-            guard let walk = rules.walk(row, arms: arms) else {
+            guard let walk = rules.walk(row, arms: arms, expectedCosts: expectedCosts[caseIndex]) else {
                 trace.incompleteCases += 1
                 continue
             }
@@ -107,8 +109,9 @@ struct SimulatedRequest {
         rules.outputFallback.names.formUnion(qualityFloors.map(\.name))
     }
 
-    /// One request down `arms`; nil when an arm the walk reached has no stored result.
-    func walk(_ row: [ArmOutcome?], arms: [Int]) -> CaseWalk? {
+    /// One request down `arms`; nil when an arm the walk reached has no stored result. `expectedCosts` (model id →
+    /// USD) is what the hedge's cost cap reads for a model; a model without one is judged by its stored cost.
+    func walk(_ row: [ArmOutcome?], arms: [Int], expectedCosts: [String: Double]? = nil) -> CaseWalk? {
         var walk = RoutingWalk(rules: rules, count: arms.count)
         var out = CaseWalk()
         var running: [SimulatedCall] = []
@@ -121,7 +124,9 @@ struct SimulatedRequest {
                 let arm = table.arms[arms[position]]
                 event = .inspected(
                     id: arm.modelID,
-                    facts: .init(tier: arm.tier, contextWindow: contextWindows[arm.modelID], estimatedCostUSD: outcome.costUSD))
+                    facts: .init(
+                        tier: arm.tier, contextWindow: contextWindows[arm.modelID],
+                        estimatedCostUSD: expectedCosts?[arm.modelID] ?? outcome.costUSD))
             case .call(let position, let until):
                 event = finish(start(position, row: row, arms: arms, until: until, into: &out), into: &out)
             case .callHedged(let position, let until, let hedgeAt):

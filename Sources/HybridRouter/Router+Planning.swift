@@ -62,6 +62,13 @@ final class Plan: Sendable {
         self.condition = condition
     }
 
+    /// What a call to a model priced as `config` is expected to cost for this request: the prompt's estimate and
+    /// the reserved output at its prices. The hedge's cost cap judges a raced model by it, and the router check
+    /// gives the simulator the same figure (`Router.plannedCosts`).
+    func expectedCost(for config: ModelConfig) -> Double {
+        config.pricing.cost(of: TokenUsage(promptTokens: promptTokens, completionTokens: outputReserve))
+    }
+
     func routed(
         _ response: GenerationResponse, attempts: [RouteAttempt], fromCache: Bool, failedChecks: [FailedOutputCheck] = [],
         isFailing: Bool = false
@@ -87,6 +94,15 @@ extension Router {
     package func plannedRules(feature: String, input: [String: String]) async throws(RouterError) -> RoutingWalk.Rules {
         let trace = RequestTrace(feature: feature, input: input)
         return try makePlan(trace, document: await configSource.document(), start: clock.now()).rules
+    }
+
+    /// What a plain request to `feature` with `input` is expected to cost on each model of the config, by model id,
+    /// as the hedge's cost cap judges a raced model: what the router check hands the simulator, so both judge a cap
+    /// by the same estimate rather than the simulator by the stored bill.
+    package func plannedCosts(feature: String, input: [String: String]) async throws(RouterError) -> [String: Double] {
+        let trace = RequestTrace(feature: feature, input: input)
+        let plan = try makePlan(trace, document: await configSource.document(), start: clock.now())
+        return plan.document.models.mapValues(plan.expectedCost(for:))
     }
 
     /// Everything decided before the first model: the feature's assignment, input checks, rendering, truncation.

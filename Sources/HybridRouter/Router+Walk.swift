@@ -165,10 +165,9 @@ extension Router {
                 estimatedCostUSD: plan.rules.hedge?.maxExtraCostUSD == nil ? nil : expectedCost(of: candidate, plan: plan)))
     }
 
-    /// What calling `candidate` for `plan` is expected to cost: its prompt and the reserved output at its prices
-    /// (the hedge's cost cap judges a raced model by it, as `docs/app-integration.md` says). nil when unpriced.
+    /// What calling `candidate` for `plan` is expected to cost (`Plan.expectedCost(for:)`); nil when unpriced.
     private func expectedCost(of candidate: Candidate, plan: Plan) -> Double? {
-        candidate.config.map { $0.pricing.cost(of: TokenUsage(promptTokens: plan.promptTokens, completionTokens: plan.outputReserve)) }
+        candidate.config.map(plan.expectedCost(for:))
     }
 
     private func call(

@@ -34,10 +34,14 @@ struct RouterCheckHedgeTests {
         let deadline: Double? = Bool.random(using: &rng) ? [500, 1000, 1500, 2500].randomElement(using: &rng)! : nil
         let tiers: [ModelTier]? = Int.random(in: 0..<6, using: &rng) == 0 ? [.thirdParty] : nil  // none may race
         let share: Double? = Bool.random(using: &rng) ? 0.1 : nil  // a fresh router per case: the first may hedge
+        // Every model's estimate for the replayed input is about $0.0003 and stored bills spread to $0.005: one cap
+        // blocks every race, the other only races whose stored bill (not the estimate the router judges) is higher.
+        let cap: Double? = Int.random(in: 0..<3, using: &rng) == 0 ? [0.0001, 0.001].randomElement(using: &rng)! : nil
         return ReplayPolicy(
             order: order, variant: "concise", fallback: fallback, stopOn: stops, deadlineMs: deadline,
             whenChecksFail: Bool.random(using: &rng) ? .returnBest : .throwError,
-            hedge: HedgeConfig(afterMs: delays.randomElement(using: &rng)!, tiers: tiers, maxHedgedShare: share))
+            hedge: HedgeConfig(
+                afterMs: delays.randomElement(using: &rng)!, tiers: tiers, maxExtraCostPerRequestUSD: cap, maxHedgedShare: share))
     }
 
     /// Whether the router ran two calls at once in this case (a call started before the previous one ended).
@@ -77,6 +81,23 @@ struct RouterCheckHedgeTests {
         #expect(only.attempts.map(\.outcome) == [.cancelledAtDeadline, .cancelledAtDeadline])
         #expect(only.router.deliveredBy == nil && only.router.latencyMs == 1_000)
         #expect(abs(only.router.costUSD - 0.001) < 1e-12, "the raced call is charged")
+    }
+
+    @Test("a hedge's cost cap between the stored bill and the router's estimate: both judge by the estimate and race")
+    func costCapJudgedByTheRoutersEstimate() async throws {
+        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { _ in 2_500 }, costUSD: 0)
+        let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in 300 }, costUSD: 0.01)
+        let store = try await StoredRunFixture.store(cases: 3, arms: [device, cloud])
+        var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        let planner = Router(unvalidated: .fixed(document), models: .models([:]), installId: "router-check")
+        let input = Dictionary(uniqueKeysWithValues: try #require(document.features["summarize"]).inputs.map { ($0, "replayed input") })
+        let estimate = try #require(try await planner.plannedCosts(feature: "summarize", input: input)["cloud"])
+        #expect(estimate > 0 && estimate < 0.005, "the stored bill (0.01) is well above the router's estimate")
+        let cap = (estimate + 0.01) / 2  // above the estimate, below the bill
+        document.features["summarize"]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: 300, maxExtraCostPerRequestUSD: cap))
+        let report = try await RouterCheck(document: document).run(store: store, run: "run-1")
+        #expect(report.allAgree, "\(report.render())")
+        #expect(report.cases.count == 3 && report.cases.allSatisfy { Self.raced($0.attempts) && $0.router.servedBy == "cloud" })
     }
 
     @Test("random hedged policies over random tables with ties: the router does what the simulator predicts, every case")

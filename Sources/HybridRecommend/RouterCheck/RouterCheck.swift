@@ -55,10 +55,6 @@ public struct RouterCheck: Sendable {
         var policy = base
         policy.order = measured
         policy.variant = variant
-        let simulator = RouteSimulator(table: table, contextWindows: document.models.mapValues(\.contextWindow))
-        let (_, arms) = try simulator.resolve(policy)
-        let trace = try simulator.trace(arms: arms, policy: policy)
-
         var replayDocument = document
         replayDocument.rollouts[name] = nil  // every replayed request uses the default variant and order
         // Validated once here, not once per replayed case (each case gets a router of its own).
@@ -67,6 +63,10 @@ public struct RouterCheck: Sendable {
         } catch {
             throw .invalidConfig(error.description)
         }
+        let simulator = RouteSimulator(table: table, contextWindows: document.models.mapValues(\.contextWindow))
+        let (_, arms) = try simulator.resolve(policy)
+        let costs = await expectedCosts(table: table, feature: name, config: config, document: replayDocument)
+        let trace = try simulator.trace(arms: arms, policy: policy, expectedCosts: costs)
         var cases: [RouterCheckReport.Case] = []
         for (i, caseIndex) in trace.cases.enumerated() {
             let key = table.cases[caseIndex]
@@ -75,7 +75,7 @@ public struct RouterCheck: Sendable {
                 adherent: trace.adherent[i], costUSD: trace.costUSD[i], latencyMs: trace.latencyMs[i])
             let actual = await replay(
                 feature: name, config: config, variant: variant, outcomes: replays[key] ?? [:], document: replayDocument,
-                input: inputs?[key.caseID])
+                input: input(for: key.caseID, config: config))
             cases.append(RouterCheckReport.Case(key: key, simulated: predicted, router: actual.figures, attempts: actual.attempts))
         }
         var report = RouterCheckReport(
@@ -92,11 +92,30 @@ public struct RouterCheck: Sendable {
         return (config, ReplayPolicy.simulated(feature: name, document: resolved))
     }
 
+    /// Per case, what each model is expected to cost for the case's input as the router estimates it (its rendered
+    /// prompt and reserved output at the model's prices), so the simulator judges a hedge's cost cap by the router's
+    /// figure. A case the router would decline before any model (too short) gets none.
+    private func expectedCosts(
+        table: RunOutcomeTable, feature: String, config: FeatureConfig, document: HybridConfigDocument
+    ) async -> [Int: [String: Double]] {
+        let planner = Router(unvalidated: .fixed(document), models: .models([:]), installId: installId, eventLabels: labels, onIncident: { _ in })
+        var costs: [Int: [String: Double]] = [:]
+        for (index, key) in table.cases.enumerated() {
+            costs[index] = try? await planner.plannedCosts(feature: feature, input: input(for: key.caseID, config: config))
+        }
+        return costs
+    }
+
+    /// The case's template variables from the dataset, or the same short input for every case without one.
+    private func input(for caseID: String, config: FeatureConfig) -> [String: String] {
+        inputs?[caseID] ?? Dictionary(uniqueKeysWithValues: config.inputs.map { ($0, "replayed input") })
+    }
+
     /// One case through a fresh router over replay models, on a virtual clock moved by a replay executor of its
     /// own: calls racing a deadline or each other (a hedge) end in the order of their stored latencies.
     private func replay(
         feature: String, config: FeatureConfig, variant: String, outcomes: [String: ReplayOutcome], document: HybridConfigDocument,
-        input caseInput: [String: String]?
+        input: [String: String]
     ) async -> (figures: RouterCheckReport.Figures, attempts: [RouteAttempt]) {
         let clock = VirtualClock()
         let executor = ReplayExecutor(clock: clock)
@@ -112,7 +131,6 @@ public struct RouterCheck: Sendable {
         let router = Router(
             unvalidated: .fixed(document), models: .models(models), installId: installId, clock: clock.routerClock(taskExecutor: executor), eventLabels: labels,
             onIncident: { _ in })
-        let input = caseInput ?? Dictionary(uniqueKeysWithValues: config.inputs.map { ($0, "replayed input") })
         let start = clock.now
         let result = await executor.run { () -> Result<RoutedResponse, RouterError> in
             do throws(RouterError) {
