@@ -99,16 +99,11 @@ extension RouterDefaults {
     /// How streams deliver text.
     package static let streaming: RoutingConfig.StreamingMode = .progressive
 
-    /// The bottom layer under the app's `routing`, written from the constants above.
+    /// The bottom layer under the app's `routing`: the stopping kinds. The other constants above are the walk's
+    /// own field defaults (`RoutingWalk.Rules`), so they need no block to say them again.
     package static let builtInRouting = RoutingConfig(
-        onError: Dictionary(uniqueKeysWithValues: stoppingKinds.map { ($0.rawValue, .stop) }),
-        rateLimitCooldownMs: milliseconds(rateLimitCooldown), quotaCooldownMs: milliseconds(quotaCooldown),
-        whenChecksFail: whenChecksFail, streaming: streaming)
+        onError: Dictionary(uniqueKeysWithValues: stoppingKinds.map { ($0.rawValue, .stop) }))
 
     /// The defaults an app gets without saying anything.
     package static let standard = RouterDefaults()
-
-    private static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000)
-    }
 }
