@@ -92,17 +92,20 @@ extension Router {
     /// The walk's rules for a plain request to `feature` with `input`, as this router plans it (before it adds the
     /// prompt's window, its cache and ledger): what the router check and the simulator must agree with.
     package func plannedRules(feature: String, input: [String: String]) async throws(RouterError) -> RoutingWalk.Rules {
-        let trace = RequestTrace(feature: feature, input: input)
-        return try makePlan(trace, document: await configSource.document(), start: clock.now()).rules
+        try await plainPlan(feature: feature, input: input).rules
     }
 
     /// What a plain request to `feature` with `input` is expected to cost on each model of the config, by model id,
     /// as the hedge's cost cap judges a raced model: what the router check hands the simulator, so both judge a cap
     /// by the same estimate rather than the simulator by the stored bill.
     package func plannedCosts(feature: String, input: [String: String]) async throws(RouterError) -> [String: Double] {
-        let trace = RequestTrace(feature: feature, input: input)
-        let plan = try makePlan(trace, document: await configSource.document(), start: clock.now())
+        let plan = try await plainPlan(feature: feature, input: input)
         return plan.document.models.mapValues(plan.expectedCost(for:))
+    }
+
+    /// The plan of a plain request (no privacy, deadline or typed output of the call's own) over the config now.
+    private func plainPlan(feature: String, input: [String: String]) async throws(RouterError) -> Plan {
+        try makePlan(RequestTrace(feature: feature, input: input), document: await configSource.document(), start: clock.now())
     }
 
     /// Everything decided before the first model: the feature's assignment, input checks, rendering, truncation.

@@ -65,7 +65,10 @@ public struct RouterCheck: Sendable {
         }
         let simulator = RouteSimulator(table: table, contextWindows: document.models.mapValues(\.contextWindow))
         let (_, arms) = try simulator.resolve(policy)
-        let costs = await expectedCosts(table: table, feature: name, config: config, document: replayDocument)
+        // Only a per-request cost cap reads the estimate (the router, too, works it out only then).
+        let costs =
+            policy.hedge?.maxExtraCostPerRequestUSD == nil
+            ? [:] : await expectedCosts(table: table, feature: name, config: config, document: replayDocument)
         let trace = try simulator.trace(arms: arms, policy: policy, expectedCosts: costs)
         var cases: [RouterCheckReport.Case] = []
         for (i, caseIndex) in trace.cases.enumerated() {
