@@ -113,6 +113,13 @@ let package = Package(
             dependencies: ["HybridCore", "HybridConfig", "HybridConfigTools", "HybridStore", "HybridReport", "HybridTransport", "HybridRouter"],
             swiftSettings: strict
         ),
+        // The calibration zoo: seeded null and non-null scenarios driven through the real report and recommend code
+        // (`hybrid-bench calibrate`, and a reduced zoo in the tests). Never shipped to apps.
+        .target(
+            name: "HybridCalibration",
+            dependencies: ["HybridCore", "HybridConfig", "HybridStore", "HybridReport", "HybridRecommend"],
+            swiftSettings: strict
+        ),
         .target(
             name: "HybridRouter",
             dependencies: [
@@ -176,7 +183,7 @@ let package = Package(
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridTestSupport", "HybridProjectTestSupport", "HybridConfig", "HybridConfigTools", "HybridStore",
                 "HybridProviders", "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridPostgres", "HybridEvents", "HybridCollect",
-                "hybrid-measure",
+                "HybridCalibration", "hybrid-measure",
             ],
             path: "Benchmarks/hybrid-bench",
             swiftSettings: strict
@@ -252,7 +259,7 @@ let package = Package(
             dependencies: [
                 "HybridRecommend", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridConfigTools", "HybridCore", "HybridTransport",
                 "HybridRunner", "HybridProviders", "HybridRouter", "HybridCurl", "HybridLocalModel", "HybridReport",
-                "HybridLocalModelTestSupport",
+                "HybridLocalModelTestSupport", "HybridCalibration",
             ],
             swiftSettings: strict
         ),

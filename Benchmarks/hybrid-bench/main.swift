@@ -23,6 +23,8 @@ let benchmarks: [(name: String, summary: String, run: @Sendable (BenchmarkArgume
      IngestBenchmark.run),
     ("hedge", "Hedged requests through the real router over a heavy-tailed scripted device model and a priced cloud: p95 and cost with and without (target p95 ≤ ½ at ≤ 10 % extra cloud cost)",
      HedgeBenchmark.run),
+    ("calibrate", "The calibration zoo: false-decision share and power of every decision path over seeded null and non-null scenarios (target ≤ 5 %, upper bound ≤ 8 %)",
+     CalibrateBenchmark.run),
     // Internal: the loopback server the transport benchmark starts as a child process.
     ("serve-loopback", "", LoopbackServeCommand.run),
 ]

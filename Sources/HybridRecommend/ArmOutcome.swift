@@ -2,7 +2,7 @@ import HybridCore
 import HybridStore
 
 /// What the simulator needs of one stored result, without its text: a few numbers per (case, arm).
-struct ArmOutcome: Sendable {
+package struct ArmOutcome: Sendable {
     /// The result is an error (no usable output).
     var failed: Bool
     /// The error kind (`GenerationError.Kind` raw value or a runner kind) when it failed.
@@ -22,6 +22,18 @@ struct ArmOutcome: Sendable {
     /// Scores by the table's scorer index; nil where the scorer gave none.
     var scores: [Double?]
     var cacheHit: Bool
+
+    /// An outcome made by hand (the calibration zoo's simulated runs): answered, with these checks and scores.
+    package init(adherent: Bool, totalMs: Double, costUSD: Double?, scores: [Double?]) {
+        failed = false
+        failedChecks = adherent ? [] : ["check"]
+        hasOutput = true
+        self.adherent = adherent
+        self.totalMs = totalMs
+        self.costUSD = costUSD
+        self.scores = scores
+        cacheHit = false
+    }
 
     init(_ record: ResultMeasures, scorerIndex: (String) -> Int) {
         failed = record.error != nil

@@ -12,8 +12,8 @@ public struct CandidateEvaluation: Sendable {
     public var p95LatencyMs: Double
     /// Mean dollars per 1,000 requests (point estimate; the interval is in `result`).
     public var costPer1k: Double
-    /// Mean drop in quality against the best single arm (positive: worse) with its paired 95 % interval; nil when
-    /// no quality floor applies or it was not computed.
+    /// Mean drop in quality against the current route (positive: worse) with its paired 95 % interval; nil for the
+    /// current route, when no quality scorer applies, or when it was not computed.
     public var qualityDrop: MeanEstimate?
     /// Every floor judged so far.
     public var checks: [FloorCheck]

@@ -4,8 +4,11 @@ public import HybridConfig
 public struct FeatureFloors: Sendable, Hashable {
     /// Lowest acceptable Wilson 95 % lower bound of adherence, in 0...1; nil sets no floor.
     public var minAdherenceLower: Double?
-    /// Largest acceptable quality drop against the best single arm; nil sets no floor.
+    /// The quality a cheaper or faster route may lose against the current one (the non-inferiority margin, on its
+    /// scorer); nil: quality is not compared.
     public var maxQualityDrop: RecommendationPolicy.QualityFloor?
+    /// The adherence a cheaper or faster route may lose against the current one (the non-inferiority margin).
+    public var maxAdherenceDrop: Double
     /// Latency SLO on the p95 of summed attempt latency, in milliseconds; nil sets none.
     public var p95LatencyMs: Double?
     /// Cost cap in US dollars per 1,000 requests; nil sets none.
@@ -18,8 +21,10 @@ public struct FeatureFloors: Sendable, Hashable {
     /// Creates floors; fallback defaults to errors only, as `Router` does.
     public init(
         minAdherenceLower: Double? = nil, maxQualityDrop: RecommendationPolicy.QualityFloor? = nil,
-        p95LatencyMs: Double? = nil, maxCostPer1k: Double? = nil, privacy: PrivacyClass, fallback: [FallbackCondition] = [.error]
+        p95LatencyMs: Double? = nil, maxCostPer1k: Double? = nil, privacy: PrivacyClass, fallback: [FallbackCondition] = [.error],
+        maxAdherenceDrop: Double = RecommendationPolicy.defaultAdherenceDrop
     ) {
+        self.maxAdherenceDrop = maxAdherenceDrop
         self.minAdherenceLower = minAdherenceLower
         self.maxQualityDrop = maxQualityDrop
         self.p95LatencyMs = p95LatencyMs

@@ -2,10 +2,12 @@
 public struct FeatureRecommendation: Sendable {
     /// What happens to the feature's routing.
     public enum Decision: Sendable, Hashable {
-        /// A cheaper route meets every floor: priority and default variant change.
+        /// A route meeting every floor was shown better than the current one, or as good and cheaper or faster:
+        /// priority and default variant change.
         case change
-        /// The current route meets every floor and nothing qualifying is cheaper.
-        case keepCurrentMeetsFloors
+        /// No candidate was shown better than the current route, nor as good and cheaper or faster; `evidence`
+        /// says which claim came closest and how many cases would show it.
+        case keepNoEvidence
         /// No candidate meets every floor; the current route stays. `closest` says what failed.
         case keepNothingQualifies
     }
@@ -27,8 +29,8 @@ public struct FeatureRecommendation: Sendable {
     public var current: CandidateEvaluation?
     /// The candidate failing the fewest floors (cheapest among those), when nothing qualifies.
     public var closest: CandidateEvaluation?
-    /// The best single arm quality drops are measured against (`variant@model`) and its mean score.
-    public var bestArm: (id: String, scorer: String, mean: Double)?
+    /// The claim that moved the route, or why nothing did: the closest claim and the cases it would need.
+    public var evidence: [String] = []
     /// How many candidates were simulated and how many met every floor.
     public var candidatesSimulated: Int
     /// How many simulated candidates met every floor.
@@ -44,7 +46,7 @@ public struct FeatureRecommendation: Sendable {
     public init(
         feature: String, runID: String, count: Int, floors: FeatureFloors, decision: Decision,
         chosen: CandidateEvaluation?, current: CandidateEvaluation?, closest: CandidateEvaluation?,
-        bestArm: (id: String, scorer: String, mean: Double)?, candidatesSimulated: Int, candidatesQualifying: Int,
+        candidatesSimulated: Int, candidatesQualifying: Int,
         notes: [String], measuredModels: [String] = []
     ) {
         self.feature = feature
@@ -55,7 +57,6 @@ public struct FeatureRecommendation: Sendable {
         self.chosen = chosen
         self.current = current
         self.closest = closest
-        self.bestArm = bestArm
         self.candidatesSimulated = candidatesSimulated
         self.candidatesQualifying = candidatesQualifying
         self.notes = notes
@@ -67,9 +68,9 @@ public struct FeatureRecommendation: Sendable {
         switch decision {
         case .change:
             guard let chosen else { return "changed" }
-            return "cheapest route meeting every floor: \(chosen.label) (\(RecommendationText.figures(chosen)))"
-        case .keepCurrentMeetsFloors:
-            return "current route meets every floor and no qualifying route is cheaper"
+            return "shown better than the current route, or as good and cheaper or faster: \(chosen.label) (\(RecommendationText.figures(chosen)))"
+        case .keepNoEvidence:
+            return "keep: no candidate shown better or shown as good and cheaper than the current route"
         case .keepNothingQualifies:
             guard let closest else { return "no candidate could be simulated; current order kept" }
             return "no route meets every floor; current order kept. Closest: \(closest.label) — "

@@ -40,9 +40,10 @@ public struct FieldRecommendation: Sendable, Hashable {
 ///
 /// Rules, in order: no change while the split check has not passed (a broken split biases every figure); an arm
 /// that is significantly worse than the control on adherence, error rate, fallback rate or mean latency
-/// (always-valid p, Holm-adjusted) is rolled back to 0 %; an arm significantly better on adherence, worse on
-/// nothing and meeting the feature's floors (adherence Wilson lower bound, p95 latency, cost per 1,000) is promoted
-/// to 100 %; otherwise nothing changes and the reason says what is missing.
+/// (always-valid p, Holm-adjusted) is rolled back to 0 %; an arm worse on nothing, meeting the feature's floors
+/// (adherence lower bound, p95 latency, cost per 1,000) and shown better than the control (adherence better, or
+/// cost or mean latency better with adherence within the policy's margin) is promoted to 100 %; otherwise nothing
+/// changes and the reason says what is missing.
 public struct FieldRecommender: Sendable {
     /// The floors.
     public var policy: RecommendationPolicy
@@ -79,9 +80,8 @@ public struct FieldRecommender: Sendable {
         var missing: [String] = []
         for arm in candidates {
             let comparisons = analysis.comparisons(of: arm.name)
-            guard let adherence = comparisons.first(where: { $0.metric == "adherence" }), adherence.verdict == "better"
-            else {
-                missing.append("\(arm.name): adherence not significantly better than \(analysis.control)")
+            guard let claim = Self.shown(comparisons, adherenceMargin: floors.maxAdherenceDrop) else {
+                missing.append("\(arm.name): not shown better than \(analysis.control) on adherence, nor cheaper or faster with adherence within \(floors.maxAdherenceDrop) of it")
                 continue
             }
             let failedFloors = Self.floorFailures(arm, floors)
@@ -89,7 +89,7 @@ public struct FieldRecommender: Sendable {
                 missing.append("\(arm.name): " + failedFloors.joined(separator: "; "))
                 continue
             }
-            return change(document, analysis, runID, now, .promote(arm: arm.name), [Self.line(adherence)] + Self.figures(arm))
+            return change(document, analysis, runID, now, .promote(arm: arm.name), claim.map(Self.line) + Self.figures(arm))
         }
         return hold(document, missing.isEmpty ? "no arm besides the control" : missing.joined(separator: "; "))
     }
@@ -124,6 +124,19 @@ public struct FieldRecommender: Sendable {
         document.description = "\(verb) from field run \(runID) (config v\(analysis.configVersion)): "
             + evidence.joined(separator: "; ")
         return FieldRecommendation(base: base, document: document, action: action, evidence: evidence)
+    }
+
+    /// The comparisons that show an arm better than the control: adherence better; or cost or mean latency better
+    /// with adherence non-inferior (its always-valid interval's lower bound above −`adherenceMargin`). nil when
+    /// neither is shown. The same rule as offline: an arm replaces the route in force only when it is better, or as
+    /// good and cheaper or faster.
+    static func shown(_ comparisons: [FieldComparison], adherenceMargin: Double) -> [FieldComparison]? {
+        guard let adherence = comparisons.first(where: { $0.metric == "adherence" }) else { return nil }
+        if adherence.verdict == "better" { return [adherence] }
+        guard let lower = adherence.sequentialLower, lower >= -adherenceMargin,
+            let cheaper = comparisons.first(where: { ["costPer1000USD", "latencyMeanMs"].contains($0.metric) && $0.verdict == "better" })
+        else { return nil }
+        return [cheaper, adherence]
     }
 
     static func floorFailures(_ arm: FieldArmSummary, _ floors: FeatureFloors) -> [String] {

@@ -7,17 +7,15 @@ extension Recommendation {
         for feature in features {
             lines.append("\(feature.feature) (run \(feature.runID), n = \(feature.count), \(feature.candidatesSimulated) routes simulated, \(feature.candidatesQualifying) meet every floor):")
             lines.append("  floors: " + Self.describe(feature.floors))
-            if let best = feature.bestArm {
-                lines.append(String(format: "  best single arm on %@: %@ (mean %.3f)", best.scorer, best.id, best.mean))
-            }
             switch feature.decision {
             case .change:
                 lines.append("  CHANGE → \(feature.chosen?.label ?? "?")")
-            case .keepCurrentMeetsFloors:
-                lines.append("  KEEP \(feature.current?.label ?? "current order") (meets every floor; nothing qualifying is cheaper)")
+            case .keepNoEvidence:
+                lines.append("  KEEP \(feature.current?.label ?? "current order") (no candidate shown better, or as good and cheaper or faster)")
             case .keepNothingQualifies:
                 lines.append("  KEEP current order: nothing meets every floor")
             }
+            for line in feature.evidence { lines.append("  \(line)") }
             if let chosen = feature.chosen {
                 lines.append("  \(feature.decision == .change ? "recommended" : "current"): \(RecommendationText.figures(chosen))")
             }
@@ -43,7 +41,8 @@ extension Recommendation {
     static func describe(_ floors: FeatureFloors) -> String {
         var parts: [String] = []
         if let a = floors.minAdherenceLower { parts.append(String(format: "adherence Wilson lower ≥ %.1f%%", a * 100)) }
-        if let q = floors.maxQualityDrop { parts.append("quality drop (\(q.scorer ?? "first scorer")) CI upper ≤ \(q.value)") }
+        if let q = floors.maxQualityDrop { parts.append("quality (\(q.scorer ?? "first scorer")) within \(q.value) of the current route") }
+        parts.append("adherence within \(floors.maxAdherenceDrop) of the current route")
         if let p = floors.p95LatencyMs { parts.append("p95 ≤ \(SimulationResult.ms(p))") }
         if let c = floors.maxCostPer1k { parts.append("cost ≤ \(SimulationResult.dollars(c))/1k") }
         parts.append("privacy \(floors.privacy.rawValue)")

@@ -15,12 +15,15 @@ public import HybridConfig
 /// A feature's floors are its entry in `features` field by field over `defaults`; a field absent from both sets
 /// no floor. Without a policy file, `standard` applies.
 public struct RecommendationPolicy: Sendable, Hashable, Codable {
-    /// The quality a route may lose against the best single arm.
+    /// The adherence margin when a policy sets none: a cheaper or faster route may lose at most 5 points.
+    public static let defaultAdherenceDrop = 0.05
+
+    /// The quality a cheaper or faster route may lose against the current route (its non-inferiority margin).
     public struct QualityFloor: Sendable, Hashable, Codable {
         /// The scorer judged; nil means the run's first scorer in alphabetical order.
         public var scorer: String?
-        /// Largest acceptable drop in mean score: the upper bound of the paired 95 % interval of
-        /// (best arm − route) must not exceed it.
+        /// Largest acceptable drop in mean score against the current route: the one-sided paired test of
+        /// (current − route) < value must hold on the cases.
         public var value: Double
 
         /// Creates a quality floor; a nil `scorer` means the run's first scorer alphabetically.
@@ -34,8 +37,10 @@ public struct RecommendationPolicy: Sendable, Hashable, Codable {
     public struct FeaturePolicy: Sendable, Hashable, Codable {
         /// Lowest acceptable Wilson 95 % lower bound of the adherence rate (all constraints passed), in 0...1.
         public var minAdherenceLower: Double?
-        /// Largest acceptable quality drop against the best single arm.
+        /// The quality a cheaper or faster route may lose against the current route.
         public var maxQualityDrop: QualityFloor?
+        /// The adherence (0...1) a cheaper or faster route may lose against the current route; 0.05 when unset.
+        public var maxAdherenceDrop: Double?
         /// Latency SLO: the p95 of summed attempt latency, in milliseconds.
         public var p95LatencyMs: Double?
         /// Cost cap in dollars per 1,000 requests (mean, every attempt charged).
@@ -48,8 +53,10 @@ public struct RecommendationPolicy: Sendable, Hashable, Codable {
         /// Creates a feature policy; every nil field falls back to the policy's `defaults`.
         public init(
             minAdherenceLower: Double? = nil, maxQualityDrop: QualityFloor? = nil, p95LatencyMs: Double? = nil,
-            maxCostPer1k: Double? = nil, privacy: PrivacyClass? = nil, fallbackOn: [FallbackCondition]? = nil
+            maxCostPer1k: Double? = nil, privacy: PrivacyClass? = nil, fallbackOn: [FallbackCondition]? = nil,
+            maxAdherenceDrop: Double? = nil
         ) {
+            self.maxAdherenceDrop = maxAdherenceDrop
             self.minAdherenceLower = minAdherenceLower
             self.maxQualityDrop = maxQualityDrop
             self.p95LatencyMs = p95LatencyMs
@@ -66,7 +73,7 @@ public struct RecommendationPolicy: Sendable, Hashable, Codable {
                 p95LatencyMs: p95LatencyMs ?? base.p95LatencyMs,
                 maxCostPer1k: maxCostPer1k ?? base.maxCostPer1k,
                 privacy: privacy ?? base.privacy,
-                fallbackOn: fallbackOn ?? base.fallbackOn)
+                fallbackOn: fallbackOn ?? base.fallbackOn, maxAdherenceDrop: maxAdherenceDrop ?? base.maxAdherenceDrop)
         }
     }
 
@@ -92,7 +99,8 @@ public struct RecommendationPolicy: Sendable, Hashable, Codable {
         self.deadlineAsLatencySLO = deadlineAsLatencySLO
     }
 
-    /// The built-in policy: adherence Wilson lower bound ≥ 0.7, quality drop ≤ 0.05 on the run's first scorer,
+    /// The built-in policy: adherence Wilson lower bound ≥ 0.7; a cheaper or faster route may lose at most 0.05 of
+    /// quality on the run's first scorer and 5 points of adherence against the current route;
     /// p95 within the feature's `deadlineMs`, no cost cap, the feature's own privacy class, fallback on errors.
     public static let standard = RecommendationPolicy(
         defaults: FeaturePolicy(minAdherenceLower: 0.7, maxQualityDrop: QualityFloor(value: 0.05)),
@@ -145,7 +153,8 @@ public struct RecommendationPolicy: Sendable, Hashable, Codable {
             p95LatencyMs: merged.p95LatencyMs ?? (deadlineAsLatencySLO ? config.deadlineMs.map(Double.init) : nil),
             maxCostPer1k: merged.maxCostPer1k,
             privacy: privacy,
-            fallback: FallbackCondition.normalized(merged.fallbackOn ?? fallbackOn))
+            fallback: FallbackCondition.normalized(merged.fallbackOn ?? fallbackOn),
+            maxAdherenceDrop: merged.maxAdherenceDrop ?? Self.defaultAdherenceDrop)
     }
 
     private static func describe(_ error: DecodingError) -> String {
@@ -165,7 +174,7 @@ public struct RecommendationPolicy: Sendable, Hashable, Codable {
 
     private static func unknownKeys(in data: Data) -> [String] {
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [] }
-        let featureKeys: Set<String> = ["minAdherenceLower", "maxQualityDrop", "p95LatencyMs", "maxCostPer1k", "privacy", "fallbackOn"]
+        let featureKeys: Set<String> = ["minAdherenceLower", "maxAdherenceDrop", "maxQualityDrop", "p95LatencyMs", "maxCostPer1k", "privacy", "fallbackOn"]
         var unknown = root.keys.filter { !["fallbackOn", "defaults", "features", "deadlineAsLatencySLO"].contains($0) }.sorted()
         func check(_ value: Any?, _ path: String) {
             guard let object = value as? [String: Any] else { return }

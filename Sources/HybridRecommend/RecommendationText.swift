@@ -13,7 +13,7 @@ enum RecommendationText {
             parts.append("cost/1k \(SimulationResult.dollars(candidate.costPer1k))")
         }
         if let drop = candidate.qualityDrop {
-            parts.append("quality drop vs best arm \(drop.formatted { String(format: "%.3f", $0) })")
+            parts.append("quality drop vs the current route \(drop.formatted { String(format: "%.3f", $0) })")
         }
         return parts.joined(separator: ", ")
     }

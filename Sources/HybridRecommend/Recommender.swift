@@ -3,17 +3,19 @@ public import HybridConfig
 import HybridCore
 public import HybridReport
 
-/// Picks, per feature, the cheapest prompt variant and priority order that meets every floor of a policy, from
-/// simulations over stored runs, and writes the result as the next config version.
+/// Recommends, per feature, a prompt variant and priority order from simulations over stored runs, and writes the
+/// result as the next config version. The route in force stays unless a candidate is shown better than it.
 ///
 /// Candidates are every ordered choice of up to `maxOrderLength` of the run's models that the privacy class
 /// allows and that served at least once in the run, with each of the run's variants, plus the current route.
-/// Each is simulated with the policy's fallback conditions. Floors: adherence (Wilson lower bound), quality drop
-/// against the best single arm (paired bootstrap interval's upper bound), p95 latency, cost per 1,000, privacy.
-/// Only conditions the router evaluates at run time are accepted (quality scores are refused), and the new config
-/// carries the `routing` block the candidates were simulated with. Among the routes meeting all, the cheapest wins; ties go to lower p95, then the current route, then the longer
-/// order (more fallbacks), then the name. When nothing qualifies the current route stays and the candidate failing
-/// the fewest floors is reported with the figures that failed.
+/// Each is simulated with the policy's fallback conditions. A candidate must meet the policy's floors (adherence
+/// Wilson lower bound, p95 latency, cost per 1,000, privacy) and then show, against the **current route** and on the
+/// case unit, that it is better (quality or adherence, as good on the other) or as good and cheaper or faster
+/// (``SwitchEvidence``): one-sided paired sign-flip tests, Holm over every claim of every distinct candidate. Among
+/// the candidates with a claim shown, the cheapest wins; ties go to lower p95, then the longer order (more
+/// fallbacks), then the name. Otherwise the current route stays and the output says which claim came closest and
+/// how many cases would show it. Only conditions the router evaluates at run time are accepted (quality scores are
+/// refused), and the new config carries the `routing` block the candidates were simulated with.
 public struct Recommender: Sendable {
     /// Floors, budgets and fallback conditions candidates must meet.
     public var policy: RecommendationPolicy
@@ -142,7 +144,13 @@ public struct Recommender: Sendable {
         for variant in variants {
             for order in Self.orders(of: models, maxLength: maxOrderLength) { routes.append((variant, order)) }
         }
-        let currentRoute = (variant: config.defaultVariant, order: config.priority)
+        // The route in force as the run can see it: models it did not measure (no key on the eval machine) would be
+        // reached only behind the measured ones, and stay behind whatever is recommended.
+        let unmeasured = config.priority.filter { !table.modelIDs.contains($0) }
+        let currentRoute = (variant: config.defaultVariant, order: config.priority.filter { table.modelIDs.contains($0) })
+        if !unmeasured.isEmpty && !currentRoute.order.isEmpty {
+            notes.append("the current route is judged without \(unmeasured.joined(separator: ", ")) (not in the run)")
+        }
         let currentArmIDs = currentRoute.order.map { "\(currentRoute.variant)@\($0)" }
         let currentSimulatable = !currentRoute.order.isEmpty && currentArmIDs.allSatisfy { table.armIndex(of: $0) != nil }
         if !currentSimulatable {
@@ -152,7 +160,7 @@ public struct Recommender: Sendable {
             routes.append(currentRoute)
         }
 
-        var evaluations: [(candidate: CandidateEvaluation, trace: RouteTrace)] = []
+        var evaluations: [Entry] = []
         for route in routes {
             var policy = routing
             policy.order = route.order
@@ -171,105 +179,28 @@ public struct Recommender: Sendable {
             throw .noCompleteCases(runID: table.runID, order: models)
         }
 
-        // The best single arm on the quality scorer, among arms a candidate could use.
-        let scorerName = floors.maxQualityDrop.map { $0.scorer ?? table.scorers.first ?? "" }
-        let scorerIndex = scorerName.flatMap { table.scorers.firstIndex(of: $0) }
-        var best: (id: String, scorer: String, mean: Double, trace: RouteTrace)?
-        if let scorerName, let scorerIndex {
-            for arm in table.arms where models.contains(arm.modelID) && variants.contains(arm.variant) {
-                var policy = routing
-                policy.order = [arm.id]
-                guard let index = table.armIndex(of: arm.id), let trace = try? simulator.trace(arms: [index], policy: policy),
-                    let mean = trace.meanQuality(scorerIndex)
-                else { continue }
-                if best == nil || mean > best!.mean { best = (arm.id, scorerName, mean, trace) }
-            }
-        } else if let scorerName {
-            notes.append("quality floor scorer \(scorerName) has no scores in the run (scorers: \(table.scorers.joined(separator: ", ")))")
+        guard let currentEntry = evaluations.first(where: { $0.candidate.isCurrent }) else {
+            notes.append("no evidence about the route in force, so nothing may replace it: keep")
+            return FeatureRecommendation(
+                feature: name, runID: table.runID, count: count, floors: floors, decision: .keepNoEvidence,
+                chosen: nil, current: nil, closest: nil, candidatesSimulated: evaluations.count,
+                candidatesQualifying: evaluations.filter { $0.candidate.meetsFloors }.count, notes: notes,
+                measuredModels: models)
         }
-
-        func withQuality(_ entry: (candidate: CandidateEvaluation, trace: RouteTrace)) -> CandidateEvaluation {
-            judgeQuality(entry, floors: floors, scorer: scorerIndex, scorerName: scorerName, best: best, table: table)
-        }
-
-        // Cheapest first; the quality check (a bootstrap) runs only on candidates that pass everything else.
-        let ranked = evaluations.sorted { Self.ranks($0.candidate, before: $1.candidate) }
-        var chosen: (candidate: CandidateEvaluation, trace: RouteTrace)?
-        var currentQualifies: (candidate: CandidateEvaluation, trace: RouteTrace)?
-        var qualifying = 0
-        for entry in ranked where entry.candidate.meetsFloors {
-            let judged = withQuality(entry)
-            guard judged.meetsFloors else { continue }
-            qualifying += 1
-            if chosen == nil { chosen = (judged, entry.trace) }
-            if judged.isCurrent { currentQualifies = (judged, entry.trace) }
-        }
-        // A route that meets every floor is replaced only by one that is cheaper or faster beyond the run's noise:
-        // two prompt variants that behave alike (an A/A) differ in cost and p95 by chance alone.
-        if let pick = chosen, !pick.candidate.isCurrent, let current = currentQualifies,
-            let reason = Self.withinNoise(pick.trace, current.trace, table: table, configuration: bootstrap)
-        {
-            notes.append("\(pick.candidate.label) ranks first but is not cheaper or faster than the current route "
-                + "beyond the run's noise (\(reason)); the current route is kept")
-            chosen = current
-        }
-
-        func full(_ entry: (candidate: CandidateEvaluation, trace: RouteTrace)) -> CandidateEvaluation {
-            var candidate = entry.candidate.checks.contains(where: { $0.name == "quality" }) ? entry.candidate : withQuality(entry)
-            var policy = routing
-            policy.order = candidate.order
-            policy.variant = candidate.variant
-            candidate.result = SimulationResult(
-                table: table, policy: policy, variant: candidate.variant, trace: entry.trace, configuration: bootstrap,
-                reducer: reducer)
-            return candidate
-        }
-
-        let currentEntry = evaluations.first { $0.candidate.isCurrent }
-        let current = currentEntry.map(full)
-        let decision: FeatureRecommendation.Decision
-        var chosenEvaluation: CandidateEvaluation?
-        var closest: CandidateEvaluation?
-        if let chosen {
-            chosenEvaluation = chosen.candidate.isCurrent ? current : full(chosen)
-            decision = chosen.candidate.isCurrent ? .keepCurrentMeetsFloors : .change
-        } else {
-            decision = .keepNothingQualifies
-            chosenEvaluation = current
-            // Closest: fewest failed floors. The quality floor is judged (with the normal approximation, for ranking
-            // only) on the candidates tied for the fewest other failures; the one reported is judged in full.
-            let fewest = ranked.map(\.candidate.failedChecks.count).min() ?? 0
-            var screening = self
-            screening.bootstrap.maximumResampledCount = 0  // mean ± z·SE: O(n) per candidate, for ranking only
-            let nearest = ranked.filter { $0.candidate.failedChecks.count == fewest }
-                .map { entry -> (candidate: CandidateEvaluation, trace: RouteTrace) in
-                    (screening.judgeQuality(entry, floors: floors, scorer: scorerIndex, scorerName: scorerName, best: best, table: table), entry.trace)
-                }
-                .min { a, b in
-                    let fa = a.candidate.failedChecks.count, fb = b.candidate.failedChecks.count
-                    return fa != fb ? fa < fb : Self.ranks(a.candidate, before: b.candidate)
-                }
-            closest = nearest.map { entry in
-                var plain = entry
-                plain.candidate.checks.removeAll { $0.name == "quality" }
-                plain.candidate.qualityDrop = nil
-                return full(plain)
-            }
-        }
-
-        if let rollout = document.rollouts[name], decision == .change {
+        let margins = qualityMargins(floors: floors, table: table, notes: &notes)
+        let judged = judge(evaluations, current: currentEntry, margins: margins, table: table)
+        var recommendation = decide(
+            judged, evaluations: evaluations, current: currentEntry, floors: floors, margins: margins, table: table,
+            routing: routing)
+        recommendation.notes = notes + recommendation.notes
+        recommendation.measuredModels = models
+        if let rollout = document.rollouts[name], recommendation.decision == .change {
             let overriding = rollout.arms.filter { $0.variant != nil || $0.priority != nil }
             if !overriding.isEmpty {
-                notes.append("rollout \(name) still overrides the variant or order for \(overriding.map { "\($0.name) (\($0.percentage)%)" }.joined(separator: ", ")) of installs; update or remove it to serve the recommendation to everyone")
+                recommendation.notes.append("rollout \(name) still overrides the variant or order for \(overriding.map { "\($0.name) (\($0.percentage)%)" }.joined(separator: ", ")) of installs; update or remove it to serve the recommendation to everyone")
             }
         }
-
-        var recommendation = FeatureRecommendation(
-            feature: name, runID: table.runID, count: count, floors: floors, decision: decision, chosen: chosenEvaluation,
-            current: current, closest: closest, bestArm: best.map { ($0.id, $0.scorer, $0.mean) },
-            candidatesSimulated: evaluations.count, candidatesQualifying: qualifying, notes: notes,
-            measuredModels: models)
-        if let search = hedge, let route = chosenEvaluation, route.order.count > 1 {
+        if let search = hedge, let route = recommendation.chosen, route.order.count > 1 {
             var policy = routing
             policy.order = route.order
             policy.variant = route.variant
@@ -278,33 +209,124 @@ public struct Recommender: Sendable {
         return recommendation
     }
 
-    // MARK: - Floors
+    // MARK: - Evidence against the current route
 
-    /// Adds the quality check: the paired interval of (best arm − candidate) must stay under the floor.
-    private func judgeQuality(
-        _ entry: (candidate: CandidateEvaluation, trace: RouteTrace), floors: FeatureFloors, scorer scorerIndex: Int?,
-        scorerName: String?, best: (id: String, scorer: String, mean: Double, trace: RouteTrace)?, table: RunOutcomeTable
+    typealias Entry = (candidate: CandidateEvaluation, trace: RouteTrace)
+
+    /// The quality scorer and the non-inferiority margins: the policy's quality floor (its scorer, or the run's
+    /// first) and its adherence margin.
+    private func qualityMargins(floors: FeatureFloors, table: RunOutcomeTable, notes: inout [String]) -> SwitchEvidence.Margins {
+        let scorerName = floors.maxQualityDrop.map { $0.scorer ?? table.scorers.first ?? "" }
+        let scorerIndex = scorerName.flatMap { table.scorers.firstIndex(of: $0) }
+        if let scorerName, scorerIndex == nil {
+            notes.append("quality scorer \(scorerName) has no scores in the run (scorers: \(table.scorers.joined(separator: ", "))); quality is not compared")
+        }
+        return SwitchEvidence.Margins(
+            scorer: scorerIndex, scorerName: scorerName ?? "quality", quality: floors.maxQualityDrop?.value ?? 0,
+            adherence: floors.maxAdherenceDrop)
+    }
+
+    /// The candidates that meet every floor, one per distinct trace (routes that serve every case alike, as orders
+    /// differing only in fallbacks that were never reached do, are one hypothesis, not several), each with its
+    /// claims against the current route, Holm-adjusted together.
+    struct Judged {
+        /// Per distinct trace: the candidates sharing it.
+        var groups: [[Entry]]
+        var evidence: SwitchEvidence
+    }
+
+    private func judge(_ evaluations: [Entry], current: Entry, margins: SwitchEvidence.Margins, table: RunOutcomeTable) -> Judged {
+        var groups: [[Entry]] = []
+        var signatures: [TraceSignature: Int] = [:]
+        let currentSignature = TraceSignature(current.trace)
+        for entry in evaluations where !entry.candidate.isCurrent && entry.candidate.meetsFloors {
+            let signature = TraceSignature(entry.trace)
+            guard signature != currentSignature else { continue }
+            if let index = signatures[signature] {
+                groups[index].append(entry)
+            } else {
+                signatures[signature] = groups.count
+                groups.append([entry])
+            }
+        }
+        let evidence = SwitchEvidence(
+            candidates: groups.map { $0[0].trace }, current: current.trace, table: table, margins: margins,
+            configuration: bootstrap)
+        return Judged(groups: groups, evidence: evidence)
+    }
+
+    /// Change to the best-ranked candidate with a claim shown; otherwise keep the current route, saying what
+    /// evidence is missing (or, when no route meets every floor, which floors the closest one fails).
+    private func decide(
+        _ judged: Judged, evaluations: [Entry], current currentEntry: Entry, floors: FeatureFloors,
+        margins: SwitchEvidence.Margins, table: RunOutcomeTable, routing: ReplayPolicy
+    ) -> FeatureRecommendation {
+        let alpha = 0.05
+        var shown: [(entry: Entry, claim: SwitchEvidence.Claim)] = []
+        for (index, group) in judged.groups.enumerated() {
+            guard let claim = judged.evidence.shown(index, alpha: alpha) else { continue }
+            shown += group.map { ($0, claim) }
+        }
+        let full = { (entry: Entry) in self.full(entry, current: currentEntry, margins: margins, table: table, routing: routing) }
+        let current = full(currentEntry)
+        let qualifying = evaluations.filter { $0.candidate.meetsFloors }.count
+        var recommendation = FeatureRecommendation(
+            feature: table.feature, runID: table.runID, count: currentEntry.trace.count, floors: floors,
+            decision: .keepNoEvidence, chosen: current, current: current, closest: nil,
+            candidatesSimulated: evaluations.count, candidatesQualifying: qualifying, notes: [])
+        if let pick = shown.min(by: { Self.ranks($0.entry.candidate, before: $1.entry.candidate) }) {
+            recommendation.decision = .change
+            recommendation.chosen = full(pick.entry)
+            recommendation.evidence = ["\(pick.entry.candidate.label) against the current route: \(pick.claim)"]
+            return recommendation
+        }
+        if let closest = judged.evidence.closest(alpha: alpha) {
+            let label = judged.groups[closest.candidate][0].candidate.label
+            let needed = closest.casesNeeded.map { "about \($0) cases would show it if the observed difference is real" }
+                ?? "the data point the other way"
+            recommendation.evidence = [
+                "keep: no candidate shown better or shown as good and cheaper than the current route",
+                "closest: \(label), \(closest.claim); \(needed)",
+            ]
+            for check in current.failedChecks { recommendation.notes.append("the current route fails \(check)") }
+            return recommendation
+        }
+        guard qualifying == 0 else {
+            recommendation.evidence = ["keep: every route meeting the floors serves every case as the current route does"]
+            return recommendation
+        }
+        recommendation.decision = .keepNothingQualifies
+        recommendation.closest = closestCandidate(evaluations, full: full)
+        return recommendation
+    }
+
+    /// The candidate failing the fewest floors, cheapest among those, with its full figures.
+    private func closestCandidate(_ evaluations: [Entry], full: (Entry) -> CandidateEvaluation) -> CandidateEvaluation? {
+        evaluations.min { a, b in
+            let fa = a.candidate.failedChecks.count, fb = b.candidate.failedChecks.count
+            return fa != fb ? fa < fb : Self.ranks(a.candidate, before: b.candidate)
+        }.map(full)
+    }
+
+    /// A candidate with its full figures and, beside the current route, its quality drop against it.
+    private func full(
+        _ entry: Entry, current: Entry, margins: SwitchEvidence.Margins, table: RunOutcomeTable, routing: ReplayPolicy
     ) -> CandidateEvaluation {
         var candidate = entry.candidate
-        guard let floor = floors.maxQualityDrop else { return candidate }
-        guard let scorerIndex, let best else {
-            candidate.checks.append(FloorCheck(name: "quality", passed: false, detail: "scorer \(scorerName ?? "?") has no scores to compare"))
-            return candidate
-        }
-        let (drop, pairs) = Self.qualityDrop(
-            best: best.trace, candidate: entry.trace, scorer: scorerIndex, table: table, configuration: bootstrap)
-        candidate.qualityDrop = drop
-        if let drop, let upper = drop.upper {
-            candidate.checks.append(FloorCheck(
-                name: "quality", passed: upper <= floor.value,
-                detail: String(format: "%@ drop vs %@ %.3f [95%% CI %.3f, %.3f], upper %@ %.3f",
-                               best.scorer, best.id, drop.mean, drop.lower ?? .nan, upper, upper <= floor.value ? "≤" : ">", floor.value)))
-        } else {
-            candidate.checks.append(FloorCheck(
-                name: "quality", passed: false, detail: "\(pairs) scored pairs with \(best.id); at least 2 are needed for an interval"))
+        var policy = routing
+        policy.order = candidate.order
+        policy.variant = candidate.variant
+        candidate.result = SimulationResult(
+            table: table, policy: policy, variant: candidate.variant, trace: entry.trace, configuration: bootstrap,
+            reducer: reducer)
+        if let scorer = margins.scorer, !candidate.isCurrent {
+            candidate.qualityDrop = Self.qualityDrop(
+                reference: current.trace, candidate: entry.trace, scorer: scorer, table: table, configuration: bootstrap).0
         }
         return candidate
     }
+
+    // MARK: - Floors
 
     private func basicChecks(_ candidate: CandidateEvaluation, floors: FeatureFloors, document: HybridConfigDocument) -> [FloorCheck] {
         var checks: [FloorCheck] = []
@@ -333,35 +355,15 @@ public struct Recommender: Sendable {
         return checks
     }
 
-    /// Paired per-case drop best − candidate on one scorer, over cases both scored; repeats of a case are averaged
-    /// first, so the case is the unit of the interval.
+    /// Paired per-case drop reference − candidate on one scorer, over cases both scored; repeats of a case are
+    /// averaged first, so the case is the unit of the interval.
     static func qualityDrop(
-        best: RouteTrace, candidate: RouteTrace, scorer: Int, table: RunOutcomeTable, configuration: BootstrapConfiguration
+        reference: RouteTrace, candidate: RouteTrace, scorer: Int, table: RunOutcomeTable, configuration: BootstrapConfiguration
     ) -> (MeanEstimate?, Int) {
         let (first, second) = TraceCases.paired(
-            (best, best.quality[scorer]), (candidate, candidate.quality[scorer]), table: table)
+            (reference, reference.quality[scorer]), (candidate, candidate.quality[scorer]), table: table)
         guard let paired = PairedBootstrap(first: first, second: second, configuration: configuration) else { return (nil, first.count) }
         return (MeanEstimate(count: paired.count, mean: paired.meanDifference, lower: paired.lower, upper: paired.upper, method: paired.method), first.count)
-    }
-
-    /// nil when `candidate` is cheaper or faster than `current` per case with a paired 95 % interval below zero;
-    /// else the two intervals, for the note that keeps the current route.
-    static func withinNoise(
-        _ candidate: RouteTrace, _ current: RouteTrace, table: RunOutcomeTable, configuration: BootstrapConfiguration
-    ) -> String? {
-        var parts: [String] = []
-        for (name, scale, values) in [
-            ("cost per 1k", 1_000.0, { (trace: RouteTrace) in trace.costUSD.map { Optional($0) } }),
-            ("latency ms", 1.0, { (trace: RouteTrace) in trace.latencyMs.map { Optional($0) } }),
-        ] {
-            let (a, b) = TraceCases.paired((candidate, values(candidate)), (current, values(current)), table: table)
-            guard let paired = PairedBootstrap(first: a, second: b, configuration: configuration) else { continue }
-            if paired.upper < 0 { return nil }
-            parts.append(String(
-                format: "%@ %+.4g [%.4g, %.4g]", name, paired.meanDifference * scale, paired.lower * scale,
-                paired.upper * scale))
-        }
-        return parts.joined(separator: "; ")
     }
 
     // MARK: - Ranking
@@ -402,8 +404,8 @@ public struct Recommender: Sendable {
                 guard let chosen = decision.chosen else { continue }
                 let from = decision.current.map { " (was \($0.label))" } ?? ""
                 parts.append("\(decision.feature): \(chosen.label)\(from), n = \(decision.count): \(RecommendationText.figures(chosen)).")
-            case .keepCurrentMeetsFloors:
-                parts.append("\(decision.feature): kept, meets every floor, n = \(decision.count).")
+            case .keepNoEvidence:
+                parts.append("\(decision.feature): kept, no candidate shown better or shown as good and cheaper, n = \(decision.count).")
             case .keepNothingQualifies:
                 let failed = decision.closest.map { c in c.failedChecks.map(\.name).joined(separator: ", ") } ?? "no candidate"
                 parts.append("\(decision.feature): kept, no route meets every floor (closest fails \(failed)), n = \(decision.count).")

@@ -69,3 +69,21 @@ struct RouteTrace: Sendable {
         return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
     }
 }
+
+/// What a trace serves per case, for telling routes apart: two orders that differ only in fallbacks never reached
+/// serve every case alike and are one candidate to test, not two.
+struct TraceSignature: Hashable {
+    var cases: [Int]
+    var latencyMs: [Double]
+    var costUSD: [Double]
+    var adherent: [Bool]
+    var quality: [[Double?]]
+
+    init(_ trace: RouteTrace) {
+        cases = trace.cases
+        latencyMs = trace.latencyMs
+        costUSD = trace.costUSD
+        adherent = trace.adherent
+        quality = trace.quality
+    }
+}

@@ -18,7 +18,8 @@ public struct RunOutcomeTable: Sendable {
     /// `outcomes[case][arm]`, indices into `cases` and `arms`.
     let outcomes: [[ArmOutcome?]]
 
-    init(runID: String, feature: String, arms: [ArmDescriptor], scorers: [String], cases: [CaseKey], outcomes: [[ArmOutcome?]]) {
+    /// A table made in memory: `outcomes[case][arm]` in the order of `cases` and `arms` (sorted as a loaded table's).
+    package init(runID: String, feature: String, arms: [ArmDescriptor], scorers: [String], cases: [CaseKey], outcomes: [[ArmOutcome?]]) {
         self.runID = runID
         self.feature = feature
         self.arms = arms

@@ -31,6 +31,9 @@ public struct SegmentRecommendation: Sendable, Hashable {
     public var changes: [Change]
     /// One line per segment: its figures and what was decided.
     public var evidence: [String]
+    /// Each judged group's always-valid floor tests at this look, to keep (under ``FieldRecommender/floorLookRun(_:)``)
+    /// so the next daily run continues the same sequential test instead of starting a new one.
+    public var look: [FieldLook.Entry] = []
 
     /// What would change, in `ConfigDiff`'s words.
     public var diff: String { ConfigDiff.render(from: base, to: document) }
@@ -45,24 +48,30 @@ extension FieldRecommender {
     /// the segment must be below, so the segment's p is the largest of its groups'), Holm-adjusted across the
     /// segments considered, below the policy's α (0.05). A lower bound under the floor is not enough: with few
     /// installs it only says the data are thin, and the evidence line then names the installs a test would need.
-    /// The p95-latency and cost floors are compared on their point estimates, as for whole runs (no test yet). The
+    /// The p95-latency and cost floors are tested the same way when `events` are given. The
     /// override puts the model that served most of the segment's events last in the order the segment resolves to
     /// today; the condition (`LABEL-VALUE`, `equals` on the value) goes first in `conditions`, so it wins.
     public func recommendSegments(
         document: HybridConfigDocument, analysis: FieldAnalysis, runID: String, now: Date = Date(), alpha: Double = 0.05,
-        events: [FieldEventRecord]? = nil
+        events: [FieldEventRecord]? = nil, history: [FieldLook] = []
     ) throws(RecommendError) -> SegmentRecommendation {
         let feature = analysis.feature
         guard let config = document.features[feature] else { throw .featureNotInConfig(feature: feature) }
         guard let label = analysis.segmentLabel, let segments = analysis.segments else {
             throw .invalidCondition("--by", reason: "split the field run by a label to recommend per segment")
         }
+        guard analysis.sampleRatio.map({ !$0.mismatch }) ?? true else {
+            let p = analysis.sampleRatio.map { String(format: "p = %.2g", $0.pValue) } ?? ""
+            let reason = "sample ratio check did not pass (\(p)): the split is broken, no segment is judged"
+            return SegmentRecommendation(base: document, document: document, changes: [], evidence: [reason])
+        }
         let floors = policy.floors(for: feature, config: config)
         let considered = segments.filter { $0.value != "(none)" && $0.judged }
+        let earlier = SegmentFloorTest.history(history)
         let tests = considered.map { segment in
             SegmentFloorTest(
                 segment: segment, floors: floors, alpha: alpha,
-                events: events.map { Self.events(of: segment, in: $0) })
+                events: events.map { Self.events(of: segment, in: $0) }, history: earlier)
         }
         let adjusted = HolmCorrection.adjustedPValues(tests.map { $0.segmentPValue ?? 1 })
         var proposed = document
@@ -91,15 +100,20 @@ extension FieldRecommender {
             evidence.append(
                 "\(name): \(Self.summary(segment)); \(change.reasons.joined(separator: "; ")) → order \(change.after.joined(separator: " → ")) under condition \(change.condition)")
         }
+        let look = tests.flatMap(\.lookEntries)
         guard !changes.isEmpty else {
-            return SegmentRecommendation(base: document, document: document, changes: [], evidence: evidence)
+            return SegmentRecommendation(base: document, document: document, changes: [], evidence: evidence, look: look)
         }
         proposed.version = document.version + 1
         proposed.provenance = Provenance(producedBy: producedBy, evalRun: runID, createdAt: ISO8601DateFormatter().string(from: now))
         proposed.description = "per-\(label) overrides of \(feature) from field run \(runID) (config v\(analysis.configVersion)): "
             + changes.map { "\($0.label)=\($0.value) \($0.after.joined(separator: " → "))" }.joined(separator: "; ")
-        return SegmentRecommendation(base: document, document: proposed, changes: changes, evidence: evidence)
+        return SegmentRecommendation(base: document, document: proposed, changes: changes, evidence: evidence, look: look)
     }
+
+    /// The run id under which a field run's segment floor looks are kept, apart from the report's own looks (each
+    /// look is kept once per event count).
+    public static func floorLookRun(_ runID: String) -> String { "\(runID) floors" }
 
     /// The events of `segment`'s value of its label, by group name.
     static func events(of segment: FieldSegment, in events: [FieldEventRecord]) -> [String: [FieldEventRecord]] {
@@ -149,8 +163,10 @@ extension FieldRecommender {
 /// The one-sided tests of a segment against the policy's floors, each H₀ "the floor is met" for every group of the
 /// segment (so a floor's p is the largest of its groups'): adherence on the install-level standard error of the
 /// report's rate; p95 latency as "more than 5 % of answered events slower than the limit" and cost per 1,000, on
-/// installs from the segment's events (`FieldFloorTest`). The segment's p is the smallest floor's times the number of
-/// floors tested (Bonferroni within the segment), which Holm then adjusts across segments.
+/// installs from the segment's events (`FieldFloorTest`). Every p is the mixture SPRT's always-valid one, running
+/// (its minimum) over the looks kept from earlier runs of the same group and floor. The segment's p is the smallest
+/// floor's times the number of floors tested (Bonferroni within the segment), which Holm then adjusts across
+/// segments.
 struct SegmentFloorTest {
     /// One floor's test: its name, its p, and the group behind it.
     struct Floor {
@@ -168,24 +184,53 @@ struct SegmentFloorTest {
     var alpha: Double
     /// Floors the policy sets that could not be tested (no events given for latency and cost).
     var untested: [String] = []
+    /// This look's entries: every group's own always-valid p for every floor tested.
+    var lookEntries: [FieldLook.Entry] = []
+    private let segmentName: String
+    private let history: [String: Double]
 
-    init(segment: FieldSegment, floors policy: FeatureFloors, alpha: Double, events: [String: [FieldEventRecord]]?) {
+    init(
+        segment: FieldSegment, floors policy: FeatureFloors, alpha: Double, events: [String: [FieldEventRecord]]?,
+        history: [String: Double] = [:]
+    ) {
         self.alpha = alpha
-        if let floor = policy.minAdherenceLower { add(Self.adherence(segment, floor: floor)) }
+        segmentName = "\(segment.label)=\(segment.value)"
+        self.history = history
+        if let floor = policy.minAdherenceLower {
+            add(worst(segment, name: "adherence", limit: floor, tau: Self.tau, missedAbove: false) { arm in
+                Self.adherence(segment.arms.first { $0.name == arm })
+            })
+        }
         if let limit = policy.p95LatencyMs {
             if let events {
-                add(Self.worst(segment, name: "p95 latency", limit: limit) { FieldFloorTest.latency(above: limit, events: events[$0] ?? []) })
+                add(worst(segment, name: "p95 latency", limit: 0.05, tau: Self.tau, missedAbove: true) {
+                    FieldFloorTest.latency(above: limit, events: events[$0] ?? [])
+                })
             } else {
                 untested.append("p95 latency")
             }
         }
         if let limit = policy.maxCostPer1k {
             if let events {
-                add(Self.worst(segment, name: "cost per 1,000", limit: limit) { FieldFloorTest.cost(above: limit, events: events[$0] ?? []) })
+                add(worst(segment, name: "cost per 1,000", limit: limit, tau: max(limit * 0.1, 1e-9), missedAbove: true) {
+                    FieldFloorTest.cost(above: limit, events: events[$0] ?? [])
+                })
             } else {
                 untested.append("cost per 1,000")
             }
         }
+    }
+
+    /// The mixture SPRT's τ for shares: a shortfall of 10 points is what an override is worth making for.
+    static let tau = 0.10
+
+    /// The smallest p kept per (group, floor, segment) over `looks`.
+    static func history(_ looks: [FieldLook]) -> [String: Double] {
+        var smallest: [String: Double] = [:]
+        for look in looks {
+            for entry in look.entries { smallest[entry.key] = min(entry.pValue, smallest[entry.key] ?? 1) }
+        }
+        return smallest
     }
 
     private mutating func add(_ floor: Floor?) {
@@ -197,48 +242,49 @@ struct SegmentFloorTest {
         floors.map(\.pValue).min().map { min(1, $0 * Double(floors.count)) }
     }
 
-    /// Adherence below `floor` in every group: the largest of the groups' one-sided p-values.
-    static func adherence(_ segment: FieldSegment, floor: Double) -> Floor? {
-        var worst: Floor?
-        for arm in segment.arms {
-            guard let adherence = arm.adherence else { return nil }
-            // The report's interval is rate ± z·SE over installs (clipped to [0, 1]); the unclipped side gives SE.
-            let half = max(adherence.rate - adherence.lower, adherence.upper - adherence.rate)
-            let se = max(half / NormalDistribution.quantile(0.975), 1e-9)
-            let p = NormalDistribution.cdf((adherence.rate - floor) / se)
-            if worst == nil || p > worst!.pValue {
-                worst = Floor(
-                    name: "adherence", pValue: p, value: adherence.rate, limit: floor, standardError: se,
-                    installs: adherence.units ?? arm.installs, missedAbove: false)
-            }
-        }
-        return worst
+    /// A group's adherence as the report estimates it, with the install-level SE behind its interval.
+    static func adherence(_ arm: FieldArmSummary?) -> FieldFloorTest.Outcome? {
+        guard let arm, let adherence = arm.adherence else { return nil }
+        // The report's interval is rate ± z·SE over installs (clipped to [0, 1]); the unclipped side gives SE.
+        let half = max(adherence.rate - adherence.lower, adherence.upper - adherence.rate)
+        let se = max(half / NormalDistribution.quantile(0.975), 1e-9)
+        return FieldFloorTest.Outcome(
+            value: adherence.rate, standardError: se, installs: adherence.units ?? arm.installs, pValue: 1)
     }
 
-    /// A floor missed above `limit` in every group: the largest of the groups' one-sided p-values.
-    static func worst(
-        _ segment: FieldSegment, name: String, limit: Double, test: (String) -> FieldFloorTest.Outcome?
+    /// A floor missed in every group: the largest of the groups' running always-valid one-sided p-values.
+    private mutating func worst(
+        _ segment: FieldSegment, name: String, limit: Double, tau: Double, missedAbove: Bool,
+        test: (String) -> FieldFloorTest.Outcome?
     ) -> Floor? {
         var worst: Floor?
         for arm in segment.arms {
             guard let outcome = test(arm.name) else { return nil }
-            if worst == nil || outcome.pValue > worst!.pValue {
+            let shortfall = missedAbove ? outcome.value - limit : limit - outcome.value
+            let now = shortfall > 0
+                ? MixtureSPRT(difference: shortfall, variance: outcome.standardError * outcome.standardError, tau: tau)?.pValue ?? 1
+                : 1
+            let key = FieldLook.Entry.key(arm: arm.name, control: "floor", metric: "\(name) \(limit)", segment: segmentName)
+            lookEntries.append(FieldLook.Entry(
+                arm: arm.name, control: "floor", metric: "\(name) \(limit)", segment: segmentName, pValue: now,
+                lower: outcome.value - 1.96 * outcome.standardError, upper: outcome.value + 1.96 * outcome.standardError))
+            let p = min(now, history[key] ?? 1)
+            if worst == nil || p > worst!.pValue {
                 worst = Floor(
-                    name: name, pValue: outcome.pValue, value: outcome.value,
-                    limit: name == "p95 latency" ? 0.05 : limit, standardError: outcome.standardError,
-                    installs: outcome.installs, missedAbove: true)
+                    name: name, pValue: p, value: outcome.value, limit: limit, standardError: outcome.standardError,
+                    installs: outcome.installs, missedAbove: missedAbove)
             }
         }
         return worst
     }
 
-    /// One line per floor tested: "adherence 0.612 < floor 0.700 (SE 0.031 over 24 installs, one-sided p = 0.0021)".
+    /// One line per floor tested: "adherence 0.612 < floor 0.700 (SE 0.031 over 24 installs, always-valid p = 0.0021)".
     func describe(adjustedP: Double) -> [String] {
         floors.map { floor in
             let what = floor.name == "p95 latency" ? "share of answers over the p95 limit" : floor.name
             let side = floor.missedAbove ? (floor.value > floor.limit ? ">" : "≤") : (floor.value < floor.limit ? "<" : "≥")
             return String(
-                format: "%@ %.3f %@ floor %.3f (SE %.3f over %d installs, one-sided p = %.2g; segment, Holm %.2g)", what,
+                format: "%@ %.3f %@ floor %.3f (SE %.3f over %d installs, always-valid p = %.2g running over looks; segment, Holm %.2g)", what,
                 floor.value, side, floor.limit, floor.standardError, floor.installs, floor.pValue, adjustedP)
         } + untested.map { "\($0): not tested (no events given)" }
     }
@@ -247,11 +293,17 @@ struct SegmentFloorTest {
     func verdict(adjustedP: Double) -> String {
         let missed = floors.filter { $0.missedAbove ? $0.value > $0.limit : $0.value < $0.limit }
         guard let closest = missed.min(by: { $0.pValue < $1.pValue }) else { return "meets the floors" }
-        // Installs for the observed shortfall to be found with 80 % power at this α: n·SE² is the per-install
-        // variance, so SE scales as 1/√n.
+        // Installs for the observed shortfall to be found with 80 % power by the always-valid test at this α: n·SE²
+        // is the per-install variance, so SE scales as 1/√n; the mixture SPRT's MDE is the fixed-horizon one
+        // widened by its boundary.
         let shortfall = abs(closest.value - closest.limit)
-        let z = NormalDistribution.quantile(1 - alpha) + NormalDistribution.quantile(0.8)
-        let needed = Int((Double(closest.installs) * pow(z * closest.standardError / shortfall, 2)).rounded(.up))
-        return "not enough evidence that \(closest.name) misses its floor (about \(max(needed, closest.installs + 1)) installs per group would show a shortfall this size)"
+        let perInstall = Double(closest.installs) * closest.standardError * closest.standardError
+        var installs = closest.installs + 1
+        while installs < 1_000_000 {
+            let variance = perInstall / Double(installs)
+            if let mde = MixtureSPRT.minimumDetectableEffect(variance: variance, tau: Self.tau, alpha: alpha), mde <= shortfall { break }
+            installs = Int(Double(installs) * 1.1) + 1
+        }
+        return "not enough evidence that \(closest.name) misses its floor (about \(installs) installs per group would show a shortfall this size)"
     }
 }

@@ -73,11 +73,20 @@ enum FieldRunReport {
     /// `hybrid recommend FIELD_RUN --by LABEL`: per-segment overrides for segments missing the floors.
     static func recommendSegments(
         _ report: RunReport, document: HybridConfigDocument, source: String, policy: RecommendationPolicy, out: String?,
-        events: [FieldEventRecord]
-    ) throws {
+        fieldStore: any FieldEventStore
+    ) async throws {
         guard let field = report.field else { throw CLIError("run \(report.runID) has no field events") }
+        let events = try await fieldStore.events(run: report.runID)
+        // The floor tests are sequential over the runs of every day: the looks kept so far make today's p a running
+        // one, and today's look is kept for tomorrow's.
+        let lookRun = FieldRecommender.floorLookRun(report.runID)
         let recommendation = try FieldRecommender(policy: policy).recommendSegments(
-            document: document, analysis: field, runID: report.runID, events: events)
+            document: document, analysis: field, runID: report.runID, events: events,
+            history: try await fieldStore.looks(run: lookRun))
+        if !recommendation.look.isEmpty {
+            try await fieldStore.recordLook(
+                FieldLook(runID: lookRun, events: events.count, recordedAt: Date(), entries: recommendation.look))
+        }
         print("recommendation per \(field.segmentLabel ?? "segment") from \(source) (version \(document.version)) and field run \(report.runID):")
         for line in recommendation.evidence { print("  \(line)") }
         guard !recommendation.changes.isEmpty else {

@@ -11,13 +11,18 @@ struct RecommendCommand: AsyncParsableCommand {
         commandName: "recommend",
         abstract: "Pick the cheapest priority order and prompt variant meeting the policy's floors; print the config diff.",
         discussion: """
-            Simulates every order of up to three of the run's models (and each variant) over the stored results, \
-            keeps those meeting every floor of the policy and picks the cheapest. Without --policy: adherence \
-            Wilson lower bound ≥ 0.7, quality drop against the best single arm ≤ 0.05 (upper bound of the paired \
-            95% interval, the run's first scorer), p95 within the feature's deadlineMs, the feature's privacy \
-            class, fallback on errors only. The proposed config is the config in force (--config) with version + 1 and \
-            each feature's `routing` block set to what was simulated (fallbackOn conditions other than quality:…, \
-            which no router can evaluate and is refused); write it with --out and publish it with `hybrid config publish`.
+            Simulates every order of up to three of the run's models (and each variant) over the stored results \
+            and keeps the route in force unless a candidate meeting every floor of the policy is shown, against \
+            the current route and on the dataset's cases, better (quality or adherence, as good on the other) or \
+            as good and cheaper or faster (one-sided paired sign-flip tests, Holm over every claim of every \
+            candidate). Otherwise it says which claim came closest and how many cases would show it. Without \
+            --policy: adherence Wilson lower bound ≥ 0.7; a cheaper or faster route may lose at most 0.05 of the \
+            run's first scorer and 5 points of adherence; p95 within the feature's deadlineMs; the feature's \
+            privacy class; fallback on errors only. The proposed config is the config in force (--config) with \
+            version + 1 and each feature's `routing` block set to what was simulated (fallbackOn conditions other \
+            than quality:…, which no router can evaluate and is refused); write it with --out and publish it with \
+            `hybrid config publish`. A field run (`FIELD_RUN`) is judged on installs: promote, roll back or hold; \
+            with --by LABEL, per-segment overrides on always-valid tests that run over the days' looks.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -90,9 +95,8 @@ struct RecommendCommand: AsyncParsableCommand {
                     run: runs[0], store: store, fieldStore: fieldStore, document: document, control: nil,
                     options: ReportOptions(), segments: split)
                 if split.by != nil {
-                    try FieldRunReport.recommendSegments(
-                        report, document: document, source: source, policy: floors, out: out,
-                        events: try await fieldStore.events(run: runs[0]))
+                    try await FieldRunReport.recommendSegments(
+                        report, document: document, source: source, policy: floors, out: out, fieldStore: fieldStore)
                 } else {
                     try FieldRunReport.recommend(report, document: document, source: source, policy: floors, out: out)
                 }

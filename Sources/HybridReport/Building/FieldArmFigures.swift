@@ -75,13 +75,16 @@ struct FieldArmFigures {
         }
     }
 
-    /// The rate over events with an interval on installs (delta method, normal, clipped to [0, 1]); Wilson's on
-    /// events when there are fewer than two installs.
+    /// The rate over events, each install capped as in every comparison (``FieldMetric/weightCap(_:)``), with an
+    /// interval on installs (delta method, normal, clipped to [0, 1]); Wilson's on events when there are fewer than
+    /// two installs. The floor tests of `recommend --by` read this rate, so they judge the report's estimand.
     private static func rate(
         _ metric: FieldMetric, _ installs: [InstallTotals], passed: Int, total: Int, level: Double
     ) -> ProportionSummary? {
         guard total > 0 else { return nil }
-        guard let estimate = metric.estimate(installs) else { return ProportionSummary(passed: passed, total: total) }
+        guard let estimate = metric.estimate(installs, cap: metric.weightCap(installs)) else {
+            return ProportionSummary(passed: passed, total: total)
+        }
         let half = NormalDistribution.quantile(1 - (1 - level) / 2) * estimate.variance.squareRoot()
         return ProportionSummary(
             passed: passed, total: total, rate: estimate.ratio, lower: max(0, estimate.ratio - half),
@@ -116,17 +119,25 @@ struct FieldComparisons {
     /// A ratio metric: the difference, its delta-method variance (CUPED-adjusted when the installs have
     /// pre-period events), the fixed-horizon interval and the always-valid test on that variance.
     private func ratio(_ metric: FieldMetric, _ arm: FieldArmFigures, _ control: FieldArmFigures) -> FieldComparison? {
-        let cap = capsWeights ? metric.weightCap(arm.installs, control.installs) : nil
-        guard let a = metric.estimate(arm.installs, cap: cap), let c = metric.estimate(control.installs, cap: cap),
-            let tau = metric.tau(arm.installs, control.installs, cap: cap)
+        let armCap = capsWeights ? metric.weightCap(arm.installs) : nil
+        let controlCap = capsWeights ? metric.weightCap(control.installs) : nil
+        guard let a = metric.estimate(arm.installs, cap: armCap), let c = metric.estimate(control.installs, cap: controlCap),
+            let tau = metric.tau(arm.installs, control.installs, caps: (armCap, controlCap))
         else { return nil }
         var difference = a.ratio - c.ratio
         var variance = a.variance + c.variance
         var reduction: Double?
-        if let adjustment = cuped(metric, arm, a, control, c) {
+        var method = "delta-method"
+        switch cuped(metric, arm, a, control, c) {
+        case .adjusted(let adjustment):
             difference = adjustment.difference
             variance = adjustment.variance
             reduction = adjustment.varianceReduction
+            method = "delta-method+cuped"
+        case .off(let why):
+            method = "delta-method (CUPED off: \(why))"
+        case nil:
+            break
         }
         if metric.isRate {
             // A floor at the independent-events variance of shrunk rates, so that 100 % against 100 % (no spread
@@ -139,7 +150,7 @@ struct FieldComparisons {
         return FieldComparison(
             metric: metric.name, arm: arm.name, control: control.name, difference: difference,
             lower: difference - z * se, upper: difference + z * se,
-            intervalMethod: reduction == nil ? "delta-method" : "delta-method+cuped",
+            intervalMethod: method,
             pValue: se > 0 ? NormalDistribution.twoSidedPValue(z: difference / se) : (difference == 0 ? 1 : 0),
             sequentialLower: sequential?.lower, sequentialUpper: sequential?.upper,
             sequentialPValue: sequential?.pValue, adjustedPValue: nil, minimumDetectableEffect: nil, verdict: "",
@@ -147,19 +158,43 @@ struct FieldComparisons {
                 arm: a.units, control: c.units,
                 armEvents: Int(arm.installs.reduce(0) { $0 + metric.denominator($1) }),
                 controlEvents: Int(control.installs.reduce(0) { $0 + metric.denominator($1) }),
-                armEffective: metric.effectiveInstalls(arm.installs, cap: cap),
-                controlEffective: metric.effectiveInstalls(control.installs, cap: cap)),
+                armEffective: metric.effectiveInstalls(arm.installs, cap: armCap),
+                controlEffective: metric.effectiveInstalls(control.installs, cap: controlCap)),
             standardError: se, tau: tau, varianceReduction: reduction)
     }
 
+    /// What CUPED did for one comparison.
+    private enum Cuped {
+        case adjusted(CupedAdjustment)
+        /// Switched off, and why.
+        case off(String)
+    }
+
+    /// CUPED over the installs' pre-exposure covariates; off when the share of installs with one differs by arm
+    /// (a covariate whose availability depends on the arm would carry the arm's effect into the adjustment).
     private func cuped(
         _ metric: FieldMetric, _ arm: FieldArmFigures, _ a: RatioEstimate, _ control: FieldArmFigures,
         _ c: RatioEstimate
-    ) -> CupedAdjustment? {
+    ) -> Cuped? {
         guard !prePeriod.isEmpty,
             let (x, y) = metric.covariates(arm.installIDs, control.installIDs, prePeriod: prePeriod)
         else { return nil }
-        return CupedAdjustment(a, covariates: x, c, covariates: y)
+        if let why = Self.coverageDiffers(x, y) { return .off(why) }
+        return CupedAdjustment(a, covariates: x, c, covariates: y).map(Cuped.adjusted)
+    }
+
+    /// A description of the difference when the share of installs with a covariate differs between the groups by
+    /// more than 10 points, or beyond chance (two-proportion test, p < 0.001); nil when it does not.
+    static func coverageDiffers(_ first: [CupedCovariate], _ second: [CupedCovariate]) -> String? {
+        let n1 = Double(first.count), n2 = Double(second.count)
+        guard n1 > 0, n2 > 0 else { return nil }
+        let k1 = Double(first.filter(\.present).count), k2 = Double(second.filter(\.present).count)
+        let p1 = k1 / n1, p2 = k2 / n2
+        let pooled = (k1 + k2) / (n1 + n2)
+        let se = (pooled * (1 - pooled) * (1 / n1 + 1 / n2)).squareRoot()
+        let p = se > 0 ? NormalDistribution.twoSidedPValue(z: (p1 - p2) / se) : 1
+        guard abs(p1 - p2) > 0.10 || p < 0.001 else { return nil }
+        return String(format: "installs with a covariate %.0f %% vs %.0f %% by arm", p1 * 100, p2 * 100)
     }
 
     /// q̃(1 − q̃)/n summed over both arms, with q̃ = (s + ½)/(n + 1) over events.

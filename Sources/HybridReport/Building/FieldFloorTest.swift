@@ -1,6 +1,7 @@
 public import HybridStore
 
-/// One-sided tests of a group of field events against a policy's floor, on installs: what `recommend --by` needs
+/// One-sided tests of a group of field events against a policy's floor, on installs, each install weighing at most
+/// what it weighs in the report (``FieldMetric/weightCap(_:)``): what `recommend --by` needs
 /// before it overrides a segment's route (a point estimate over the floor says little with few installs).
 public enum FieldFloorTest {
     /// A figure of the group, its install-level standard error and the one-sided p-value of "the floor is missed".
@@ -13,6 +14,14 @@ public enum FieldFloorTest {
         public var installs: Int
         /// One-sided p of H₀ "the floor is met" (small: the data show it is missed).
         public var pValue: Double
+
+        /// An outcome; see the properties.
+        public init(value: Double, standardError: Double, installs: Int, pValue: Double) {
+            self.value = value
+            self.standardError = standardError
+            self.installs = installs
+            self.pValue = pValue
+        }
     }
 
     /// p95 latency above `limitMs`, tested as "more than 5 % of answered events are slower than the limit"
@@ -25,14 +34,33 @@ public enum FieldFloorTest {
             if event.latencyMs > limitMs { slow[event.installID, default: 0] += 1 }
         }
         let ids = answered.keys.sorted()
-        return test(RatioEstimate(numerators: ids.map { slow[$0] ?? 0 }, denominators: ids.map { answered[$0] ?? 0 }), against: 0.05)
+        let counts = ids.map { answered[$0] ?? 0 }
+        let cap = capOf(counts)
+        let factors = counts.map { FieldMetric.capFactor($0, cap: cap) }
+        return test(
+            RatioEstimate(
+                numerators: zip(ids, factors).map { (slow[$0.0] ?? 0) * $0.1 },
+                denominators: zip(counts, factors).map { $0 * $1 }),
+            against: 0.05)
     }
 
     /// Cost per 1,000 requests above `limit` dollars; nil with fewer than two installs.
     public static func cost(above limit: Double, events: [FieldEventRecord]) -> Outcome? {
         let installs = InstallTotals.byInstall(events, keepLatencies: false)
-        let ids = installs.keys.sorted()
-        return test(FieldMetric.costPer1000.estimate(ids.compactMap { installs[$0] }), against: limit)
+        let group = installs.keys.sorted().compactMap { installs[$0] }
+        let metric = FieldMetric.costPer1000
+        return test(metric.estimate(group, cap: metric.weightCap(group)), against: limit)
+    }
+
+    /// The report's weight cap (``FieldMetric/weightCap(_:)``) over per-install event counts.
+    private static func capOf(_ counts: [Double]) -> Double? {
+        var installs: [InstallTotals] = []
+        for count in counts {
+            var totals = InstallTotals()
+            totals.answered = Int(count)
+            installs.append(totals)
+        }
+        return FieldMetric.latencyMean.weightCap(installs)
     }
 
     private static func test(_ estimate: RatioEstimate?, against floor: Double) -> Outcome? {

@@ -58,16 +58,24 @@ struct FieldMetric: Sendable {
         return cap / events
     }
 
-    /// The weight cap of a comparison: the 95th percentile (nearest rank) of the installs' denominators over both
-    /// groups. Heavy users, kiosks and test devices send hundreds of times the median's events; as a ratio of sums
-    /// weights installs by their events, one of them can be most of an arm, and the delta-method variance cannot
-    /// see that with few installs. Capping at a high quantile is what experimentation platforms do for such users
-    /// (winsorising); it changes nothing for the 95 % of installs below the cap.
-    func weightCap(_ first: [InstallTotals], _ second: [InstallTotals]) -> Double? {
-        let weights = (first + second).map(denominator).filter { $0 > 0 }.sorted()
+    /// How many times its group's median install an install may weigh (see ``weightCap(_:)``).
+    static let heavyInstallMultiple = 3.0
+
+    /// The weight cap of one group (an arm, or an arm within a segment): `heavyInstallMultiple` times the median of
+    /// its installs' denominators. Heavy users, kiosks and test devices send hundreds of times the median's events;
+    /// as a ratio of sums weights installs by their events, a few of them can be most of an arm, and the
+    /// delta-method variance cannot see that with few installs. A multiple of the median, unlike a high quantile,
+    /// still caps when 5 or 10 % of installs are heavy (a 95th percentile then *is* a heavy install). Each group is
+    /// capped at its own median, so the estimand, a per-request rate in which no install weighs more than three
+    /// median installs of its group, does not move when a treatment changes how much everyone uses the feature: the
+    /// cap scales with the usage, and the weights keep their proportions (a cap shared by both groups would weigh
+    /// the heavier-using arm's installs more evenly than the control's, a bias that grows with n).
+    func weightCap(_ installs: [InstallTotals]) -> Double? {
+        let weights = installs.map(denominator).filter { $0 > 0 }.sorted()
         guard weights.count >= 2 else { return nil }
-        let rank = Int((0.95 * Double(weights.count)).rounded(.up)) - 1
-        return weights[min(max(rank, 0), weights.count - 1)]
+        let middle = weights.count / 2
+        let median = weights.count.isMultiple(of: 2) ? (weights[middle - 1] + weights[middle]) / 2 : weights[middle]
+        return Self.heavyInstallMultiple * median
     }
 
     /// Kish's effective number of installs, (Σw)² / Σw², with each install weighted by its (capped) denominator:
@@ -85,16 +93,18 @@ struct FieldMetric: Sendable {
 
     /// The mixing scale τ of the mSPRT: the effect worth finding. 5 points for rates; half the pooled per-event
     /// standard deviation for means.
-    func tau(_ first: [InstallTotals], _ second: [InstallTotals], cap: Double? = nil) -> Double? {
+    func tau(_ first: [InstallTotals], _ second: [InstallTotals], caps: (Double?, Double?) = (nil, nil)) -> Double? {
         guard let squares else { return 0.05 }
         var n = 0.0
         var sum = 0.0
         var sumSquares = 0.0
-        for install in first + second {
-            let weight = Self.capFactor(denominator(install), cap: cap)
-            n += denominator(install) * weight
-            sum += numerator(install) * weight
-            sumSquares += squares(install) * weight
+        for (group, cap) in [(first, caps.0), (second, caps.1)] {
+            for install in group {
+                let weight = Self.capFactor(denominator(install), cap: cap)
+                n += denominator(install) * weight
+                sum += numerator(install) * weight
+                sumSquares += squares(install) * weight
+            }
         }
         guard n > 1 else { return nil }
         let mean = sum / n
@@ -103,27 +113,23 @@ struct FieldMetric: Sendable {
         return tau > 0 ? tau : nil
     }
 
-    /// Each install's value of the metric before the experiment (its pre-period ratio), for the installs of both
-    /// groups; the ratio pooled over both groups for installs without one. nil when no install of either group has
-    /// pre-period events for it.
+    /// Each install's value of the metric before its first exposure to the experiment (its pre-period ratio), for
+    /// the installs of both groups, with an indicator of whether it has one. Installs without one get the mean of
+    /// the installs that have one, in both groups alike (the indicator then absorbs any difference between the
+    /// two kinds of install); nil when no install of either group has pre-period events for it.
     func covariates(
         _ first: [String], _ second: [String], prePeriod: [String: InstallTotals]
-    ) -> (first: [Double], second: [Double])? {
-        var sumY = 0.0
-        var sumX = 0.0
+    ) -> (first: [CupedCovariate], second: [CupedCovariate])? {
+        var values: [String: Double] = [:]
         for id in first + second {
-            guard let totals = prePeriod[id] else { continue }
-            sumY += numerator(totals) * scale
-            sumX += denominator(totals)
+            guard let totals = prePeriod[id], denominator(totals) > 0 else { continue }
+            values[id] = numerator(totals) * scale / denominator(totals)
         }
-        guard sumX > 0 else { return nil }
-        let pooled = sumY / sumX
-        func values(_ ids: [String]) -> [Double] {
-            ids.map { id in
-                guard let totals = prePeriod[id], denominator(totals) > 0 else { return pooled }
-                return numerator(totals) * scale / denominator(totals)
-            }
+        guard !values.isEmpty else { return nil }
+        let imputed = values.values.reduce(0, +) / Double(values.count)
+        func covariates(_ ids: [String]) -> [CupedCovariate] {
+            ids.map { id in values[id].map { CupedCovariate(value: $0, present: true) } ?? CupedCovariate(value: imputed, present: false) }
         }
-        return (values(first), values(second))
+        return (covariates(first), covariates(second))
     }
 }

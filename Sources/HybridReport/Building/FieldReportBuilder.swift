@@ -23,7 +23,7 @@ public struct FieldReportBuilder: Sendable {
     /// Compute the latency quantiles' install-level bootstrap intervals (descriptive; no verdict rests on them).
     /// Simulations that only read verdicts turn it off.
     public var describesQuantiles = true
-    /// Cap each install's weight at the 95th percentile of installs' events (see `FieldMetric.weightCap`). Off only
+    /// Cap each install's weight at three times its group's median install (see `FieldMetric.weightCap`). Off only
     /// in the simulation that shows what the cap prevents.
     public var capsInstallWeights = true
 
@@ -75,10 +75,16 @@ public struct FieldReportBuilder: Sendable {
         return (report, analyzed.look)
     }
 
-    /// What a look keeps of `comparisons`: those with an always-valid test, before any running over earlier looks.
-    package static func lookEntries(_ comparisons: [FieldComparison]) -> [FieldLook.Entry] {
-        comparisons.compactMap { c in
-            guard let p = c.sequentialPValue, let lower = c.sequentialLower, let upper = c.sequentialUpper else { return nil }
+    /// What a look keeps of `comparisons`: those with an always-valid test that were judged (both groups at the
+    /// minimum installs, the sample-ratio check passing), before any running over earlier looks. A look with a
+    /// handful of installs per arm has plug-in variances too rough for the mixture SPRT's guarantee, and a look
+    /// under a broken split is biased; the running minimum would never forget either.
+    func lookEntries(_ comparisons: [FieldComparison], reportable: Bool) -> [FieldLook.Entry] {
+        guard reportable else { return [] }
+        return comparisons.compactMap { c in
+            guard hasEnoughInstalls(c), let p = c.sequentialPValue, let lower = c.sequentialLower,
+                let upper = c.sequentialUpper
+            else { return nil }
             return FieldLook.Entry(
                 arm: c.arm, control: c.control, metric: c.metric, segment: c.segment, pValue: p, lower: lower, upper: upper)
         }
@@ -115,11 +121,20 @@ public struct FieldReportBuilder: Sendable {
             .analysis
     }
 
+    /// The field analysis and the entries this look keeps, for simulations that keep their own look history as the
+    /// store does.
+    package func analysisWithLook(
+        feature: String, configVersion: Int, events: [FieldEventRecord], prePeriod: [FieldEventRecord] = [],
+        history: [FieldLook] = []
+    ) -> (analysis: FieldAnalysis, look: [FieldLook.Entry]) {
+        analyzed(feature: feature, configVersion: configVersion, events: events, prePeriod: prePeriod, history: history)
+    }
+
     private func analyzed(
         feature: String, configVersion: Int, events: [FieldEventRecord], prePeriod: [FieldEventRecord],
         history: [FieldLook]
     ) -> (analysis: FieldAnalysis, look: [FieldLook.Entry]) {
-        let clean = Self.cleanPrePeriod(prePeriod, events: events, control: chooseControl(Self.armNames(events)))
+        let clean = Self.cleanPrePeriod(prePeriod, events: events)
         let before = InstallTotals.byInstall(clean, keepLatencies: false)
         let whole = section(events, prePeriod: before, segment: nil)
         let installs = Dictionary(uniqueKeysWithValues: whole.arms.map { ($0.name, $0.installIDs.count) })
@@ -155,7 +170,7 @@ public struct FieldReportBuilder: Sendable {
                     judged: section.arms.allSatisfy { $0.installIDs.count >= minimumInstalls })
             }
         }
-        return (analysis, Self.lookEntries(raw))
+        return (analysis, lookEntries(raw, reportable: reportable))
     }
 
     /// The group names of `events`, sorted (`default` for events outside every arm).
@@ -163,19 +178,23 @@ public struct FieldReportBuilder: Sendable {
         Set(events.map { $0.rolloutArm ?? "default" }).sorted()
     }
 
-    /// The earlier events that may serve as CUPED's covariate: those in which the install was served what the
-    /// control serves now — the control's arm, or no arm at all (before any arm of a rollout reached it) — with
-    /// one of the variants the control serves now. An install's events under another arm or variant carry that
-    /// treatment's effect: an arm kept by an unchanged rollout seed across versions would otherwise turn last
-    /// version's effect into this version's "effect". A change of the feature's own order between versions
-    /// reaches every install alike, so it cannot carry a difference between arms.
-    static func cleanPrePeriod(_ prePeriod: [FieldEventRecord], events: [FieldEventRecord], control: String) -> [FieldEventRecord] {
+    /// The earlier events that may serve as CUPED's covariate: those an install sent before its first exposure to
+    /// any rollout of the feature (an event served under a rollout carries its bucket or arm). Such events predate
+    /// the randomisation, so whether an install has a covariate, and its value, cannot depend on the arm it is in
+    /// now. An event served under an earlier rollout can: with the seed kept across versions an install stays in
+    /// its arm, and its events there carry last version's effect, which only the treated installs have; and since
+    /// only control installs could have clean events under last version's arm, the availability of a covariate
+    /// would itself depend on the arm.
+    static func cleanPrePeriod(_ prePeriod: [FieldEventRecord], events: [FieldEventRecord]) -> [FieldEventRecord] {
         guard !prePeriod.isEmpty else { return [] }
-        let variants = Set(events.lazy.filter { ($0.rolloutArm ?? "default") == control }.map(\.variant))
+        var firstExposure: [String: Date] = [:]
+        for event in prePeriod + events where event.bucket != nil || event.rolloutArm != nil {
+            if let seen = firstExposure[event.installID], seen <= event.occurredAt { continue }
+            firstExposure[event.installID] = event.occurredAt
+        }
         return prePeriod.filter { event in
-            guard variants.contains(event.variant) else { return false }
-            guard let arm = event.rolloutArm else { return true }
-            return arm == control
+            guard event.bucket == nil, event.rolloutArm == nil else { return false }
+            return firstExposure[event.installID].map { event.occurredAt < $0 } ?? true
         }
     }
 
@@ -253,14 +272,19 @@ public struct FieldReportBuilder: Sendable {
         guard hasEnoughInstalls(comparison) else {
             return "not judged (fewer than \(minimumInstalls) installs in a group)"
         }
+        // Always-valid intervals of one comparison all cover the truth with probability 1 − α together; when two
+        // looks' intervals do not even overlap, the looks disagree and nothing may be concluded from them.
+        if comparison.runningLooks != nil, let lower = comparison.sequentialLower, let upper = comparison.sequentialUpper,
+            lower > upper
+        {
+            return "inconsistent across looks: not judged"
+        }
         guard let p = comparison.adjustedPValue, p < options.alpha else { return "no detectable difference" }
         // Higher is better for adherence only; lower is better for rates of trouble, latency and cost. A running
         // verdict takes its direction from the running (intersected) interval, not from today's difference alone.
         let higherIsBetter = comparison.metric == "adherence"
         var direction = comparison.difference
-        if comparison.runningLooks != nil, let lower = comparison.sequentialLower, let upper = comparison.sequentialUpper,
-            lower <= upper
-        {
+        if comparison.runningLooks != nil, let lower = comparison.sequentialLower, let upper = comparison.sequentialUpper {
             direction = (lower + upper) / 2
         }
         return (direction > 0) == higherIsBetter ? "better" : "worse"
@@ -269,17 +293,20 @@ public struct FieldReportBuilder: Sendable {
     private func method(reportable: Bool, srmKnown: Bool, prePeriod: Bool) -> String {
         var text = "The install is the unit (the experiment randomises installs; events of one install are not "
             + "independent): each figure is a ratio of per-install sums with its delta-method variance (Deng, "
-            + "Knoblich & Lu 2018), each install weighing at most as much as the 95th percentile of installs' events, "
-            + "so a kiosk or a test device cannot carry an arm (n_eff: Kish's effective number of installs)"
+            + "Knoblich & Lu 2018), each install weighing at most three times its group's median install, so a "
+            + "kiosk or a test device cannot carry an arm (n_eff: Kish's effective number of installs)"
             + (prePeriod
-                ? ", CUPED-adjusted with each install's value before this config version (Deng et al. 2013), from "
-                    + "earlier events only where the install was served what the control serves now (the control's "
-                    + "arm or none, the control's variant), so no earlier treatment rides in the covariate"
-                : "; no install has clean events before this config version, so no CUPED adjustment")
+                ? ", CUPED-adjusted (Deng et al. 2013) with each install's value from before its first exposure to any "
+                    + "rollout of the feature, so the covariate cannot depend on the arm; installs without one get the "
+                    + "same imputed value in every arm and an indicator, and CUPED is switched off where the share of "
+                    + "installs with a covariate differs by arm"
+                : "; no install has events from before its first exposure to a rollout, so no CUPED adjustment")
             + ". Latency quantiles: install-level bootstrap, descriptive. Effects are claimed only on the mixture "
             + "SPRT's always-valid p-values (Johari et al. 2022; τ = 0.05 for rates, half the pooled per-event SD "
             + "for means), Holm-adjusted over the whole run and every segment together, so the report may be read after every upload without inflating false "
-            + "positives; a group with fewer than \(minimumInstalls) installs is shown, not judged. MDE: the "
+            + "positives; a group with fewer than \(minimumInstalls) installs is shown, not judged, and its look is "
+            + "not kept (nor one taken while the sample-ratio check fails); looks whose intervals do not overlap are "
+            + "inconsistent, not judged. MDE: the "
             + "difference the always-valid test would find now with \(Int(options.power * 100)) % power at α/m."
         if !srmKnown {
             text += " The configured split is unknown (pass --rollout-config), so no effect is reported."

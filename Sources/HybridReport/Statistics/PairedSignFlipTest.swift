@@ -12,6 +12,9 @@ public struct PairedSignFlipTest: Sendable, Hashable {
     public let informativePairs: Int
     /// Two-sided p-value of "no difference".
     public let pValue: Double
+    /// One-sided p-value of "the mean difference is not above 0": the share of sign patterns whose Σ ±dᵢ reaches
+    /// the observed Σ dᵢ from above. What a claim "first is better than second" is tested with.
+    public let greaterPValue: Double
     /// True when every sign pattern was enumerated.
     public let isExact: Bool
 
@@ -22,14 +25,17 @@ public struct PairedSignFlipTest: Sendable, Hashable {
         informativePairs = values.count
         guard !values.isEmpty else {
             pValue = 1
+            greaterPValue = 1
             isExact = true
             return
         }
-        let observed = abs(values.reduce(0, +))
+        let signed = values.reduce(0, +)
+        let observed = abs(signed)
         // Sums equal to the observed one up to rounding must count as reaching it.
         let tolerance = 1e-9 * values.reduce(0) { $0 + abs($1) }
         if values.count <= 14 {
             var hits = 0
+            var above = 0
             let patterns = 1 << values.count
             for pattern in 0..<patterns {
                 var sum = 0.0
@@ -37,13 +43,16 @@ public struct PairedSignFlipTest: Sendable, Hashable {
                     sum += pattern & (1 << bit) == 0 ? value : -value
                 }
                 if abs(sum) >= observed - tolerance { hits += 1 }
+                if sum >= signed - tolerance { above += 1 }
             }
             pValue = Double(hits) / Double(patterns)
+            greaterPValue = Double(above) / Double(patterns)
             isExact = true
         } else {
             var rng = SplitMix64(seed: configuration.seed)
             let resamples = configuration.effectiveResamples
             var hits = 0
+            var above = 0
             var bits: UInt64 = 0
             var available = 0
             for _ in 0..<resamples {
@@ -58,8 +67,10 @@ public struct PairedSignFlipTest: Sendable, Hashable {
                     available -= 1
                 }
                 if abs(sum) >= observed - tolerance { hits += 1 }
+                if sum >= signed - tolerance { above += 1 }
             }
             pValue = Double(1 + hits) / Double(1 + resamples)
+            greaterPValue = Double(1 + above) / Double(1 + resamples)
             isExact = false
         }
     }

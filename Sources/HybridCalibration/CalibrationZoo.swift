@@ -1,0 +1,177 @@
+import Foundation
+import HybridConfig
+import HybridRecommend
+public import HybridReport
+
+/// The scenarios every decision path of the loop is calibrated on, and the runner that counts, per scenario, the
+/// experiments with a false decision (any verdict, promotion, roll-back, override or switch the truth does not
+/// support) and, where there is a true effect, the experiments that found it.
+public enum CalibrationZoo {
+    /// One scenario of the zoo.
+    public enum Scenario: Sendable {
+        case field(FieldScenario)
+        case offline(OfflineScenario)
+
+        public var name: String {
+            switch self {
+            case .field(let scenario): scenario.name
+            case .offline(let scenario): scenario.name
+            }
+        }
+
+        public var isNull: Bool {
+            switch self {
+            case .field(let scenario): scenario.isNull
+            case .offline(let scenario): scenario.isNull
+            }
+        }
+    }
+
+    /// One scenario's counts over its experiments.
+    public struct Row: Sendable {
+        public var scenario: String
+        public var isNull: Bool
+        public var experiments: Int
+        /// Experiments with at least one false decision.
+        public var falseDecisions: Int
+        /// Experiments that reached the decision the truth calls for (0 for a null scenario).
+        public var detections: Int
+        /// One false decision, for the reader who wants to know what went wrong.
+        public var example: String?
+
+        /// The false-decision share with its Wilson 95 % interval.
+        public var falseShare: WilsonInterval? { WilsonInterval(successes: falseDecisions, trials: experiments) }
+        /// The power with its Wilson 95 % interval; nil for a null scenario.
+        public var power: WilsonInterval? { isNull ? nil : WilsonInterval(successes: detections, trials: experiments) }
+    }
+
+    /// The full zoo: every situation `docs/statistics.md` lists, null and with an effect.
+    public static func scenarios() -> [Scenario] {
+        var list: [Scenario] = []
+        list.append(.field(FieldScenario(name: "field A/A, 200 installs, 7 daily looks", installs: 200, days: 7)))
+        var staggered = FieldScenario(name: "field A/A, installs arriving over 7 days, a look every 3 h", installs: 200, days: 7)
+        staggered.arrivalDays = 7
+        staggered.looksPerDay = 8
+        list.append(.field(staggered))
+        var linked = FieldScenario(name: "field A/A, linked usage, a week of clean history (CUPED)", installs: 400, days: 3)
+        linked.linkedUsage = true
+        linked.prePeriodDays = 7
+        list.append(.field(linked))
+        var iterated = linked
+        iterated.name = "iterated: v1 treat 15 pp worse, v2 identical, same seed, linked usage"
+        iterated.earlierRollout = .init(adherence: -0.15)
+        list.append(.field(iterated))
+        for share in [0.01, 0.05, 0.10] {
+            var heavy = FieldScenario(name: "field A/A, \(Int(share * 100)) % heavy installs (100× usage)", installs: 200, days: 7)
+            heavy.heavyShare = share
+            list.append(.field(heavy))
+        }
+        var three = FieldScenario(name: "field A/A, 40 installs, 3 treated send 4,000 events each", installs: 40, days: 7)
+        three.fixedHeavyTreated = 3
+        three.alternateArms = true
+        list.append(.field(three))
+        var usage = FieldScenario(name: "treatment doubles usage only, linked usage", installs: 400, days: 7)
+        usage.linkedUsage = true
+        usage.effect = .init(usage: 1)
+        list.append(.field(usage))
+        var incident = FieldScenario(name: "field A/A, sample-ratio incident on days 1–2, then fixed", installs: 200, days: 7)
+        incident.incidentDays = 2
+        list.append(.field(incident))
+        var floor = FieldScenario(name: "recommend --by daily: two device classes exactly at the 0.70 floor", installs: 40, days: 7)
+        floor.segmentsOnly = true
+        floor.fixedPassRate = 0.70
+        floor.recommendsSegments = true
+        list.append(.field(floor))
+        var kiosk = FieldScenario(name: "recommend --by daily: 19 installs at 0.78, one kiosk with 2,000 events at 0.35", installs: 40, days: 7)
+        kiosk.segmentsOnly = true
+        kiosk.fixedPassRate = 0.78
+        kiosk.kioskEvents = 2_000
+        kiosk.recommendsSegments = true
+        list.append(.field(kiosk))
+        list.append(.offline(OfflineScenario(name: "offline identical variants, 10 cases", cases: 10, repeats: 1)))
+        list.append(.offline(OfflineScenario(name: "offline identical variants, 10 cases × 3 repeats", cases: 10, repeats: 3)))
+        list.append(.offline(OfflineScenario(name: "offline identical variants, 40 cases × 3 repeats", cases: 40, repeats: 3)))
+        list += powered()
+        return list
+    }
+
+    /// Scenarios with a true effect: how often the loop finds it.
+    static func powered() -> [Scenario] {
+        var list: [Scenario] = []
+        var adherence = FieldScenario(name: "power: +10 pp adherence, 800 installs, 3 daily looks", installs: 800, days: 3)
+        adherence.effect = .init(adherence: 0.10)
+        list.append(.field(adherence))
+        var worse = FieldScenario(name: "power: −10 pp adherence, installs arriving over 7 days, a look every 3 h", installs: 400, days: 7)
+        worse.effect = .init(adherence: -0.10)
+        worse.arrivalDays = 7
+        worse.looksPerDay = 8
+        list.append(.field(worse))
+        var latency = FieldScenario(name: "power: +20 % mean latency, 1,000 installs, 2 daily looks", installs: 1_000, days: 2)
+        latency.effect = .init(latency: 0.20)
+        list.append(.field(latency))
+        var better = OfflineScenario(name: "power: offline variant b fails 20 pp less, 40 cases × 3 repeats", cases: 40, repeats: 3)
+        better.improvement = 0.20
+        list.append(.offline(better))
+        var cheaper = OfflineScenario(name: "power: offline model as good at ¼ the price, 40 cases × 3 repeats", cases: 40, repeats: 3)
+        cheaper.cheaperTwin = true
+        list.append(.offline(cheaper))
+        return list
+    }
+
+    /// Runs `experiments` seeded experiments of `scenario` (seeds `firstSeed`…), two at a time.
+    public static func run(_ scenario: Scenario, experiments: Int, firstSeed: UInt64 = 1) async throws -> Row {
+        let document = try HybridConfigDocument.bundledDefaults().document
+        var row = Row(scenario: scenario.name, isNull: scenario.isNull, experiments: experiments, falseDecisions: 0, detections: 0)
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        try await withThrowingTaskGroup(of: (falseDecision: String?, detected: Bool).self) { group in
+            var next = 0
+            func start() {
+                let seed = firstSeed &+ UInt64(next)
+                next += 1
+                group.addTask { try one(scenario, seed: seed, document: document) }
+            }
+            while next < min(workers, experiments) { start() }
+            while let result = try await group.next() {
+                if let decision = result.falseDecision {
+                    row.falseDecisions += 1
+                    if row.example == nil { row.example = decision }
+                }
+                if result.detected { row.detections += 1 }
+                if next < experiments { start() }
+            }
+        }
+        return row
+    }
+
+    private static func one(_ scenario: Scenario, seed: UInt64, document: HybridConfigDocument) throws
+        -> (falseDecision: String?, detected: Bool)
+    {
+        switch scenario {
+        case .field(let field):
+            let outcome = try FieldExperiment(field, document: document).run(seed: seed)
+            return (outcome.falseDecisions.first, outcome.detected)
+        case .offline(let offline):
+            let (changed, to) = try offline.run(seed: seed)
+            if offline.isNull { return (changed ? "switched to \(to ?? "?")" : nil, false) }
+            return (nil, changed)
+        }
+    }
+
+    /// The table `hybrid-bench calibrate` prints and `docs/statistics.md` carries.
+    public static func render(_ rows: [Row]) -> String {
+        var lines = [
+            "| scenario | experiments | false decisions | share [95 % CI] | power [95 % CI] |",
+            "|---|---|---|---|---|",
+        ]
+        for row in rows {
+            let share = row.falseShare.map { Self.interval($0) } ?? "–"
+            let power = row.power.map { Self.interval($0) } ?? "(null)"
+            lines.append("| \(row.scenario) | \(row.experiments) | \(row.falseDecisions) | \(share) | \(power) |")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func interval(_ wilson: WilsonInterval) -> String {
+        String(format: "%.1f %% [%.1f, %.1f]", wilson.proportion * 100, wilson.lower * 100, wilson.upper * 100)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+public import HybridConfig
+public import HybridRecommend
+import HybridReport
+import HybridStore
+
+/// One seeded experiment of a ``FieldScenario``, read as a team reads it: the real field report after every look
+/// (its look history kept as the store keeps it), `hybrid recommend FIELD_RUN` after every look, and, for segment
+/// scenarios, `recommend --by deviceClass` with its own floor look history.
+public struct FieldExperiment: Sendable {
+    /// What one experiment decided over all its looks.
+    public struct Outcome: Sendable, Hashable {
+        /// Every decision made that the truth does not support: "look 3: latencyMeanMs worse", "look 5: roll back treat".
+        public var falseDecisions: [String] = []
+        /// Whether the decision a powered scenario should reach was reached at some look.
+        public var detected = false
+    }
+
+    let scenario: FieldScenario
+    let document: HybridConfigDocument
+    let policy: RecommendationPolicy
+    /// Whether the report caps heavy installs' weight; off only to show what the cap prevents.
+    public var capsInstallWeights = true
+
+    /// An experiment runner for `scenario`, judged against `document`'s rollout of `summarize` and `policy`'s floors.
+    public init(_ scenario: FieldScenario, document: HybridConfigDocument, policy: RecommendationPolicy = .standard) {
+        self.scenario = scenario
+        var document = document
+        document.rollouts["summarize"] = scenario.segmentsOnly
+            ? nil : RolloutConfig(seed: "calibration", arms: [RolloutArm(name: "treat", percentage: 50)])
+        self.document = document
+        self.policy = policy
+    }
+
+    /// Experiment `seed`: every look through the report and `recommend`.
+    public func run(seed: UInt64) throws -> Outcome {
+        var population = FieldPopulation(scenario, seed: seed)
+        let prePeriod = population.prePeriod()
+        var builder = FieldReportBuilder(
+            percentages: scenario.segmentsOnly ? ["default": 100] : ["treat": 50],
+            segmentLabel: scenario.recommendsSegments ? "deviceClass" : nil)
+        builder.describesQuantiles = false
+        builder.capsInstallWeights = capsInstallWeights
+        var events: [FieldEventRecord] = []
+        var history: [FieldLook] = []
+        var floorHistory: [FieldLook] = []
+        var outcome = Outcome()
+        for look in 0..<(scenario.days * scenario.looksPerDay) {
+            events += population.events(look: look)
+            guard !events.isEmpty else { continue }
+            let (analysis, entries) = builder.analysisWithLook(
+                feature: "summarize", configVersion: 2, events: events, prePeriod: prePeriod, history: history)
+            if !entries.isEmpty {
+                history.append(FieldLook(runID: "calibration", events: events.count, recordedAt: Date(), entries: entries))
+            }
+            judgeVerdicts(analysis, look: look, into: &outcome)
+            if !scenario.segmentsOnly { try judgeRecommendation(analysis, look: look, into: &outcome) }
+            if scenario.recommendsSegments {
+                let segments = try FieldRecommender(policy: policy).recommendSegments(
+                    document: document, analysis: analysis, runID: "calibration", events: events, history: floorHistory)
+                if !segments.look.isEmpty {
+                    floorHistory.append(FieldLook(runID: "floors", events: events.count, recordedAt: Date(), entries: segments.look))
+                }
+                for change in segments.changes {
+                    outcome.falseDecisions.append("look \(look): override \(change.label)=\(change.value)")
+                }
+            }
+        }
+        return outcome
+    }
+
+    /// Every verdict of the whole run and its segments: the expected one counts as detected, any other is false.
+    private func judgeVerdicts(_ analysis: FieldAnalysis, look: Int, into outcome: inout Outcome) {
+        let all = analysis.comparisons + (analysis.segments ?? []).flatMap(\.comparisons)
+        for comparison in all where comparison.verdict == "better" || comparison.verdict == "worse" {
+            if let expected = scenario.expected, comparison.metric == expected.metric, comparison.verdict == expected.verdict {
+                if comparison.segment == nil { outcome.detected = true }
+                continue
+            }
+            if !scenario.isNull, comparison.metric != scenario.expected?.metric { continue }
+            outcome.falseDecisions.append(
+                "look \(look): \(comparison.segment.map { "\($0) " } ?? "")\(comparison.metric) \(comparison.verdict)")
+        }
+    }
+
+    /// `hybrid recommend FIELD_RUN`: a promotion or a roll-back is false unless the truth calls for it.
+    private func judgeRecommendation(_ analysis: FieldAnalysis, look: Int, into outcome: inout Outcome) throws {
+        let recommendation = try FieldRecommender(policy: policy).recommend(
+            document: document, analysis: analysis, runID: "calibration")
+        switch recommendation.action {
+        case .promote(let arm):
+            if scenario.expected?.verdict == "better" {
+                outcome.detected = true
+            } else {
+                outcome.falseDecisions.append("look \(look): promote \(arm)")
+            }
+        case .rollBack(let arm):
+            if scenario.expected?.verdict == "worse" {
+                outcome.detected = true
+            } else {
+                outcome.falseDecisions.append("look \(look): roll back \(arm)")
+            }
+        case .hold:
+            break
+        }
+    }
+}
