@@ -81,7 +81,7 @@ public struct FieldRecommender: Sendable {
         for arm in candidates {
             let comparisons = analysis.comparisons(of: arm.name)
             guard let claim = Self.shown(comparisons, adherenceMargin: floors.maxAdherenceDrop) else {
-                missing.append("\(arm.name): not shown better than \(analysis.control) on adherence, nor cheaper or faster with adherence within \(floors.maxAdherenceDrop) of it")
+                missing.append("keep: \(arm.name) not shown better than \(analysis.control) on adherence, nor cheaper or faster with adherence within \(floors.maxAdherenceDrop) of it" + Self.reach(comparisons))
                 continue
             }
             let failedFloors = Self.floorFailures(arm, floors)
@@ -137,6 +137,22 @@ public struct FieldRecommender: Sendable {
             let cheaper = comparisons.first(where: { ["costPer1000USD", "latencyMeanMs"].contains($0.metric) && $0.verdict == "better" })
         else { return nil }
         return [cheaper, adherence]
+    }
+
+    /// What the tests could find now: "; with 80 % power now: adherence ±0.041, …" from each comparison's MDE, and the
+    /// installs per arm at which the adherence difference seen would be found, were it real.
+    static func reach(_ comparisons: [FieldComparison]) -> String {
+        let mdes = comparisons.compactMap { c in c.minimumDetectableEffect.map { String(format: "%@ ±%.3g", c.metric, $0) } }
+        guard !mdes.isEmpty else { return "" }
+        var text = "; with 80 % power the tests find now " + mdes.joined(separator: ", ")
+        if let adherence = comparisons.first(where: { $0.metric == "adherence" }), let mde = adherence.minimumDetectableEffect,
+            let installs = adherence.installs, abs(adherence.difference) > 1e-9, mde > abs(adherence.difference)
+        {
+            // The MDE shrinks about as 1/√n (the mixture's boundary grows only as √log n).
+            let factor = pow(mde / abs(adherence.difference), 2)
+            text += String(format: "; about %d installs per arm would find an adherence difference of %+.3f", Int((Double(min(installs.arm, installs.control)) * factor).rounded(.up)), adherence.difference)
+        }
+        return text
     }
 
     static func floorFailures(_ arm: FieldArmSummary, _ floors: FeatureFloors) -> [String] {

@@ -88,7 +88,7 @@ extension FieldRecommender {
             let reasons = missed ? test.describe(adjustedP: adjusted[index]) : []
             guard !reasons.isEmpty else {
                 let figures = test.describe(adjustedP: adjusted[index]).map { "; " + $0 }.joined()
-                evidence.append("\(name): \(test.verdict(adjustedP: adjusted[index]))\(figures) (\(Self.summary(segment))): unchanged")
+                evidence.append("\(name): \(test.verdict(adjustedP: adjusted[index], segments: considered.count))\(figures) (\(Self.summary(segment))): unchanged")
                 continue
             }
             guard let change = Self.change(for: segment, label: label, feature: feature, in: proposed, reasons: reasons) else {
@@ -248,8 +248,10 @@ struct SegmentFloorTest {
         // The report's interval is rate ± z·SE over installs (clipped to [0, 1]); the unclipped side gives SE.
         let half = max(adherence.rate - adherence.lower, adherence.upper - adherence.rate)
         let se = max(half / NormalDistribution.quantile(0.975), 1e-9)
-        return FieldFloorTest.Outcome(
+        var outcome = FieldFloorTest.Outcome(
             value: adherence.rate, standardError: se, installs: adherence.units ?? arm.installs, pValue: 1)
+        outcome.events = Double(adherence.total)
+        return outcome
     }
 
     /// A floor missed in every group: the largest of the groups' running always-valid one-sided p-values.
@@ -262,7 +264,7 @@ struct SegmentFloorTest {
             guard let outcome = test(arm.name) else { return nil }
             let shortfall = missedAbove ? outcome.value - limit : limit - outcome.value
             let now = shortfall > 0
-                ? MixtureSPRT(difference: shortfall, variance: outcome.standardError * outcome.standardError, tau: tau)?.pValue ?? 1
+                ? MixtureSPRT(difference: shortfall, variance: Self.variance(outcome, share: name != "cost per 1,000"), tau: tau)?.pValue ?? 1
                 : 1
             let key = FieldLook.Entry.key(arm: arm.name, control: "floor", metric: "\(name) \(limit)", segment: segmentName)
             lookEntries.append(FieldLook.Entry(
@@ -278,6 +280,16 @@ struct SegmentFloorTest {
         return worst
     }
 
+    /// The outcome's variance, with a floor where installs agree perfectly (every answer over the limit, every one
+    /// adhering): for a share, the independent-events variance of the shrunk share q̃ = (s + ½)/(n + 1), as the
+    /// report's comparisons use, so 5 of 5 answers over the limit still has a test; else a vanishing positive one.
+    static func variance(_ outcome: FieldFloorTest.Outcome, share: Bool) -> Double {
+        let plain = outcome.standardError * outcome.standardError
+        guard share, outcome.events > 0 else { return max(plain, 1e-12 * max(1, outcome.value * outcome.value)) }
+        let q = (outcome.value * outcome.events + 0.5) / (outcome.events + 1)
+        return max(plain, q * (1 - q) / outcome.events)
+    }
+
     /// One line per floor tested: "adherence 0.612 < floor 0.700 (SE 0.031 over 24 installs, always-valid p = 0.0021)".
     func describe(adjustedP: Double) -> [String] {
         floors.map { floor in
@@ -289,8 +301,10 @@ struct SegmentFloorTest {
         } + untested.map { "\($0): not tested (no events given)" }
     }
 
-    /// Meets the floors, or not enough evidence, with the installs a test of the closest floor would need.
-    func verdict(adjustedP: Double) -> String {
+    /// Meets the floors, or not enough evidence, with the installs a test of the closest floor would need at the
+    /// family's first Holm step (α over the segments judged, then over the floors of this one).
+    func verdict(adjustedP: Double, segments: Int = 1) -> String {
+        let alpha = self.alpha / Double(max(1, segments) * max(1, floors.count))
         let missed = floors.filter { $0.missedAbove ? $0.value > $0.limit : $0.value < $0.limit }
         guard let closest = missed.min(by: { $0.pValue < $1.pValue }) else { return "meets the floors" }
         // Installs for the observed shortfall to be found with 80 % power by the always-valid test at this α: n·SE²

@@ -3,6 +3,6 @@ enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
         ("docs/app-integration.md:125", Snippet_app_integration_125.run),
-        ("docs/app-integration.md:185", Snippet_app_integration_185.run),
+        ("docs/app-integration.md:186", Snippet_app_integration_186.run),
     ]
 }

@@ -12,6 +12,8 @@ public enum FieldFloorTest {
         public var standardError: Double
         /// Installs behind it.
         public var installs: Int
+        /// Events behind it (answered events for latency), for the binomial floor of a share's variance.
+        public var events: Double = 0
         /// One-sided p of H₀ "the floor is met" (small: the data show it is missed).
         public var pValue: Double
 
@@ -68,6 +70,8 @@ public enum FieldFloorTest {
         let se = estimate.variance.squareRoot()
         let p = se > 0
             ? 1 - NormalDistribution.cdf((estimate.ratio - floor) / se) : (estimate.ratio > floor ? 0 : 1)
-        return Outcome(value: estimate.ratio, standardError: se, installs: estimate.units, pValue: p)
+        var outcome = Outcome(value: estimate.ratio, standardError: se, installs: estimate.units, pValue: p)
+        outcome.events = estimate.denominatorTotal
+        return outcome
     }
 }

@@ -83,8 +83,8 @@ enum FieldFormatting {
     static func prePeriodLine(_ prePeriod: FieldPrePeriod?) -> String {
         guard let p = prePeriod else { return "" }
         return "CUPED pre-period: \(p.installsWithCovariate) of \(p.installs) installs have a covariate from \(p.eventsUsed) "
-            + "earlier events served what the control serves now; \(p.eventsExcluded) earlier events left out "
-            + "(served another arm or variant)."
+            + "earlier events sent before the install's first exposure to a rollout; \(p.eventsExcluded) earlier events "
+            + "left out (served under a rollout, where the arm could ride in the covariate)."
     }
 
     static func number(_ value: Double, digits: Int = 3) -> String {

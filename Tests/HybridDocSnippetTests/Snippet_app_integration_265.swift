@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_264 {
+enum Snippet_app_integration_265 {
     static func run() async throws {
 
         let model = ModelFactory().model(id: "local", config: ModelChoice.llamaServer().config)   // any LanguageModel
