@@ -77,7 +77,12 @@ public struct CollectorServer: Sendable {
         } catch let error as CollectError {
             return Self.json(["error": error.message], status: HTTPResponse.Status(code: error.httpStatus))
         } catch {
-            return Self.json(["error": "\(error)"], status: .internalServerError)
+            // Every event the store could not take for the event's own sake was refused before the store was
+            // touched; what is left (disk full, database gone, a lock held too long) is the store's, so the app's
+            // uploader keeps the batch and retries later instead of dropping it.
+            var response = Self.json(["error": "the store cannot take events now: \(error); retry later"], status: .serviceUnavailable)
+            response.headers[.retryAfter] = "5"
+            return response
         }
     }
 

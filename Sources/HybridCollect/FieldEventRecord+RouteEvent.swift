@@ -53,7 +53,48 @@ enum EventChecks {
         require(event.inputTokens >= 0, "inputTokens: \(event.inputTokens) is negative")
         require(event.outputTokens >= 0, "outputTokens: \(event.outputTokens) is negative")
         require(event.costUSD.isFinite && event.costUSD >= 0, "costUSD: \(event.costUSD) is not a price")
+        require(event.configVersion <= Int(Int32.max), "configVersion: \(event.configVersion) is above 2,147,483,647")
+        require(event.inputTokens <= 1 << 40 && event.outputTokens <= 1 << 40, "inputTokens/outputTokens: above 2⁴⁰")
+        let seconds = event.timestamp.timeIntervalSince1970
+        require(seconds.isFinite && seconds >= 0 && seconds < 7_258_118_400, "timestamp: outside 1970–2199")
+        problems += textProblems(in: event)
         return problems
+    }
+
+    /// Keys and labels a store can keep exactly: no control characters (a NUL ends a C string and PostgreSQL refuses
+    /// it in text; a newline separates stored check names) and bounded lengths, so one odd event is refused alone
+    /// instead of failing its batch in the store.
+    static func textProblems(in event: RouteEvent) -> [String] {
+        var problems: [String] = []
+        func check(_ field: String, _ value: String?, limit: Int) {
+            guard let value else { return }
+            if let scalar = value.unicodeScalars.first(where: isControl) {
+                problems.append(String(format: "%@: has control character U+%04X", field, scalar.value))
+            } else if value.utf8.count > limit {
+                problems.append("\(field): \(value.utf8.count) bytes, more than \(limit)")
+            }
+        }
+        check("id", event.id, limit: 128)
+        check("installId", event.installId, limit: 256)
+        check("feature", event.feature, limit: 128)
+        check("variant", event.variant, limit: 128)
+        check("rolloutArm", event.rolloutArm, limit: 128)
+        check("servedBy", event.servedBy, limit: 256)
+        check("errorKind", event.errorKind, limit: 128)
+        check("configHash", event.configHash, limit: 256)
+        for (index, attempt) in event.attempts.enumerated() { check("attempts[\(index)].model", attempt.model, limit: 256) }
+        for (index, result) in event.checks.enumerated() { check("checks[\(index)].name", result.name, limit: 128) }
+        if event.labels.count > 64 { problems.append("labels: \(event.labels.count) labels, more than 64") }
+        for (key, value) in event.labels.sorted(by: { $0.key < $1.key }) {
+            check("labels key", key, limit: 64)
+            check("labels.\(key.unicodeScalars.contains(where: isControl) ? "?" : key)", value, limit: 256)
+        }
+        return problems
+    }
+
+    /// C0 and C1 control characters and DEL.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// The router fell back when the answer came from a model after the first one it tried (skips do not count:

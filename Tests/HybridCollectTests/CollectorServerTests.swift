@@ -67,6 +67,30 @@ import HybridProjectTestSupport
         #expect(try await running.store.eventCount(run: "field-summarize-v7") == 2)
     }
 
+    /// A key the store cannot keep exactly (a NUL in `feature` failed the whole batch with a foreign-key error and
+    /// answered 500, which an uploader retries forever) is refused alone, by index and reason, and the rest stored.
+    @Test func refusesKeysTheStoreCannotKeepOneByOne() async throws {
+        let running = try await Self.start()
+        defer { running.task.cancel() }
+        var nul = Self.event("nul")
+        nul.feature = "\u{0}"
+        var newline = Self.event("newline")
+        newline.checks = [.init(name: "max\nwords", passed: false)]
+        var long = Self.event("long")
+        long.labels = ["deviceClass": String(repeating: "x", count: 300)]
+        var version = Self.event("version")
+        version.configVersion = Int(Int32.max) + 1
+        let body = try Self.batch([Self.event("a"), nul, newline, long, version, Self.event("b")])
+        let (status, text) = try await Self.post(body, to: running.endpoint)
+        #expect(status == 200, "\(text)")
+        let answer = try JSONDecoder().decode(RouteEventBatchResponse.self, from: Data(text.utf8))
+        #expect(answer.accepted == 2)
+        #expect(answer.rejected.map(\.index) == [1, 2, 3, 4])
+        #expect(answer.rejected.first?.reason.contains("feature: has control character U+0000") == true, "\(answer.rejected)")
+        #expect(answer.rejected.dropFirst().first?.reason.contains("checks[0].name") == true)
+        #expect(try await running.store.eventCount(run: "field-summarize-v7") == 2)
+    }
+
     @Test func refusesMalformedEventsByIndexAndKeepsTheRest() async throws {
         let running = try await Self.start()
         defer { running.task.cancel() }
