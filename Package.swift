@@ -297,7 +297,7 @@ let package = Package(
             dependencies: [
                 "HybridProjectTestSupport", "HybridCollect", "HybridStore", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridTransport",
                 "HybridRouter", "HybridConfig", "HybridProviders", "HybridLocalModel", "HybridEvents", "HybridReport", "hybrid",
-                "HybridLocalModelTestSupport",
+                "HybridLocalModelTestSupport", "HybridPostgres",
             ],
             swiftSettings: strict
         ),
