@@ -3,28 +3,46 @@ public import HybridCore
 
 /// How `hybrid recommend` looks for a hedge delay (`--hedge`): the delays to try and the caps a delay must keep.
 public struct HedgeSearch: Sendable, Hashable {
-    /// Delays to simulate, in milliseconds; nil: the p50, p75, p90, p95 and p99 of the route's first model's
-    /// stored latencies (rounded to 10 ms).
+    /// The share of requests a hedge may race when the search is not told otherwise.
+    public static let defaultMaxHedgedShare = 0.15
+    /// The mean extra cost per request a hedge may add when the search is not told otherwise, as a share of what
+    /// the route would cost with every request sent to the raced model.
+    public static let defaultMeanExtraCostShare = 0.10
+
+    /// Delays to simulate, in milliseconds; nil: a grid from the route's first model's stored p50 to its p99,
+    /// about 10 % apart and at least 10 ms (a bimodal device puts every quantile inside one of its modes).
     public var delaysMs: [Int]?
     /// Tiers the raced model may run on, written into the block; nil: any the privacy class allows.
     public var tiers: [ModelTier]?
-    /// The most a request may spend on its raced call; a delay whose mean extra cost per request is higher is
-    /// refused, and the router applies it to each request's estimate.
+    /// The router's per-call cap: the most one raced call may cost by the router's estimate (prices × the prompt's
+    /// tokens and the reserved output). Written as `maxExtraCostPerRequestUSD`; the simulation applies it per call.
     public var maxExtraCostPerRequestUSD: Double?
-    /// The largest share of requests a delay may hedge.
+    /// The search's mean cap: the most a delay may add to the mean cost per request over the run. Not written (the
+    /// router cannot enforce a mean); nil: 10 % of the all-cloud cost per request.
+    public var maxMeanExtraCostUSD: Double?
+    /// The largest share of requests a delay may hedge; nil: 15 %. Written as `maxHedgedShare`, which the router
+    /// enforces per router.
     public var maxHedgedShare: Double?
 
-    /// A search over `delaysMs` (nil: from the stored latencies) under the given caps.
-    public init(delaysMs: [Int]? = nil, tiers: [ModelTier]? = nil, maxExtraCostPerRequestUSD: Double? = nil, maxHedgedShare: Double? = nil) {
+    /// A search over `delaysMs` (nil: a grid over the stored latencies) under the given caps.
+    public init(
+        delaysMs: [Int]? = nil, tiers: [ModelTier]? = nil, maxExtraCostPerRequestUSD: Double? = nil,
+        maxMeanExtraCostUSD: Double? = nil, maxHedgedShare: Double? = nil
+    ) {
         self.delaysMs = delaysMs
         self.tiers = tiers
         self.maxExtraCostPerRequestUSD = maxExtraCostPerRequestUSD
+        self.maxMeanExtraCostUSD = maxMeanExtraCostUSD
         self.maxHedgedShare = maxHedgedShare
     }
 
-    /// The hedge block for a delay, with this search's tiers and caps.
+    /// The share cap in force.
+    var hedgedShareCap: Double { maxHedgedShare ?? Self.defaultMaxHedgedShare }
+
+    /// The hedge block for a delay, with this search's tiers, per-call cap and share cap: the caps the simulation
+    /// used, so the router races what was simulated and no more.
     func config(afterMs: Int) -> HedgeConfig {
-        HedgeConfig(afterMs: afterMs, tiers: tiers, maxExtraCostPerRequestUSD: maxExtraCostPerRequestUSD, maxHedgedShare: maxHedgedShare)
+        HedgeConfig(afterMs: afterMs, tiers: tiers, maxExtraCostPerRequestUSD: maxExtraCostPerRequestUSD, maxHedgedShare: hedgedShareCap)
     }
 }
 
@@ -49,6 +67,12 @@ public struct HedgeRecommendation: Sendable {
     public var unhedged: SimulationResult
     /// Every delay simulated, shortest first.
     public var candidates: [Candidate]
+    /// The mean extra cost per request a delay could add, and the all-cloud cost per request it was derived from
+    /// (nil when the cap was given).
+    public var meanExtraCostCap: Double = .infinity
+    public var allCloudCostPerRequestUSD: Double?
+    /// The share of requests a delay could hedge.
+    public var hedgedShareCap: Double = 1
 
     /// The chosen delay's candidate.
     public var chosen: Candidate? { candidates.first { $0.afterMs == afterMs } }
@@ -65,7 +89,11 @@ public struct HedgeRecommendation: Sendable {
         } else {
             lines.append("no hedge: no delay lowers p95 within the floors and caps")
         }
-        for candidate in candidates where !candidate.failures.isEmpty {
+        lines.append("  caps: hedged ≤ \(ProportionEstimate.percent(hedgedShareCap)), mean extra ≤ \(SimulationResult.dollars(meanExtraCostCap * 1_000))/1k"
+            + (allCloudCostPerRequestUSD.map { " (10 % of the all-cloud \(SimulationResult.dollars($0 * 1_000))/1k)" } ?? "")
+            + "; \(candidates.count) delays simulated")
+        // A grid has dozens of delays: name the ones that failed only when there are few.
+        for candidate in candidates where !candidate.failures.isEmpty && candidates.count <= 8 {
             lines.append("  \(candidate.afterMs) ms: " + candidate.failures.joined(separator: "; "))
         }
         return lines

@@ -3,8 +3,8 @@ import HybridReport
 extension Recommender {
     /// The hedge delay for `policy`'s route: every delay of the search is simulated on the same stored run, and
     /// the one with the lowest p95 among those that keep the policy's adherence and cost floors and the hedge's
-    /// caps (mean extra cost per request, share hedged) wins; ties go to the longer delay (fewer races). A delay
-    /// that does not lower p95 never qualifies.
+    /// caps wins (by default at most 15 % of requests hedged and a mean extra cost of at most 10 % of the all-cloud
+    /// cost); ties go to the longer delay (fewer races). A delay that does not lower p95 never qualifies.
     func proposeHedge(
         _ search: HedgeSearch, simulator: RouteSimulator, policy: ReplayPolicy, floors: FeatureFloors
     ) throws(RecommendError) -> HedgeRecommendation {
@@ -12,7 +12,10 @@ extension Recommender {
         plain.hedge = nil
         let unhedged = try simulator.simulate(plain)
         let delays: [Int]
-        if let listed = search.delaysMs { delays = listed } else { delays = try Self.latencyQuantiles(simulator: simulator, policy: plain) }
+        if let listed = search.delaysMs { delays = listed } else { delays = try Self.delayGrid(simulator: simulator, policy: plain) }
+        var search = search
+        let allCloud = search.maxMeanExtraCostUSD == nil ? try Self.allCloudCost(simulator: simulator, policy: plain) : nil
+        search.maxMeanExtraCostUSD = search.maxMeanExtraCostUSD ?? (allCloud ?? 0) * HedgeSearch.defaultMeanExtraCostShare
         var candidates: [HedgeRecommendation.Candidate] = []
         for delay in Set(delays).sorted() where delay > 0 {
             var hedged = plain
@@ -26,7 +29,11 @@ extension Recommender {
         let best = candidates.filter(\.failures.isEmpty).min { a, b in
             a.result.latency.p95 != b.result.latency.p95 ? a.result.latency.p95 < b.result.latency.p95 : a.afterMs > b.afterMs
         }
-        return HedgeRecommendation(afterMs: best?.afterMs, unhedged: unhedged, candidates: candidates)
+        var recommendation = HedgeRecommendation(afterMs: best?.afterMs, unhedged: unhedged, candidates: candidates)
+        recommendation.meanExtraCostCap = search.maxMeanExtraCostUSD ?? .infinity
+        recommendation.allCloudCostPerRequestUSD = allCloud
+        recommendation.hedgedShareCap = search.hedgedShareCap
+        return recommendation
     }
 
     /// The floors and caps a hedged simulation misses, worded for the summary.
@@ -43,21 +50,41 @@ extension Recommender {
         if let cap = floors.maxCostPer1k, result.costPer1k.mean > cap {
             failures.append("cost \(SimulationResult.dollars(result.costPer1k.mean))/1k > \(SimulationResult.dollars(cap))/1k")
         }
-        if let cap = search.maxExtraCostPerRequestUSD, extra > cap {
-            failures.append("extra cost \(SimulationResult.dollars(extra)) per request > \(SimulationResult.dollars(cap))")
+        if let cap = search.maxMeanExtraCostUSD, extra > cap + 1e-12 * max(1, abs(cap)) {
+            failures.append("mean extra cost \(SimulationResult.dollars(extra)) per request > \(SimulationResult.dollars(cap))")
         }
-        if let cap = search.maxHedgedShare, let share = result.hedge?.hedged.proportion, share > cap {
-            failures.append("hedged \(ProportionEstimate.percent(share)) of requests > \(ProportionEstimate.percent(cap))")
+        if let share = result.hedge?.hedged.proportion, share > search.hedgedShareCap {
+            failures.append("hedged \(ProportionEstimate.percent(share)) of requests > \(ProportionEstimate.percent(search.hedgedShareCap))")
         }
         return failures
     }
 
-    /// The p50, p75, p90, p95 and p99 of the stored latencies of the route's first model (answers only), to 10 ms.
-    static func latencyQuantiles(simulator: RouteSimulator, policy: ReplayPolicy) throws(RecommendError) -> [Int] {
+    /// Delays from the stored p50 of the route's first model (answers only) to its p99, each about 10 % (and at
+    /// least 10 ms) after the last, rounded to 10 ms: a device that is fast nine times in ten and slow otherwise has
+    /// every quantile inside one of its two modes, and the delay worth racing after lies between them.
+    static func delayGrid(simulator: RouteSimulator, policy: ReplayPolicy) throws(RecommendError) -> [Int] {
         let (_, arms) = try simulator.resolve(policy)
         guard let first = arms.first,
             let percentiles = Percentiles(simulator.table.outcomes.compactMap { row in row[first].flatMap { $0.failed ? nil : $0.totalMs } })
         else { return [] }
-        return [0.5, 0.75, 0.9, 0.95, 0.99].map { Int(((percentiles.quantile($0)) / 10).rounded()) * 10 }.filter { $0 > 0 }
+        let low = max(10, percentiles.quantile(0.5)), high = percentiles.quantile(0.99)
+        var delays: [Int] = []
+        var delay = low
+        while delay <= high && delays.count < 200 {
+            delays.append(Int((delay / 10).rounded()) * 10)
+            delay = max(delay * 1.1, delay + 10)
+        }
+        delays.append(Int((high / 10).rounded()) * 10)
+        return Array(Set(delays.filter { $0 > 0 })).sorted()
+    }
+
+    /// The mean cost per request with every request sent to the model a hedge races (the route's second), the
+    /// base of the default mean-cost cap; 0 when the route has one model.
+    static func allCloudCost(simulator: RouteSimulator, policy: ReplayPolicy) throws(RecommendError) -> Double {
+        guard policy.order.count > 1 else { return 0 }
+        var cloud = policy
+        cloud.order = [policy.order[1]]
+        cloud.hedge = nil
+        return try simulator.simulate(cloud).costPer1k.mean / 1_000
     }
 }

@@ -41,13 +41,16 @@ struct RecommendCommand: AsyncParsableCommand {
         transform: ReportCLI.reducer)
     var reducer: RepeatReducer = .mean
 
-    @Option(help: "Propose a hedge delay (routing.hedge): `auto` (the first model's stored p50…p99) or comma-separated ms (300,600,1200).")
+    @Option(help: "Propose a hedge delay (routing.hedge): `auto` (a grid from the first model's stored p50 to its p99, about 10 % apart) or comma-separated ms (300,600,1200).")
     var hedgeAfter: String?
 
-    @Option(help: "With --hedge-after: most dollars per request a hedge may add (mean over the run; also written as the router's per-request cap).")
-    var hedgeMaxExtraCost: Double?
+    @Option(help: "With --hedge-after: most dollars a delay may add to the mean cost per request over the run (the search's cap, not written; default 10 % of the all-cloud cost).")
+    var hedgeMaxMeanExtraCost: Double?
 
-    @Option(help: "With --hedge-after: largest share of requests (0–1] a hedge may race.")
+    @Option(help: "With --hedge-after: most dollars one raced call may cost by the router's estimate (written as routing.hedge.maxExtraCostPerRequestUSD; default none).")
+    var hedgeMaxCallCost: Double?
+
+    @Option(help: "With --hedge-after: largest share of requests (0–1] a hedge may race (default 0.15; written as routing.hedge.maxHedgedShare).")
     var hedgeMaxShare: Double?
 
     @OptionGroup var split: FieldSplit
@@ -60,7 +63,9 @@ struct RecommendCommand: AsyncParsableCommand {
     /// The hedge options as a search; nil without --hedge-after.
     private func hedgeSearch() throws -> HedgeSearch? {
         guard let hedgeAfter else {
-            if hedgeMaxExtraCost != nil || hedgeMaxShare != nil { throw ValidationError("--hedge-max-extra-cost and --hedge-max-share need --hedge-after") }
+            if hedgeMaxMeanExtraCost != nil || hedgeMaxCallCost != nil || hedgeMaxShare != nil {
+                throw ValidationError("--hedge-max-mean-extra-cost, --hedge-max-call-cost and --hedge-max-share need --hedge-after")
+            }
             return nil
         }
         var delays: [Int]?
@@ -72,9 +77,13 @@ struct RecommendCommand: AsyncParsableCommand {
             }
             delays = parsed
         }
-        if let cost = hedgeMaxExtraCost, !(cost.isFinite && cost >= 0) { throw ValidationError("--hedge-max-extra-cost must be 0 or more dollars; found \(cost)") }
+        for (name, cost) in [("--hedge-max-mean-extra-cost", hedgeMaxMeanExtraCost), ("--hedge-max-call-cost", hedgeMaxCallCost)] {
+            if let cost, !(cost.isFinite && cost >= 0) { throw ValidationError("\(name) must be 0 or more dollars; found \(cost)") }
+        }
         if let share = hedgeMaxShare, !(share.isFinite && share > 0 && share <= 1) { throw ValidationError("--hedge-max-share must be more than 0 and at most 1; found \(share)") }
-        return HedgeSearch(delaysMs: delays, maxExtraCostPerRequestUSD: hedgeMaxExtraCost, maxHedgedShare: hedgeMaxShare)
+        return HedgeSearch(
+            delaysMs: delays, maxExtraCostPerRequestUSD: hedgeMaxCallCost, maxMeanExtraCostUSD: hedgeMaxMeanExtraCost,
+            maxHedgedShare: hedgeMaxShare)
     }
 
     func run() async throws {

@@ -93,7 +93,8 @@ import Testing
         #expect(hedge.candidates[2].failures.contains { $0.hasPrefix("p95 5000 ms is not below") }, "a delay past the tail races nothing")
         #expect(abs((hedge.chosen?.extraCostPerRequestUSD ?? 0) - 0.0001) < 1e-12)
         let written = try #require(recommendation.document.features["summarize"]?.routing?.hedge)
-        #expect(written == HedgeConfig(afterMs: 300, maxExtraCostPerRequestUSD: 0.001))
+        // The caps the simulation used: the per-call cap given, and the default share cap.
+        #expect(written == HedgeConfig(afterMs: 300, maxExtraCostPerRequestUSD: 0.001, maxHedgedShare: 0.15))
         #expect(try ConfigValidator.load(recommendation.document.encodedJSON()).document.features["summarize"]?.routing?.hedge == written)
         #expect(recommendation.renderSummary().contains("HEDGE after 300 ms: p95 5000 ms → 600 ms"))
 
@@ -102,6 +103,30 @@ import Testing
         #expect(capped.features.first?.hedge?.afterMs == nil)
         #expect(capped.document.features["summarize"]?.routing?.hedge == nil)
         #expect(capped.renderSummary().contains("hedged 10.0% of requests > 5.0%"))
+    }
+
+    /// A device fast nine times in ten (about 140 ms) and slow otherwise (2.5 s), a cloud at 250 ms: every stored
+    /// quantile of the device lies inside one of its modes, so racing after its p50 hedged every request. The grid
+    /// finds a delay between the modes that hedges at most 15 % of requests within 10 % of the all-cloud cost.
+    @Test("auto on a bimodal device proposes a delay between its modes, within the default caps")
+    func autoOnABimodalDeviceStaysWithinTheCaps() async throws {
+        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { $0 % 10 == 9 ? 2_500 : 130 + Double($0 % 7) * 5 }, costUSD: 0)
+        let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in 250 }, costUSD: 0.00027)
+        let simulator = try await RouteSimulator.load(from: try await StoredRunFixture.store(cases: 200, arms: [device, cloud]), run: "run-1")
+        let base = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        var recommender = Recommender(policy: RecommendationPolicy(features: ["summarize": .init(minAdherenceLower: 0.5)]))
+        recommender.hedge = HedgeSearch()
+        let recommendation = try recommender.recommend(document: base, simulators: [simulator])
+        let hedge = try #require(recommendation.features.first?.hedge)
+        let chosen = try #require(hedge.chosen, "\(hedge.lines)")
+        let share = try #require(chosen.result.hedge?.hedged.proportion)
+        #expect(share <= 0.15, "hedged \(share) after \(chosen.afterMs) ms")
+        #expect(chosen.afterMs >= 160 && chosen.afterMs < 2_500, "the fast mode ends at 160 ms")
+        #expect(chosen.extraCostPerRequestUSD <= 0.1 * 0.00027 + 1e-12)
+        #expect(chosen.result.latency.p95 < hedge.unhedged.latency.p95)
+        #expect(hedge.candidates.count > 10, "a grid, not five quantiles")
+        #expect(recommendation.document.features["summarize"]?.routing?.hedge?.maxHedgedShare == 0.15)
+        #expect(hedge.lines.contains { $0.contains("caps: hedged ≤ 15.0%") })
     }
 
     @Test("router check replays the hedge: the device's slow cases are served by the raced cloud, as simulated")
