@@ -292,7 +292,10 @@ public struct Recommender: Sendable {
             return recommendation
         }
         guard qualifying == 0 else {
-            recommendation.evidence = ["keep: every route meeting the floors serves every case as the current route does"]
+            let others = evaluations.contains { !$0.candidate.isCurrent && $0.candidate.meetsFloors }
+            recommendation.evidence = [others
+                ? "keep: every other route meeting the floors serves every case as the current route does"
+                : "keep: no other route meets every floor"]
             return recommendation
         }
         recommendation.decision = .keepNothingQualifies

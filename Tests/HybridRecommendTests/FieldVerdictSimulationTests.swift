@@ -171,14 +171,7 @@ struct FieldVerdictSimulationTests {
             #expect(latency.verdict == "worse" && latency.segment == "deviceClass=\(segment.value)")
             #expect((latency.installs?.arm ?? 0) < 400)
         }
-        var report = RunReport(
-            runID: "field-summarize-v2", run: nil,
-            settings: ReportSettings(
-                confidenceLevel: 0.95, alpha: 0.05, power: 0.8, bootstrapResamples: 100, bootstrapSeed: "0",
-                bootstrapMaximumResampledCount: 2),
-            features: [])
-        report.field = analysis
-        #expect(MarkdownReportRenderer().render(report).contains("installs (events)"))
+        #expect(Self.markdown(analysis).contains("installs (events)"))
     }
 
     /// A segment with fewer installs than the minimum is shown but never judged.
@@ -195,6 +188,11 @@ struct FieldVerdictSimulationTests {
         let tablet = try #require(analysis.segments?.last)
         #expect(tablet.value == "tablet" && !tablet.judged)
         #expect(tablet.comparisons.allSatisfy { $0.verdict.hasPrefix("not judged") || $0.verdict == "descriptive" })
+        #expect(Self.markdown(analysis).contains("#### `deviceClass` = `tablet` (shown, not judged"))
+    }
+
+    /// The Markdown a field report of `analysis` renders.
+    static func markdown(_ analysis: FieldAnalysis) -> String {
         var report = RunReport(
             runID: "field-summarize-v2", run: nil,
             settings: ReportSettings(
@@ -202,7 +200,7 @@ struct FieldVerdictSimulationTests {
                 bootstrapMaximumResampledCount: 2),
             features: [])
         report.field = analysis
-        #expect(MarkdownReportRenderer().render(report).contains("#### `deviceClass` = `tablet` (shown, not judged"))
+        return MarkdownReportRenderer().render(report)
     }
 
     /// An install that sends many events weighs as one unit: the report's installs and events are both named.
