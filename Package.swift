@@ -259,7 +259,7 @@ let package = Package(
             dependencies: [
                 "HybridRecommend", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridConfigTools", "HybridCore", "HybridTransport",
                 "HybridRunner", "HybridProviders", "HybridRouter", "HybridCurl", "HybridLocalModel", "HybridReport",
-                "HybridLocalModelTestSupport", "HybridCalibration",
+                "HybridLocalModelTestSupport", "HybridCalibration", "HybridProjectTestSupport", "hybrid",
             ],
             swiftSettings: strict
         ),
