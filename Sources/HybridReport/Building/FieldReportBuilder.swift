@@ -173,11 +173,6 @@ public struct FieldReportBuilder: Sendable {
         return (analysis, lookEntries(raw, reportable: reportable))
     }
 
-    /// The group names of `events`, sorted (`default` for events outside every arm).
-    static func armNames(_ events: [FieldEventRecord]) -> [String] {
-        Set(events.map { $0.rolloutArm ?? "default" }).sorted()
-    }
-
     /// The earlier events that may serve as CUPED's covariate: those an install sent before its first exposure to
     /// any rollout of the feature (an event served under a rollout carries its bucket or arm). Such events predate
     /// the randomisation, so whether an install has a covariate, and its value, cannot depend on the arm it is in
@@ -188,9 +183,11 @@ public struct FieldReportBuilder: Sendable {
     static func cleanPrePeriod(_ prePeriod: [FieldEventRecord], events: [FieldEventRecord]) -> [FieldEventRecord] {
         guard !prePeriod.isEmpty else { return [] }
         var firstExposure: [String: Date] = [:]
-        for event in prePeriod + events where event.bucket != nil || event.rolloutArm != nil {
-            if let seen = firstExposure[event.installID], seen <= event.occurredAt { continue }
-            firstExposure[event.installID] = event.occurredAt
+        for list in [prePeriod, events] {
+            for event in list where event.bucket != nil || event.rolloutArm != nil {
+                if let seen = firstExposure[event.installID], seen <= event.occurredAt { continue }
+                firstExposure[event.installID] = event.occurredAt
+            }
         }
         return prePeriod.filter { event in
             guard event.bucket == nil, event.rolloutArm == nil else { return false }
