@@ -68,10 +68,12 @@ enum EventChecks {
         var problems: [String] = []
         func check(_ field: String, _ value: String?, limit: Int) {
             guard let value else { return }
-            if let scalar = value.unicodeScalars.first(where: isControl) {
+            let bytes = value.utf8.count
+            // Most keys are short ASCII: one pass over the bytes, the scalars only when something is off.
+            if hasControlBytes(value.utf8), let scalar = value.unicodeScalars.first(where: isControl) {
                 problems.append(String(format: "%@: has control character U+%04X", field, scalar.value))
-            } else if value.utf8.count > limit {
-                problems.append("\(field): \(value.utf8.count) bytes, more than \(limit)")
+            } else if bytes > limit {
+                problems.append("\(field): \(bytes) bytes, more than \(limit)")
             }
         }
         check("id", event.id, limit: 128)
@@ -85,11 +87,19 @@ enum EventChecks {
         for (index, attempt) in event.attempts.enumerated() { check("attempts[\(index)].model", attempt.model, limit: 256) }
         for (index, result) in event.checks.enumerated() { check("checks[\(index)].name", result.name, limit: 128) }
         if event.labels.count > 64 { problems.append("labels: \(event.labels.count) labels, more than 64") }
-        for (key, value) in event.labels.sorted(by: { $0.key < $1.key }) {
+        let beforeLabels = problems.count
+        for (key, value) in event.labels {
             check("labels key", key, limit: 64)
             check("labels.\(key.unicodeScalars.contains(where: isControl) ? "?" : key)", value, limit: 256)
         }
+        // A dictionary's order changes from run to run; the reasons an app is told should not.
+        problems[beforeLabels...].sort()
         return problems
+    }
+
+    /// Whether UTF-8 `bytes` may hold a control character: a C0 byte or DEL, or the lead byte 0xC2 of U+0080–U+009F.
+    static func hasControlBytes(_ bytes: String.UTF8View) -> Bool {
+        bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }
     }
 
     /// C0 and C1 control characters and DEL.
