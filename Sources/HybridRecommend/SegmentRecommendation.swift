@@ -203,7 +203,7 @@ struct SegmentFloorTest {
         }
         if let limit = policy.p95LatencyMs {
             if let events {
-                add(worst(segment, name: "p95 latency", limit: 0.05, tau: Self.tau, missedAbove: true) {
+                add(worst(segment, name: "p95 latency", limit: 0.05, tau: Self.tau, missedAbove: true, keyedBy: "p95 latency \(limit) ms") {
                     FieldFloorTest.latency(above: limit, events: events[$0] ?? [])
                 })
             } else {
@@ -256,9 +256,11 @@ struct SegmentFloorTest {
 
     /// A floor missed in every group: the largest of the groups' running always-valid one-sided p-values.
     private mutating func worst(
-        _ segment: FieldSegment, name: String, limit: Double, tau: Double, missedAbove: Bool,
+        _ segment: FieldSegment, name: String, limit: Double, tau: Double, missedAbove: Bool, keyedBy key: String? = nil,
         test: (String) -> FieldFloorTest.Outcome?
     ) -> Floor? {
+        // A look is the same test only under the same floor: a policy that moves the floor starts a new history.
+        let metric = key ?? "\(name) \(limit)"
         var worst: Floor?
         for arm in segment.arms {
             guard let outcome = test(arm.name) else { return nil }
@@ -266,9 +268,9 @@ struct SegmentFloorTest {
             let now = shortfall > 0
                 ? MixtureSPRT(difference: shortfall, variance: Self.variance(outcome, share: name != "cost per 1,000"), tau: tau)?.pValue ?? 1
                 : 1
-            let key = FieldLook.Entry.key(arm: arm.name, control: "floor", metric: "\(name) \(limit)", segment: segmentName)
+            let key = FieldLook.Entry.key(arm: arm.name, control: "floor", metric: metric, segment: segmentName)
             lookEntries.append(FieldLook.Entry(
-                arm: arm.name, control: "floor", metric: "\(name) \(limit)", segment: segmentName, pValue: now,
+                arm: arm.name, control: "floor", metric: metric, segment: segmentName, pValue: now,
                 lower: outcome.value - 1.96 * outcome.standardError, upper: outcome.value + 1.96 * outcome.standardError))
             let p = min(now, history[key] ?? 1)
             if worst == nil || p > worst!.pValue {
