@@ -73,6 +73,8 @@ public struct HedgeRecommendation: Sendable {
     public var allCloudCostPerRequestUSD: Double?
     /// The share of requests a delay could hedge.
     public var hedgedShareCap: Double = 1
+    /// Whether the best delay's requests are shown faster than unhedged, on cases; nil when no delay qualified.
+    public var evidence: String?
 
     /// The chosen delay's candidate.
     public var chosen: Candidate? { candidates.first { $0.afterMs == afterMs } }
@@ -86,9 +88,12 @@ public struct HedgeRecommendation: Sendable {
             lines.append("HEDGE after \(chosen.afterMs) ms: p95 \(SimulationResult.ms(base.p95)) → \(SimulationResult.ms(hedged.p95)), "
                 + "p99 \(SimulationResult.ms(base.p99)) → \(SimulationResult.ms(hedged.p99)), adherence \(ProportionEstimate.percent(chosen.result.adherence.proportion)), "
                 + "extra \(SimulationResult.dollars(chosen.extraCostPerRequestUSD * 1_000))/1k, hedged \(ProportionEstimate.percent(chosen.result.hedge?.hedged.proportion ?? 0))")
+        } else if let evidence {
+            lines.append("no hedge: the best delay within the floors and caps is \(evidence)")
         } else {
             lines.append("no hedge: no delay lowers p95 within the floors and caps")
         }
+        if chosen != nil, let evidence { lines.append("  evidence: \(evidence)") }
         lines.append("  caps: hedged ≤ \(ProportionEstimate.percent(hedgedShareCap)), mean extra ≤ \(SimulationResult.dollars(meanExtraCostCap * 1_000))/1k"
             + (allCloudCostPerRequestUSD.map { " (10 % of the all-cloud \(SimulationResult.dollars($0 * 1_000))/1k)" } ?? "")
             + "; \(candidates.count) delays simulated")

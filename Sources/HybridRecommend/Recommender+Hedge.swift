@@ -29,7 +29,20 @@ extension Recommender {
         let best = candidates.filter(\.failures.isEmpty).min { a, b in
             a.result.latency.p95 != b.result.latency.p95 ? a.result.latency.p95 < b.result.latency.p95 : a.afterMs > b.afterMs
         }
-        var recommendation = HedgeRecommendation(afterMs: best?.afterMs, unhedged: unhedged, candidates: candidates)
+        var chosen = best?.afterMs
+        var evidence: String?
+        if let delay = chosen {
+            // The same rule as for routes: a hedge replaces "no hedge" only when requests are shown faster with it,
+            // on cases, one-sided, Bonferroni over the delays that qualified (the delay was picked from them).
+            let qualified = candidates.filter(\.failures.isEmpty).count
+            var hedged = plain
+            hedged.hedge = search.config(afterMs: delay)
+            let shown = try Self.hedgeEvidence(simulator: simulator, plain: plain, hedged: hedged, tried: qualified)
+            evidence = shown.text
+            if !shown.passed { chosen = nil }
+        }
+        var recommendation = HedgeRecommendation(afterMs: chosen, unhedged: unhedged, candidates: candidates)
+        recommendation.evidence = evidence
         recommendation.meanExtraCostCap = search.maxMeanExtraCostUSD ?? .infinity
         recommendation.allCloudCostPerRequestUSD = allCloud
         recommendation.hedgedShareCap = search.hedgedShareCap
@@ -57,6 +70,26 @@ extension Recommender {
             failures.append("hedged \(ProportionEstimate.percent(share)) of requests > \(ProportionEstimate.percent(search.hedgedShareCap))")
         }
         return failures
+    }
+
+    /// Whether `hedged` is shown faster than `plain` per case (one-sided paired sign-flip test of the per-case
+    /// latency saved, repeats averaged), its p times `tried` below 0.05; and the line that says so.
+    static func hedgeEvidence(
+        simulator: RouteSimulator, plain: ReplayPolicy, hedged: ReplayPolicy, tried: Int
+    ) throws(RecommendError) -> (passed: Bool, text: String) {
+        let (_, arms) = try simulator.resolve(plain)
+        let before = try simulator.trace(arms: arms, policy: plain)
+        let after = try simulator.trace(arms: arms, policy: hedged)
+        let (slow, fast) = TraceCases.paired(
+            (before, before.latencyMs.map { Optional($0) }), (after, after.latencyMs.map { Optional($0) }), table: simulator.table)
+        let saved = zip(slow, fast).map { $0 - $1 }
+        let p = PairedSignFlipTest(differences: saved, configuration: simulator.bootstrap)?.greaterPValue ?? 1
+        let adjusted = min(1, p * Double(max(1, tried)))
+        let faster = saved.filter { $0 > 0 }.count
+        let text = String(
+            format: "%d of %d cases faster with the hedge (one-sided p %.3g, × %d delays tried = %.3g)",
+            faster, saved.count, p, max(1, tried), adjusted)
+        return (adjusted < 0.05, adjusted < 0.05 ? text : "not shown: " + text)
     }
 
     /// Delays from the stored p50 of the route's first model (answers only) to its p99, each about 10 % (and at

@@ -81,7 +81,10 @@ import Testing
 
     @Test("recommend proposes the delay with the lowest p95 within the caps and writes it into the routing block")
     func recommendWritesTheDelay() async throws {
-        let simulator = try await simulator()
+        // 60 cases, 6 of them in the device's tail: enough for the hedge's saving to be shown on cases.
+        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { $0 >= 54 ? 5_000 : 100 }, costUSD: 0)
+        let simulator = try await RouteSimulator.load(
+            from: try await StoredRunFixture.store(cases: 60, arms: [device, Self.cloud]), run: "run-1")
         let base = try StoredRunFixture.config(
             models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
         var recommender = Recommender(policy: RecommendationPolicy(features: ["summarize": .init(minAdherenceLower: 0.5)]))
@@ -97,12 +100,28 @@ import Testing
         #expect(written == HedgeConfig(afterMs: 300, maxExtraCostPerRequestUSD: 0.001, maxHedgedShare: 0.15))
         #expect(try ConfigValidator.load(recommendation.document.encodedJSON()).document.features["summarize"]?.routing?.hedge == written)
         #expect(recommendation.renderSummary().contains("HEDGE after 300 ms: p95 5000 ms → 600 ms"))
+        #expect(recommendation.renderSummary().contains("evidence: 6 of 60 cases faster with the hedge"))
 
         recommender.hedge = HedgeSearch(delaysMs: [300, 1_200], maxHedgedShare: 0.05)
         let capped = try recommender.recommend(document: base, simulators: [simulator])
         #expect(capped.features.first?.hedge?.afterMs == nil)
         #expect(capped.document.features["summarize"]?.routing?.hedge == nil)
         #expect(capped.renderSummary().contains("hedged 10.0% of requests > 5.0%"))
+    }
+
+    /// Two slow cases of 20 cannot show that a hedge saves time (the one-sided paired test cannot go below 1/4):
+    /// no hedge is written, and the summary says why.
+    @Test("a hedge is proposed only when requests are shown faster with it")
+    func aHedgeNeedsEvidence() async throws {
+        let base = try StoredRunFixture.config(
+            models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        var recommender = Recommender(policy: RecommendationPolicy(features: ["summarize": .init(minAdherenceLower: 0.5)]))
+        recommender.hedge = HedgeSearch(delaysMs: [300])
+        let recommendation = try recommender.recommend(document: base, simulators: [try await simulator()])
+        let hedge = try #require(recommendation.features.first?.hedge)
+        #expect(hedge.afterMs == nil)
+        #expect(recommendation.document.features["summarize"]?.routing?.hedge == nil)
+        #expect(hedge.lines.first?.contains("not shown: 2 of 20 cases faster with the hedge") == true, "\(hedge.lines)")
     }
 
     /// A device fast nine times in ten (about 140 ms) and slow otherwise (2.5 s), a cloud at 250 ms: every stored
