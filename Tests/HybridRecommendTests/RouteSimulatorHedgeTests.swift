@@ -101,6 +101,7 @@ import Testing
         #expect(try ConfigValidator.load(recommendation.document.encodedJSON()).document.features["summarize"]?.routing?.hedge == written)
         #expect(recommendation.renderSummary().contains("HEDGE after 300 ms: p95 5000 ms → 600 ms"))
         #expect(recommendation.renderSummary().contains("evidence: 6 of 60 cases faster with the hedge"))
+        print(recommendation.renderSummary())
 
         recommender.hedge = HedgeSearch(delaysMs: [300, 1_200], maxHedgedShare: 0.05)
         let capped = try recommender.recommend(document: base, simulators: [simulator])
