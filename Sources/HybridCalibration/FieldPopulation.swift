@@ -161,7 +161,7 @@ public struct FieldPopulation: Sendable {
         Dictionary(grouping: installs, by: \.deviceClass).mapValues(\.count)
     }
 
-    private mutating func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+    private mutating func uniform() -> Double { rng.nextUnit() }
 
     private mutating func normal() -> Double {
         let u = max(uniform(), 1e-12)

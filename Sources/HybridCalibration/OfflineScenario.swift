@@ -48,7 +48,6 @@ public struct OfflineScenario: Sendable {
     /// Every (case, repeat) on every arm: each case has its own difficulty, and each answer passes or fails at it.
     func makeTable(seed: UInt64) -> RunOutcomeTable {
         var rng = SplitMix64(seed: seed)
-        func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         let variants = cheaperTwin ? ["a"] : ["a", "b"]
         var arms: [ArmDescriptor] = []
         for model in models {
@@ -61,19 +60,19 @@ public struct OfflineScenario: Sendable {
         var outcomes: [[ArmOutcome?]] = []
         for index in 0..<cases {
             // Cases differ in difficulty: a case's failure rate is spread ±50 % around the scenario's.
-            let difficulty = min(1, max(0, failureRate * (0.5 + uniform())))
+            let difficulty = min(1, max(0, failureRate * (0.5 + rng.nextUnit())))
             for repeatIndex in 0..<repeats {
                 keys.append(CaseKey(caseID: String(format: "case-%03d", index), repeatIndex: repeatIndex))
-                let localPassed = uniform() >= difficulty
-                let sameAnswer = uniform() < 0.9
+                let localPassed = rng.nextUnit() >= difficulty
+                let sameAnswer = rng.nextUnit() < 0.9
                 outcomes.append(arms.map { arm in
                     let rate = arm.variant == "b" ? max(0, difficulty - improvement) : difficulty
-                    let drawn = uniform() >= rate
+                    let drawn = rng.nextUnit() >= rate
                     let passed = arm.modelID == "local" && arm.variant == "a" ? localPassed
                         : arm.modelID == "small" && sameAnswer ? localPassed : drawn
                     let price = models.first { $0.id == arm.modelID }?.price ?? 0
                     return ArmOutcome(
-                        adherent: true, totalMs: 400 * exp(0.3 * (uniform() + uniform() + uniform() - 1.5)),
+                        adherent: true, totalMs: 400 * exp(0.3 * (rng.nextUnit() + rng.nextUnit() + rng.nextUnit() - 1.5)),
                         costUSD: price * 0.000_5, scores: [passed ? 1 : 0])
                 })
             }

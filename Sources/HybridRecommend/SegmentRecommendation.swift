@@ -288,8 +288,7 @@ struct SegmentFloorTest {
     static func variance(_ outcome: FieldFloorTest.Outcome, share: Bool) -> Double {
         let plain = outcome.standardError * outcome.standardError
         guard share, outcome.events > 0 else { return max(plain, 1e-12 * max(1, outcome.value * outcome.value)) }
-        let q = (outcome.value * outcome.events + 0.5) / (outcome.events + 1)
-        return max(plain, q * (1 - q) / outcome.events)
+        return max(plain, RatioEstimate.shareVarianceFloor(rate: outcome.value, events: outcome.events))
     }
 
     /// One line per floor tested: "adherence 0.612 < floor 0.700 (SE 0.031 over 24 installs, always-valid p = 0.0021)".

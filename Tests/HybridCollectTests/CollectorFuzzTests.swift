@@ -75,7 +75,7 @@ struct BatchMutator {
 
     init(seed: UInt64) { rng = SplitMix64(seed: seed) }
 
-    mutating func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+    mutating func uniform() -> Double { rng.nextUnit() }
     mutating func pick<T>(_ items: [T]) -> T { items[Int(rng.next() % UInt64(items.count))] }
 
     /// A valid event with a fresh id.

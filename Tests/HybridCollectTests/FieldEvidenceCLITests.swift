@@ -42,7 +42,7 @@ import Testing
     struct Uniform {
         var rng: SplitMix64
         init(seed: UInt64) { rng = SplitMix64(seed: seed) }
-        mutating func next() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        mutating func next() -> Double { rng.nextUnit() }
     }
 
     /// ingest, report (JSON and Markdown) and recommend in a scratch folder; the adherence comparison's verdict, the

@@ -40,20 +40,19 @@ import Testing
     /// One run: cases of varied difficulty, each answer of either variant scoring 1 or 0 alike.
     static func storeRun(_ runID: String, seed: UInt64, in store: SQLiteResultStore) async throws {
         var rng = SplitMix64(seed: seed)
-        func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         try await store.createRun(RunRecord(
             id: runID, features: ["summarize"], datasetPath: "memory.jsonl", datasetHash: "h", plannedCount: 60, seed: 1))
         var records: [ResultRecord] = []
         for index in 0..<10 {
-            let zeros = 0.3 * (0.5 + uniform())
+            let zeros = 0.3 * (0.5 + rng.nextUnit())
             for repeatIndex in 0..<3 {
                 for variant in ["a", "b"] {
-                    let score = uniform() < zeros ? 0.0 : 1.0
+                    let score = rng.nextUnit() < zeros ? 0.0 : 1.0
                     records.append(ResultRecord(
                         key: ResultKey(runID: runID, caseID: String(format: "c%02d", index), armID: "\(variant)@local", repeatIndex: repeatIndex),
                         feature: "summarize", promptVariant: variant, modelID: "local", tier: .onDevice,
                         renderedPromptHash: "p\(index)", rawOutput: "output", usage: TokenUsage(promptTokens: 10, completionTokens: 5),
-                        timings: ResultTimings(totalMs: 300 + 200 * uniform()), costUSD: 0,
+                        timings: ResultTimings(totalMs: 300 + 200 * rng.nextUnit()), costUSD: 0,
                         constraints: [ConstraintOutcome(name: "max_words", passed: true)],
                         scores: [QualityScore(scorer: "token_f1", value: score)]))
                 }

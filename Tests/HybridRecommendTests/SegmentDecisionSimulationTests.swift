@@ -18,7 +18,7 @@ struct SegmentDecisionSimulationTests {
         truth: [String: Double], installsPerSegment: Int, seed: UInt64, slowShare: [String: Double] = [:]
     ) -> [FieldEventRecord] {
         var rng = SplitMix64(seed: seed)
-        func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        func uniform() -> Double { rng.nextUnit() }
         func normal() -> Double { (-2 * Foundation.log(max(uniform(), 1e-12))).squareRoot() * Foundation.cos(2 * .pi * uniform()) }
         var events: [FieldEventRecord] = []
         for (segment, mean) in truth.sorted(by: { $0.key < $1.key }) {

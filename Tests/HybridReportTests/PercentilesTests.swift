@@ -34,7 +34,7 @@ import Testing
     /// negatives, infinities, duplicates and signed zeros included, or reports would change with sample size.
     @Test func largeSamplesSortExactlyLikeTheStandardLibrary() throws {
         var rng = SplitMix64(seed: 7)
-        func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        func uniform() -> Double { rng.nextUnit() }
         var values = (0..<5_000).map { index -> Double in
             switch index % 7 {
             case 0: return -1_000 * uniform()

@@ -102,7 +102,7 @@ struct RepeatReductionTests {
         var options = ReportOptions()
         options.bootstrap.resamples = 1_000
         var rng = SplitMix64(seed: 2_026)
-        func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        func uniform() -> Double { rng.nextUnit() }
         let experiments = 200
         var withVerdict = 0
         for _ in 0..<experiments {

@@ -51,7 +51,7 @@ enum ReportFixtures {
     /// Every result of the fixed run, in a deterministic order (arm by arm, case by case).
     static func results(runID: String = runID, arms: [Arm] = arms, seed: UInt64 = 7) -> [ResultRecord] {
         var rng = SplitMix64(seed: seed)
-        func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        func uniform() -> Double { rng.nextUnit() }
         var results: [ResultRecord] = []
         for arm in arms {
             for index in 0..<arm.cases {

@@ -14,7 +14,7 @@ struct StoreReportGoldenTests {
     static func results() -> [ResultRecord] {
         var results = ReportFixtures.results()
         var rng = SplitMix64(seed: 99)
-        func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
+        func uniform() -> Double { rng.nextUnit() }
         for repeatIndex in 1...2 {
             for index in 0..<30 {
                 for arm in ["terse@gpt-4o-mini", "verbose@gpt-4o-mini"] {

@@ -142,7 +142,7 @@ struct FieldComparisons {
         if metric.isRate {
             // A floor at the independent-events variance of shrunk rates, so that 100 % against 100 % (no spread
             // between installs at all) still has a test, as the event-level test had.
-            variance = max(variance, Self.binomialFloor(a, c))
+            variance = max(variance, [a, c].reduce(0) { $0 + RatioEstimate.shareVarianceFloor(rate: $1.ratio, events: $1.denominatorTotal) })
         }
         let se = variance.squareRoot()
         let z = NormalDistribution.quantile(1 - (1 - bootstrap.effectiveConfidenceLevel) / 2)
@@ -195,15 +195,6 @@ struct FieldComparisons {
         let p = se > 0 ? NormalDistribution.twoSidedPValue(z: (p1 - p2) / se) : 1
         guard abs(p1 - p2) > 0.10 || p < 0.001 else { return nil }
         return String(format: "installs with a covariate %.0f %% vs %.0f %% by arm", p1 * 100, p2 * 100)
-    }
-
-    /// q̃(1 − q̃)/n summed over both arms, with q̃ = (s + ½)/(n + 1) over events.
-    private static func binomialFloor(_ a: RatioEstimate, _ c: RatioEstimate) -> Double {
-        [a, c].reduce(0) { sum, estimate in
-            let n = estimate.denominatorTotal
-            let q = (estimate.ratio * n + 0.5) / (n + 1)
-            return sum + q * (1 - q) / n
-        }
     }
 
     /// Latency p50 and p95: install-level bootstrap intervals, descriptive (no always-valid test).

@@ -37,7 +37,7 @@ public enum FieldFloorTest {
         }
         let ids = answered.keys.sorted()
         let counts = ids.map { answered[$0] ?? 0 }
-        let cap = capOf(counts)
+        let cap = FieldMetric.weightCap(counts)
         let factors = counts.map { FieldMetric.capFactor($0, cap: cap) }
         return test(
             RatioEstimate(
@@ -52,17 +52,6 @@ public enum FieldFloorTest {
         let group = installs.keys.sorted().compactMap { installs[$0] }
         let metric = FieldMetric.costPer1000
         return test(metric.estimate(group, cap: metric.weightCap(group)), against: limit)
-    }
-
-    /// The report's weight cap (``FieldMetric/weightCap(_:)``) over per-install event counts.
-    private static func capOf(_ counts: [Double]) -> Double? {
-        var installs: [InstallTotals] = []
-        for count in counts {
-            var totals = InstallTotals()
-            totals.answered = Int(count)
-            installs.append(totals)
-        }
-        return FieldMetric.latencyMean.weightCap(installs)
     }
 
     private static func test(_ estimate: RatioEstimate?, against floor: Double) -> Outcome? {

@@ -71,11 +71,17 @@ struct FieldMetric: Sendable {
     /// cap scales with the usage, and the weights keep their proportions (a cap shared by both groups would weigh
     /// the heavier-using arm's installs more evenly than the control's, a bias that grows with n).
     func weightCap(_ installs: [InstallTotals]) -> Double? {
-        let weights = installs.map(denominator).filter { $0 > 0 }.sorted()
+        Self.weightCap(installs.map(denominator))
+    }
+
+    /// The cap over installs' event counts (those above 0): `heavyInstallMultiple` times their median; nil with
+    /// fewer than two.
+    static func weightCap(_ counts: [Double]) -> Double? {
+        let weights = counts.filter { $0 > 0 }.sorted()
         guard weights.count >= 2 else { return nil }
         let middle = weights.count / 2
         let median = weights.count.isMultiple(of: 2) ? (weights[middle - 1] + weights[middle]) / 2 : weights[middle]
-        return Self.heavyInstallMultiple * median
+        return heavyInstallMultiple * median
     }
 
     /// Kish's effective number of installs, (Σw)² / Σw², with each install weighted by its (capped) denominator:

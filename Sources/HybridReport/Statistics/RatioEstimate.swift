@@ -36,6 +36,17 @@ public struct RatioEstimate: Sendable, Hashable {
     }
 }
 
+extension RatioEstimate {
+    /// The independent-events variance of a share `rate` over `events`, shrunk to q̃ = (s + ½)/(n + 1): a floor
+    /// under a share's variance where installs agree perfectly (100 % against 0 %, or every answer over a limit),
+    /// so such a group still has a test; it differs from the plain share by less than 1/n.
+    public static func shareVarianceFloor(rate: Double, events: Double) -> Double {
+        guard events > 0 else { return 0 }
+        let q = (rate * events + 0.5) / (events + 1)
+        return q * (1 - q) / events
+    }
+}
+
 /// One install's CUPED covariate: its value of the metric before its first exposure to the experiment, or the
 /// value imputed alike in every arm when it has none, and whether it had one.
 public struct CupedCovariate: Sendable, Hashable {

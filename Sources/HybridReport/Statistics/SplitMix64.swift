@@ -19,6 +19,11 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
         return z ^ (z >> 31)
     }
 
+    /// A uniform double in [0, 1): the top 53 bits, every value a multiple of 2⁻⁵³.
+    public mutating func nextUnit() -> Double {
+        Double(next() >> 11) / Double(1 << 53)
+    }
+
     /// A uniformly distributed index in `0..<bound`, or 0 when `bound <= 1`.
     ///
     /// Lemire's multiply-shift with rejection (2019), implemented here rather than through `Int.random(in:using:)`
