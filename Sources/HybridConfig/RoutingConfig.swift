@@ -14,7 +14,8 @@ package import HybridCore
 ///   "rateLimitCooldownMs": 30000,
 ///   "quotaCooldownMs": 900000,
 ///   "whenChecksFail": "return-best",
-///   "streaming": "buffered",
+///   "streaming": "progressive",
+///   "streamRecovery": "continue",
 ///   "hedge": { "afterMs": 600, "maxExtraCostPerRequestUSD": 0.002 }
 /// }
 /// ```
@@ -37,11 +38,26 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
 
     /// How `Router.stream` delivers text.
     public enum StreamingMode: String, Sendable, Hashable, Codable, CaseIterable {
-        /// Text goes out as it arrives; once any went out, neither a failed check nor an error can fall back.
+        /// Text goes out as it arrives; once any went out, a failed check no longer falls back, and an error is
+        /// recovered as ``RoutingConfig/streamRecovery`` says.
         case progressive
         /// Text is held until the response passed its checks ("deliver after checks"), so every fallback rule
         /// applies to streams too, at the cost of time to first text.
         case buffered
+    }
+
+    /// What a progressive stream does when the model whose text the app is showing fails (connection lost, server
+    /// error, malformed stream, attempt timeout).
+    public enum StreamRecovery: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The next model of the order continues the answer: the text shown goes to it as the start of the
+        /// assistant's answer, and the stream goes on with no reset. A typed request, a feature with an
+        /// `outputSchema` or a request with tools restarts instead (constrained decoding starts at the schema's root).
+        case continueAnswer = "continue"
+        /// The next model answers from the start, after a `RoutedStreamEvent.reset` that tells the app to clear the
+        /// text shown.
+        case restart
+        /// The request ends with `RouterError.streamInterrupted`.
+        case off
     }
 
     /// Error kind (`GenerationError.Kind` raw value: `refusal`, `rate_limited`, `timeout`, …) → action. A refusal
@@ -62,6 +78,8 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
     public var whenChecksFail: WhenChecksFail?
     /// How streams deliver text.
     public var streaming: StreamingMode?
+    /// What a progressive stream does when its model fails after text was shown.
+    public var streamRecovery: StreamRecovery?
     /// When and what to race against a slow model; nil: requests are never hedged.
     public var hedge: HedgeConfig?
 
@@ -69,7 +87,7 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
     public init(
         onError: [String: ErrorAction]? = nil, fallbackOnOutput: [String]? = nil, attemptTimeoutMs: Int? = nil,
         rateLimitCooldownMs: Int? = nil, quotaCooldownMs: Int? = nil, whenChecksFail: WhenChecksFail? = nil,
-        streaming: StreamingMode? = nil, hedge: HedgeConfig? = nil
+        streaming: StreamingMode? = nil, streamRecovery: StreamRecovery? = nil, hedge: HedgeConfig? = nil
     ) {
         self.onError = onError
         self.fallbackOnOutput = fallbackOnOutput
@@ -78,11 +96,12 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
         self.quotaCooldownMs = quotaCooldownMs
         self.whenChecksFail = whenChecksFail
         self.streaming = streaming
+        self.streamRecovery = streamRecovery
         self.hedge = hedge
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case onError, fallbackOnOutput, attemptTimeoutMs, rateLimitCooldownMs, quotaCooldownMs, whenChecksFail, streaming, hedge
+        case onError, fallbackOnOutput, attemptTimeoutMs, rateLimitCooldownMs, quotaCooldownMs, whenChecksFail, streaming, streamRecovery, hedge
     }
 
     /// This block over `defaults`: a field set here wins; `onError` merges key by key, `hedge` is replaced whole.
@@ -98,6 +117,7 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
         out.quotaCooldownMs = quotaCooldownMs ?? defaults.quotaCooldownMs
         out.whenChecksFail = whenChecksFail ?? defaults.whenChecksFail
         out.streaming = streaming ?? defaults.streaming
+        out.streamRecovery = streamRecovery ?? defaults.streamRecovery
         out.hedge = hedge ?? defaults.hedge
         return out
     }

@@ -9,6 +9,11 @@ enum RaceOutcome<Value: Sendable>: Sendable {
     case deadline
     /// The caller's task was cancelled; the call was cancelled.
     case callerCancelled
+
+    /// Whether the call returned a value.
+    var isAnswer: Bool {
+        if case .finished(.success) = self { true } else { false }
+    }
 }
 
 /// Runs a model call against a sleep until the deadline; whichever ends first wins and the other is cancelled.

@@ -15,7 +15,7 @@ extension RouteAttempt {
         public let kind: Kind
         /// For ``Kind/skipped``: why the model was not called.
         public let skipReason: RouteSkipReason?
-        /// For ``Kind/failed``: the model's error.
+        /// For ``Kind/failed`` and ``Kind/interrupted``: the model's error.
         public let error: GenerationError?
         /// For ``Kind/failedChecks``: the output checks the answer failed that the routing policy falls back on.
         public let checkFailures: [FailedOutputCheck]
@@ -48,6 +48,10 @@ extension RouteAttempt {
         /// The model was called and failed.
         package static func failed(_ error: GenerationError) -> Outcome { Outcome(.failed, error: error) }
 
+        /// A stream: the model's text reached the app, then it failed (a stall past the attempt timeout is a
+        /// `timeout` error); the text is billed and the next model recovers the answer, or the request fails.
+        package static func interrupted(_ error: GenerationError) -> Outcome { Outcome(.interrupted, error: error) }
+
         /// The model answered, but the answer failed output checks the routing policy falls back on (listed).
         package static func failedChecks(_ failures: [FailedOutputCheck]) -> Outcome {
             Outcome(.failedChecks, checkFailures: failures)
@@ -64,6 +68,7 @@ extension RouteAttempt {
             case .servedFromCache: "served from cache"
             case .skipped: "skipped: " + (skipReason.map { "\($0)" } ?? "")
             case .failed: "failed: " + (error.map { "\($0)" } ?? "")
+            case .interrupted: "interrupted after its text was shown: " + (error.map { "\($0)" } ?? "")
             case .cancelledAtDeadline: "cancelled at the deadline"
             case .failedChecks: "failed checks: " + checkFailures.map(\.description).joined(separator: ", ")
             case .timedOut: "timed out after its \(RouteAttempt.ms(attemptTimeout ?? .zero)) attempt timeout"

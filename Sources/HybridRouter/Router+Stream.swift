@@ -6,11 +6,11 @@ extension Router {
     /// Streams `feature`'s answer for `input`: the same walk as `generate`, delivering text as the routing
     /// policy's `streaming` mode says.
     ///
-    /// Progressive (the default): text goes out as it arrives, and fallback is possible only before the first
-    /// `.delta` was yielded: once a model has produced text, a failure (or a per-attempt timeout) ends the stream
-    /// with `RouterError.streamInterrupted` (the app has shown text that another model would not continue), and
-    /// output checks, which run at completion, are reported in the completed response's `failedChecks` instead
-    /// of falling back. Buffered ("deliver after checks"): a model's text is held until its answer passed the
+    /// Progressive (the default): text goes out as it arrives. Once a model has produced text, a failure (or a
+    /// per-attempt timeout) is recovered as `routing.streamRecovery` says: the next model continues the text shown
+    /// (`continue`, the default), or answers again after a `.reset` (`restart`), or the stream ends with
+    /// `RouterError.streamInterrupted` (`off`). Output checks, which run at completion, are reported in the
+    /// completed response's `failedChecks` instead of falling back once text was shown. Buffered ("deliver after checks"): a model's text is held until its answer passed the
     /// checks, so every fallback rule of `generate` applies, at the cost of time to first text.
     /// The deadline covers the whole stream; at the deadline the model's stream is cancelled and the
     /// stream ends with `.deadlineExceeded`, even if some text was already delivered.
@@ -88,6 +88,10 @@ final class StreamDelivery: WalkDelivery {
     /// Progressive streams in a hedged race: positions whose text is held until they win, with what to call at
     /// their first delta.
     private let racing = Mutex<[Int: @Sendable () -> Void]>([:])
+    /// Every delta the app has been shown since the stream began or was last reset, across models.
+    private let shown = ShownText()
+    /// Recovering calls that continue the text shown, by position: the text they may repeat before going on.
+    private let echoes = Mutex<[Int: String]>([:])
 
     init(_ continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation, buffered: Bool) {
         self.continuation = continuation
@@ -99,7 +103,8 @@ final class StreamDelivery: WalkDelivery {
         clock: RouterClock
     ) async -> (outcome: RaceOutcome<GenerationResponse>, deliveredText: Bool) {
         let firstText = racing.withLock { $0.removeValue(forKey: position) }
-        let sink = DeltaSink(continuation, buffered: buffered, firstText: firstText)
+        let echo = echoes.withLock { $0.removeValue(forKey: position) }
+        let sink = DeltaSink(continuation, shown: shown, buffered: buffered, firstText: firstText, echo: echo)
         sinks.withLock { $0[position] = sink }
         let outcome = await DeadlineRace.run(until: limit, clock: clock) { () async throws(GenerationError) in
             try await Router.consume(candidate.model, request, into: sink)
@@ -128,10 +133,37 @@ final class StreamDelivery: WalkDelivery {
 
     func deliver(_ response: GenerationResponse, position: Int) {
         // Held text goes out now; an answer whose text never went out (cached, or a model that sent no deltas)
-        // goes out whole.
+        // goes out whole, less the text it continues.
         if let sink = sinks.withLock({ $0[position] }), sink.flush() { return }
-        continuation.yield(.delta(response.text))
+        let before = shown.text
+        let rest = response.text.hasPrefix(before) ? String(response.text.dropFirst(before.count)) : response.text
+        if !rest.isEmpty { continuation.yield(.delta(rest)) }
     }
+
+    func takeOver(_ request: inout GenerationRequest, mode: RoutingConfig.StreamRecovery, position: Int) -> String {
+        let text = shown.text
+        guard !text.isEmpty else { return "" }
+        // Constrained decoding (a schema, tool calls) starts at the root: such a request cannot continue a prefix.
+        if mode == .continueAnswer, request.responseSchema == nil, request.tools.isEmpty {
+            request.messages.append(ChatMessage(role: .assistant, content: text))
+            echoes.withLock { $0[position] = text }
+            return text
+        }
+        shown.clear()
+        continuation.yield(.reset)
+        return ""
+    }
+}
+
+/// The text a routed stream has shown since it began or was last reset.
+final class ShownText: Sendable {
+    private let state = Mutex("")
+
+    var text: String { state.withLock { $0 } }
+
+    func append(_ text: String) { state.withLock { $0 += text } }
+
+    func clear() { state.withLock { $0 = "" } }
 }
 
 /// Forwards one model's deltas to the routed stream until closed, remembering whether any text went out (after
@@ -147,32 +179,51 @@ final class DeltaSink: Sendable {
         /// A progressive stream in a hedged race holds its text until it wins (`release`).
         var racing: Bool
         var firstText: (@Sendable () -> Void)?
+        /// A recovering call continuing shown text: that text, which the model may repeat first (llama-server
+        /// echoes an assistant prefill); nil once its own text began.
+        var echo: String?
+        /// What the call sent while it could still be repeating `echo`.
+        var echoed = ""
+
+        /// `text` less what repeats the shown text: held while every character so far matches it.
+        mutating func pastEcho(_ text: String) -> String? {
+            guard let echo else { return text }
+            echoed += text
+            if echo.hasPrefix(echoed) { return nil }
+            defer { self.echo = nil; echoed = "" }
+            return echoed.hasPrefix(echo) ? String(echoed.dropFirst(echo.count)) : echoed
+        }
     }
 
     private let continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation
+    private let shown: ShownText
     private let buffered: Bool
     private let state: Mutex<State>
 
-    /// `firstText`: the call races another; its text is held and `firstText` runs at its first delta.
+    /// `firstText`: the call races another; its text is held and `firstText` runs at its first delta. `echo`: the
+    /// call continues this shown text, and its repetition of it is not shown twice.
     init(
-        _ continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation, buffered: Bool = false,
-        firstText: (@Sendable () -> Void)? = nil
+        _ continuation: AsyncThrowingStream<RoutedStreamEvent, any Error>.Continuation, shown: ShownText = ShownText(),
+        buffered: Bool = false, firstText: (@Sendable () -> Void)? = nil, echo: String? = nil
     ) {
         self.continuation = continuation
+        self.shown = shown
         self.buffered = buffered
-        state = Mutex(State(racing: firstText != nil, firstText: firstText))
+        state = Mutex(State(racing: firstText != nil, firstText: firstText, echo: echo))
     }
 
-    func yield(_ text: String) {
+    func yield(_ received: String) {
         let first = state.withLock { state -> (@Sendable () -> Void)? in
             guard state.open else { return nil }
-            state.received += TokenEstimator.scalarCount(text)
+            state.received += TokenEstimator.scalarCount(received)
+            guard let text = state.pastEcho(received), !text.isEmpty else { return nil }
             if buffered || state.racing {
                 state.held.append(text)
                 defer { state.firstText = nil }
                 return state.firstText
             }
             state.delivered = true
+            shown.append(text)
             continuation.yield(.delta(text))
             return nil
         }
@@ -183,7 +234,10 @@ final class DeltaSink: Sendable {
     func release() {
         state.withLock { state in
             state.racing = false
-            for text in state.held { continuation.yield(.delta(text)) }
+            for text in state.held {
+                shown.append(text)
+                continuation.yield(.delta(text))
+            }
             state.delivered = state.delivered || !state.held.isEmpty
             state.held = []
         }
@@ -198,7 +252,10 @@ final class DeltaSink: Sendable {
             state.delivered = state.delivered || !state.held.isEmpty
             return (state.held, state.delivered)
         }
-        for text in held { continuation.yield(.delta(text)) }
+        for text in held {
+            shown.append(text)
+            continuation.yield(.delta(text))
+        }
         return delivered
     }
 

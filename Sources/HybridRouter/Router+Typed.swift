@@ -69,6 +69,10 @@ extension Router {
                 for try await event in events {
                     switch event {
                     case .attempt: continue
+                    case .reset:
+                        // The next model answers afresh: its snapshots build up from nothing again, never a mix.
+                        text = ""
+                        last = nil
                     case .delta(let delta):
                         text += delta
                         guard let json = PartialJSON.parse(text), json != last else { continue }

@@ -29,6 +29,9 @@ protocol WalkDelivery: Sendable {
     /// Estimated tokens the call at `position` has generated so far (its streamed text): a lost race's call is
     /// billed for them. 0 where the text is only seen whole (`generate`).
     func generatedTokens(of position: Int) -> Int
+    /// Before the call at `position`: when an earlier model's text is on screen (a stream being recovered), makes
+    /// the call take over as `mode` says and returns the text it continues; "" when it starts afresh.
+    func takeOver(_ request: inout GenerationRequest, mode: RoutingConfig.StreamRecovery, position: Int) -> String
 }
 
 /// `generate`: the answer is returned, nothing goes out before.
@@ -48,6 +51,7 @@ struct AnswerDelivery: WalkDelivery {
     func holdText(of position: Int, firstText: @escaping @Sendable () -> Void) -> Bool { false }
     func release(_ position: Int) {}
     func generatedTokens(of position: Int) -> Int { 0 }
+    func takeOver(_ request: inout GenerationRequest, mode: RoutingConfig.StreamRecovery, position: Int) -> String { "" }
 }
 
 /// What the shell keeps while the walk decides: the model being tried and the answers received. Most requests see
@@ -62,8 +66,11 @@ private struct WalkLedger {
     var racing: [Int: Candidate] = [:]
     /// The calls of a hedged race and the reader of their ends; nil until a call carries a hedge time.
     var race: (calls: HedgeRace, posts: AsyncStream<HedgeRace.Post>.Iterator)?
-    /// Estimated usage of calls cancelled after losing a race (billed for their prompt), by position.
-    var cancelledUsage: [Int: TokenUsage] = [:]
+    /// Estimated usage of calls that lost a race or were interrupted after their text was shown (billed for their
+    /// prompt and the text they streamed), by position.
+    var estimatedUsage: [Int: TokenUsage] = [:]
+    /// The text a recovering call continues, by position: its answer is this text followed by its own.
+    var continued: [Int: String] = [:]
     /// Whether a second model was raced.
     var hedged = false
 
@@ -176,19 +183,25 @@ extension Router {
         guard let candidate = ledger.candidate(at: position) else { preconditionFailure("the walk calls only the model it inspected last") }
         var request = plan.request
         request.deadline = limit  // providers stop at the same time as the race
+        let shown = delivery.takeOver(&request, mode: plan.rules.streamRecovery, position: position)
+        if !shown.isEmpty { ledger.continued[position] = shown }
         let (outcome, deliveredText) = await delivery.call(candidate, request, position: position, until: limit, clock: clock)
-        return await judge(outcome, deliveredText: deliveredText, position: position, candidate: candidate, plan: plan, ledger: &ledger)
+        return await judge(outcome, deliveredText: deliveredText, position: position, candidate: candidate, plan: plan, ledger: &ledger, delivery: delivery)
     }
 
     /// How a call ended, as the walk reads it: an answer is kept, billed and checked.
     private func judge(
         _ outcome: RaceOutcome<GenerationResponse>, deliveredText: Bool, position: Int, candidate: Candidate, plan: Plan,
-        ledger: inout WalkLedger
+        ledger: inout WalkLedger, delivery: some WalkDelivery
     ) async -> RoutingWalk.Event {
+        if deliveredText, !outcome.isAnswer {
+            await billInterrupted(position, candidate: candidate, plan: plan, generated: delivery.generatedTokens(of: position), ledger: &ledger)
+        }
         switch outcome {
-        case .finished(.success(let response)):
-            ledger.keep(response, at: position)
+        case .finished(.success(var response)):
             await bill(response, by: candidate)
+            if let shown = ledger.continued[position] { response.text = Self.joined(shown, continuedBy: response.text) }
+            ledger.keep(response, at: position)
             let checks = plan.checks.isEmpty ? nil : plan.checks.evaluate(response)
             return .answered(checks: checks, usage: response.usage, deliveredText: deliveredText)
         case .finished(.failure(let error)):
@@ -204,8 +217,9 @@ extension Router {
         _ outcome: RoutingWalk.Outcome, plan: Plan, walk: RoutingWalk, ledger: WalkLedger, delivery: some WalkDelivery
     ) async throws(RouterError) -> RoutedResponse {
         var attempts = walk.attempts
-        for (position, usage) in ledger.cancelledUsage {
-            if let index = attempts.firstIndex(where: { $0.outcome == .lostRace && $0.modelID == plan.priority[position] }) {
+        for (position, usage) in ledger.estimatedUsage {
+            let billed: Set<RouteAttempt.Outcome.Kind> = [.lostRace, .interrupted]
+            if let index = attempts.firstIndex(where: { billed.contains($0.outcome.kind) && $0.modelID == plan.priority[position] }) {
                 attempts[index].usage = usage
             }
         }
@@ -270,7 +284,7 @@ extension Router {
             case .ended(let ended, let outcome, let deliveredText):
                 calls.disarm()
                 let candidate = ledger.racing.removeValue(forKey: ended)!
-                return await judge(outcome, deliveredText: deliveredText, position: ended, candidate: candidate, plan: plan, ledger: &ledger)
+                return await judge(outcome, deliveredText: deliveredText, position: ended, candidate: candidate, plan: plan, ledger: &ledger, delivery: delivery)
             }
         }
     }
@@ -303,7 +317,7 @@ extension Router {
             return .textStarted(position: position)
         case .ended(let ended, let outcome, let deliveredText):
             let candidate = ledger.racing.removeValue(forKey: ended)!
-            let end = await judge(outcome, deliveredText: deliveredText, position: ended, candidate: candidate, plan: plan, ledger: &ledger)
+            let end = await judge(outcome, deliveredText: deliveredText, position: ended, candidate: candidate, plan: plan, ledger: &ledger, delivery: delivery)
             return .raceEnded(position: ended, end)
         }
     }
@@ -315,8 +329,24 @@ extension Router {
         guard let candidate = ledger.racing.removeValue(forKey: position) else { return }
         let usage = TokenUsage(
             promptTokens: plan.promptTokens, completionTokens: delivery.generatedTokens(of: position), isEstimated: true)
-        ledger.cancelledUsage[position] = usage
+        ledger.estimatedUsage[position] = usage
         await bill(usage, by: candidate)
+    }
+
+    /// A call whose text was shown and that then failed or was cut: billed like a lost race, for its prompt and the
+    /// text it streamed (the provider's own count never arrives for a broken stream).
+    private func billInterrupted(
+        _ position: Int, candidate: Candidate, plan: Plan, generated: Int, ledger: inout WalkLedger
+    ) async {
+        let usage = TokenUsage(promptTokens: plan.promptTokens, completionTokens: generated, isEstimated: true)
+        ledger.estimatedUsage[position] = usage
+        await bill(usage, by: candidate)
+    }
+
+    /// A recovering model's answer after the text it continued. A model that repeats the text it was given (as
+    /// llama-server does with an assistant prefill) is not counted twice.
+    static func joined(_ shown: String, continuedBy text: String) -> String {
+        text.hasPrefix(shown) ? text : shown + text
     }
 
     private func cacheKey(_ plan: Plan, _ position: Int) -> RouterCacheKey {

@@ -98,6 +98,8 @@ extension RouterDefaults {
     package static let whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest
     /// How streams deliver text.
     package static let streaming: RoutingConfig.StreamingMode = .progressive
+    /// What a progressive stream does when its model fails after text was shown: the next model goes on from it.
+    package static let streamRecovery: RoutingConfig.StreamRecovery = .continueAnswer
 
     /// The bottom layer under the app's `routing`: the stopping kinds. The other constants above are the walk's
     /// own field defaults (`RoutingWalk.Rules`), so they need no block to say them again.

@@ -112,6 +112,10 @@ struct AskCommand: AsyncParsableCommand {
             for try await event in router.stream(feature: name, input: input, deadline: .milliseconds(deadlineMs)) {
                 switch event {
                 case .delta(let text): FileHandle.standardOutput.write(Data(text.utf8))
+                case .reset:
+                    // A terminal cannot take the text back: say where the answer starts again.
+                    FileHandle.standardOutput.write(Data("\n".utf8))
+                    FileHandle.standardError.write(Data("[the model serving this answer failed; the next one starts it again]\n".utf8))
                 case .completed(let response): routed = response
                 case .attempt: break
                 }

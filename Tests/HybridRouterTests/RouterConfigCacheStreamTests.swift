@@ -182,12 +182,12 @@ struct RouterConfigCacheStreamTests {
         #expect(routed.attempts.map(\.modelID) == ["a", "b"])
     }
 
-    @Test("a stream that fails after text was delivered does not fall back")
+    @Test("with stream recovery off, a stream that fails after text was delivered does not fall back")
     func streamNoFallbackAfterDelta() async throws {
         let a = ScriptedLanguageModel(id: "a", script: [.partialThenFail(["Hel"], .serverError(model: "a", status: nil, detail: "reset"))])
         let b = ScriptedLanguageModel(id: "b", whenExhausted: .reply("b"))
         var deltas: [String] = []
-        let router = try Fixtures.router([a, b])
+        let router = try Fixtures.router([a, b], policy: RouterDefaults(routing: RoutingConfig(streamRecovery: .off)))
         do {
             for try await event in router.stream(feature: Fixtures.feature, input: Fixtures.input) {
                 if case .delta(let text) = event { deltas.append(text) }

@@ -81,22 +81,25 @@ enum Fixtures {
         cache: (any RouterCache)? = nil,
         ledger: (any SpendLedger)? = nil,
         clock: TestClock = TestClock(),
-        incidents: IncidentLog = IncidentLog()
+        incidents: IncidentLog = IncidentLog(),
+        routing: RoutingConfig? = nil,
+        eventSink: (any RouteEventSink)? = nil
     ) throws -> Router {
         var modelConfigs: [String: ModelConfig] = [:]
         for m in models {
             m.run(on: clock.virtual)
             modelConfigs[m.id] = configs[m.id] ?? modelConfig(tier: m.tier, window: m.capabilities.contextWindow)
         }
-        let doc = document(
+        var doc = document(
             models: modelConfigs, priority: priority ?? models.map(\.id), privacy: privacy, deadlineMs: deadlineMs,
             budget: budget)
+        doc.features[feature]?.routing = routing
         // Unvalidated on purpose: these tests drive the walk's defensive paths (unknown models, tiers beyond the
         // privacy class) with documents validation would refuse.
         return Router(
             unvalidated: .fixed(doc), models: .models(Dictionary(uniqueKeysWithValues: models.map { ($0.id, $0 as any LanguageModel) })),
             installId: installId, spendLedger: ledger, cache: cache, clock: clock.routerClock, policy: policy,
-            onIncident: incidents.handler)
+            eventSink: eventSink, onIncident: incidents.handler)
     }
 
     static let input = ["input": "The quick brown fox jumps over the lazy dog near the river bank."]

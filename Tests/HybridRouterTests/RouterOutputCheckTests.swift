@@ -132,6 +132,7 @@ struct RouterOutputCheckTests {
             for try await event in router.stream(feature: Fixtures.feature, input: Fixtures.input) {
                 switch event {
                 case .delta(let delta): text += delta
+                case .reset: text = ""
                 case .completed(let routed): response = routed
                 case .attempt: break
                 }

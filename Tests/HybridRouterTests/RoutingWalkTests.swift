@@ -260,11 +260,12 @@ struct RoutingWalkTests {
         #expect(script.run(rules).outcome == .outputChecksFailed)
     }
 
-    @Test("progressive streaming: once text is out, a failure or a cut interrupts and failed checks are only reported")
+    @Test("progressive streaming without recovery: once text is out, a failure or a cut interrupts and failed checks are only reported")
     func deliveredText() {
         var rules = RoutingWalk.Rules()
         rules.outputFallback = .all
         rules.attemptTimeout = .milliseconds(100)
+        rules.streamRecovery = .off
         let limited = GenerationError.rateLimited(model: "m0", retryAfter: .seconds(2), retryable: true, detail: "")
         let failed = WalkScript(facts: [Self.cloud, Self.cloud], calls: [.fail(limited, deliveredText: true), .answer(ms: 1)]).run(rules)
         #expect(failed.actions.contains(.coolDown(0, for: .seconds(2))), "the model still rests")
@@ -275,6 +276,36 @@ struct RoutingWalkTests {
 
         let shown = WalkScript(facts: [Self.cloud, Self.cloud], calls: [.answer(ms: 1, failing: ["max_words"], deliveredText: true), .answer(ms: 1)])
         #expect(shown.run(rules).outcome == .served(position: 0, fromCache: false, failures: shown.run(rules).attempts[0].outcome.checkFailures, isFailing: false, cacheable: false))
+    }
+
+    @Test("stream recovery: a failure or a stall after text moves on to the next model, uncached and unhedged; a stopping kind or an order that runs out interrupts")
+    func recovery() {
+        var rules = RoutingWalk.Rules()
+        rules.attemptTimeout = .milliseconds(100)
+        rules.usesCache = true
+        rules.hedge = RoutingWalk.Hedge(after: .milliseconds(50))
+        let broken = GenerationError.serverError(model: "m0", status: nil, detail: "connection reset")
+        let failed = WalkScript(facts: [Self.cloud, Self.cloud, Self.cloud], calls: [.fail(broken, deliveredText: true), .answer(ms: 10)]).run(rules)
+        #expect(failed.kinds == ["interrupted", "served"])
+        #expect(failed.outcome == .served(position: 1, fromCache: false, failures: [], isFailing: false, cacheable: false))
+        #expect(!failed.actions.contains(.lookUpCache(1)), "a cached answer would not continue the text shown")
+        #expect(!failed.actions.contains { if case .callHedged(1, _, _) = $0 { true } else { false } }, "the recovering call is not raced")
+
+        rules.hedge = nil  // the script cannot say the text came before the hedge time
+        let stalled = WalkScript(facts: [Self.cloud, Self.cloud], calls: [.answer(ms: 500, deliveredText: true), .answer(ms: 1)]).run(rules)
+        #expect(stalled.kinds == ["interrupted", "served"])
+        #expect(stalled.attempts[0].outcome.error == .timeout(model: "m0", after: .milliseconds(100), phase: .deadline))
+
+        let alone = WalkScript(facts: [Self.cloud], calls: [.fail(broken, deliveredText: true)]).run(rules)
+        #expect(alone.outcome == .streamInterrupted(broken), "nothing left to recover with")
+        let bothFail = WalkScript(
+            facts: [Self.cloud, Self.cloud], calls: [.fail(broken, deliveredText: true), .fail(.serverError(model: "m1", status: 503, detail: ""))]).run(rules)
+        #expect(bothFail.outcome == .streamInterrupted(broken), "the first interruption is what the app is told")
+
+        let refused = GenerationError.refusal(model: "m1", detail: "no")
+        rules.actions[.refusal] = .stop
+        let stopped = WalkScript(facts: [Self.cloud, Self.cloud, Self.cloud], calls: [.fail(broken, deliveredText: true), .fail(refused), .answer(ms: 1)]).run(rules)
+        #expect(stopped.outcome == .streamInterrupted(refused), "text is on screen: a stop is an interruption, not a plain stop")
     }
 
     /// Every combination of three models' call outcomes under every combination of rules: 7³ × 2⁴ = 5,488 walks.

@@ -180,6 +180,9 @@ extension RouteEvent {
         public static let cancelledAtDeadline = AttemptOutcome(rawValue: "cancelledAtDeadline")
         /// A hedged request: another model's answer won the race and this call was cancelled.
         public static let lostRace = AttemptOutcome(rawValue: "lostRace")
+        /// A stream: the model's text reached the app, then the model failed or ran past its attempt timeout (see
+        /// `errorKind`); the next model recovered the answer as `routing.streamRecovery` says, or the request failed.
+        public static let interrupted = AttemptOutcome(rawValue: "interrupted")
 
         /// The wire name.
         public var rawValue: String

@@ -67,6 +67,7 @@ extension RoutingWalk.Rules {
         if let ms = block.quotaCooldownMs { quotaCooldown = .milliseconds(ms) }
         if let value = block.whenChecksFail { whenChecksFail = value }
         if let value = block.streaming { streaming = value }
+        if let value = block.streamRecovery { streamRecovery = value }
         if let hedge = block.hedge { self.hedge = RoutingWalk.Hedge(config: hedge) }
     }
 }

@@ -32,6 +32,9 @@ extension RoutingWalk {
         package var budgetCapUSD: Double?
         /// How a stream delivers text; the walk itself does not read it (the shell's `deltaSink` does).
         package var streaming: RoutingConfig.StreamingMode = RouterDefaults.streaming
+        /// Whether a progressive stream whose model failed after its text was shown goes on with the next model
+        /// (`continue` and `restart`: how is the shell's business) or fails.
+        package var streamRecovery: RoutingConfig.StreamRecovery = RouterDefaults.streamRecovery
         /// When and what to race against a slow call; nil: never hedge.
         package var hedge: Hedge?
 
@@ -176,7 +179,8 @@ extension RoutingWalk {
         case outputChecksFailed
         /// The caller cancelled.
         case cancelled
-        /// A model whose text was already shown failed or was cut; another model cannot continue its text.
+        /// A model whose text was already shown failed or was cut, and no model recovered the answer (recovery
+        /// off, an error kind that stops, or the order ran out).
         case streamInterrupted(GenerationError)
     }
 }

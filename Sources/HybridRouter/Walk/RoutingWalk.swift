@@ -14,6 +14,11 @@ import HybridCore
 /// the checks that need the model to serve now, so a cached answer is still returned while the model is offline,
 /// resting or over budget (it costs nothing).
 ///
+/// Stream recovery (`Rules.streamRecovery`): a progressive stream's model that fails after its text was shown is
+/// recorded as interrupted and, unless recovery is off or the error kind stops, the walk goes on to the next model
+/// as after any failure, without the cache (a cached answer would not continue the text) and without a hedge; the
+/// shell decides how the next model takes over (continuing the text, or restarting after a reset).
+///
 /// Hedging (`Rules.hedge`, in `RoutingWalk+Hedge.swift`): a call may carry a hedge time; when it passes, the walk
 /// looks for the next model to race with the same checks, and until the race is decided every call in flight
 /// reports its end as `.raceEnded`.
@@ -45,6 +50,9 @@ package struct RoutingWalk: Sendable {
     var cursor = 0
     /// The time of the last event, for attempts the walk ends without an event of their own.
     var lastEventAt = Duration.zero
+    /// The error after which a shown stream is being recovered: the first model whose text reached the app and
+    /// then failed. Set, the walk ends with `.streamInterrupted` rather than a plain failure when nothing recovers.
+    private(set) var interruption: GenerationError?
     /// After a context-window error, only models with a window larger than this are tried.
     private var windowMustExceed: Int?
     /// This month's spend, read once when a metered model is first reached.
@@ -161,7 +169,7 @@ package struct RoutingWalk: Sendable {
                 return skip(.contextWindowTooSmall(neededTokens: rules.neededWindow, window: window), at: now)
             }
         }
-        guard rules.usesCache else { return afterCache(at: now) }
+        guard rules.usesCache, interruption == nil else { return afterCache(at: now) }
         phase = .lookingUpCache
         return .lookUpCache(position)
     }
@@ -237,7 +245,8 @@ package struct RoutingWalk: Sendable {
         let failures = checks.map { $0.adherent ? [] : $0.failures } ?? []
         guard falls, let checks else {
             record(.served, at: now, usage: usage)
-            return finish(.served(position: position, fromCache: false, failures: failures, isFailing: false, cacheable: true))
+            // A recovered answer is more than this model's own: it is not cached under its name.
+            return finish(.served(position: position, fromCache: false, failures: failures, isFailing: false, cacheable: interruption == nil))
         }
         record(.failedChecks(checks.failures(selectedBy: rules.outputFallback)), at: now, usage: usage)
         let failedCount = checks.failedCount
@@ -250,7 +259,7 @@ package struct RoutingWalk: Sendable {
     }
 
     mutating func failed(_ error: GenerationError, deliveredText: Bool, at now: Duration) -> Action {
-        record(.failed(error), at: now)
+        record(deliveredText ? .interrupted(error) : .failed(error), at: now)
         var sideEffects: [Action] = []
         switch error.kind {
         case .rateLimited:
@@ -264,14 +273,21 @@ package struct RoutingWalk: Sendable {
             break
         }
         let verdict: Action
-        if deliveredText {
+        if deliveredText, rules.streamRecovery == .off {
             verdict = finish(.streamInterrupted(error))
         } else if rules.action(for: error.kind) == .stop {
-            verdict = finish(.stopped(error))
+            verdict = finish(deliveredText || interruption != nil ? .streamInterrupted(error) : .stopped(error))
         } else {
+            if deliveredText { beginRecovery(after: error) }
             verdict = advance(to: position + 1, at: now)
         }
         return perform(sideEffects, then: verdict)
+    }
+
+    /// The shown text's model failed and the next model takes over: no hedge races the recovering call.
+    private mutating func beginRecovery(after error: GenerationError) {
+        if interruption == nil { interruption = error }
+        if hedgeState == .unused || hedgeState == .armed { hedgeState = .spent }
     }
 
     mutating func cut(deliveredText: Bool, at now: Duration) -> Action {
@@ -280,8 +296,15 @@ package struct RoutingWalk: Sendable {
             return finish(.deadlineExceeded)
         }
         let timeout = rules.attemptTimeout ?? .zero
-        record(.timedOut(after: timeout), at: now)
-        if deliveredText { return finish(.streamInterrupted(.timeout(model: modelID, after: timeout, phase: .deadline))) }
+        guard deliveredText else {
+            record(.timedOut(after: timeout), at: now)
+            return advance(to: position + 1, at: now)
+        }
+        // A stall after text: the stream is interrupted, and recovered like any other failure after text.
+        let stall = GenerationError.timeout(model: modelID, after: timeout, phase: .deadline)
+        record(.interrupted(stall), at: now)
+        guard rules.streamRecovery != .off else { return finish(.streamInterrupted(stall)) }
+        beginRecovery(after: stall)
         return advance(to: position + 1, at: now)
     }
 
@@ -293,6 +316,7 @@ package struct RoutingWalk: Sendable {
             return finish(.served(position: best.position, fromCache: false, failures: best.failures, isFailing: true, cacheable: false))
         }
         if let deadline = rules.deadline, now >= deadline { return finish(.deadlineExceeded) }
+        if let interruption { return finish(.streamInterrupted(interruption)) }
         return finish(.noEligibleModel)
     }
 
