@@ -104,7 +104,7 @@ package final class FakeChatCompletionsServer: Sendable {
         }
     }
 
-    static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
         let array = String(decoding: data, as: UTF8.self)
         return String(array.dropFirst().dropLast())

@@ -16,7 +16,7 @@ enum Snippet_app_integration_296 {
             },
         ])
         let turn = try await chat.send("Who made Abbey Road?")
-        print(turn.text, turn.toolExecutions.map(\.call.name), turn.attempts)
+        print(turn.response.text, turn.toolExecutions.map(\.call.name), turn.attempts)
         let saved = await chat.transcript              // Codable turns; resume with router.conversation(…, transcript: saved)
         print(try JSONEncoder().encode(saved).count, "bytes to keep")
     }

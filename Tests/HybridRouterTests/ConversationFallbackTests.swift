@@ -106,7 +106,7 @@ import Testing
 
         let turn = try await conversation.send("Who made Abbey Road? Remind me to buy it on Saturday.")
 
-        #expect(turn.text == "Abbey Road is by the Beatles; I set a reminder for Saturday.")
+        #expect(turn.response.text == "Abbey Road is by the Beatles; I set a reminder for Saturday.")
         #expect(turn.response.servedBy.id == "cloud-anthropic")
         #expect(turn.steps.count == 3)
         #expect(turn.steps.map(\.routed.servedBy.id) == ["cloud-openai", "cloud-anthropic", "cloud-anthropic"])

@@ -13,8 +13,6 @@ public struct ConversationTurn: Sendable, Equatable {
         self.steps = steps
     }
 
-    /// The answer's text.
-    public var text: String { response.text }
     /// Every attempt of every step, in order (models skipped, failed, served).
     public var attempts: [RouteAttempt] { steps.flatMap(\.routed.attempts) }
     /// Every tool call run during the turn.
