@@ -78,6 +78,14 @@ struct ToolWireFormatTests {
         #expect(parts?.map { $0["functionResponse"]?["response"] } == [["output": "not json"], ["output": 0.6]])
     }
 
+    @Test("a last assistant turn (stream recovery's prefill) goes to Anthropic without the trailing white space it refuses")
+    func anthropicPrefill() throws {
+        var request = GenerationRequest(prompt: "Tell a story.")
+        request.messages.append(.assistant("The river rose \n"))
+        let anthropic = try json(AnthropicMessagesRequest(request, configuration: ProviderWireFormatTests.anthropic, stream: false))
+        #expect(anthropic["messages"]?.arrayValue?.last == ["role": "assistant", "content": "The river rose"])
+    }
+
     @Test("Anthropic answers a schema through its forced tool only when the app offers no tools")
     func anthropicSchemaWithTools() throws {
         var request = ProviderConformance.structuredRequest

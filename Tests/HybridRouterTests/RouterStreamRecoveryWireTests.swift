@@ -142,6 +142,14 @@ import Testing
         #expect(routed.response.text == shown + " and the bridge closed.")
         #expect(RouterStreamRecoveryTests.screen(events) == routed.response.text)
         #expect(!events.contains(.reset))
-        print("stream recovery e2e: SmolLM2 showed \(shown.count) characters before SIGKILL (\(interrupted.outcome)); the cloud continued")
+        // What docs/app-integration.md shows: the events as the app received them.
+        for event in events {
+            switch event {
+            case .delta(let piece): print("stream recovery e2e: .delta(\(FakeChatCompletionsServer.quote(piece)))")
+            case .attempt(let attempt): print("stream recovery e2e: .attempt(\(attempt))")
+            case .reset: print("stream recovery e2e: .reset")
+            case .completed(let routed): print("stream recovery e2e: .completed(\(FakeChatCompletionsServer.quote(routed.response.text)))")
+            }
+        }
     }
 }

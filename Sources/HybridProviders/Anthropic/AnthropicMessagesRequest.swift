@@ -126,6 +126,11 @@ struct AnthropicMessagesRequest: Equatable {
                 out.append(Message(role: message.role.rawValue, content: .text(message.content)))
             }
         }
+        // A last assistant turn is a prefill the model continues (the router's stream recovery sends one); the API
+        // refuses one that ends in white space.
+        if let last = out.last, last.role == "assistant", case .text(let text) = last.content {
+            out[out.count - 1].content = .text(String(text.reversed().drop(while: \.isWhitespace).reversed()))
+        }
         return out
     }
 
