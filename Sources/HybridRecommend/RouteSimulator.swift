@@ -1,3 +1,4 @@
+public import HybridConfig
 import HybridCore
 import HybridRouter
 public import HybridReport
@@ -22,6 +23,10 @@ public struct RouteSimulator: Sendable {
     /// Context windows by model id, from the config when known: after a stored context-window error the router
     /// tries only models with a larger window, and so does the simulation.
     public var contextWindows: [String: Int]
+    /// Per case index, what each model id is expected to cost for the case's input as the router estimates it
+    /// (`estimateCallCosts`); a hedge's per-call cap (`maxExtraCostPerRequestUSD`) judges a raced model by it, as
+    /// the router does. Empty: by the stored bill of the case's result.
+    public private(set) var expectedCosts: [Int: [String: Double]] = [:]
 
     /// Creates a simulator over `table`; the table is not read from the store again.
     public init(table: RunOutcomeTable, bootstrap: BootstrapConfiguration = .standard, contextWindows: [String: Int] = [:]) {
@@ -65,10 +70,29 @@ public struct RouteSimulator: Sendable {
         return (variant, indices)
     }
 
+    /// Fills ``expectedCosts`` from the router's own estimate (`Router.plannedCosts`: the prompt rendered from each
+    /// case's `inputs` under `document`, and the reserved output, at the model's prices), so that the simulation, the
+    /// recommendation and the router judge a per-call cost cap on one figure. Cases without inputs get none (their
+    /// stored bill is used); returns how many cases got an estimate.
+    @discardableResult
+    public mutating func estimateCallCosts(
+        document: HybridConfigDocument, inputs: [String: [String: String]], labels: [String: String] = [:],
+        installId: String = "router-check"
+    ) async -> Int {
+        let planner = Router(unvalidated: .fixed(document), models: .models([:]), installId: installId, eventLabels: labels, onIncident: { _ in })
+        for (index, key) in table.cases.enumerated() {
+            guard let input = inputs[key.caseID] else { continue }
+            expectedCosts[index] = try? await planner.plannedCosts(feature: table.feature, input: input)
+        }
+        return expectedCosts.count
+    }
+
     /// Walks every case through `arms` under `policy`'s conditions.
     /// - Parameter expectedCosts: per case index, what each model id is expected to cost as the router estimates it
-    ///   (`Router.plannedCosts`); the hedge's cost cap judges a raced model by it. Without one, by its stored cost.
-    func trace(arms: [Int], policy: ReplayPolicy, expectedCosts: [Int: [String: Double]] = [:]) throws(RecommendError) -> RouteTrace {
+    ///   (`Router.plannedCosts`); the hedge's cost cap judges a raced model by it. nil: ``expectedCosts``; a case
+    ///   without one: by its stored cost.
+    func trace(arms: [Int], policy: ReplayPolicy, expectedCosts: [Int: [String: Double]]? = nil) throws(RecommendError) -> RouteTrace {
+        let expectedCosts = expectedCosts ?? self.expectedCosts
         let rules = SimulatedRequest(policy: policy, table: table, contextWindows: contextWindows)
         var trace = RouteTrace(arms: arms, scorerCount: table.scorers.count)
         for (caseIndex, row) in table.outcomes.enumerated() {

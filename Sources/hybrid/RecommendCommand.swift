@@ -111,12 +111,18 @@ struct RecommendCommand: AsyncParsableCommand {
                 }
                 return
             }
+            let hedge = try hedgeSearch()
             var simulators: [RouteSimulator] = []
             for run in runs {
-                simulators.append(try await RouteSimulator.load(from: store, run: run))
+                var simulator = try await RouteSimulator.load(from: store, run: run)
+                // A per-call cap is judged on the router's estimate, as the router will judge the written cap.
+                if hedge?.maxExtraCostPerRequestUSD != nil, let record = try await store.run(id: run) {
+                    print(await simulator.estimateCallCosts(for: record, document: document))
+                }
+                simulators.append(simulator)
             }
             var recommender = Recommender(policy: floors, reducer: reducer)
-            recommender.hedge = try hedgeSearch()
+            recommender.hedge = hedge
             let recommendation = try recommender.recommend(document: document, simulators: simulators)
             print("recommendation from \(source) (version \(document.version)) and run \(runs.joined(separator: ", ")):")
             print(recommendation.renderSummary())

@@ -46,8 +46,8 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Comma-separated hedge delays in ms (e.g. 300,600,1200): simulate the route unhedged and hedged after each delay, one line each.")
     var hedgeAfter: String?
 
-    @Option(help: "With --hedge-after: a raced call whose stored cost is above this many dollars is not started.")
-    var hedgeMaxCost: Double?
+    @Option(help: "With --hedge-after: a raced call expected to cost more than this many dollars is not started (the router's estimate when --config and the run's dataset are at hand, else the stored bill); what routing.hedge.maxExtraCostPerRequestUSD means.")
+    var hedgeMaxCallCost: Double?
 
     @Flag(help: "Replay the run through the real Router and compare it with the simulation, case by case.")
     var checkRouter = false
@@ -71,7 +71,11 @@ struct SimulateCommand: AsyncParsableCommand {
                 try await runRouterCheck(store: store)
                 return
             }
-            let simulator = try await RouteSimulator.load(from: store, run: run, feature: feature)
+            var simulator = try await RouteSimulator.load(from: store, run: run, feature: feature)
+            if hedgeMaxCallCost != nil, let record = try await store.run(id: run) {
+                let document = try await global.loadConfig(forRun: record, store: store).document
+                print(await simulator.estimateCallCosts(for: record, document: document, labels: try targeting.labels(), installId: targeting.installId))
+            }
             let policy = try policy(order: order ?? "")
             guard let delays = try hedgeDelays() else {
                 print(try simulator.simulate(policy).render())
@@ -80,7 +84,7 @@ struct SimulateCommand: AsyncParsableCommand {
             var results = [try simulator.simulate(policy)]
             for delay in delays {
                 var hedged = policy
-                hedged.hedge = HedgeConfig(afterMs: delay, maxExtraCostPerRequestUSD: hedgeMaxCost)
+                hedged.hedge = HedgeConfig(afterMs: delay, maxExtraCostPerRequestUSD: hedgeMaxCallCost)
                 results.append(try simulator.simulate(hedged))
             }
             print(SimulationResult.hedgeTable(results))
@@ -131,8 +135,8 @@ struct SimulateCommand: AsyncParsableCommand {
         guard !entries.isEmpty, delays.count == entries.count else {
             throw ValidationError("--hedge-after takes whole milliseconds above 0, comma-separated (300,600,1200); found \(hedgeAfter)")
         }
-        if let hedgeMaxCost, !(hedgeMaxCost.isFinite && hedgeMaxCost >= 0) {
-            throw ValidationError("--hedge-max-cost must be 0 or more dollars; found \(hedgeMaxCost)")
+        if let hedgeMaxCallCost, !(hedgeMaxCallCost.isFinite && hedgeMaxCallCost >= 0) {
+            throw ValidationError("--hedge-max-call-cost must be 0 or more dollars; found \(hedgeMaxCallCost)")
         }
         return delays
     }

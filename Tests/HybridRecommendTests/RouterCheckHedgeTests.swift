@@ -100,6 +100,25 @@ struct RouterCheckHedgeTests {
         #expect(report.cases.count == 3 && report.cases.allSatisfy { Self.raced($0.attempts) && $0.router.servedBy == "cloud" })
     }
 
+    @Test("the same cap in simulate and recommend: with the dataset's inputs the simulator judges the router's estimate and races too")
+    func simulatorJudgesTheRoutersEstimate() async throws {
+        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { _ in 2_500 }, costUSD: 0)
+        let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in 300 }, costUSD: 0.01)
+        let store = try await StoredRunFixture.store(cases: 3, arms: [device, cloud])
+        let document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        var simulator = try await RouteSimulator.load(from: store, run: "run-1")
+        let input = Dictionary(uniqueKeysWithValues: try #require(document.features["summarize"]).inputs.map { ($0, "replayed input") })
+        let policy = { (cap: Double) in
+            ReplayPolicy(order: ["local", "cloud"], variant: "concise", hedge: HedgeConfig(afterMs: 300, maxExtraCostPerRequestUSD: cap))
+        }
+        #expect(try simulator.simulate(policy(0.005)).hedge?.hedged.successes == 0, "the stored bill ($0.01) is over the cap")
+        let estimated = await simulator.estimateCallCosts(
+            document: document, inputs: Dictionary(uniqueKeysWithValues: simulator.table.cases.map { ($0.caseID, input) }))
+        #expect(estimated == 3)
+        #expect(try simulator.simulate(policy(0.005)).hedge?.hedged.successes == 3, "the router's estimate is under it: every request races")
+        #expect(try simulator.simulate(policy(0.000_001)).hedge?.hedged.successes == 0)
+    }
+
     @Test("random hedged policies over random tables with ties: the router does what the simulator predicts, every case")
     func hedgedAgreement() async throws {
         let base = try RouterCheckPropertyTests.document(models: Self.models)

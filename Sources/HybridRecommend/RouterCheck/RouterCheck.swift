@@ -63,13 +63,14 @@ public struct RouterCheck: Sendable {
         } catch {
             throw .invalidConfig(error.description)
         }
-        let simulator = RouteSimulator(table: table, contextWindows: document.models.mapValues(\.contextWindow))
+        var simulator = RouteSimulator(table: table, contextWindows: document.models.mapValues(\.contextWindow))
         let (_, arms) = try simulator.resolve(policy)
         // Only a per-request cost cap reads the estimate (the router, too, works it out only then).
-        let costs =
-            policy.hedge?.maxExtraCostPerRequestUSD == nil
-            ? [:] : await expectedCosts(table: table, feature: name, config: config, document: replayDocument)
-        let trace = try simulator.trace(arms: arms, policy: policy, expectedCosts: costs)
+        if policy.hedge?.maxExtraCostPerRequestUSD != nil {
+            let inputs = Dictionary(table.cases.map { ($0.caseID, input(for: $0.caseID, config: config)) }, uniquingKeysWith: { first, _ in first })
+            await simulator.estimateCallCosts(document: replayDocument, inputs: inputs, labels: labels, installId: installId)
+        }
+        let trace = try simulator.trace(arms: arms, policy: policy)
         var cases: [RouterCheckReport.Case] = []
         for (i, caseIndex) in trace.cases.enumerated() {
             let key = table.cases[caseIndex]
@@ -93,20 +94,6 @@ public struct RouterCheck: Sendable {
         let resolved = document.resolved(labels: labels, installId: installId).document
         guard let config = resolved.features[name] else { throw .featureNotInConfig(feature: name) }
         return (config, ReplayPolicy.simulated(feature: name, document: resolved))
-    }
-
-    /// Per case, what each model is expected to cost for the case's input as the router estimates it (its rendered
-    /// prompt and reserved output at the model's prices), so the simulator judges a hedge's cost cap by the router's
-    /// figure. A case the router would decline before any model (too short) gets none.
-    private func expectedCosts(
-        table: RunOutcomeTable, feature: String, config: FeatureConfig, document: HybridConfigDocument
-    ) async -> [Int: [String: Double]] {
-        let planner = Router(unvalidated: .fixed(document), models: .models([:]), installId: installId, eventLabels: labels, onIncident: { _ in })
-        var costs: [Int: [String: Double]] = [:]
-        for (index, key) in table.cases.enumerated() {
-            costs[index] = try? await planner.plannedCosts(feature: feature, input: input(for: key.caseID, config: config))
-        }
-        return costs
     }
 
     /// The case's template variables from the dataset, or the same short input for every case without one.
