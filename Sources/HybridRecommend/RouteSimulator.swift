@@ -95,10 +95,17 @@ public struct RouteSimulator: Sendable {
         let expectedCosts = expectedCosts ?? self.expectedCosts
         let rules = SimulatedRequest(policy: policy, table: table, contextWindows: contextWindows)
         var trace = RouteTrace(arms: arms, scorerCount: table.scorers.count)
+        // The router's share cap, request after request in the run's order, as one router would count them.
+        let shareCap = policy.hedge?.maxHedgedShare
+        var shared: (requests: Int, hedged: Int)?
         for (caseIndex, row) in table.outcomes.enumerated() {
-            guard let walk = rules.walk(row, arms: arms, expectedCosts: expectedCosts[caseIndex]) else {
+            let mayHedge = shareCap.map { HedgeShare.allows(shared, cap: $0) } ?? true
+            guard let walk = rules.walk(row, arms: arms, expectedCosts: expectedCosts[caseIndex], hedging: mayHedge) else {
                 trace.incompleteCases += 1
                 continue
+            }
+            if shareCap != nil {
+                shared = ((shared?.requests ?? 0) + 1, (shared?.hedged ?? 0) + (walk.hedge != nil ? 1 : 0))
             }
             trace.append(walk, caseIndex: caseIndex, scorerCount: table.scorers.count)
         }
@@ -135,7 +142,10 @@ struct SimulatedRequest {
 
     /// One request down `arms`; nil when an arm the walk reached has no stored result. `expectedCosts` (model id →
     /// USD) is what the hedge's cost cap reads for a model; a model without one is judged by its stored cost.
-    func walk(_ row: [ArmOutcome?], arms: [Int], expectedCosts: [String: Double]? = nil) -> CaseWalk? {
+    /// `hedging` false: the run's share cap is reached and the request is not hedged.
+    func walk(_ row: [ArmOutcome?], arms: [Int], expectedCosts: [String: Double]? = nil, hedging: Bool = true) -> CaseWalk? {
+        var rules = rules
+        if !hedging { rules.hedge = nil }  // the share cap is reached: this request runs unhedged
         var walk = RoutingWalk(rules: rules, count: arms.count)
         var out = CaseWalk()
         var running: [SimulatedCall] = []

@@ -95,12 +95,12 @@ extension Router {
     func walk(_ plan: Plan, delivery: some WalkDelivery) async throws(RouterError) -> RoutedResponse {
         var rules = rules(for: plan)
         let shareCap = rules.hedge == nil ? nil : plan.document.routing(for: plan.config)?.hedge?.maxHedgedShare
-        if let shareCap, !mayHedge(plan.feature, cap: shareCap) { rules.hedge = nil }
+        if let shareCap, !hedgeShare.allows(plan.feature, cap: shareCap) { rules.hedge = nil }
         var walk = RoutingWalk(rules: rules, count: plan.priority.count)
         var ledger = WalkLedger()
         defer {
             ledger.race?.calls.cancelAll()
-            if shareCap != nil { countHedge(plan.feature, hedged: ledger.hedged) }
+            if shareCap != nil { hedgeShare.count(plan.feature, hedged: ledger.hedged) }
         }
         var action = walk.start(at: clock.now() - plan.start)
         while true {
@@ -247,21 +247,6 @@ extension Router {
     }
 
     // MARK: - Hedged races
-
-    /// Whether `feature`'s share of hedged requests so far is under `cap` (the first request may always hedge).
-    private func mayHedge(_ feature: String, cap: Double) -> Bool {
-        state.withLock { state in
-            guard let counts = state.hedges[feature], counts.requests > 0 else { return true }
-            return Double(counts.hedged) < cap * Double(counts.requests)
-        }
-    }
-
-    private func countHedge(_ feature: String, hedged: Bool) {
-        state.withLock { state in
-            let counts = state.hedges[feature] ?? (0, 0)
-            state.hedges[feature] = (counts.requests + 1, counts.hedged + (hedged ? 1 : 0))
-        }
-    }
 
     /// A call with a hedge time: it runs in a race of its own, and whichever of its end and the hedge time comes
     /// first is reported; the call keeps running after `.hedgeDue`.

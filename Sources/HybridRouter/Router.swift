@@ -25,8 +25,6 @@ public final class Router: Sendable {
         var cooldowns: [String: ContinuousClock.Instant] = [:]
         /// Models built by a factory provider, with the configuration they were built from.
         var built: [String: (config: ModelConfig, model: any LanguageModel)] = [:]
-        /// Feature → requests walked with a hedge share cap, and how many of them raced a second model.
-        var hedges: [String: (requests: Int, hedged: Int)] = [:]
     }
 
     let configSource: RouterConfigSource
@@ -38,6 +36,8 @@ public final class Router: Sendable {
     let clock: RouterClock
     /// The app's routing block and input sizing.
     package let policy: RouterDefaults
+    /// The requests each feature hedged under `maxHedgedShare`.
+    let hedgeShare: HedgeShare
     let onIncident: @Sendable (RouterIncident) -> Void
     /// Receives one `RouteEvent` per request; nil: no events are built.
     let eventSink: (any RouteEventSink)?
@@ -94,8 +94,10 @@ public final class Router: Sendable {
         policy: RouterDefaults = RouterDefaults(),
         eventSink: (any RouteEventSink)? = nil,
         eventLabels: [String: String] = [:],
+        hedgeShare: HedgeShare = HedgeShare(),
         onIncident: @escaping @Sendable (RouterIncident) -> Void = Router.reportToStandardError
     ) {
+        self.hedgeShare = hedgeShare
         self.eventSink = eventSink
         self.eventLabels = eventLabels
         self.targetLabels = TargetLabels(eventLabels)

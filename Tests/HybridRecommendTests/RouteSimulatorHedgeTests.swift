@@ -107,7 +107,9 @@ import Testing
         let capped = try recommender.recommend(document: base, simulators: [simulator])
         #expect(capped.features.first?.hedge?.afterMs == nil)
         #expect(capped.document.features["summarize"]?.routing?.hedge == nil)
-        #expect(capped.renderSummary().contains("hedged 10.0% of requests > 5.0%"))
+        // The share cap binds in the simulation request by request, as in the router: 3 of the 6 slow cases race,
+        // too few to show the hedge.
+        #expect(capped.renderSummary().contains("not shown: 3 of 60 cases faster with the hedge"), "\(capped.renderSummary())")
     }
 
     /// Two slow cases of 20 cannot show that a hedge saves time (the one-sided paired test cannot go below 1/4):

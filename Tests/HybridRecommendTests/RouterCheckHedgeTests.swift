@@ -33,7 +33,7 @@ struct RouterCheckHedgeTests {
         let stops = Set(RouterCheckPropertyTests.errorKinds.filter { _ in Int.random(in: 0..<5, using: &rng) == 0 })
         let deadline: Double? = Bool.random(using: &rng) ? [500, 1000, 1500, 2500].randomElement(using: &rng)! : nil
         let tiers: [ModelTier]? = Int.random(in: 0..<6, using: &rng) == 0 ? [.thirdParty] : nil  // none may race
-        let share: Double? = Bool.random(using: &rng) ? 0.1 : nil  // a fresh router per case: the first may hedge
+        let share: Double? = Bool.random(using: &rng) ? [0.1, 0.3].randomElement(using: &rng)! : nil  // counted across the run
         // Every model's estimate for the replayed input is about $0.0003 and stored bills spread to $0.005: one cap
         // blocks every race, the other only races whose stored bill (not the estimate the router judges) is higher.
         let cap: Double? = Int.random(in: 0..<3, using: &rng) == 0 ? [0.0001, 0.001].randomElement(using: &rng)! : nil
@@ -98,6 +98,20 @@ struct RouterCheckHedgeTests {
         let report = try await RouterCheck(document: document).run(store: store, run: "run-1")
         #expect(report.allAgree, "\(report.render())")
         #expect(report.cases.count == 3 && report.cases.allSatisfy { Self.raced($0.attempts) && $0.router.servedBy == "cloud" })
+    }
+
+    @Test("maxHedgedShare binds across the run: the routers of one check share one count, and the simulator counts alike")
+    func shareCapAcrossTheRun() async throws {
+        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { _ in 2_500 }, costUSD: 0)
+        let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in 300 }, costUSD: 0.001)
+        let store = try await StoredRunFixture.store(cases: 10, arms: [device, cloud])
+        var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        document.features["summarize"]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: 300, maxHedgedShare: 0.2))
+        let report = try await RouterCheck(document: document).run(store: store, run: "run-1")
+        #expect(report.allAgree, "\(report.render())")
+        // Every case is slow; the first may race, then a race only while under 20 % of the requests so far: 1 and 7.
+        let raced = report.cases.enumerated().filter { Self.raced($0.element.attempts) }.map(\.offset)
+        #expect(raced == [0, 6], "\(report.render())")
     }
 
     @Test("the same cap in simulate and recommend: with the dataset's inputs the simulator judges the router's estimate and races too")

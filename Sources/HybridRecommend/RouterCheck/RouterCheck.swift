@@ -11,7 +11,8 @@ public import HybridStore
 /// The policy replayed is the feature's in `document`: its priority order (models the run did not measure are in
 /// the router's order but have no model, so the router skips them as the simulator leaves them out), its default
 /// variant and its `routing` block over the document's defaults. Each case gets a fresh router, because the
-/// simulator treats requests as independent (a rate limit's cooldown does not carry to the next case).
+/// simulator treats requests as independent (a rate limit's cooldown does not carry to the next case); the routers
+/// of one run share one count of hedged requests, so `maxHedgedShare` binds across the run as in one app's router.
 public struct RouterCheck: Sendable {
     /// The config whose feature is replayed.
     public var document: HybridConfigDocument
@@ -72,6 +73,8 @@ public struct RouterCheck: Sendable {
         }
         let trace = try simulator.trace(arms: arms, policy: policy)
         var cases: [RouterCheckReport.Case] = []
+        // One count of hedged requests across the run's routers: the share cap binds as in one app's router.
+        let hedgeShare = HedgeShare()
         for (i, caseIndex) in trace.cases.enumerated() {
             let key = table.cases[caseIndex]
             let predicted = RouterCheckReport.Figures(
@@ -79,7 +82,7 @@ public struct RouterCheck: Sendable {
                 adherent: trace.adherent[i], costUSD: trace.costUSD[i], latencyMs: trace.latencyMs[i])
             let actual = await replay(
                 feature: name, config: config, variant: variant, outcomes: replays[key] ?? [:], document: replayDocument,
-                input: input(for: key.caseID, config: config))
+                input: input(for: key.caseID, config: config), hedgeShare: hedgeShare)
             cases.append(RouterCheckReport.Case(key: key, simulated: predicted, router: actual.figures, attempts: actual.attempts))
         }
         var report = RouterCheckReport(
@@ -105,7 +108,7 @@ public struct RouterCheck: Sendable {
     /// own: calls racing a deadline or each other (a hedge) end in the order of their stored latencies.
     private func replay(
         feature: String, config: FeatureConfig, variant: String, outcomes: [String: ReplayOutcome], document: HybridConfigDocument,
-        input: [String: String]
+        input: [String: String], hedgeShare: HedgeShare
     ) async -> (figures: RouterCheckReport.Figures, attempts: [RouteAttempt]) {
         let clock = VirtualClock()
         let executor = ReplayExecutor(clock: clock)
@@ -120,7 +123,7 @@ public struct RouterCheck: Sendable {
         }
         let router = Router(
             unvalidated: .fixed(document), models: .models(models), installId: installId, clock: clock.routerClock(taskExecutor: executor), eventLabels: labels,
-            onIncident: { _ in })
+            hedgeShare: hedgeShare, onIncident: { _ in })
         let start = clock.now
         let result = await executor.run { () -> Result<RoutedResponse, RouterError> in
             do throws(RouterError) {
