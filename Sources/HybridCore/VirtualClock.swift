@@ -62,8 +62,11 @@ package final class VirtualClock: Sendable {
 
     /// Suspends until `deadline` has passed in virtual time, or throws `CancellationError` when cancelled first.
     /// `kind` orders it among sleepers due at the same instant (see the type's notes): the router's timers are
-    /// `.timer`, a replayed call's end is `.answer`.
-    package func sleep(until deadline: ContinuousClock.Instant, kind: SleeperKind = .timer) async throws {
+    /// `.timer`, a replayed call's end is `.answer`. `since`: when the wait counts as begun for that order (default
+    /// now); a replayed stream's end counts from its call's start, as the call's end does when it is not streamed.
+    package func sleep(
+        until deadline: ContinuousClock.Instant, kind: SleeperKind = .timer, since: ContinuousClock.Instant? = nil
+    ) async throws {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
@@ -73,7 +76,7 @@ package final class VirtualClock: Sendable {
                 let immediate = state.withLock { state -> Result<Void, any Error>? in
                     if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
                     if deadline < state.now || state.expiredThrough.map({ deadline <= $0 }) == true { return .success(()) }
-                    state.sleepers[id] = Sleeper(deadline: deadline, since: state.now, kind: kind, continuation: continuation)
+                    state.sleepers[id] = Sleeper(deadline: deadline, since: since ?? state.now, kind: kind, continuation: continuation)
                     return nil
                 }
                 if let immediate { continuation.resume(with: immediate) }

@@ -17,6 +17,8 @@ package struct ArmOutcome: Sendable {
     var adherent: Bool?
     /// Total latency of the final attempt in milliseconds (0 for errors, which the store records without timing).
     var totalMs: Double
+    /// When the first text arrived, in milliseconds from the call's start; nil when the result was not streamed.
+    var ttftMs: Double?
     /// Cost in dollars; nil when the model has no price configured.
     var costUSD: Double?
     /// Scores by the table's scorer index; nil where the scorer gave none.
@@ -44,6 +46,7 @@ package struct ArmOutcome: Sendable {
         hasOutput = record.error == nil && record.hasOutput
         adherent = record.allConstraintsPassed
         totalMs = record.timings.totalMs
+        ttftMs = record.error == nil ? record.timings.ttftMs : nil
         costUSD = record.costUSD
         cacheHit = record.cacheHit
         scores = []

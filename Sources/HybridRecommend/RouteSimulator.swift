@@ -91,9 +91,14 @@ public struct RouteSimulator: Sendable {
     /// - Parameter expectedCosts: per case index, what each model id is expected to cost as the router estimates it
     ///   (`Router.plannedCosts`); the hedge's cost cap judges a raced model by it. nil: ``expectedCosts``; a case
     ///   without one: by its stored cost.
-    func trace(arms: [Int], policy: ReplayPolicy, expectedCosts: [Int: [String: Double]]? = nil) throws(RecommendError) -> RouteTrace {
+    /// - Parameter streams: replay `Router.stream` rather than `generate`: under progressive streaming a call's text
+    ///   arrives at its stored time to first token, which decides a hedged race and whether a cut call had shown text.
+    func trace(
+        arms: [Int], policy: ReplayPolicy, expectedCosts: [Int: [String: Double]]? = nil, streams: Bool = false
+    ) throws(RecommendError) -> RouteTrace {
         let expectedCosts = expectedCosts ?? self.expectedCosts
-        let rules = SimulatedRequest(policy: policy, table: table, contextWindows: contextWindows)
+        var rules = SimulatedRequest(policy: policy, table: table, contextWindows: contextWindows)
+        rules.streams = streams && rules.rules.streaming == .progressive
         var trace = RouteTrace(arms: arms, scorerCount: table.scorers.count)
         // The router's share cap, request after request in the run's order, as one router would count them.
         let shareCap = policy.hedge?.maxHedgedShare
@@ -126,6 +131,8 @@ struct SimulatedRequest {
     var table: RunOutcomeTable
     /// Context windows by model id, when the config is known (a context-window error then bounds the next models).
     var contextWindows: [String: Int]
+    /// Progressive streams: a call's text reaches the app at its stored time to first token (`ArmOutcome.ttftMs`).
+    var streams = false
 
     init(policy: ReplayPolicy, table: RunOutcomeTable, contextWindows: [String: Int]) {
         self.table = table
@@ -165,7 +172,8 @@ struct SimulatedRequest {
                 event = finish(start(position, row: row, arms: arms, until: until, into: &out), into: &out)
             case .callHedged(let position, let until, let hedgeAt):
                 let call = start(position, row: row, arms: arms, until: until, into: &out)
-                if call.endsAtMs <= hedgeAt.milliseconds {
+                // An answer by the hedge time, or (streaming) text by then, leaves the call to run alone.
+                if call.endsAtMs <= hedgeAt.milliseconds || (call.textAtMs.map { $0 <= hedgeAt.milliseconds } ?? false) {
                     event = finish(call, into: &out)
                 } else {
                     running.append(call)
@@ -208,8 +216,13 @@ struct SimulatedRequest {
         if outcome.cacheHit { out.cacheHits += 1 }
         if let cost = outcome.costUSD { out.costUSD += cost } else { out.unpriced += 1 }
         let startMs = out.latencyMs
+        // Streaming, text is out from its time to first token; one arriving at the cut's instant is read first.
+        let textAtMs = streams ? outcome.ttftMs.map { startMs + $0 } : nil
         if let limitMs = until?.milliseconds, startMs + outcome.totalMs > limitMs {
-            return SimulatedCall(position: position, endsAtMs: limitMs, event: .cut(deliveredText: false), isCut: true, costUSD: outcome.costUSD ?? 0)
+            let shown = textAtMs.map { $0 <= limitMs } ?? false
+            return SimulatedCall(
+                position: position, endsAtMs: limitMs, event: .cut(deliveredText: shown), isCut: true, costUSD: outcome.costUSD ?? 0,
+                textAtMs: shown ? textAtMs : nil)
         }
         let event: RoutingWalk.Event
         if outcome.failed {
@@ -218,9 +231,11 @@ struct SimulatedRequest {
                 kind: outcome.errorKind ?? GenerationError.Kind.serverError.rawValue, message: outcome.errorMessage ?? "")
             event = .failed(ReplayLanguageModel.generationError(error, model: model), deliveredText: false)
         } else {
-            event = .answered(checks: checks(outcome), usage: nil, deliveredText: false)
+            event = .answered(checks: checks(outcome), usage: nil, deliveredText: textAtMs != nil)
         }
-        return SimulatedCall(position: position, endsAtMs: startMs + outcome.totalMs, event: event, isCut: false, costUSD: outcome.costUSD ?? 0)
+        return SimulatedCall(
+            position: position, endsAtMs: startMs + outcome.totalMs, event: event, isCut: false, costUSD: outcome.costUSD ?? 0,
+            textAtMs: textAtMs)
     }
 
     /// The clock moves to the call's end.
@@ -230,10 +245,16 @@ struct SimulatedRequest {
         return call.event
     }
 
-    /// The earliest end among the calls of a race (ties: the call started first).
+    /// The earliest end, or (streaming) first text, among the calls of a race (ties: the call started first; a
+    /// call's text before its own end).
     private func nextEnd(of running: inout [SimulatedCall], into out: inout CaseWalk) -> RoutingWalk.Event {
-        guard let index = running.indices.min(by: { running[$0].endsAtMs < running[$1].endsAtMs }) else {
+        guard let index = running.indices.min(by: { running[$0].nextMs < running[$1].nextMs }) else {
             preconditionFailure("the walk awaits a race with no call in flight")
+        }
+        if let textAt = running[index].textAtMs, !running[index].textPosted {
+            running[index].textPosted = true
+            out.latencyMs = max(out.latencyMs, textAt)
+            return .textStarted(position: running[index].position)
         }
         let call = running.remove(at: index)
         return .raceEnded(position: call.position, finish(call, into: &out))
@@ -261,6 +282,13 @@ struct SimulatedCall: Sendable {
     /// Ends at the walk's limit rather than with its stored outcome.
     var isCut: Bool
     var costUSD: Double
+    /// Streaming: when the call's first text reaches the router; nil when it shows none before it ends.
+    var textAtMs: Double? = nil
+    /// The race has read the first text.
+    var textPosted = false
+
+    /// The instant of the call's next event in a race: its first text, then its end.
+    var nextMs: Double { textPosted ? endsAtMs : (textAtMs ?? endsAtMs) }
 }
 
 /// One simulated request.

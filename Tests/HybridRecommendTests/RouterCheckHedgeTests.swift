@@ -22,6 +22,13 @@ struct RouterCheckHedgeTests {
         cost: { rng in Int.random(in: 0..<4, using: &rng) == 0 ? nil : Double(Int.random(in: 1...5000, using: &rng)) / 1e6 },
         latency: { rng, _ in latencies.randomElement(using: &rng)! })
 
+    /// As `draws`, streamed: three answers in four have a time to first token on the grid, at or before their end.
+    static let streamedDraws = RouterCheckPropertyTests.Draws(
+        cost: draws.cost, latency: draws.latency,
+        ttft: { rng, latency in
+            Int.random(in: 0..<4, using: &rng) == 0 ? nil : latencies.filter { $0 <= latency }.randomElement(using: &rng)
+        })
+
     /// A random hedged policy over two or three models: output checks, maybe an attempt timeout and a deadline on
     /// the grid, a hedge delay on the grid, sometimes limited to a tier or a share.
     static func policy(_ rng: inout SplitMix64) -> ReplayPolicy {
@@ -98,6 +105,44 @@ struct RouterCheckHedgeTests {
         let report = try await RouterCheck(document: document).run(store: store, run: "run-1")
         #expect(report.allAgree, "\(report.render())")
         #expect(report.cases.count == 3 && report.cases.allSatisfy { Self.raced($0.attempts) && $0.router.servedBy == "cloud" })
+    }
+
+    @Test("a streamed run is replayed as streams too: under progressive streaming the first text wins the race, not the first end")
+    func firstTextWinsAStreamedRace() async throws {
+        // The device answers at 1,000 ms with its first text at 350 ms; the cloud, raced at 300 ms, sends text at
+        // 330 ms and ends at 2,300 ms. generate: the device ends first and wins; stream: the cloud's text is first.
+        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { _ in 1_000 }, ttftMs: { _ in 350 }, costUSD: 0)
+        let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in 2_000 }, ttftMs: { _ in 30 }, costUSD: 0.001)
+        let store = try await StoredRunFixture.store(cases: 2, arms: [device, cloud])
+        var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        document.features["summarize"]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: 300))
+        let report = try await RouterCheck(document: document).run(store: store, run: "run-1")
+        #expect(report.allAgree, "\(report.render())")
+        #expect(report.cases.count == 4)
+        for item in report.cases {
+            #expect(item.router.servedBy == (item.streamed ? "cloud" : "local"), "\(report.render())")
+            #expect(item.router.latencyMs == (item.streamed ? 2_300 : 1_000))
+        }
+        #expect(report.render().contains("(stream)"))
+    }
+
+    @Test("random hedged policies over random streamed tables with ties: streams replayed through the router agree with the simulator")
+    func hedgedStreamAgreement() async throws {
+        let base = try RouterCheckPropertyTests.document(models: Self.models)
+        var checked = 0, raced = 0
+        for seed in UInt64(1)...30 {
+            var rng = SplitMix64(seed: seed)
+            let store = try await RouterCheckPropertyTests.storeTable(&rng, cases: 12, document: base, draws: Self.streamedDraws)
+            for _ in 0..<3 {
+                let report = try await RouterCheckPropertyTests.agreeingReport(Self.policy(&rng), base: base, store: store, seed: seed)
+                guard let report else { return }
+                let streams = report.cases.filter(\.streamed)
+                checked += streams.count
+                raced += streams.count { Self.raced($0.attempts) }
+            }
+        }
+        #expect(checked == 30 * 3 * 12)
+        #expect(raced > checked / 10, "only \(raced) of \(checked) streamed cases raced two calls")
     }
 
     @Test("maxHedgedShare binds across the run: the routers of one check share one count, and the simulator counts alike")

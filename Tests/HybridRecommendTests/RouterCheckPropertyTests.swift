@@ -33,6 +33,8 @@ struct RouterCheckPropertyTests {
     struct Draws: Sendable {
         var cost: @Sendable (inout SplitMix64) -> Double?
         var latency: @Sendable (inout SplitMix64, _ failed: Bool) -> Double
+        /// An answer's time to first token (a streamed run); nil: not streamed.
+        var ttft: @Sendable (inout SplitMix64, _ latency: Double) -> Double? = { _, _ in nil }
 
         /// Half the calls priced; failures at once, answers on a 0.5 ms grid up to 3 s, often equal to a timeout.
         static let property = Draws(
@@ -68,7 +70,7 @@ struct RouterCheckPropertyTests {
                 records.append(ResultRecord(
                     key: key, feature: "summarize", promptVariant: "concise", modelID: model, tier: .privateCloud,
                     renderedPromptHash: "p", rawOutput: text, usage: TokenUsage(promptTokens: 10, completionTokens: 5),
-                    timings: ResultTimings(totalMs: latency), costUSD: cost,
+                    timings: ResultTimings(ttftMs: draws.ttft(&rng, latency), totalMs: latency), costUSD: cost,
                     constraints: checks.evaluate(text).results.map { ConstraintOutcome(name: $0.name, passed: $0.passed) }))
             }
         }

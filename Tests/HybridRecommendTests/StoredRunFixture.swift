@@ -11,6 +11,8 @@ struct ArmSpec: Sendable {
     var adherent: @Sendable (Int) -> Bool = { _ in true }
     var failed: @Sendable (Int) -> Bool = { _ in false }
     var latencyMs: @Sendable (Int) -> Double = { _ in 100 }
+    /// When a streamed answer's first text came; nil: not streamed.
+    var ttftMs: @Sendable (Int) -> Double? = { _ in nil }
     var costUSD: Double? = 0
     var scores: [String: @Sendable (Int) -> Double] = [:]
 
@@ -41,7 +43,7 @@ enum StoredRunFixture {
                         key: key, feature: feature, promptVariant: arm.variant, modelID: arm.model, tier: arm.tier,
                         renderedPromptHash: "p\(i)", rawOutput: "output \(i)",
                         usage: TokenUsage(promptTokens: 10, completionTokens: 5),
-                        timings: ResultTimings(totalMs: arm.latencyMs(i)), costUSD: arm.costUSD,
+                        timings: ResultTimings(ttftMs: arm.ttftMs(i), totalMs: arm.latencyMs(i)), costUSD: arm.costUSD,
                         constraints: [ConstraintOutcome(name: "max_words", passed: arm.adherent(i))],
                         scores: arm.scores.map { QualityScore(scorer: $0.key, value: $0.value(i)) }))
                 }

@@ -9,6 +9,8 @@ struct ReplayOutcome: Sendable {
     var usage: TokenUsage?
     var error: ResultError?
     var latencyMs: Double
+    /// When the stored stream's first text came; nil when the result was not streamed (or failed).
+    var ttftMs: Double?
     var costUSD: Double?
 
     init(_ record: ResultRecord) {
@@ -16,14 +18,16 @@ struct ReplayOutcome: Sendable {
         usage = record.usage
         error = record.error
         latencyMs = record.timings.totalMs
+        ttftMs = record.error == nil ? record.timings.ttftMs : nil
         costUSD = record.costUSD
     }
 
-    init(text: String?, usage: TokenUsage?, error: ResultError?, latencyMs: Double, costUSD: Double?) {
+    init(text: String?, usage: TokenUsage?, error: ResultError?, latencyMs: Double, ttftMs: Double? = nil, costUSD: Double?) {
         self.text = text
         self.usage = usage
         self.error = error
         self.latencyMs = latencyMs
+        self.ttftMs = ttftMs
         self.costUSD = costUSD
     }
 }
@@ -62,22 +66,53 @@ struct ReplayLanguageModel: LanguageModel {
     func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
         bill.charge(outcome.costUSD)
         let start = clock.now
-        let end = start + .nanoseconds(Int64((outcome.latencyMs * 1_000_000).rounded()))
+        try await sleep(until: start + Self.duration(outcome.latencyMs))
+        return try answer(since: start)
+    }
+
+    /// A stored stream: its whole text at its time to first token, then the completed response at its end (a
+    /// result stored without one streams as `generate` answers, all at the end).
+    func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+        guard let ttftMs = outcome.ttftMs, let text = outcome.text, !text.isEmpty else {
+            return streamByGenerating(request, taskExecutor: taskExecutor)
+        }
+        return AsyncThrowingStream { continuation in
+            let task = Task.starting(on: taskExecutor) {
+                do throws(GenerationError) {
+                    bill.charge(outcome.costUSD)
+                    let start = clock.now
+                    try await sleep(until: start + Self.duration(ttftMs))
+                    continuation.yield(.delta(text))
+                    try await sleep(until: start + Self.duration(outcome.latencyMs), since: start)
+                    continuation.yield(.completed(try answer(since: start)))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func sleep(until instant: ContinuousClock.Instant, since: ContinuousClock.Instant? = nil) async throws(GenerationError) {
         do {
-            try await clock.sleep(until: end, kind: .answer)
+            try await clock.sleep(until: instant, kind: .answer, since: since)
         } catch {
             throw .cancelled(model: id)
         }
+    }
+
+    /// The stored error, or the stored answer of a call that began at `start`.
+    private func answer(since start: ContinuousClock.Instant) throws(GenerationError) -> GenerationResponse {
         if let error = outcome.error { throw Self.generationError(error, model: id) }
         let text = outcome.text ?? ""
         return GenerationResponse(
             text: text, servedBy: identity, usage: outcome.usage ?? .estimated(prompt: "", completion: text),
-            timing: GenerationTiming(timeToFirstToken: nil, total: end - start), finishReason: .stop)
+            timing: GenerationTiming(timeToFirstToken: outcome.ttftMs.map { Self.duration($0) }, total: clock.now - start),
+            finishReason: .stop)
     }
 
-    func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
-        streamByGenerating(request, taskExecutor: taskExecutor)
-    }
+    static func duration(_ ms: Double) -> Duration { .nanoseconds(Int64((ms * 1_000_000).rounded())) }
 
     /// The stored error as the kind the router acts on; kinds only the runner knows count as server errors.
     static func generationError(_ error: ResultError, model: String) -> GenerationError {

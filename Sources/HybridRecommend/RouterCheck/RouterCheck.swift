@@ -71,22 +71,31 @@ public struct RouterCheck: Sendable {
             let inputs = Dictionary(table.cases.map { ($0.caseID, input(for: $0.caseID, config: config)) }, uniquingKeysWith: { first, _ in first })
             await simulator.estimateCallCosts(document: replayDocument, inputs: inputs, labels: labels, installId: installId)
         }
-        let trace = try simulator.trace(arms: arms, policy: policy)
+        // A run whose results were streamed is replayed twice: as `generate`, and as `stream` (first text at its
+        // stored time to first token, which decides a progressive race).
+        let streamed = table.outcomes.contains { row in row.contains { $0?.ttftMs != nil } }
         var cases: [RouterCheckReport.Case] = []
-        // One count of hedged requests across the run's routers: the share cap binds as in one app's router.
-        let hedgeShare = HedgeShare()
-        for (i, caseIndex) in trace.cases.enumerated() {
-            let key = table.cases[caseIndex]
-            let predicted = RouterCheckReport.Figures(
-                servedBy: trace.served[i].map { measured[$0] }, deliveredBy: trace.delivered[i].map { measured[$0] },
-                adherent: trace.adherent[i], costUSD: trace.costUSD[i], latencyMs: trace.latencyMs[i])
-            let actual = await replay(
-                feature: name, config: config, variant: variant, outcomes: replays[key] ?? [:], document: replayDocument,
-                input: input(for: key.caseID, config: config), hedgeShare: hedgeShare)
-            cases.append(RouterCheckReport.Case(key: key, simulated: predicted, router: actual.figures, attempts: actual.attempts))
+        var incomplete = 0
+        for streams in streamed ? [false, true] : [false] {
+            let trace = try simulator.trace(arms: arms, policy: policy, streams: streams)
+            incomplete = trace.incompleteCases
+            // One count of hedged requests across the run's routers: the share cap binds as in one app's router.
+            let hedgeShare = HedgeShare()
+            for (i, caseIndex) in trace.cases.enumerated() {
+                let key = table.cases[caseIndex]
+                let predicted = RouterCheckReport.Figures(
+                    servedBy: trace.served[i].map { measured[$0] }, deliveredBy: trace.delivered[i].map { measured[$0] },
+                    adherent: trace.adherent[i], costUSD: trace.costUSD[i], latencyMs: trace.latencyMs[i])
+                let actual = await replay(
+                    feature: name, config: config, variant: variant, outcomes: replays[key] ?? [:], document: replayDocument,
+                    input: input(for: key.caseID, config: config), hedgeShare: hedgeShare, streams: streams)
+                var item = RouterCheckReport.Case(key: key, simulated: predicted, router: actual.figures, attempts: actual.attempts)
+                item.streamed = streams
+                cases.append(item)
+            }
         }
         var report = RouterCheckReport(
-            runID: table.runID, feature: name, policy: policy, cases: cases, incompleteCases: trace.incompleteCases)
+            runID: table.runID, feature: name, policy: policy, cases: cases, incompleteCases: incomplete)
         report.inputsReplayed = inputs != nil
         return report
     }
@@ -108,7 +117,7 @@ public struct RouterCheck: Sendable {
     /// own: calls racing a deadline or each other (a hedge) end in the order of their stored latencies.
     private func replay(
         feature: String, config: FeatureConfig, variant: String, outcomes: [String: ReplayOutcome], document: HybridConfigDocument,
-        input: [String: String], hedgeShare: HedgeShare
+        input: [String: String], hedgeShare: HedgeShare, streams: Bool
     ) async -> (figures: RouterCheckReport.Figures, attempts: [RouteAttempt]) {
         let clock = VirtualClock()
         let executor = ReplayExecutor(clock: clock)
@@ -127,7 +136,13 @@ public struct RouterCheck: Sendable {
         let start = clock.now
         let result = await executor.run { () -> Result<RoutedResponse, RouterError> in
             do throws(RouterError) {
-                return .success(try await router.generate(feature: feature, input: input))
+                guard streams else { return .success(try await router.generate(feature: feature, input: input)) }
+                var completed: RoutedResponse?
+                for try await event in router.stream(feature: feature, input: input) {
+                    if case .completed(let routed) = event { completed = routed }
+                }
+                guard let completed else { return .failure(.cancelled(feature: feature, attempts: [])) }
+                return .success(completed)
             } catch {
                 return .failure(error)
             }

@@ -39,6 +39,8 @@ public struct RouterCheckReport: Sendable {
         public var router: Figures
         /// The router's attempts, which say why it moved on.
         public var attempts: [RouteAttempt]
+        /// Replayed through `Router.stream` (a streamed run is replayed both ways) rather than `generate`.
+        public var streamed = false
 
         /// Simulator versus router; empty when they agree.
         public var differences: [String] { simulated.differences(from: router) }
@@ -86,7 +88,7 @@ public struct RouterCheckReport: Sendable {
             let figures = item.router
             let what = figures.servedBy.map { "served by \($0)" } ?? figures.deliveredBy.map { "best failing answer from \($0)" } ?? "no answer"
             let status = item.agrees ? "agree" : "DISAGREE"
-            lines.append(String(format: "  %@: %@, %@, %@, $%.6f, %.1f ms: %@", item.key.description, status, what,
+            lines.append(String(format: "  %@%@: %@, %@, %@, $%.6f, %.1f ms: %@", item.key.description, item.streamed ? " (stream)" : "", status, what,
                                 figures.adherent ? "adherent" : "not adherent", figures.costUSD, figures.latencyMs,
                                 item.agrees ? "same as simulated" : item.differences.joined(separator: "; ")))
             if !item.agrees {
@@ -94,6 +96,9 @@ public struct RouterCheckReport: Sendable {
             }
         }
         let share = cases.isEmpty ? 0 : Double(agreeing) / Double(cases.count) * 100
+        if cases.contains(where: \.streamed) {
+            lines.append("  (the run was streamed: every case is replayed as `generate` and as `stream`, first text at its stored time to first token)")
+        }
         lines.append(String(format: "agreement: %d of %d cases (%.1f %%)%@", agreeing, cases.count, share,
                             incompleteCases > 0 ? " (\(incompleteCases) incomplete cases left out)" : ""))
         return lines.joined(separator: "\n")
