@@ -14,7 +14,8 @@ import Testing
 /// 413, the process stays up, and exactly the acknowledged events are stored. One event the store cannot keep must
 /// never fail its batch (a 5xx, which an app's uploader retries, would block every event queued behind it).
 @Suite(.postgresServer) struct CollectorFuzzTests {
-    static let bodies = 3_000
+    /// 3,000 in `make test`; `HYBRID_FUZZ_BODIES=20000 swift test --filter CollectorFuzzTests` for a longer run.
+    static let bodies = ProcessInfo.processInfo.environment["HYBRID_FUZZ_BODIES"].flatMap { Int($0) } ?? 3_000
 
     @Test(arguments: ["sqlite", "postgres"])
     func mutatedBatchesNeverJamTheCollector(_ backend: String) async throws {
