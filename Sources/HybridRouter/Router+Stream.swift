@@ -10,8 +10,9 @@ extension Router {
     /// per-attempt timeout) is recovered as `routing.streamRecovery` says: the next model continues the text shown
     /// (`continue`, the default), or answers again after a `.reset` (`restart`), or the stream ends with
     /// `RouterError.streamInterrupted` (`off`). Output checks, which run at completion, are reported in the
-    /// completed response's `failedChecks` instead of falling back once text was shown. Buffered ("deliver after checks"): a model's text is held until its answer passed the
-    /// checks, so every fallback rule of `generate` applies, at the cost of time to first text.
+    /// completed response's `failedChecks` instead of falling back once text was shown.
+    /// Buffered ("deliver after checks"): a model's text is held until its answer passed the checks, so every
+    /// fallback rule of `generate` applies, at the cost of time to first text.
     /// The deadline covers the whole stream; at the deadline the model's stream is cancelled and the
     /// stream ends with `.deadlineExceeded`, even if some text was already delivered.
     /// Iteration throws `RouterError` only (typed: `catch` gives a `RouterError`). Stopping iteration cancels the

@@ -331,7 +331,9 @@ extension Router {
     /// A recovering model's answer after the text it continued. A model that repeats the text it was given (as
     /// llama-server does with an assistant prefill) is not counted twice.
     static func joined(_ shown: String, continuedBy text: String) -> String {
-        text.hasPrefix(shown) ? text : shown + text
+        if text.hasPrefix(shown) { return text }
+        if shown.hasPrefix(text) { return shown }  // it repeated part of the text and stopped: nothing new
+        return shown + text
     }
 
     private func cacheKey(_ plan: Plan, _ position: Int) -> RouterCacheKey {

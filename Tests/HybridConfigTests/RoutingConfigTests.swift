@@ -89,7 +89,7 @@ struct RoutingConfigTests {
         let url = Fixtures.repositoryRoot.appendingPathComponent("prompts/hybrid-config.schema.json")
         let schema = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: url))
         let routing = try #require(schema["$defs"]?["routing"]?["properties"]?.objectValue)
-        #expect(Set(routing.keys) == Set(["onError", "fallbackOnOutput", "attemptTimeoutMs", "rateLimitCooldownMs", "quotaCooldownMs", "whenChecksFail", "streaming", "hedge"]))
+        #expect(Set(routing.keys) == Set(["onError", "fallbackOnOutput", "attemptTimeoutMs", "rateLimitCooldownMs", "quotaCooldownMs", "whenChecksFail", "streaming", "streamRecovery", "hedge"]))
         let hedge = try #require(routing["hedge"]?["properties"]?.objectValue)
         #expect(Set(hedge.keys) == ["afterMs", "tiers", "maxExtraCostPerRequestUSD", "maxHedgedShare"])
         #expect(schema["$defs"]?["feature"]?["properties"]?["routing"] != nil)
