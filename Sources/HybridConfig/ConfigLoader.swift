@@ -35,6 +35,9 @@ public actor ConfigLoader {
 
     /// The resolution in force.
     public private(set) var current: ConfigResolution
+    /// Reading the last-known-good copy, once: every reader of the config waits for it, so a request made at launch,
+    /// offline, is served by the last good config rather than the bundled one.
+    private var starting: Task<Void, Never>?
     /// Feature → (the app's type name, its schema): output types a fetched config must stay compatible with.
     private var outputTypes: [String: (name: String, schema: JSONValue)] = [:]
 
@@ -85,22 +88,34 @@ public actor ConfigLoader {
 
     /// Loads the last-known-good copy for the source, if there is a usable one; never touches the network.
     ///
-    /// Call once at start-up, then `refresh()` when the app may use the network.
+    /// Runs once (later calls return what is in force): at start-up, or by itself before the first `refresh()` or
+    /// the first request a router reads the config for.
     @discardableResult
     public func start() async -> ConfigResolution {
-        guard let sourceURL else { return current }
+        if starting == nil { starting = Task { await self.loadLastKnownGood() } }
+        await starting?.value
+        return current
+    }
+
+    /// The resolution in force once the last-known-good copy was read: what a router reads on every request.
+    package func resolved() async -> ConfigResolution {
+        await start()
+    }
+
+    private func loadLastKnownGood() async {
+        guard let sourceURL else { return }
         let snapshot: ConfigSnapshot?
         do {
             snapshot = try await cache.lastKnownGood(source: sourceURL)
         } catch {
             current.cacheError = error
-            return current
+            return
         }
-        guard let snapshot else { return current }
+        guard let snapshot, current.source == .bundled else { return }
         do {
             if let verifier { try verifier.verify(snapshot.body, signature: snapshot.signature, source: "cached \(URLRedaction.redact(sourceURL))") }
             let validated = try ConfigValidator.load(snapshot.body, promptFiles: promptFiles, checkUnknownKeys: false)
-            guard validated.document.version >= bundled.document.version else { return current }
+            guard validated.document.version >= bundled.document.version else { return }
             current = ConfigResolution(
                 config: validated.document, source: .lastKnownGood(url: sourceURL), etag: snapshot.etag,
                 fetchedAt: snapshot.fetchedAt, outcome: .initial, warnings: validated.warnings,
@@ -110,12 +125,12 @@ public actor ConfigLoader {
             current.outcome = .rejected
             current.reasonNewOneRejected = error
         }
-        return current
     }
 
     /// Fetches the source (conditionally, with the ETag in force) and applies the result.
     @discardableResult
     public func refresh() async -> ConfigResolution {
+        await start()  // the last good copy first: a refresh that fails offline then keeps it in force
         guard let sourceURL, let fetcher else { return current }
         let etag: String? =
             switch current.source {

@@ -2,7 +2,7 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:125", Snippet_app_integration_125.run),
-        ("docs/app-integration.md:186", Snippet_app_integration_186.run),
+        ("docs/app-integration.md:156", Snippet_app_integration_156.run),
+        ("docs/app-integration.md:217", Snippet_app_integration_217.run),
     ]
 }

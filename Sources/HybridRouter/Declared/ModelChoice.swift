@@ -3,7 +3,7 @@ public import HybridCore
 public import HybridProviders
 
 /// One model of an app's priority order, declared in Swift: `.onDevice`, `.openAI(model:apiKey:)`, `.llamaServer()`,
-/// any `LanguageModel`. A list of them is a complete config (``Router/init(models:instructions:configURL:installId:cache:policy:eventSink:eventLabels:)``),
+/// any `LanguageModel`. A list of them is a complete config (``Router/init(models:instructions:options:configURL:installId:stateDirectory:cache:policy:eventSink:eventLabels:)``),
 /// the same document type a remote config is, so a fetched config can later override it without code changes.
 public struct ModelChoice: Sendable {
     /// The model's id in the config (and in `servedBy`).
@@ -115,7 +115,7 @@ public struct ModelChoice: Sendable {
 
 extension ModelChoice {
     /// The feature ``Router/respond(to:)`` uses when the app declared no features of its own.
-    public static let respondFeature = "respond"
+    static let respondFeature = "respond"
 
     /// The config document `models` declare: the models, and one feature `respond` that sends the prompt as is,
     /// trying them in this order. Bundle it (or publish it) like any config.

@@ -12,21 +12,26 @@ extension Router {
     /// models of the same id.
     ///
     /// - Parameters:
-    ///   - installId: stable per install for rollouts to stay put (store a UUID on first launch); a new one per
-    ///     launch by default.
+    ///   - installId: the install's stable id (rollout arms and field statistics count installs); nil: the one
+    ///     kept in `stateDirectory`, created on the first launch.
+    ///   - stateDirectory: where the install id and the last good copy of the fetched config are kept across
+    ///     launches, so a relaunch keeps its rollout arm and, offline, the config it last fetched. nil keeps
+    ///     nothing: a new install id per launch (unless given) and the declared models until a fetch succeeds.
     public convenience init(
         models: [ModelChoice], instructions: String? = nil,
         options: FeatureGenerationOptions = FeatureGenerationOptions(maxOutputTokens: 1_024), configURL: String? = nil,
-        installId: String = UUID().uuidString, cache: (any RouterCache)? = nil, policy: RouterDefaults = RouterDefaults(),
-        eventSink: (any RouteEventSink)? = nil, eventLabels: [String: String] = [:]
+        installId: String? = nil, stateDirectory: URL? = Router.defaultStateDirectory, cache: (any RouterCache)? = nil,
+        policy: RouterDefaults = RouterDefaults(), eventSink: (any RouteEventSink)? = nil, eventLabels: [String: String] = [:]
     ) throws(ConfigError) {
         try ConfigValidator.validate(appRouting: policy.routing)
         let validated = try ConfigValidator.validate(
             ModelChoice.document(models, instructions: instructions, options: options))
+        let state = stateDirectory.map(InstallState.init)
         let source: RouterConfigSource
         if let configURL {
             let loader = ConfigLoader(
-                bundled: validated, sourceURL: configURL, fetcher: ConfigFetcher(transport: URLSessionTransport.shared))
+                bundled: validated, sourceURL: configURL, fetcher: ConfigFetcher(transport: URLSessionTransport.shared),
+                cacheFile: state?.configCacheFile)
             Task { await loader.refresh() }  // in the background; `refreshConfig()` awaits one
             source = .loader(loader)
         } else {
@@ -34,12 +39,18 @@ extension Router {
         }
         // Validated above, with the app's routing (and a loader validates what it fetches): not a second time.
         self.init(
-            unvalidated: source, models: ModelChoice.provider(models), installId: installId, cache: cache, policy: policy,
+            unvalidated: source, models: ModelChoice.provider(models),
+            installId: installId ?? state?.installId() ?? UUID().uuidString, cache: cache, policy: policy,
             eventSink: eventSink, eventLabels: eventLabels)
     }
 
+    /// Where a declared router keeps its install id and last good config unless told otherwise (`stateDirectory`):
+    /// Application Support/HybridAI on Apple platforms, `$XDG_DATA_HOME/hybridai` (else `~/.local/share/hybridai`) on
+    /// Linux.
+    public static var defaultStateDirectory: URL? { InstallState.defaultDirectory() }
+
     /// Fetches the remote config now (ETag, validation, last-known-good), when the router reads one through a
-    /// `ConfigLoader` (``init(models:instructions:options:configURL:installId:cache:policy:eventSink:eventLabels:)``
+    /// `ConfigLoader` (``init(models:instructions:options:configURL:installId:stateDirectory:cache:policy:eventSink:eventLabels:)``
     /// with a `configURL`, or `config: .loader(…)`): call it when the app comes to the foreground. nil for a fixed
     /// config.
     @discardableResult

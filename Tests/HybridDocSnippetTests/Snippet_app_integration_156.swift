@@ -9,7 +9,7 @@ private struct CityInfo: StructuredOutput {
     var landmarks: [String]
 }
 
-enum Snippet_app_integration_125 {
+enum Snippet_app_integration_156 {
     static func run() async throws {
 
 
