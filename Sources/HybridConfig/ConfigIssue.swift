@@ -15,6 +15,10 @@ public struct ConfigIssue: Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// Errors block the document; warnings do not.
     public var severity: Severity
+    /// A warning an app tolerates (a newer config may carry keys an older app does not know) but the harness does not
+    /// publish unless told (`--allow-unknown-keys`): an unknown key, or a condition on a label nobody declared, is
+    /// most often a misspelling that silently drops targeting.
+    package var blocksPublishing = false
 
     /// Creates an issue; `path` is a `ConfigPath` rendering such as `features.summarize.priority[0]`.
     package init(path: String, message: String, severity: Severity = .error) {

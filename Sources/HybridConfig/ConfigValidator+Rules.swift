@@ -35,6 +35,13 @@ extension ConfigValidator {
             issues.append(ConfigIssue(path: path.description, message: message, severity: .warning))
         }
 
+        /// A warning `hybrid config validate` and `publish` refuse unless told `--allow-unknown-keys`.
+        mutating func publishingWarning(_ path: ConfigPath, _ message: String) {
+            var issue = ConfigIssue(path: path.description, message: message, severity: .warning)
+            issue.blocksPublishing = true
+            issues.append(issue)
+        }
+
         /// Every string of the payload, keys included: a credential anywhere would ship to every app. The message
         /// names the path and what the value looks like, never the value.
         mutating func scanSecrets(in tree: JSONValue?) {

@@ -202,7 +202,9 @@ public enum ConfigValidator {
         func check(_ value: JSONValue?, _ known: [String], _ path: ConfigPath) {
             guard case .object(let members)? = value else { return }
             for key in members.keys.sorted() where !known.contains(key) {
-                issues.append(ConfigIssue(path: path.key(key).description, message: "unknown key (ignored)", severity: .warning))
+                var issue = ConfigIssue(path: path.key(key).description, message: "unknown key (ignored)", severity: .warning)
+                issue.blocksPublishing = true
+                issues.append(issue)
             }
         }
         func each(_ value: JSONValue?, _ body: (String, JSONValue) -> Void) {

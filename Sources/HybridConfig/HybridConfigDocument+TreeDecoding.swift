@@ -39,12 +39,14 @@ extension HybridConfigDocument {
             }
         }
         let conditions = part { () throws(Reader.Refusal) in try r.optionalDecoded([ConfigCondition].self, "conditions") }
+        let labels = part { () throws(Reader.Refusal) in try r.optionalDecoded([String].self, "labels") }
         guard issues.isEmpty, let version, let schema, let description, let provenance, let routing, let models,
-            let features, let rollouts, let conditions
+            let features, let rollouts, let conditions, let labels
         else { throw Reader.Refusal(issues) }
         self.init(
             schema: schema, version: version, description: description, provenance: provenance, models: models,
             features: features, rollouts: rollouts ?? [:], routing: routing, conditions: conditions ?? [])
+        self.labels = labels
     }
 }
 

@@ -22,6 +22,9 @@ public struct HybridConfigDocument: Sendable, Hashable, Encodable {
     public var routing: RoutingConfig?
     /// Named conditions on the app's labels, in evaluation order; features' `overrides` refer to them.
     package var conditions: [ConfigCondition]
+    /// The custom label names the app sets (`eventLabels`) that conditions may test, beside the built-in ones; a
+    /// condition on any other label is refused at publish (JSON key `labels`).
+    package var labels: [String]?
 
     /// Creates a document built in code (declared models, a bundled default); nothing is checked here,
     /// `ConfigValidator` and the `Router` initialisers do that. Rollouts, conditions and provenance are what
@@ -57,7 +60,7 @@ public struct HybridConfigDocument: Sendable, Hashable, Encodable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case schema = "$schema"
-        case version, description, provenance, models, features, rollouts, routing, conditions
+        case version, description, provenance, models, features, rollouts, routing, conditions, labels
     }
 
     // Written out so a document without conditions encodes as before (its canonical JSON and hash unchanged).
@@ -72,6 +75,7 @@ public struct HybridConfigDocument: Sendable, Hashable, Encodable {
         try c.encode(rollouts, forKey: .rollouts)
         try c.encodeIfPresent(routing, forKey: .routing)
         if !conditions.isEmpty { try c.encode(conditions, forKey: .conditions) }
+        try c.encodeIfPresent(labels, forKey: .labels)
     }
 
     /// Canonical JSON (sorted keys, pretty printed): what `export` and `show` print.

@@ -27,6 +27,8 @@ public struct ConfigPublisher: Sendable {
         public var promptFiles: PromptFileResolver
         /// Limits of each HTTP request.
         public var timeouts: HTTPTimeouts
+        /// Publish a document with unknown keys or conditions on undeclared labels (refused by default).
+        public var allowUnknownKeys = false
 
         /// Creates options; by default the publish is real, unsigned, conditional on the snapshot history, validated against the bundled templates, with 5 s / 15 s / 30 s connect, first-byte and total limits.
         public init(
@@ -54,14 +56,17 @@ public struct ConfigPublisher: Sendable {
 
     /// Validates `body` and publishes it to `destination` (`https://…`, `http://127.0.0.1…`, `file:///…`).
     public func publish(_ body: Data, to destination: String, options: Options = Options()) async throws(PublishError) -> PublishOutcome {
-        let document: HybridConfigDocument
+        let validated: ValidatedConfig
         let kind: ConfigFetcher.SourceKind
         do {
-            document = try ConfigValidator.load(body, promptFiles: options.promptFiles).document
+            validated = try ConfigValidator.load(body, promptFiles: options.promptFiles)
             kind = try ConfigFetcher.checkSource(destination)
         } catch {
             throw .config(error)
         }
+        let document = validated.document
+        let unknown = validated.warnings.filter(\.blocksPublishing)
+        if !unknown.isEmpty && !options.allowUnknownKeys { throw .unknownKeys(unknown) }
         let latest = try await latestSnapshot(destination)
         if let latest, document.version <= latest.version {
             throw .versionNotIncreasing(offered: document.version, published: latest.version)

@@ -26,9 +26,16 @@ public enum PublishError: Error, Sendable, Equatable, CustomStringConvertible {
     case versionNotInHistory(version: Int, destination: String, available: [Int])
     /// The snapshot history could not be read.
     case store(String)
+    /// The document has keys no HybridAI version knows, or conditions on labels nobody declared: each path, and
+    /// `--allow-unknown-keys` (``ConfigPublisher/Options/allowUnknownKeys``) to publish it anyway.
+    case unknownKeys([ConfigIssue])
 
     public var description: String {
         switch self {
+        case .unknownKeys(let issues):
+            "refused: \(issues.count) unknown key(s) or undeclared label(s), most often a misspelling that silently "
+                + "drops targeting:\n" + issues.map { "  \($0.path): \($0.message)" }.joined(separator: "\n")
+                + "\nfix them, declare custom labels in the document's \"labels\", or pass --allow-unknown-keys"
         case .config(let error):
             error.description
         case .preconditionFailed(let destination, let expected, let found):

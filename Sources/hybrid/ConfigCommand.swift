@@ -55,6 +55,9 @@ struct ConfigCommand: AsyncParsableCommand {
         @Argument(help: "The config JSON file. Template files resolve against its folder, then the bundled prompts.")
         var file: String
 
+        @Flag(help: "Accept keys no HybridAI version knows, and conditions on labels the document does not declare (refused by default: most often a misspelling).")
+        var allowUnknownKeys = false
+
         func run() async throws {
             let data = try readFile(file)
             let issues = ConfigValidator.issues(in: data, promptFiles: resolver(for: file))
@@ -62,6 +65,13 @@ struct ConfigCommand: AsyncParsableCommand {
             for issue in issues { printError("\(file): \(issue)") }
             guard errors.isEmpty else {
                 printError("\(file): \(errors.count) error(s); the config would be rejected")
+                throw ExitCode(1)
+            }
+            let unknown = issues.filter(\.blocksPublishing)
+            guard unknown.isEmpty || allowUnknownKeys else {
+                printError("\(file): \(unknown.count) unknown key(s) or undeclared label(s) above, most often a misspelling that "
+                    + "silently drops targeting; `config publish` refuses them too. Fix them, declare custom labels in the "
+                    + "document's \"labels\", or pass --allow-unknown-keys")
                 throw ExitCode(1)
             }
             let document = try ConfigValidator.decode(data)

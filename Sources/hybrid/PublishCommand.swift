@@ -74,6 +74,9 @@ struct PublishTarget: ParsableArguments {
     @Flag(help: "Validate and show what would be sent; upload nothing.")
     var dryRun = false
 
+    @Flag(help: "Publish even with keys no HybridAI version knows, or conditions on labels the document does not declare (refused by default: most often a misspelling).")
+    var allowUnknownKeys = false
+
     @OptionGroup var database: DatabaseOption
 
     /// A bare path becomes an absolute `file://` URL, so the snapshot history is keyed the same way every time.
@@ -86,10 +89,12 @@ struct PublishTarget: ParsableArguments {
     }
 
     func options(promptFiles: PromptFileResolver) throws -> ConfigPublisher.Options {
-        ConfigPublisher.Options(
+        var options = ConfigPublisher.Options(
             ifMatch: ifMatch, dryRun: dryRun,
             signer: try key.map { path throws(ConfigError) in try ConfigSigner(privateKeyFile: path) },
             promptFiles: promptFiles)
+        options.allowUnknownKeys = allowUnknownKeys
+        return options
     }
 
     func report(_ outcome: PublishOutcome) {

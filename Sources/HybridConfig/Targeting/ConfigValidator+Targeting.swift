@@ -17,6 +17,12 @@ extension ConfigValidator.Checker {
             }
             for (label, test) in condition.labels.sorted(by: { $0.key < $1.key }) {
                 let lpath = cpath.key("labels").key(label)
+                if !ConfigCondition.builtInLabels.contains(label) && !(document.labels ?? []).contains(label) {
+                    publishingWarning(
+                        lpath,
+                        "label \"\(label)\" is neither built in (\(ConfigValidator.Checker.list(ConfigCondition.builtInLabels))) nor "
+                            + "declared in the document's labels; a misspelt label never matches, so its override never applies")
+                }
                 if test.isEmpty { error(lpath, "set equals, oneOf, prefix, atLeast or below") }
                 if let oneOf = test.oneOf, oneOf.isEmpty { error(lpath.key("oneOf"), "list at least one value") }
                 for (key, value) in [("atLeast", test.atLeast), ("below", test.below)] {
