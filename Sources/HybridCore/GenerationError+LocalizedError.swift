@@ -1,8 +1,29 @@
 public import Foundation
 
-/// So an app can show the error as it is: `localizedDescription` (and SwiftUI's alert, `NSError` bridging) read
-/// `errorDescription`, and without it they print "The operation could not be completed. (… error 1.)".
+/// What an app shows: `localizedDescription` (SwiftUI's alert, `NSError` bridging) reads `errorDescription`, a
+/// short sentence a user can read; `description` keeps the developer's
+/// diagnostic (model, URL, status, provider message).
 extension GenerationError: LocalizedError {
-    /// The same message as `description`: what happened and what to do.
-    public var errorDescription: String? { description }
+    /// A short message for the app's user; `description` has the diagnostic.
+    public var errorDescription: String? {
+        switch kind {
+        case .rateLimited: "The service is busy right now."
+        case .unavailable, .serverError, .timeout: "The service could not be reached."
+        case .refusal: "This request can't be answered."
+        case .cancelled: "The request was cancelled."
+        case .contextWindowExceeded: "The text is too long to process."
+        case .authentication, .invalidRequest, .decodingFailure: "Something went wrong with the service."
+        }
+    }
+
+    /// What the user can do about it, where something can be done; `RouterError.recoverySuggestion` says it (the
+    /// app budget keeps one spelling: an app meets a model's error through the router's).
+    package var userRemedy: String? {
+        switch kind {
+        case .rateLimited: "Try again in a moment."
+        case .unavailable, .serverError, .timeout: "Check your connection and try again."
+        case .contextWindowExceeded: "Try a shorter text."
+        default: nil
+        }
+    }
 }

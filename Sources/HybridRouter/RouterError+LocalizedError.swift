@@ -1,12 +1,37 @@
 public import Foundation
 
-/// So an app can show the error as it is: `localizedDescription` (and SwiftUI's alert, `NSError` bridging) read
-/// `errorDescription`; without it they print "The operation could not be completed. (HybridRouter.RouterError
-/// error 1.)". The message names the feature and every attempt with its reason.
+/// What an app shows: `localizedDescription` (SwiftUI's alert, `NSError` bridging) reads `errorDescription`, a
+/// short sentence a user can read, and `recoverySuggestion` where the user can do something; `description` keeps the
+/// developer's diagnostic (the feature and every attempt with its reason), for logs.
 extension RouterError: LocalizedError {
-    /// The same message as `description`.
-    public var errorDescription: String? { description }
+    /// A short message for the app's user; `description` has the diagnostic.
+    public var errorDescription: String? {
+        switch code.kind {
+        case .noEligibleModel: unreachable ? "The assistant could not be reached." : "The assistant can't answer this request right now."
+        case .deadlineExceeded: "The answer took too long."
+        case .stopped: generationError?.errorDescription ?? "This request can't be answered."
+        case .streamInterrupted: "The answer was interrupted."
+        case .cancelled: "The request was cancelled."
+        case .outputChecksFailed, .outputNotDecodable: "The answer could not be used."
+        case .inputTooShort: "The text is too short."
+        case .unknownFeature, .renderFailed: "Something went wrong in the app."
+        }
+    }
 
-    /// For `NSError` bridging: the first attempt's reason is the most specific failure.
-    public var failureReason: String? { attempts.first.map(\.description) }
+    /// What the user can do about it; nil where nothing they do helps (a refusal, a bug in the app).
+    public var recoverySuggestion: String? {
+        switch code.kind {
+        case .noEligibleModel: unreachable ? "Check your connection and try again." : "Try again later."
+        case .deadlineExceeded, .streamInterrupted, .outputChecksFailed, .outputNotDecodable: "Try again."
+        case .stopped: generationError?.userRemedy
+        case .inputTooShort: minimumLength.map { "Write at least \($0) characters." } ?? "Write a little more."
+        case .cancelled, .unknownFeature, .renderFailed: nil
+        }
+    }
+
+    /// Every model called failed the way a network or a server down fails.
+    private var unreachable: Bool {
+        let errors = attempts.compactMap(\.outcome.error)
+        return !errors.isEmpty && errors.allSatisfy { [.unavailable, .serverError, .timeout].contains($0.kind) }
+    }
 }

@@ -30,7 +30,7 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let deadlineExceeded = Code(kind: .deadlineExceeded)
         /// A model failed with an error kind the policy does not fall back on (by default a refusal).
         public static let stopped = Code(kind: .stopped)
-        /// A streamed answer failed after text was already delivered, so no other model could take over.
+        /// A streamed answer failed after text was already delivered and no model recovered it (`streamRecovery`).
         public static let streamInterrupted = Code(kind: .streamInterrupted)
         /// The caller cancelled the request.
         public static let cancelled = Code(kind: .cancelled)

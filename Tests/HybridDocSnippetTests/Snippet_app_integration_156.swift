@@ -34,12 +34,11 @@ enum Snippet_app_integration_156 {
                 }
             }
         } catch {
-            // The stream throws `RouterError` only: `error.code` and `error.attempts` need no cast, and
-            // `localizedDescription` is the whole message (the feature, every model tried and why it failed).
-            if error.code == .noEligibleModel || error.code == .deadlineExceeded {
-                print("Could not answer right now. Please try again.")
-            }
-            print(error.localizedDescription)
+            // The stream throws `RouterError` only: `error.code` and `error.attempts` need no cast.
+            // For the user: a short sentence and what to do ("The assistant could not be reached." /
+            // "Check your connection and try again."). For the log: `description`, every model tried and why it failed.
+            print(error.localizedDescription, error.recoverySuggestion ?? "")
+            print(error.description)
         }
     }
 }

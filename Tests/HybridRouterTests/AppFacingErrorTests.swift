@@ -2,6 +2,7 @@ import Foundation
 import HybridConfig
 import HybridCore
 import HybridRouter
+import HybridTestSupport
 import Testing
 
 /// The app API as an app developer meets it: a config that does not validate never reaches a router, errors read
@@ -32,18 +33,40 @@ import Testing
             let paths = error.issues.map(\.path)
             #expect(paths.contains("conditions[0].labels.deviceClass"), "\(paths)")
             #expect(paths.contains("features.summarize.overrides.older-phone"), "\(paths)")
-            #expect(error.localizedDescription == error.description)
-            #expect(error.localizedDescription.contains("older-phone"))
+            // The user reads a sentence; the developer's log gets every path.
+            #expect(error.localizedDescription == "The app's settings could not be loaded.")
+            #expect(error.description.contains("older-phone"))
         }
     }
 
-    @Test func routerAndGenerationErrorsReadAsTheirMessages() {
+    @Test("errors read as a short sentence for the user, with what to do; description keeps the diagnostic")
+    func errorsForPeopleAndForDevelopers() async throws {
         let generation = GenerationError.timeout(model: "local", after: .seconds(2), phase: .firstByte)
-        #expect(generation.localizedDescription == generation.description)
-        let routed = RouterError.noEligibleModel(feature: "summarize", attempts: [])
-        #expect(routed.localizedDescription == routed.description)
-        #expect(!routed.localizedDescription.contains("The operation could not be completed"))
-        #expect((routed as any Error).localizedDescription == routed.description)
+        #expect(generation.localizedDescription == "The service could not be reached.")
+        #expect(generation.description.contains("local"))
+
+        // A router whose only model cannot be reached: the message is the user's, the diagnostic names the URL.
+        let document = Fixtures.document(models: ["a": Fixtures.modelConfig(tier: .onDevice)], priority: ["a"])
+        let router = try Router(config: .fixed(document), installId: "i", onIncident: { _ in })
+        do {
+            _ = try await router.generate(feature: Fixtures.feature, input: Fixtures.input)
+            Issue.record("nothing listens on port 9")
+        } catch {
+            #expect(error.localizedDescription == "The assistant could not be reached.", "\(error.description)")
+            #expect(error.recoverySuggestion == "Check your connection and try again.")
+            #expect((error as NSError).localizedRecoverySuggestion == "Check your connection and try again.")
+            #expect(!error.localizedDescription.contains("127.0.0.1"))
+            #expect(error.description.contains("127.0.0.1:9"), "the developer's diagnostic keeps the URL")
+        }
+        let refusing = ScriptedLanguageModel(id: "a", whenExhausted: .fail(.refusal(model: "a", detail: "policy")))
+        let strict = try Router(config: .fixed(document), models: .models(["a": refusing]), installId: "i", onIncident: { _ in })
+        do {
+            _ = try await strict.generate(feature: Fixtures.feature, input: Fixtures.input)
+            Issue.record("the model refuses")
+        } catch {
+            #expect(error.localizedDescription == "This request can't be answered." && error.recoverySuggestion == nil)
+            #expect(!(error as any Error).localizedDescription.contains("The operation could not be completed"))
+        }
     }
 
     @Test func aStreamsCatchIsTypedAndCarriesTheCode() async throws {

@@ -4,7 +4,7 @@ import Foundation
 import HybridAI
 
 
-enum Snippet_app_integration_217 {
+enum Snippet_app_integration_225 {
     static func run() async throws {
 
         let environment = ProcessInfo.processInfo.environment
@@ -39,7 +39,7 @@ enum Snippet_app_integration_217 {
         do {
             validated = try ConfigValidator.load(Data(json.utf8))
         } catch {
-            print(error.localizedDescription)   // e.g. features.summarize.overrides.older-phone: no condition named older-phone
+            print(error.description)   // for you: e.g. features.summarize.overrides.older-phone: no condition named older-phone
             throw error
         }
         let factory = ModelFactory().withCredentials(.key(environment["OPENAI_API_KEY"] ?? "sk-…"), for: "cloud")

@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_405 {
+enum Snippet_app_integration_413 {
     static func run() async throws {
 
         func makeRouter(models: [ModelChoice]) throws -> Router {
