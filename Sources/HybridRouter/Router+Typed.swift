@@ -75,11 +75,13 @@ extension Router {
                         last = nil
                     case .delta(let delta):
                         text += delta
-                        guard let json = PartialJSON.parse(text), json != last else { continue }
+                        // Nothing is sent before something is known (`{}` says nothing); a value decodes only once
+                        // the document is whole, never from a string still growing.
+                        guard let (json, whole) = PartialJSON.read(text), json != last, !Self.isEmptyContainer(json) else { continue }
                         last = json
                         continuation.yield(PartialSnapshot(
                             json: json, partial: PartialValue(json: json, placeholders: placeholders),
-                            content: try? JSONValueDecoder().decode(T.self, from: json), completed: nil))
+                            content: whole ? try? JSONValueDecoder().decode(T.self, from: json) : nil, completed: nil))
                     case .completed(let routed):
                         let json = Self.parsed(routed, schema: output.schema)
                         let value = try Self.decode(T.self, json, routed, feature: feature)
@@ -96,6 +98,14 @@ extension Router {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+
+    static func isEmptyContainer(_ json: JSONValue) -> Bool {
+        switch json {
+        case .object(let members): members.isEmpty
+        case .array(let items): items.isEmpty
+        default: false
+        }
     }
 
     static func typedOutput<T: StructuredOutput>(_ type: T.Type) -> TypedOutput {

@@ -58,7 +58,17 @@ extension ProviderConformance {
         #expect(memberCounts == memberCounts.sorted(), "partial values must only grow: \(memberCounts)")
         #expect(PartialJSON.parse(text) == Self.personExpected)
         try expectDescriptionSent(try #require(streamed.server.requests.first))
+        try expectDeclarationOrderSent(try #require(streamed.server.requests.first))
         try await typedPartials(fixture)
+    }
+
+    /// The schema's properties reach the wire in the type's declaration order (`name` before `company`, against the
+    /// alphabet), the order a model generates them in.
+    static func expectDeclarationOrderSent(_ request: RecordedRequest) throws {
+        let body = String(decoding: request.body, as: UTF8.self)
+        let name = try #require(body.range(of: "\"name\""), "no name property in \(body)")
+        let company = try #require(body.range(of: "\"company\""), "no company property in \(body)")
+        #expect(name.lowerBound < company.lowerBound, "properties not in declaration order: \(body)")
     }
 
     /// Through the router, on this provider's stream: the typed partial value only grows (a property once shown
@@ -72,23 +82,35 @@ extension ProviderConformance {
         #expect(final == Person(name: "Ada Lovelace", company: "Analytical Engines Ltd"))
     }
 
-    /// Reads a typed stream of `Person`, checking that each snapshot's partial keeps what the one before showed and
-    /// that the last partial is the final value; returns that value.
+    /// Reads a typed stream of `Person`, checking what `PartiallyGenerated` promises: nothing before something is
+    /// known, each snapshot's partial extends the one before (a string grows, never changes what it showed), the
+    /// properties arrive in declaration order (`name` before `company`), and the last partial is the final value;
+    /// returns that value.
     public static func expectGrowingPartials(_ stream: RouterStream<PartialSnapshot<Person>>) async throws -> Person {
         var seen: [(name: String?, company: String?)] = []
         var final: Person?
         for try await snapshot in stream {
             let now = (name: snapshot.partial.name, company: snapshot.partial.company)
+            #expect(now.name != nil || now.company != nil || snapshot.isComplete, "a snapshot with nothing known")
             if let before = seen.last {
-                #expect(before.name == nil || before.name == now.name, "the name changed: \(before) → \(now)")
-                #expect(before.company == nil || before.company == now.company, "the company changed: \(before) → \(now)")
+                #expect(Self.extends(now.name, before.name), "the name changed: \(before) → \(now)")
+                #expect(Self.extends(now.company, before.company), "the company changed: \(before) → \(now)")
             }
+            #expect(now.company == nil || now.name != nil, "company before name: \(now)")
             seen.append(now)
             if snapshot.isComplete { final = snapshot.content }
         }
         let value = try #require(final, "the stream ended without a final value")
         #expect(seen.last?.name == value.name && seen.last?.company == value.company)
+        #expect(seen.count >= 2, "one snapshot only: nothing streamed")
         return value
+    }
+
+    /// Whether `now` keeps what `before` showed: equal, or a string grown from it.
+    static func extends(_ now: String?, _ before: String?) -> Bool {
+        guard let before else { return true }
+        guard let now else { return false }
+        return now.hasPrefix(before)
     }
 
     /// The type's schema reached the wire, whatever its native form: its property description is in the body.

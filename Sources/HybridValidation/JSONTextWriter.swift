@@ -121,15 +121,36 @@ package struct JSONTextWriter: Sendable {
             }
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
-            bytes.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                string(key)
-                bytes.append(UInt8(ascii: ":"))
-                self.value(members[key] ?? .null)
-            }
-            bytes.append(UInt8(ascii: "}"))
+            object(members, keys: members.keys.sorted())
         }
+    }
+
+    /// An object's members in `keys` order. A JSON Schema's `properties` go in the order of its `required` list (a
+    /// derived schema lists every property there in declaration order): models generate properties in the order the
+    /// schema text gives them, so the app's declaration order is the generation order, as in Foundation Models.
+    private mutating func object(_ members: [String: JSONValue], keys: [String]) {
+        bytes.append(UInt8(ascii: "{"))
+        for (index, key) in keys.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(key)
+            bytes.append(UInt8(ascii: ":"))
+            if key == "properties", case .object(let properties)? = members[key], case .array(let required)? = members["required"] {
+                object(properties, keys: Self.declarationOrder(of: properties, required: required))
+            } else {
+                value(members[key] ?? .null)
+            }
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// The `required` names first, in their order, then any other property sorted.
+    private static func declarationOrder(of properties: [String: JSONValue], required: [JSONValue]) -> [String] {
+        var seen = Set<String>()
+        let named = required.compactMap { entry -> String? in
+            guard case .string(let name) = entry, properties[name] != nil, seen.insert(name).inserted else { return nil }
+            return name
+        }
+        return named + properties.keys.filter { !seen.contains($0) }.sorted()
     }
 
     private static func hex(_ nibble: UInt8) -> UInt8 {

@@ -68,13 +68,23 @@ struct StructuredOutputTests {
         #expect(OutputChecks.schemaResultNames.contains("decodes"))
     }
 
-    @Test func partialJSONShowsWhatIsComplete() {
+    @Test func partialJSONShowsWhatIsKnownAndStringsGrow() {
         let full = #"```json\n{"name": "Lyon", "sights": [{"name": "Fourvière", "kind": "museum"}, {"name": "Parc"#
         #expect(PartialJSON.parse("Sure: ") == nil)
-        #expect(PartialJSON.parse(#"{"name": "Ly"#) == [:])
+        #expect(PartialJSON.parse(#"{"name": "Ly"#) == ["name": "Ly"])
+        #expect(PartialJSON.parse(#"{"name": ""#) == [:], "nothing of the string known yet")
+        #expect(PartialJSON.parse(#"{"na"#) == [:], "a key appears only whole")
+        // An escape or a UTF-8 character cut at the end waits for the rest.
+        #expect(PartialJSON.parse(#"{"a": "x \"#) == ["a": "x "])
+        #expect(PartialJSON.parse(#"{"a": "x \u00e"#) == ["a": "x "])
+        #expect(PartialJSON.parse(#"{"a": "x \u00e9"#) == ["a": "x é"])
+        let cut = String(decoding: Array(#"{"a": "Fourvi"#.utf8) + [0xC3], as: UTF8.self)
+        #expect(PartialJSON.read(cut)?.value == ["a": "Fourvi"] || PartialJSON.read(cut)?.value == ["a": "Fourvi\u{FFFD}"])
+        #expect(PartialJSON.read(#"{"a": 1}"#)?.complete == true)
+        #expect(PartialJSON.read(#"{"a": "1"#)?.complete == false)
         #expect(PartialJSON.parse(#"{"name": "Lyon", "population": 51"#) == ["name": "Lyon"])
         #expect(PartialJSON.parse(#"{"name": "Lyon", "population": 513275,"#) == ["name": "Lyon", "population": 513275])
-        #expect(PartialJSON.parse(full) == ["name": "Lyon", "sights": [["name": "Fourvière", "kind": "museum"], [:]]])
+        #expect(PartialJSON.parse(full) == ["name": "Lyon", "sights": [["name": "Fourvière", "kind": "museum"], ["name": "Parc"]]])
         #expect(PartialJSON.parse(#"{"a": "x \" y", "b": true}"#) == ["a": "x \" y", "b": true])
     }
 }

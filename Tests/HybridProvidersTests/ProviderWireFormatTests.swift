@@ -73,6 +73,7 @@ struct ProviderWireFormatTests {
                 "note": ["type": "STRING", "nullable": true, "description": "optional"],
                 "kind": ["enum": ["x"]],
             ],
+            "propertyOrdering": ["tags"],
             "required": ["tags"],
         ])
     }

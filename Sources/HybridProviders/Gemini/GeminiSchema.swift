@@ -28,6 +28,12 @@ enum GeminiSchema {
                 }
             case "properties":
                 out["properties"] = .object((value.objectValue ?? [:]).mapValues(convert))
+                // Gemini generates properties alphabetically unless told an order: the required list's, which a
+                // derived schema writes in declaration order.
+                if members["propertyOrdering"] == nil, let required = members["required"]?.arrayValue {
+                    let names = required.compactMap(\.stringValue).filter { value.objectValue?[$0] != nil }
+                    if !names.isEmpty { out["propertyOrdering"] = .array(names.map(JSONValue.string)) }
+                }
             case "items":
                 out["items"] = convert(value)
             case "anyOf":

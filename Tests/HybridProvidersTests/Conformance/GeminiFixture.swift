@@ -87,6 +87,7 @@ struct GeminiFixture: ProviderFixture {
                 "type": "OBJECT",
                 "properties": ["name": ["type": "STRING"], "company": ["type": "STRING"]],
                 "required": ["name", "company"],
+                "propertyOrdering": ["name", "company"],  // declaration order: Gemini would go alphabetically
             ])
         } else {
             #expect(body["systemInstruction"] == ["parts": [["text": "Answer in one short sentence."]]])
