@@ -14,10 +14,12 @@ public actor ConfigLoader {
     public struct Options: Sendable {
         /// Accept a payload whose `version` is lower than the one in use (a deliberate rollback).
         package var allowVersionRollback: Bool
-        /// Report unknown keys of fetched payloads as warnings.
+        /// Refuse fetched payloads with unknown keys, unless they declare a newer `schemaVersion` (then the keys are
+        /// warnings).
         package var checkUnknownKeys: Bool
 
-        /// Creates options; by default lower versions are refused and unknown keys are reported.
+        /// Creates options; by default lower versions are refused, and so are unknown keys in a document that does
+        /// not declare a newer `schemaVersion`.
         public init(allowVersionRollback: Bool = false, checkUnknownKeys: Bool = true) {
             self.allowVersionRollback = allowVersionRollback
             self.checkUnknownKeys = checkUnknownKeys
@@ -171,6 +173,14 @@ public actor ConfigLoader {
         }
         let broken = typeProblems(validated.document)
         if !broken.isEmpty { return reject(.invalid(broken)) }
+        let unknown = validated.warnings.filter(\.isUnknownKey)
+        if options.checkUnknownKeys, !unknown.isEmpty, (validated.document.schemaVersion ?? 1) <= ConfigValidator.schemaVersion {
+            // Forward compatibility is declared, not assumed: a misspelt `overides` must not replace a config whose
+            // targeting works.
+            return reject(.invalid(unknown.map {
+                ConfigIssue(path: $0.path, message: "unknown key; the document does not declare a schemaVersion above \(ConfigValidator.schemaVersion), so it is refused (a misspelling would drop what it meant)")
+            }))
+        }
         let inUse = current.config.version
         if validated.document.version < inUse && !options.allowVersionRollback {
             return reject(.versionRollback(offered: validated.document.version, inUse: inUse))

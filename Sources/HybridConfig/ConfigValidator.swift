@@ -197,6 +197,10 @@ public enum ConfigValidator {
     // MARK: - Unknown keys
 
     /// Keys the document model does not know, as warnings (a newer config may add fields an older app ignores).
+    /// The document format this library reads: a document with a higher `schemaVersion` may carry keys it does not
+    /// know, and an app then ignores them rather than refusing the document.
+    package static let schemaVersion = 1
+
     static func unknownKeys(in tree: JSONValue) -> [ConfigIssue] {
         var issues: [ConfigIssue] = []
         func check(_ value: JSONValue?, _ known: [String], _ path: ConfigPath) {
@@ -204,6 +208,7 @@ public enum ConfigValidator {
             for key in members.keys.sorted() where !known.contains(key) {
                 var issue = ConfigIssue(path: path.key(key).description, message: "unknown key (ignored)", severity: .warning)
                 issue.blocksPublishing = true
+                issue.isUnknownKey = true
                 issues.append(issue)
             }
         }

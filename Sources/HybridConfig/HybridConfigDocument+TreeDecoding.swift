@@ -40,13 +40,15 @@ extension HybridConfigDocument {
         }
         let conditions = part { () throws(Reader.Refusal) in try r.optionalDecoded([ConfigCondition].self, "conditions") }
         let labels = part { () throws(Reader.Refusal) in try r.optionalDecoded([String].self, "labels") }
+        let schemaVersion = part { () throws(Reader.Refusal) in try r.optionalDecoded(Int.self, "schemaVersion") }
         guard issues.isEmpty, let version, let schema, let description, let provenance, let routing, let models,
-            let features, let rollouts, let conditions, let labels
+            let features, let rollouts, let conditions, let labels, let schemaVersion
         else { throw Reader.Refusal(issues) }
         self.init(
             schema: schema, version: version, description: description, provenance: provenance, models: models,
             features: features, rollouts: rollouts ?? [:], routing: routing, conditions: conditions ?? [])
         self.labels = labels
+        self.schemaVersion = schemaVersion
     }
 }
 

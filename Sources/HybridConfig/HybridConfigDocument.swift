@@ -25,6 +25,10 @@ public struct HybridConfigDocument: Sendable, Hashable, Encodable {
     /// The custom label names the app sets (`eventLabels`) that conditions may test, beside the built-in ones; a
     /// condition on any other label is refused at publish (JSON key `labels`).
     package var labels: [String]?
+    /// The document format it was written for (JSON key `schemaVersion`, default 1). A document for a newer format
+    /// than ``ConfigValidator/schemaVersion`` may carry keys this library does not know; an app refuses unknown keys
+    /// otherwise, keeping its last good config, because a misspelt key silently drops what it meant.
+    package var schemaVersion: Int?
 
     /// Creates a document built in code (declared models, a bundled default); nothing is checked here,
     /// `ConfigValidator` and the `Router` initialisers do that. Rollouts, conditions and provenance are what
@@ -60,7 +64,7 @@ public struct HybridConfigDocument: Sendable, Hashable, Encodable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case schema = "$schema"
-        case version, description, provenance, models, features, rollouts, routing, conditions, labels
+        case version, description, provenance, models, features, rollouts, routing, conditions, labels, schemaVersion
     }
 
     // Written out so a document without conditions encodes as before (its canonical JSON and hash unchanged).
@@ -76,6 +80,7 @@ public struct HybridConfigDocument: Sendable, Hashable, Encodable {
         try c.encodeIfPresent(routing, forKey: .routing)
         if !conditions.isEmpty { try c.encode(conditions, forKey: .conditions) }
         try c.encodeIfPresent(labels, forKey: .labels)
+        try c.encodeIfPresent(schemaVersion, forKey: .schemaVersion)
     }
 
     /// Canonical JSON (sorted keys, pretty printed): what `export` and `show` print.

@@ -1,4 +1,7 @@
 import ArgumentParser
+import HybridConfig
+import HybridCore
+import HybridRouter
 
 @main
 struct HybridCommand: AsyncParsableCommand {
@@ -27,6 +30,26 @@ struct HybridCommand: AsyncParsableCommand {
     /// ArgumentParser's entry point, after the allocator settings that must precede every thread (``MemoryTuning``).
     static func main() async {
         MemoryTuning.apply()
-        await main(nil)
+        do {
+            var command = try parseAsRoot(nil)
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: forDevelopers(error))
+        }
+    }
+
+    /// The library's errors read as a sentence for an app's user through `localizedDescription`, which is what
+    /// ArgumentParser prints; a CLI user is a developer and gets the diagnostic (`description`: paths, URLs, attempts).
+    static func forDevelopers(_ error: any Error) -> any Error {
+        switch error {
+        case let error as ConfigError: CLIError(error.description)
+        case let error as RouterError: CLIError(error.description)
+        case let error as GenerationError: CLIError(error.description)
+        default: error
+        }
     }
 }
