@@ -22,6 +22,17 @@ struct StructuredOutputTests {
         static let typeDescription: String? = "A city for a travel app"
     }
 
+    @Test("a description naming a property the type does not have is an error at first use, naming it and the properties")
+    func aMisspeltDescriptionIsAnError() {
+        do {
+            _ = try SchemaDerivation.schema(of: CityInfo.self, descriptions: ["populaton": "typo", "sights[].nme": "typo", "name": "ok"])
+            Issue.record("a misspelt description was accepted")
+        } catch {
+            #expect(error.message.contains("\"populaton\", \"sights[].nme\""), "\(error)")
+            #expect(error.message.contains("population") && error.message.contains("sights[].name"), "\(error)")
+        }
+    }
+
     @Test func theSchemaIsDerivedStrictAndDescribed() throws {
         let schema = CityInfo.schema
         let properties = try #require(schema["properties"]?.objectValue)

@@ -28,6 +28,15 @@ package enum SchemaDerivation {
         } catch {
             throw Failure(path: "", message: "\(error) (a value its init(from:) refuses: declare `static var schema`)")
         }
+        // A description for a property the type does not have is a misspelling: an error at first use, not silence.
+        let known = root.node.propertyPaths(under: "")
+        let unknown = descriptions.keys.filter { !known.contains($0) }.sorted()
+        if !unknown.isEmpty {
+            throw Failure(
+                path: "",
+                message: "descriptions name \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")), which \(T.self) does not have "
+                    + "(its properties: \(known.sorted().joined(separator: ", ")))")
+        }
         var schema = root.node.schema(path: "", descriptions: descriptions)
         if let typeDescription, case .object(var members) = schema {
             members["description"] = .string(typeDescription)
@@ -80,6 +89,27 @@ enum DerivedNode {
         }
         if let description = descriptions[path], !path.isEmpty { out["description"] = .string(description) }
         return .object(out)
+    }
+
+    /// Every path a description may name: each property (`address.city`), array elements (`tags[]`) and map values
+    /// (`scores{}`) under `path`.
+    func propertyPaths(under path: String) -> Set<String> {
+        switch self {
+        case .array(let element):
+            return Set([path + "[]"]).union(element.node.propertyPaths(under: path + "[]"))
+        case .map(let value):
+            return Set([path + "{}"]).union(value.node.propertyPaths(under: path + "{}"))
+        case .object(let properties):
+            var out = Set<String>()
+            for property in properties {
+                let child = path.isEmpty ? property.name : path + "." + property.name
+                out.insert(child)
+                out.formUnion(property.box.node.propertyPaths(under: child))
+            }
+            return out
+        default:
+            return []
+        }
     }
 
     /// `type: [T, "null"]` for a plain type, `anyOf` with null otherwise.
