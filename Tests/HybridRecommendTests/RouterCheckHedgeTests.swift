@@ -57,13 +57,25 @@ struct RouterCheckHedgeTests {
         return zip(calls, calls.dropFirst()).contains { $1.startedAt < $0.startedAt + $0.duration }
     }
 
+    /// A stored run of `cases` cases on a free device then a priced cloud (every case alike: these latencies, times
+    /// to first token and the cloud's bill), and the config routing `local → cloud` under `routing`.
+    static func deviceThenCloud(
+        cases: Int, deviceMs: Double, cloudMs: Double, deviceTTFT: Double? = nil, cloudTTFT: Double? = nil,
+        cloudBill: Double = 0.001, routing: RoutingConfig? = nil
+    ) async throws -> (store: SQLiteResultStore, document: HybridConfigDocument) {
+        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { _ in deviceMs }, ttftMs: { _ in deviceTTFT }, costUSD: 0)
+        let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in cloudMs }, ttftMs: { _ in cloudTTFT }, costUSD: cloudBill)
+        let store = try await StoredRunFixture.store(cases: cases, arms: [device, cloud])
+        var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        document.features["summarize"]?.routing = routing
+        return (store, document)
+    }
+
     /// One case, a device then a cloud, checked under `hedge` and `deadlineMs`.
     static func checkOneCase(deviceMs: Double, cloudMs: Double, hedgeAfterMs: Int, deadlineMs: Int? = nil) async throws -> RouterCheckReport {
-        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { _ in deviceMs }, costUSD: 0)
-        let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in cloudMs }, costUSD: 0.001)
-        let store = try await StoredRunFixture.store(cases: 1, arms: [device, cloud])
-        var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
-        document.features["summarize"]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: hedgeAfterMs))
+        let (store, base) = try await deviceThenCloud(
+            cases: 1, deviceMs: deviceMs, cloudMs: cloudMs, routing: RoutingConfig(hedge: HedgeConfig(afterMs: hedgeAfterMs)))
+        var document = base
         document.features["summarize"]?.deadlineMs = deadlineMs
         return try await RouterCheck(document: document).run(store: store, run: "run-1")
     }
@@ -92,10 +104,8 @@ struct RouterCheckHedgeTests {
 
     @Test("a hedge's cost cap between the stored bill and the router's estimate: both judge by the estimate and race")
     func costCapJudgedByTheRoutersEstimate() async throws {
-        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { _ in 2_500 }, costUSD: 0)
-        let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in 300 }, costUSD: 0.01)
-        let store = try await StoredRunFixture.store(cases: 3, arms: [device, cloud])
-        var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        let (store, base) = try await Self.deviceThenCloud(cases: 3, deviceMs: 2_500, cloudMs: 300, cloudBill: 0.01)
+        var document = base
         let planner = Router(unvalidated: .fixed(document), models: .models([:]), installId: "router-check")
         let input = Dictionary(uniqueKeysWithValues: try #require(document.features["summarize"]).inputs.map { ($0, "replayed input") })
         let estimate = try #require(try await planner.plannedCosts(feature: "summarize", input: input)["cloud"])
@@ -111,11 +121,8 @@ struct RouterCheckHedgeTests {
     func firstTextWinsAStreamedRace() async throws {
         // The device answers at 1,000 ms with its first text at 350 ms; the cloud, raced at 300 ms, sends text at
         // 330 ms and ends at 2,300 ms. generate: the device ends first and wins; stream: the cloud's text is first.
-        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { _ in 1_000 }, ttftMs: { _ in 350 }, costUSD: 0)
-        let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in 2_000 }, ttftMs: { _ in 30 }, costUSD: 0.001)
-        let store = try await StoredRunFixture.store(cases: 2, arms: [device, cloud])
-        var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
-        document.features["summarize"]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: 300))
+        let (store, document) = try await Self.deviceThenCloud(
+            cases: 2, deviceMs: 1_000, cloudMs: 2_000, deviceTTFT: 350, cloudTTFT: 30, routing: RoutingConfig(hedge: HedgeConfig(afterMs: 300)))
         let report = try await RouterCheck(document: document).run(store: store, run: "run-1")
         #expect(report.allAgree, "\(report.render())")
         #expect(report.cases.count == 4)
@@ -128,30 +135,15 @@ struct RouterCheckHedgeTests {
 
     @Test("random hedged policies over random streamed tables with ties: streams replayed through the router agree with the simulator")
     func hedgedStreamAgreement() async throws {
-        let base = try RouterCheckPropertyTests.document(models: Self.models)
-        var checked = 0, raced = 0
-        for seed in UInt64(1)...30 {
-            var rng = SplitMix64(seed: seed)
-            let store = try await RouterCheckPropertyTests.storeTable(&rng, cases: 12, document: base, draws: Self.streamedDraws)
-            for _ in 0..<3 {
-                let report = try await RouterCheckPropertyTests.agreeingReport(Self.policy(&rng), base: base, store: store, seed: seed)
-                guard let report else { return }
-                let streams = report.cases.filter(\.streamed)
-                checked += streams.count
-                raced += streams.count { Self.raced($0.attempts) }
-            }
-        }
+        guard let (checked, raced) = try await Self.agreement(seeds: 1...30, draws: Self.streamedDraws, counting: \.streamed) else { return }
         #expect(checked == 30 * 3 * 12)
         #expect(raced > checked / 10, "only \(raced) of \(checked) streamed cases raced two calls")
     }
 
     @Test("maxHedgedShare binds across the run: the routers of one check share one count, and the simulator counts alike")
     func shareCapAcrossTheRun() async throws {
-        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { _ in 2_500 }, costUSD: 0)
-        let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in 300 }, costUSD: 0.001)
-        let store = try await StoredRunFixture.store(cases: 10, arms: [device, cloud])
-        var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
-        document.features["summarize"]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: 300, maxHedgedShare: 0.2))
+        let (store, document) = try await Self.deviceThenCloud(
+            cases: 10, deviceMs: 2_500, cloudMs: 300, routing: RoutingConfig(hedge: HedgeConfig(afterMs: 300, maxHedgedShare: 0.2)))
         let report = try await RouterCheck(document: document).run(store: store, run: "run-1")
         #expect(report.allAgree, "\(report.render())")
         // Every case is slow; the first may race, then a race only while under 20 % of the requests so far: 1 and 7.
@@ -161,10 +153,7 @@ struct RouterCheckHedgeTests {
 
     @Test("the same cap in simulate and recommend: with the dataset's inputs the simulator judges the router's estimate and races too")
     func simulatorJudgesTheRoutersEstimate() async throws {
-        let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { _ in 2_500 }, costUSD: 0)
-        let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in 300 }, costUSD: 0.01)
-        let store = try await StoredRunFixture.store(cases: 3, arms: [device, cloud])
-        let document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        let (store, document) = try await Self.deviceThenCloud(cases: 3, deviceMs: 2_500, cloudMs: 300, cloudBill: 0.01)
         var simulator = try await RouteSimulator.load(from: store, run: "run-1")
         let input = Dictionary(uniqueKeysWithValues: try #require(document.features["summarize"]).inputs.map { ($0, "replayed input") })
         let policy = { (cap: Double) in
@@ -180,19 +169,29 @@ struct RouterCheckHedgeTests {
 
     @Test("random hedged policies over random tables with ties: the router does what the simulator predicts, every case")
     func hedgedAgreement() async throws {
-        let base = try RouterCheckPropertyTests.document(models: Self.models)
-        var checked = 0, raced = 0
-        for seed in UInt64(1)...40 {
-            var rng = SplitMix64(seed: seed)
-            let store = try await RouterCheckPropertyTests.storeTable(&rng, cases: 12, document: base, draws: Self.draws)
-            for _ in 0..<3 {
-                let report = try await RouterCheckPropertyTests.agreeingReport(Self.policy(&rng), base: base, store: store, seed: seed)
-                guard let report else { return }
-                checked += report.cases.count
-                raced += report.cases.count { Self.raced($0.attempts) }
-            }
-        }
+        guard let (checked, raced) = try await Self.agreement(seeds: 1...40, draws: Self.draws, counting: { _ in true }) else { return }
         #expect(checked == 40 * 3 * 12)
         #expect(raced > checked / 10, "only \(raced) of \(checked) cases raced two calls")
+    }
+
+    /// Three random hedged policies over each of `seeds` random tables drawn with `draws`; every case must agree (nil
+    /// after recording the first that does not). Returns the cases `counting` selects and how many of them raced.
+    static func agreement(
+        seeds: ClosedRange<UInt64>, draws: RouterCheckPropertyTests.Draws, counting: (RouterCheckReport.Case) -> Bool
+    ) async throws -> (checked: Int, raced: Int)? {
+        let base = try RouterCheckPropertyTests.document(models: Self.models)
+        var checked = 0, raced = 0
+        for seed in seeds {
+            var rng = SplitMix64(seed: seed)
+            let store = try await RouterCheckPropertyTests.storeTable(&rng, cases: 12, document: base, draws: draws)
+            for _ in 0..<3 {
+                guard let report = try await RouterCheckPropertyTests.agreeingReport(Self.policy(&rng), base: base, store: store, seed: seed)
+                else { return nil }
+                let counted = report.cases.filter(counting)
+                checked += counted.count
+                raced += counted.count { Self.raced($0.attempts) }
+            }
+        }
+        return (checked, raced)
     }
 }
