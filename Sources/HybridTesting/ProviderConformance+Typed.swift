@@ -9,7 +9,7 @@ extension ProviderConformance {
     public struct Person: StructuredOutput, Equatable {
         public var name: String
         public var company: String
-        public static let descriptions = ["company": "The employer, as written"]
+        public static let guides: [String: JSONValue] = ["company": ["description": "The employer, as written"]]
     }
 
     /// A type the person decodes into only at one company: a schema-valid answer that does not decode.

@@ -18,18 +18,49 @@ struct StructuredOutputTests {
         var founded: Date?
         var sights: [Sight]
         var scores: [String: Double]
-        static let descriptions = ["population": "Inhabitants of the city proper", "sights[].name": "As signposted"]
+        static let guides: [String: JSONValue] = [
+            "population": ["description": "Inhabitants of the city proper", "minimum": 0],
+            "sights[].name": ["description": "As signposted"],
+        ]
         static let typeDescription: String? = "A city for a travel app"
     }
 
-    @Test("a description naming a property the type does not have is an error at first use, naming it and the properties")
-    func aMisspeltDescriptionIsAnError() {
-        do {
-            _ = try SchemaDerivation.schema(of: CityInfo.self, descriptions: ["populaton": "typo", "sights[].nme": "typo", "name": "ok"])
-            Issue.record("a misspelt description was accepted")
-        } catch {
-            #expect(error.message.contains("\"populaton\", \"sights[].nme\""), "\(error)")
-            #expect(error.message.contains("population") && error.message.contains("sights[].name"), "\(error)")
+    @Test("a guide naming a property the type does not have, an unknown keyword or one for another kind is an error at first use")
+    func misspeltGuidesAreErrors() {
+        func failure(_ guides: [String: JSONValue]) -> String? {
+            do {
+                _ = try SchemaDerivation.schema(of: CityInfo.self, guides: guides)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        let typo = failure(["populaton": ["description": "typo"], "sights[].nme": ["description": "typo"], "name": ["description": "ok"]])
+        #expect(typo?.contains("\"populaton\", \"sights[].nme\"") == true, "\(String(describing: typo))")
+        #expect(typo?.contains("sights[].name") == true)
+        #expect(failure(["sights": ["maxItem": 3]])?.contains("\"maxItem\" is not a guide keyword") == true)
+        #expect(failure(["name": ["maxItems": 3]])?.contains("\"maxItems\" applies to array values; this is string") == true)
+        #expect(failure(["name": "just a string"])?.contains("a guide is an object") == true)
+        #expect(failure(["sights": ["minItems": 1, "maxItems": 3], "population": ["maximum": 40_000_000]]) == nil)
+    }
+
+    @Test("guides reach the schema and are checked on the answer like any schema rule")
+    func guidesAreSentAndChecked() throws {
+        struct Trip: StructuredOutput {
+            var stops: [String]
+            var rating: Int
+            var code: String
+            static let guides: [String: JSONValue] = [
+                "stops": ["description": "Three stops", "minItems": 3, "maxItems": 3],
+                "rating": ["minimum": 1, "maximum": 5], "code": ["pattern": "^[A-Z]{3}$"],
+            ]
+        }
+        #expect(Trip.schema["properties"]?["stops"] == ["type": "array", "items": ["type": "string"], "description": "Three stops", "minItems": 3, "maxItems": 3])
+        let check = StructuredOutputCheck(schema: try Trip.jsonSchema)
+        #expect(check.check(#"{"stops": ["a", "b", "c"], "rating": 4, "code": "LYS"}"#).violations.isEmpty)
+        for broken in [#"{"stops": ["a", "b", "c", "d", "e", "f"], "rating": 4, "code": "LYS"}"#, #"{"stops": ["a", "b", "c"], "rating": 9, "code": "LYS"}"#,
+                       #"{"stops": ["a", "b", "c"], "rating": 4, "code": "lyon"}"#] {
+            #expect(!check.check(broken).violations.isEmpty, "\(broken)")
         }
     }
 
@@ -40,7 +71,7 @@ struct StructuredOutputTests {
         #expect(schema["additionalProperties"] == false)
         #expect(schema["description"] == "A city for a travel app")
         #expect(properties["name"] == ["type": "string"])
-        #expect(properties["population"] == ["type": ["integer", "null"], "description": "Inhabitants of the city proper"])
+        #expect(properties["population"] == ["type": ["integer", "null"], "description": "Inhabitants of the city proper", "minimum": 0])
         #expect(properties["founded"] == ["type": ["string", "null"], "format": "date-time"])
         let sight = try #require(properties["sights"]?["items"])
         #expect(sight["properties"]?["kind"] == ["type": "string", "enum": ["museum", "park", "restaurant"]])

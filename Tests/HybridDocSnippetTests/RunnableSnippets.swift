@@ -3,6 +3,6 @@ enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
         ("docs/app-integration.md:156", Snippet_app_integration_156.run),
-        ("docs/app-integration.md:229", Snippet_app_integration_229.run),
+        ("docs/app-integration.md:237", Snippet_app_integration_237.run),
     ]
 }

@@ -8,7 +8,8 @@ private struct CityInfo: StructuredOutput {
     var name: String
     var country: String
     var landmarks: [String]
-    static let descriptions = ["landmarks": "Two or three famous sights, by name"]
+    // What a property means and may be (Foundation Models' @Guide), in JSON Schema's words; checked on the answer.
+    static let guides: [String: JSONValue] = ["landmarks": ["description": "Famous sights, by name", "minItems": 2, "maxItems": 3]]
 }
 
 enum Snippet_README_50 {

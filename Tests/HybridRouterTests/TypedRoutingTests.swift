@@ -24,7 +24,7 @@ struct TypedRoutingTests {
             }
         }
         enum CodingKeys: String, CodingKey { case label, confidence }
-        static let descriptions = ["confidence": "Between 0 and 1"]
+        static let guides: [String: JSONValue] = ["confidence": ["description": "Between 0 and 1"]]
     }
 
     @Test func anAnswerThatDoesNotDecodeFallsBackAndTheTypeReachesTheModel() async throws {

@@ -13,7 +13,7 @@ public struct Contact: StructuredOutput {
     public var company: String
     public var email: String?
     public var topics: [String]
-    public static let descriptions = ["topics": "What the person works on, a few words each"]
+    public static let guides: [String: JSONValue] = ["topics": ["description": "What the person works on, a few words each"]]
 }
 
 /// The "summarize" feature as an app embeds it: config with a file-backed last-known-good cache, a router with a

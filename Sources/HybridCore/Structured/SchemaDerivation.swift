@@ -16,9 +16,9 @@ package enum SchemaDerivation {
         package var description: String { path.isEmpty ? message : "at \(path): \(message)" }
     }
 
-    /// The schema of `type`, with `descriptions` by property path and `typeDescription` on the root.
+    /// The schema of `type`, with `guides` (JSON Schema keywords) by property path and `typeDescription` on the root.
     package static func schema<T: Decodable>(
-        of type: T.Type, descriptions: [String: String] = [:], typeDescription: String? = nil
+        of type: T.Type, guides: [String: JSONValue] = [:], typeDescription: String? = nil
     ) throws(Failure) -> JSONValue {
         let root = NodeBox()
         do {
@@ -28,21 +28,47 @@ package enum SchemaDerivation {
         } catch {
             throw Failure(path: "", message: "\(error) (a value its init(from:) refuses: declare `static var schema`)")
         }
-        // A description for a property the type does not have is a misspelling: an error at first use, not silence.
-        let known = root.node.propertyPaths(under: "")
-        let unknown = descriptions.keys.filter { !known.contains($0) }.sorted()
-        if !unknown.isEmpty {
-            throw Failure(
-                path: "",
-                message: "descriptions name \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")), which \(T.self) does not have "
-                    + "(its properties: \(known.sorted().joined(separator: ", ")))")
-        }
-        var schema = root.node.schema(path: "", descriptions: descriptions)
+        try check(guides, against: root.node.propertyPaths(under: ""), of: T.self)
+        var schema = root.node.schema(path: "", guides: guides)
         if let typeDescription, case .object(var members) = schema {
             members["description"] = .string(typeDescription)
             schema = .object(members)
         }
         return schema
+    }
+
+    /// Guide keywords and the kinds of value each applies to (nil: any).
+    static let guideKeywords: [String: Set<String>?] = [
+        "description": nil, "minItems": ["array"], "maxItems": ["array"], "minimum": ["number"], "maximum": ["number"],
+        "exclusiveMinimum": ["number"], "exclusiveMaximum": ["number"], "pattern": ["string"], "minLength": ["string"],
+        "maxLength": ["string"], "enum": ["string", "number"],
+    ]
+
+    /// A guide naming a property the type does not have, a keyword outside ``guideKeywords`` or one that does not
+    /// apply to the property's kind is a mistake: an error at first use, not silence.
+    private static func check<T>(_ guides: [String: JSONValue], against known: [String: DerivedNode], of type: T.Type) throws(Failure) {
+        let unknown = guides.keys.filter { known[$0] == nil }.sorted()
+        if !unknown.isEmpty {
+            throw Failure(
+                path: "",
+                message: "guides name \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")), which \(T.self) does not have "
+                    + "(its properties: \(known.keys.sorted().joined(separator: ", ")))")
+        }
+        for (path, guide) in guides.sorted(by: { $0.key < $1.key }) {
+            guard case .object(let keywords) = guide else {
+                throw Failure(path: path, message: "a guide is an object of JSON Schema keywords, such as [\"maxItems\": 3]")
+            }
+            let kind = known[path]?.kind ?? ""
+            for keyword in keywords.keys.sorted() {
+                guard let applies = guideKeywords[keyword] else {
+                    throw Failure(
+                        path: path, message: "\"\(keyword)\" is not a guide keyword (\(guideKeywords.keys.sorted().joined(separator: ", ")))")
+                }
+                if let applies, !applies.contains(kind) {
+                    throw Failure(path: path, message: "\"\(keyword)\" applies to \(applies.sorted().joined(separator: " or ")) values; this is \(kind)")
+                }
+            }
+        }
     }
 }
 
@@ -59,7 +85,19 @@ enum DerivedNode {
     case object([(name: String, box: NodeBox, optional: Bool)])
     case map(NodeBox)
 
-    func schema(path: String, descriptions: [String: String]) -> JSONValue {
+    /// The kind of value, as guide keywords name them.
+    var kind: String {
+        switch self {
+        case .string, .choice: "string"
+        case .integer, .number: "number"
+        case .boolean: "boolean"
+        case .array: "array"
+        case .object, .map: "object"
+        case .unknown: "unknown"
+        }
+    }
+
+    func schema(path: String, guides: [String: JSONValue]) -> JSONValue {
         var out: [String: JSONValue]
         switch self {
         case .unknown: out = [:]
@@ -71,14 +109,14 @@ enum DerivedNode {
         case .boolean: out = ["type": "boolean"]
         case .choice(let cases): out = ["type": "string", "enum": .array(cases.map(JSONValue.string))]
         case .array(let element):
-            out = ["type": "array", "items": element.node.schema(path: path + "[]", descriptions: descriptions)]
+            out = ["type": "array", "items": element.node.schema(path: path + "[]", guides: guides)]
         case .map(let value):
-            out = ["type": "object", "additionalProperties": value.node.schema(path: path + "{}", descriptions: descriptions)]
+            out = ["type": "object", "additionalProperties": value.node.schema(path: path + "{}", guides: guides)]
         case .object(let properties):
             var members: [String: JSONValue] = [:]
             for property in properties {
                 let childPath = path.isEmpty ? property.name : path + "." + property.name
-                var child = property.box.node.schema(path: childPath, descriptions: descriptions)
+                var child = property.box.node.schema(path: childPath, guides: guides)
                 if property.optional { child = Self.nullable(child) }
                 members[property.name] = child
             }
@@ -87,28 +125,30 @@ enum DerivedNode {
                 "required": .array(properties.map { .string($0.name) }), "additionalProperties": false,
             ]
         }
-        if let description = descriptions[path], !path.isEmpty { out["description"] = .string(description) }
+        if case .object(let keywords)? = guides[path], !path.isEmpty {
+            for (keyword, value) in keywords { out[keyword] = value }
+        }
         return .object(out)
     }
 
-    /// Every path a description may name: each property (`address.city`), array elements (`tags[]`) and map values
-    /// (`scores{}`) under `path`.
-    func propertyPaths(under path: String) -> Set<String> {
+    /// Every path a guide may name, with what is there: each property (`address.city`), array elements (`tags[]`)
+    /// and map values (`scores{}`) under `path`.
+    func propertyPaths(under path: String) -> [String: DerivedNode] {
         switch self {
         case .array(let element):
-            return Set([path + "[]"]).union(element.node.propertyPaths(under: path + "[]"))
+            return [path + "[]": element.node].merging(element.node.propertyPaths(under: path + "[]")) { first, _ in first }
         case .map(let value):
-            return Set([path + "{}"]).union(value.node.propertyPaths(under: path + "{}"))
+            return [path + "{}": value.node].merging(value.node.propertyPaths(under: path + "{}")) { first, _ in first }
         case .object(let properties):
-            var out = Set<String>()
+            var out: [String: DerivedNode] = [:]
             for property in properties {
                 let child = path.isEmpty ? property.name : path + "." + property.name
-                out.insert(child)
-                out.formUnion(property.box.node.propertyPaths(under: child))
+                out[child] = property.box.node
+                out.merge(property.box.node.propertyPaths(under: child)) { first, _ in first }
             }
             return out
         default:
-            return []
+            return [:]
         }
     }
 

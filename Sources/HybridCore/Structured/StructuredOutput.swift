@@ -4,17 +4,22 @@
 /// Ollama `format`, llama-server `json_schema`, Foundation Models' dynamic schema) is derived from the type's
 /// `Decodable` conformance: every stored property the synthesised `init(from:)` decodes becomes a property (an
 /// `Optional` one may be null), nested types and arrays recurse, and a ``StructuredChoice`` enum becomes an `enum`.
-/// ``descriptions`` says what each property means, which is what reaches the model as the schema's `description`
-/// (the job of Foundation Models' `@Guide`). A type whose decoding does more than decode its keys may declare
-/// ``schema`` itself.
+/// ``guides`` does the job of Foundation Models' `@Guide`: per property, what it means (`description`) and what it
+/// may be (`minItems`/`maxItems` for a count, `minimum`/`maximum` for a range, `pattern`, `enum` for a fixed set of
+/// choices, `minLength`/`maxLength`), in JSON Schema's own words, so they reach every provider in the schema and the
+/// answer is checked against them like any schema rule. A guide naming a property the type does not have, a keyword
+/// outside that list, or one that does not apply to the property's type is an error at the schema's first use. A
+/// type whose decoding does more than decode its keys may declare ``schema`` itself.
 ///
 /// ```swift
 /// struct CityInfo: StructuredOutput {
 ///     var name: String
-///     var country: String
 ///     var population: Int?
 ///     var highlights: [String]
-///     static let descriptions = ["population": "Inhabitants of the city proper", "highlights": "Three sights"]
+///     static let guides: [String: JSONValue] = [
+///         "population": ["description": "Inhabitants of the city proper", "minimum": 0],
+///         "highlights": ["description": "Famous sights", "minItems": 3, "maxItems": 3],
+///     ]
 /// }
 /// ```
 ///
@@ -23,8 +28,10 @@
 public protocol StructuredOutput: Decodable, Sendable {
     /// The JSON Schema of the type's JSON form; derived from `Decodable` unless declared.
     static var schema: JSONValue { get }
-    /// Property path (`"name"`, `"address.city"`, `"stops[].name"`) → what it means, for the model.
-    static var descriptions: [String: String] { get }
+    /// Property path (`"name"`, `"address.city"`, `"stops[].name"`) → JSON Schema keywords for it: `description`,
+    /// `minItems`, `maxItems`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `pattern`, `enum`,
+    /// `minLength`, `maxLength`.
+    static var guides: [String: JSONValue] { get }
     /// What the whole value is, for the model; nil for none.
     static var typeDescription: String? { get }
 }
@@ -34,14 +41,14 @@ extension StructuredOutput {
     /// programming error reported with the type and the path.
     public static var schema: JSONValue {
         do {
-            return try SchemaDerivation.schema(of: Self.self, descriptions: descriptions, typeDescription: typeDescription)
+            return try SchemaDerivation.schema(of: Self.self, guides: guides, typeDescription: typeDescription)
         } catch {
             preconditionFailure("cannot derive a JSON Schema for \(Self.self): \(error); declare `static var schema`")
         }
     }
 
-    /// No descriptions.
-    public static var descriptions: [String: String] { [:] }
+    /// No guides.
+    public static var guides: [String: JSONValue] { [:] }
 
     /// No description.
     public static var typeDescription: String? { nil }

@@ -4,7 +4,7 @@ import Foundation
 import HybridAI
 
 
-enum Snippet_app_integration_339 {
+enum Snippet_app_integration_347 {
     static func run() async throws {
 
         let router = try Router(config: .fixed(try HybridConfigDocument.bundledDefaults().document), installId: "install-1")

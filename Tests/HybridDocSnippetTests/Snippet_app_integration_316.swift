@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_308 {
+enum Snippet_app_integration_316 {
     static func run() async throws {
 
         let model = ModelFactory().model(id: "local", config: ModelChoice.llamaServer().config)   // any LanguageModel
