@@ -76,10 +76,11 @@ test: setup
 	swift test --skip-build --no-parallel --filter '$(SERIAL_TESTS)' $(SWIFT_BUILD_FLAGS)
 	bash scripts/check-quickstart.sh
 
-# Suites that share the one local model server or measure time against a floor run one at a time after the rest,
+# Suites that share the one local model server or measure time against a floor run one at a time after the rest
+# (the transport conformance suites, the doc's own included, measure gaps between chunks),
 # which runs three tests at once (router timing tests run on a virtual clock, so they do not need the machine to
 # themselves). On 2 cores: 290 s serial before, about 95 s + 100 s now.
-SERIAL_TESTS = TransportConformanceTests|CurlTransportOnLoopConformanceTests|URLSessionTransportLimitsTests|LoopEndToEndTests|FieldLoopEndToEndTests|SegmentLoopEndToEndTests|LocalLlamaModelTests|LocalLlamaConformanceTests|ModelFactoryTests|RouterLocalModelFallbackTests|RouterHedgeLocalModelTests|RouterStreamRecoveryWireTests|EvalEndToEndTests|PortableSpendLedgerTests|DurabilityTests|FileSpendLedgerCrashTests|CurlTransportTimeoutTests|HTTPBatchEventUploaderTests|MeasuredProcessTests|DocSnippetRunTests
+SERIAL_TESTS = TransportConformanceTests|HybridDocSnippetTests\.conforms|CurlTransportOnLoopConformanceTests|URLSessionTransportLimitsTests|LoopEndToEndTests|FieldLoopEndToEndTests|SegmentLoopEndToEndTests|LocalLlamaModelTests|LocalLlamaConformanceTests|ModelFactoryTests|RouterLocalModelFallbackTests|RouterHedgeLocalModelTests|RouterStreamRecoveryWireTests|EvalEndToEndTests|PortableSpendLedgerTests|DurabilityTests|FileSpendLedgerCrashTests|CurlTransportTimeoutTests|HTTPBatchEventUploaderTests|MeasuredProcessTests|DocSnippetRunTests
 
 BENCHMARKS ?= transport config runner router report cli view workers ingest hedge
 bench: setup
