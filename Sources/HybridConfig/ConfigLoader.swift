@@ -99,11 +99,6 @@ public actor ConfigLoader {
         return current
     }
 
-    /// The resolution in force once the last-known-good copy was read: what a router reads on every request.
-    package func resolved() async -> ConfigResolution {
-        await start()
-    }
-
     private func loadLastKnownGood() async {
         guard let sourceURL else { return }
         let snapshot: ConfigSnapshot?

@@ -19,7 +19,7 @@ public enum RouterConfigSource: Sendable {
     func document() async -> HybridConfigDocument {
         switch self {
         case .fixed(let document): document
-        case .loader(let loader): await loader.resolved().config
+        case .loader(let loader): await loader.start().config  // the last-known-good copy is read once, before the first request
         }
     }
 }
