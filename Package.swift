@@ -281,6 +281,11 @@ let package = Package(
         .testTarget(
             name: "HybridEventsTests", dependencies: ["HybridProjectTestSupport", "HybridEvents", "HybridCore", "HybridTransport", "HybridTestSupport"],
             swiftSettings: strict),
+        // The app's public API as an app sees it (#49): no `package` access, so a test here cannot lean on a
+        // declaration an app could not call.
+        .testTarget(
+            name: "HybridAppTests", dependencies: ["HybridAI", "HybridTestSupport"], packageAccess: false,
+            swiftSettings: strict),
         // Fails when an app product's dependency closure reaches libcurl, SQLite or the local-model processes.
         .testTarget(name: "HybridPackageTests", dependencies: ["HybridTestSupport"], swiftSettings: strict),
         .testTarget(

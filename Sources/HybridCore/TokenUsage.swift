@@ -42,8 +42,14 @@ public struct TokenUsage: Sendable, Hashable, Codable {
         isEstimated = try container.decode(Bool.self, forKey: .isEstimated)
     }
 
-    /// Prompt plus completion tokens.
-    public var totalTokens: Int { promptTokens + completionTokens }
+    /// Two calls' tokens together (a request's attempts summed); estimated when either was.
+    package static func + (lhs: TokenUsage, rhs: TokenUsage) -> TokenUsage {
+        TokenUsage(
+            promptTokens: lhs.promptTokens + rhs.promptTokens, completionTokens: lhs.completionTokens + rhs.completionTokens,
+            cachedTokens: lhs.cachedTokens + rhs.cachedTokens, reasoningTokens: lhs.reasoningTokens + rhs.reasoningTokens,
+            cacheCreationTokens: lhs.cacheCreationTokens + rhs.cacheCreationTokens,
+            isEstimated: lhs.isEstimated || rhs.isEstimated)
+    }
 
     /// Usage estimated from text lengths, flagged as estimated.
     public static func estimated(prompt: String, completion: String) -> TokenUsage {

@@ -23,12 +23,19 @@ public struct RoutedResponse: Sendable, Equatable {
     /// The config condition whose override applied (see `ConfigCondition`); nil when none matched the labels the
     /// router was given.
     public var condition: String?
+    /// Tokens of every model call the request made, summed: fallbacks, a hedge's loser, an interrupted stream and
+    /// the answer (none for a cached answer). `response.usage` is the answer's alone.
+    public var totalUsage: TokenUsage
+    /// What the request cost at the config's prices: every call in ``totalUsage``, each at its own model's prices
+    /// (zero for free and cached answers). The same sum the field event's `costUSD` reports.
+    public var totalCostUSD: Double
 
     /// Creates a routed response; `Router` builds these.
     package init(
         response: GenerationResponse, attempts: [RouteAttempt], variant: String, rolloutArm: String?,
         fromCache: Bool, truncatedInputs: [String] = [], failedChecks: [FailedOutputCheck] = [], isFailing: Bool = false,
-        condition: String? = nil
+        condition: String? = nil, totalUsage: TokenUsage = TokenUsage(promptTokens: 0, completionTokens: 0),
+        totalCostUSD: Double = 0
     ) {
         self.response = response
         self.attempts = attempts
@@ -39,6 +46,8 @@ public struct RoutedResponse: Sendable, Equatable {
         self.failedChecks = failedChecks
         self.isFailing = isFailing
         self.condition = condition
+        self.totalUsage = totalUsage
+        self.totalCostUSD = totalCostUSD
     }
 
     /// The model that answered.

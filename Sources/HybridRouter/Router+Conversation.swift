@@ -5,11 +5,15 @@ extension Router {
     /// Opens a conversation with `feature`: the app's tools with their handlers, and optionally a transcript to
     /// resume. See ``Conversation``.
     ///
+    /// Without a feature, a router made from declared models (``init(models:instructions:options:configURL:installId:stateDirectory:cache:policy:eventSink:eventLabels:)``)
+    /// opens a plain session over its `respond` feature, as `LanguageModelSession` does: each `send` answers with
+    /// the whole transcript in view. A config without a `respond` feature fails the first turn with `unknownFeature`.
+    ///
     /// - Parameters:
     ///   - privacy: a stricter class than the feature's for every step; a looser one is ignored.
     ///   - stepLimit: the most model calls one turn may make (each tool round is one).
     public func conversation(
-        feature: String, tools: [ConversationTool] = [], transcript: [ChatMessage] = [], privacy: PrivacyClass? = nil,
+        feature: String = "respond", tools: [ConversationTool] = [], transcript: [ChatMessage] = [], privacy: PrivacyClass? = nil,
         stepLimit: Int = 8
     ) -> Conversation {
         Conversation(router: self, feature: feature, tools: tools, transcript: transcript, privacy: privacy, stepLimit: stepLimit)

@@ -73,9 +73,12 @@ final class Plan: Sendable {
         _ response: GenerationResponse, attempts: [RouteAttempt], fromCache: Bool, failedChecks: [FailedOutputCheck] = [],
         isFailing: Bool = false
     ) -> RoutedResponse {
-        RoutedResponse(
+        let calls = attempts.filter(\.calledModel).compactMap { attempt in attempt.usage.map { (attempt.modelID, $0) } }
+        return RoutedResponse(
             response: response, attempts: attempts, variant: variant, rolloutArm: arm, fromCache: fromCache,
-            truncatedInputs: truncatedInputs, failedChecks: failedChecks, isFailing: isFailing, condition: condition)
+            truncatedInputs: truncatedInputs, failedChecks: failedChecks, isFailing: isFailing, condition: condition,
+            totalUsage: calls.reduce(TokenUsage(promptTokens: 0, completionTokens: 0)) { $0 + $1.1 },
+            totalCostUSD: calls.reduce(0) { $0 + (document.models[$1.0]?.pricing.cost(of: $1.1) ?? 0) })
     }
 }
 

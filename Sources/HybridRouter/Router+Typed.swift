@@ -30,8 +30,8 @@ public struct PartialSnapshot<Content: StructuredOutput>: Sendable {
 
 extension Router {
     /// `feature`'s answer decoded into `type`: the type's schema (see ``StructuredOutput``) goes to every model in its
-    /// native form and replaces the feature's `outputSchema` for this call; an answer that does not decode falls
-    /// back to the next model like any failed schema check.
+    /// native form and replaces the feature's `outputSchema` for this call; an answer that breaks that schema (a
+    /// guide included) or does not decode falls back to the next model, whatever the config's `fallbackOnOutput`.
     public func generate<T: StructuredOutput>(
         feature: String, input: [String: String], generating type: T.Type, privacy: PrivacyClass? = nil,
         deadline: Duration? = nil

@@ -34,7 +34,7 @@ enum Snippet_README_50 {
             let city = try await router.respond(
                 to: "Give the name, the country and two landmarks of the city of Paris.", generating: CityInfo.self)
             print(city.content.name, city.content.country, city.content.landmarks)
-            print("served by", city.routed.servedBy.id, "after", city.routed.attempts.count, "attempt(s)")
+            print("served by", city.routed.servedBy.id, "after", city.routed.attempts.count, "attempt(s), $\(city.routed.totalCostUSD)")
         } catch {
             // Nothing answered: a sentence for the user, and every model tried with its reason for you.
             print(error.localizedDescription, error.recoverySuggestion ?? "")

@@ -117,8 +117,8 @@ import Testing
                 Issue.record("expected a failed first attempt, got \(step.routed.attempts[0])")
             }
         }
-        #expect(turn.toolExecutions.map(\.call.name) == ["lookup_album", "create_reminder"])
-        #expect(turn.toolExecutions.allSatisfy { $0.succeeded })
+        #expect(turn.steps.flatMap(\.toolExecutions).map(\.call.name) == ["lookup_album", "create_reminder"])
+        #expect(turn.steps.flatMap(\.toolExecutions).allSatisfy { $0.succeeded })
         #expect(reminders.withLock { $0 } == [["text": "Buy Abbey Road", "due": "Saturday"]])
 
         let transcript = await conversation.transcript

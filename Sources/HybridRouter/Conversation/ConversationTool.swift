@@ -21,3 +21,19 @@ public struct ConversationTool: Sendable {
     /// The tool's name.
     package var name: String { definition.name }
 }
+
+extension ConversationTool {
+    /// A tool whose arguments are a ``StructuredOutput`` type, as FoundationModels' `Tool.Arguments` are: the
+    /// model is offered the type's schema (its guides included) and the handler gets the decoded value.
+    ///
+    /// Arguments that break the schema or do not decode never reach the handler: the model is answered
+    /// `error: …` and may correct itself, as with any tool.
+    public init<Arguments: StructuredOutput>(
+        name: String, description: String, arguments: Arguments.Type = Arguments.self,
+        handler: @escaping @Sendable (Arguments) async throws -> String
+    ) {
+        self.init(ToolDefinition(name: name, description: description, parameters: Arguments.schema)) { call in
+            try await handler(try JSONValueDecoder().decode(Arguments.self, from: call.arguments ?? [:]))
+        }
+    }
+}

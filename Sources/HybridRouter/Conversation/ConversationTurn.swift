@@ -12,9 +12,4 @@ public struct ConversationTurn: Sendable, Equatable {
         self.response = response
         self.steps = steps
     }
-
-    /// Every attempt of every step, in order (models skipped, failed, served).
-    public var attempts: [RouteAttempt] { steps.flatMap(\.routed.attempts) }
-    /// Every tool call run during the turn.
-    public var toolExecutions: [ToolExecution] { steps.flatMap(\.toolExecutions) }
 }

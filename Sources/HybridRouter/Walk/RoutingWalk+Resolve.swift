@@ -28,8 +28,12 @@ extension RoutingWalk.Rules {
         self.init(routing: document.routing(for: feature), deadlineMs: feature.deadlineMs, privacy: feature.privacy, defaults: defaults)
         if let stricter = call.privacy, stricter.maximumTier < feature.privacy.maximumTier { privacy = stricter }
         if let deadline = call.deadline { self.deadline = deadline }
-        // A typed call's contract is the app's type: an answer that does not decode is no answer.
-        if call.typedOutput { outputFallback.names.insert(DecodeCheck.resultName) }
+        // A typed call's contract is the app's type, its guides included: an answer that breaks its schema or does
+        // not decode is no answer, whatever the config's own fallback list says.
+        if call.typedOutput {
+            outputFallback.schema = true
+            outputFallback.names.insert(DecodeCheck.resultName)
+        }
     }
 
     /// The rules of `feature` as an install with `labels` sees it (a condition's override applies); nil when the

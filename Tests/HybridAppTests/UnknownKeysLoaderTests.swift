@@ -1,5 +1,5 @@
 import Foundation
-import HybridConfig
+import HybridAI
 import Testing
 
 /// An app that fetches a document with a key it does not know keeps its last good config (a misspelt `overides`
