@@ -395,6 +395,44 @@ extension ConfigValidator {
                 }
             }
             if total > 100.000_001 { error(path.key("arms"), "percentages add up to \(total), more than 100") }
+            if let plan = rollout.plan { checkPlan(plan, of: rollout, path.key("plan")) }
+        }
+
+        /// A plan moves one arm of its rollout through increasing stages to 100 %, guarded by distinct metrics.
+        private mutating func checkPlan(_ plan: RolloutPlan, of rollout: RolloutConfig, _ path: ConfigPath) {
+            if let arm = plan.arm, !rollout.arms.contains(where: { $0.name == arm }) {
+                error(path.key("arm"), "no arm named \"\(arm)\" in this rollout (arms: \(Self.list(rollout.arms.map(\.name))))")
+            } else if plan.armName(in: rollout) == nil {
+                error(path.key("arm"), "name the arm the plan moves: the rollout has \(rollout.arms.count) arms")
+            }
+            if plan.stages.isEmpty { error(path.key("stages"), "list at least one stage") }
+            for (i, stage) in plan.stages.enumerated() {
+                if !(stage.isFinite && stage > 0 && stage <= 100) {
+                    error(path.key("stages").index(i), "must be above 0 and at most 100, found \(stage)")
+                } else if i > 0, stage <= plan.stages[i - 1] {
+                    error(path.key("stages").index(i), "stages must increase: \(stage) follows \(plan.stages[i - 1])")
+                }
+            }
+            if let last = plan.stages.last, last != 100 { error(path.key("stages"), "the last stage must be 100, found \(last)") }
+            if let name = plan.armName(in: rollout), let arm = rollout.arms.first(where: { $0.name == name }),
+                arm.percentage != 0, plan.stageIndex(of: arm.percentage) == nil
+            {
+                error(path.key("stages"), "arm \(name) is at \(arm.percentage) %, which is not a stage (start it at 0 or at a stage)")
+            }
+            if !(plan.minStageHours.isFinite && plan.minStageHours >= 0) {
+                error(path.key("minStageHours"), "must be 0 or more, found \(plan.minStageHours)")
+            }
+            if plan.minInstallsPerArm < 1 { error(path.key("minInstallsPerArm"), "must be at least 1, found \(plan.minInstallsPerArm)") }
+            if plan.guardrails.isEmpty { error(path.key("guardrails"), "guard at least one metric (a rollout nothing watches is a release)") }
+            var seen = Set<RolloutPlan.Metric>()
+            for (i, guardrail) in plan.guardrails.enumerated() {
+                if !seen.insert(guardrail.metric).inserted {
+                    error(path.key("guardrails").index(i).key("metric"), "\(guardrail.metric.rawValue) is guarded twice")
+                }
+                if !(guardrail.tolerance.isFinite && guardrail.tolerance >= 0) {
+                    error(path.key("guardrails").index(i).key("tolerance"), "must be 0 or more, found \(guardrail.tolerance)")
+                }
+            }
         }
 
         // MARK: Helpers

@@ -259,7 +259,13 @@ public enum ConfigValidator {
         }
         each(tree["rollouts"]) { name, rollout in
             let p = root.key("rollouts").key(name)
-            check(rollout, ["seed", "arms"], p)
+            check(rollout, ["seed", "arms", "plan"], p)
+            check(rollout["plan"], ["arm", "stages", "minStageHours", "minInstallsPerArm", "guardrails"], p.key("plan"))
+            if case .array(let guardrails)? = rollout["plan"]?["guardrails"] {
+                for (i, guardrail) in guardrails.enumerated() {
+                    check(guardrail, ["metric", "tolerance"], p.key("plan").key("guardrails").index(i))
+                }
+            }
             if case .array(let arms)? = rollout["arms"] {
                 for (i, arm) in arms.enumerated() {
                     check(arm, ["name", "percentage", "variant", "priority"], p.key("arms").index(i))

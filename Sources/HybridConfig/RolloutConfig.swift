@@ -9,10 +9,14 @@ package struct RolloutConfig: Sendable, Hashable, Codable {
     package var seed: String
     /// Arms in bucket order; their percentages add up to at most 100.
     package var arms: [RolloutArm]
+    /// The stages and guardrails `hybrid rollout` moves an arm by; nil: the percentages change only by hand (or by
+    /// `hybrid recommend`).
+    package var plan: RolloutPlan?
 
     /// Creates a rollout; keep `seed` fixed, since changing it reshuffles every install between arms.
-    package init(seed: String, arms: [RolloutArm]) {
+    package init(seed: String, arms: [RolloutArm], plan: RolloutPlan? = nil) {
         self.seed = seed
         self.arms = arms
+        self.plan = plan
     }
 }

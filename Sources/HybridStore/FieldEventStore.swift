@@ -33,6 +33,13 @@ public protocol FieldEventStore: Sendable {
 
     /// The looks kept for `runID`, oldest first.
     func looks(run runID: String) async throws(StoreError) -> [FieldLook]
+
+    /// The state `hybrid rollout` keeps for `feature`'s staged rollout; nil before it started.
+    func rolloutRecord(feature: String) async throws(StoreError) -> RolloutRecord?
+
+    /// Writes `body` as `feature`'s rollout state if the stored revision is still `revision` (nil: nothing stored
+    /// yet), and returns the new record; nil when another writer got there first (nothing is written then).
+    func saveRollout(feature: String, body: String, replacing revision: Int?) async throws(StoreError) -> RolloutRecord?
 }
 
 /// What a batch did to a field store: what a collector answers the uploading app.

@@ -62,6 +62,12 @@ extension SchemaMigration {
             version: "v11",
             sqlite: "ALTER TABLE field_events ADD COLUMN hedged INTEGER NOT NULL DEFAULT 0;",
             postgres: "ALTER TABLE field_events ADD COLUMN hedged BOOLEAN NOT NULL DEFAULT FALSE;"),
+        // Each feature's staged rollout (`hybrid rollout`), written under a revision so two processes never both act.
+        SchemaMigration(
+            version: "v12",
+            sqlite: "CREATE TABLE rollouts (feature TEXT NOT NULL PRIMARY KEY, revision INTEGER NOT NULL, body TEXT NOT NULL) "
+                + "STRICT, WITHOUT ROWID;",
+            postgres: "CREATE TABLE rollouts (feature TEXT NOT NULL PRIMARY KEY, revision BIGINT NOT NULL, body TEXT NOT NULL);"),
     ]
 
     private static let v3SQLite = """
