@@ -239,6 +239,8 @@ let package = Package(
             name: "HybridStoreTests",
             dependencies: [
                 "HybridProjectTestSupport", "HybridStore", "hybrid-store-stress", "HybridTestSupport", "HybridTesting", "HybridPostgres", "HybridCore",
+                // The rollout's crash and race tests drive `RolloutDriver` over both backends.
+                "HybridRecommend", "HybridConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

@@ -28,6 +28,9 @@ public struct FieldPopulation: Sendable {
     var installs: [Install] = []
     private var rng: SplitMix64
     private var nextEvent = 0
+    /// Each install's place in a staged rollout, in [0, 1); drawn from a generator of its own so the installs and
+    /// their events are those of the same seed without a rollout.
+    private var rolloutPlaces: [Double] = []
 
     /// The population of experiment `seed` of `scenario`.
     public init(_ scenario: FieldScenario, seed: UInt64) {
@@ -35,6 +38,8 @@ public struct FieldPopulation: Sendable {
         rng = SplitMix64(seed: seed)
         for index in 0..<scenario.installs { installs.append(drawInstall(index)) }
         placeHeavyInstalls()
+        var places = SplitMix64(seed: seed ^ 0x5EED_0F5A_6E5F_0001)
+        rolloutPlaces = installs.map { _ in places.nextUnit() }
     }
 
     private mutating func drawInstall(_ index: Int) -> Install {
@@ -93,6 +98,24 @@ public struct FieldPopulation: Sendable {
         return events
     }
 
+    /// The events of look `look` of a staged rollout at config `version`: an install is in the arm `treat` while
+    /// its place in the rollout (a draw of its own, fixed for the experiment, as a bucket is) is below
+    /// `percentage`, so raising the stage only adds installs to the arm.
+    public mutating func stagedEvents(look: Int, percentage: Double, version: Int) -> [FieldEventRecord] {
+        let span = 1 / Double(scenario.looksPerDay)
+        let start = Double(look) * span
+        var events: [FieldEventRecord] = []
+        for (index, install) in installs.enumerated() {
+            let treated = rolloutPlaces[index] < percentage / 100
+            for _ in 0..<poisson(install.eventsPerDay * span) {
+                events.append(event(
+                    install, at: start + span * uniform(), version: version, arm: treated ? "treat" : nil, bucket: 1,
+                    effect: treated ? scenario.effect : .init()))
+            }
+        }
+        return events
+    }
+
     /// The events before the experiment: `prePeriodDays` with no rollout, then (for an iterated experiment) a week
     /// of the earlier version's rollout with the same seed, so the same installs were treated.
     public mutating func prePeriod() -> [FieldEventRecord] {
@@ -123,7 +146,7 @@ public struct FieldPopulation: Sendable {
         _ install: Install, at day: Double, version: Int, arm: String?, bucket: Int?, effect: FieldScenario.Effect
     ) -> FieldEventRecord {
         nextEvent += 1
-        let failed = uniform() < install.errorRate
+        let failed = uniform() < install.errorRate + effect.errorRate
         let passes = uniform() < min(1, max(0, install.passRate + effect.adherence))
         let fellBack = uniform() < install.fallbackRate
         let latency = install.speedMs * (1 + effect.latency) * exp(0.3 * normal())

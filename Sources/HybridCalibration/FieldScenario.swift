@@ -50,16 +50,19 @@ public struct FieldScenario: Sendable {
         public var latency = 0.0
         /// Usage multiplied by 1 + this: a change of how much people use the feature, not of its rates.
         public var usage = 0.0
+        /// Added to each install's share of failed requests (a staged rollout's regression).
+        public var errorRate = 0.0
 
         /// An effect; zero everywhere by default.
-        public init(adherence: Double = 0, latency: Double = 0, usage: Double = 0) {
+        public init(adherence: Double = 0, latency: Double = 0, usage: Double = 0, errorRate: Double = 0) {
             self.adherence = adherence
             self.latency = latency
             self.usage = usage
+            self.errorRate = errorRate
         }
 
         /// True when the treatment changes a rate the report judges (a usage change alone does not).
-        public var changesRates: Bool { adherence != 0 || latency != 0 }
+        public var changesRates: Bool { adherence != 0 || latency != 0 || errorRate != 0 }
     }
 
     /// A scenario; see the properties for the rest.

@@ -1,6 +1,7 @@
 public import Foundation
 public import HybridConfig
 public import HybridReport
+package import HybridStore
 
 /// The decision rule of a staged rollout, without I/O: from the plan, the state and the field analysis of the
 /// stage's events, one of hold, advance and roll back, with the figures behind it.
@@ -113,6 +114,17 @@ public struct RolloutController: Sendable {
         let control = max(0, plan.minInstallsPerArm - counts.control)
         guard arm + control > 0 else { return nil }
         return "needs \(arm) more installs in the arm and \(control) in the control (minimum \(plan.minInstallsPerArm) each)"
+    }
+
+    /// The field analysis of one stage's events (nil when there are none): the arm at the stage's percentage against
+    /// the installs outside it. No pre-period covariate: earlier stages treated some of the installs, so it would
+    /// not be available to both groups alike.
+    package static func stageAnalysis(_ events: [FieldEventRecord], state: RolloutState) -> FieldAnalysis? {
+        guard !events.isEmpty else { return nil }
+        var builder = FieldReportBuilder(
+            percentages: [state.arm: state.percentage], control: "default", minimumInstalls: minimumJudgedInstalls)
+        builder.describesQuantiles = false
+        return builder.analysis(feature: state.feature, configVersion: state.stageVersion, events: events)
     }
 
     /// `base` with the arm at `percentage`: version + 1, provenance and description naming the decision.

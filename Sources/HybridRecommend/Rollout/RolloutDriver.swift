@@ -105,16 +105,10 @@ public struct RolloutDriver: Sendable {
 
     // MARK: - Steps
 
-    /// The field analysis of the stage's events: the arm at the stage's percentage against the installs outside it.
-    /// No pre-period covariate: earlier stages treated some of the installs, so it would not be available to both
-    /// groups alike.
+    /// The field analysis of the stage's events (see ``RolloutController/stageAnalysis(_:state:)``).
     private func analysis(of state: RolloutState) async throws -> FieldAnalysis? {
         let events = try await store.events(run: FieldRunID.make(feature: state.feature, configVersion: state.stageVersion))
-        guard !events.isEmpty else { return nil }
-        var builder = FieldReportBuilder(
-            percentages: [state.arm: state.percentage], control: "default", minimumInstalls: RolloutController.minimumJudgedInstalls)
-        builder.describesQuantiles = false
-        return builder.analysis(feature: state.feature, configVersion: state.stageVersion, events: events)
+        return RolloutController.stageAnalysis(events, state: state)
     }
 
     /// Writes the decision as pending, publishes its config, and confirms it.
