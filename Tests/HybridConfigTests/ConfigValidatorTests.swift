@@ -161,6 +161,33 @@ struct ConfigValidatorTests {
         #expect(issues.map(\.path) == ["rollouts.summarize.arms"])
     }
 
+    @Test("a rollout plan that cannot run is refused with the path of every problem")
+    func rolloutPlansAreValidated() throws {
+        let issues = Fixtures.errors(
+            Fixtures.config {
+                $0.set(["rollouts", "summarize", "arms", 0, "percentage"], 7)
+                $0.set(["rollouts", "summarize", "plan"], [
+                    "arm": "bulet", "stages": [1, 5, 5, 120, 50], "minStageHours": -1, "minInstallsPerArm": 0,
+                    "guardrails": [["metric": "errorRate", "tolerance": -0.1], ["metric": "errorRate"]],
+                ])
+            })
+        #expect(Set(issues.map(\.path)) == [
+            "rollouts.summarize.plan.arm", "rollouts.summarize.plan.stages[2]", "rollouts.summarize.plan.stages[3]", "rollouts.summarize.plan.stages[4]",
+            "rollouts.summarize.plan.stages", "rollouts.summarize.plan.minStageHours", "rollouts.summarize.plan.minInstallsPerArm",
+            "rollouts.summarize.plan.guardrails[0].tolerance", "rollouts.summarize.plan.guardrails[1].metric",
+        ], "\(issues)")
+        #expect(issues.first { $0.path == "rollouts.summarize.plan.arm" }?.message.contains("bullet") == true, "the arms it has")
+        let unknownMetric = Fixtures.errors(Fixtures.config {
+            $0.set(["rollouts", "summarize", "plan"], ["stages": [100], "guardrails": [["metric": "p95"]]])
+        })
+        #expect(unknownMetric.map(\.path) == ["rollouts.summarize.plan.guardrails[0].metric"], "\(unknownMetric)")
+        let valid = try ConfigValidator.load(Fixtures.config {
+            $0.set(["rollouts", "summarize", "arms", 0, "percentage"], 0)
+            $0.set(["rollouts", "summarize", "plan"], ["stages": [1, 5, 25, 50, 100]])
+        }).document.rollouts["summarize"]?.plan
+        #expect(valid == RolloutPlan(), "defaults fill what a plan leaves out")
+    }
+
     @Test("an apple-foundation-models name other than system or content-tagging is a warning naming the member")
     func appleSystemModelNames() throws {
         func warnings(_ name: String) throws -> [String] {
