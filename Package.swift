@@ -196,7 +196,7 @@ let package = Package(
         // The project's own test launchers (the built `hybrid`, PostgreSQL, headless Chromium, measured child
         // processes, the Python JSON Schema oracle): for this package's tests and benchmarks only, so the HybridTesting
         // product a third party imports holds the conformance suites and scripted parts, not these. Imports Swift Testing.
-        .target(name: "HybridProjectTestSupport", dependencies: ["HybridTestSupport", "HybridCore"], swiftSettings: strict),
+        .target(name: "HybridProjectTestSupport", dependencies: ["HybridTestSupport", "HybridCore", "HybridTransport"], swiftSettings: strict),
         // The public test kit (product HybridTesting): re-exports HybridTestSupport and adds the provider conformance
         // suite, so a third-party `LanguageModel` proves itself in a few lines. Imports Swift Testing.
         .target(
@@ -304,7 +304,7 @@ let package = Package(
             dependencies: [
                 "HybridProjectTestSupport", "HybridCollect", "HybridStore", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridTransport",
                 "HybridRouter", "HybridConfig", "HybridProviders", "HybridLocalModel", "HybridEvents", "HybridReport", "hybrid",
-                "HybridLocalModelTestSupport", "HybridPostgres",
+                "HybridLocalModelTestSupport", "HybridPostgres", "HybridRecommend",
             ],
             swiftSettings: strict
         ),

@@ -2,6 +2,7 @@ import Foundation
 import HybridConfig
 import HybridCurl
 import HybridTransport
+import HybridProjectTestSupport
 import Testing
 
 /// Against Debian's nginx, a server no one here wrote, with its own ETags: 200, then 304, then 200 after a change.

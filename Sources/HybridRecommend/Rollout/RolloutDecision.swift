@@ -56,7 +56,8 @@ public struct RolloutDecision: Sendable, Hashable, Codable {
     public func line(feature: String) -> String {
         let when = ISO8601DateFormatter().string(from: at)
         let figures = guardrails.map(\.description).joined(separator: "; ")
-        return "\(when) \(feature) \(action.rawValue) at \(Self.percent(percentage)) (config v\(configVersion), "
+        let place = action == .hold || action == .abort ? "at" : "to"
+        return "\(when) \(feature) \(action.rawValue) \(place) \(Self.percent(percentage)) (config v\(configVersion), "
             + "\(armInstalls) arm / \(controlInstalls) control installs): \(reason)" + (figures.isEmpty ? "" : " [\(figures)]")
     }
 

@@ -83,7 +83,7 @@ public struct RolloutDriver: Sendable {
         case .advance, .rollBack:
             var decision = look.decision
             decision.configVersion = published.version + 1
-            return try await commit(decision, base: published, state: state.recording(look.decision, bounds: look.bounds), revision: record.revision)
+            return try await commit(decision, base: published, state: state.recording(decision, bounds: look.bounds), revision: record.revision)
         default:
             try await keep(state.recording(look.decision, bounds: look.bounds), feature: feature, revision: record.revision)
             return look.decision

@@ -85,13 +85,16 @@ public struct RolloutState: Sendable, Hashable, Codable {
         return next
     }
 
-    /// The state after a look that changed nothing: its figures kept, its bounds the running ones.
+    /// The state after a look: the look kept as the last one and, with its guardrail figures, in the history under
+    /// the stage it judged (an advance's own percentage is the next stage's); its bounds the running ones.
     public func recording(_ check: RolloutDecision, bounds: [String: Double]) -> RolloutState {
         var next = self
         next.lastCheck = check
         next.bounds = bounds
         if !check.guardrails.isEmpty {
-            next.history.append(check)
+            var judged = check
+            (judged.stage, judged.percentage, judged.configVersion) = (stage, percentage, stageVersion)
+            next.history.append(judged)
             if next.history.count > 1_000 { next.history.removeFirst(next.history.count - 1_000) }
         }
         return next

@@ -1,5 +1,5 @@
-import Foundation
-import HybridTransport
+public import Foundation
+public import HybridTransport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,12 +10,12 @@ import Darwin
 ///
 /// Runs in the foreground as one process (`master_process off`), so SIGKILL stops all of it; every path (logs,
 /// pid, temp folders) lives in a private temporary folder.
-final class NginxServer {
-    enum Failure: Error, CustomStringConvertible {
+public final class NginxServer {
+    public enum Failure: Error, CustomStringConvertible {
         case notInstalled(String)
         case didNotStart(String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .notInstalled(let path): "nginx is not installed at \(path); run `make setup` (apt-get install -y nginx)"
             case .didNotStart(let log): "nginx did not start: \(log)"
@@ -23,16 +23,17 @@ final class NginxServer {
         }
     }
 
-    static let binary = "/usr/sbin/nginx"
+    public static let binary = "/usr/sbin/nginx"
 
-    let root: URL
-    let port: Int
+    /// The folder nginx serves.
+    public let root: URL
+    public let port: Int
     private let directory: URL
     private let process: Process
 
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    init() throws {
+    public init() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else { throw Failure.notInstalled(Self.binary) }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-nginx-\(UUID().uuidString)")
         root = directory.appendingPathComponent("www")
@@ -73,7 +74,7 @@ final class NginxServer {
     }
 
     /// Waits until nginx answers (any status) on its port; throws with its error log when it exits or stalls.
-    func waitUntilReady(transport: any HTTPTransport, timeout: Duration = .seconds(15)) async throws {
+    public func waitUntilReady(transport: any HTTPTransport, timeout: Duration = .seconds(15)) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             guard process.isRunning else { throw Failure.didNotStart(errorLog) }
@@ -84,12 +85,12 @@ final class NginxServer {
         throw Failure.didNotStart("no answer within \(timeout): \(errorLog)")
     }
 
-    var errorLog: String {
+    public var errorLog: String {
         (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? "(no error log)"
     }
 
     /// SIGKILL (signals like SIGTERM may be blocked in children of dispatch threads), then removes the folder.
-    func stop() {
+    public func stop() {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -98,7 +99,7 @@ final class NginxServer {
     }
 
     /// A port the OS reports free on 127.0.0.1 (bind port 0, read it back, release it for nginx).
-    static func freeLoopbackPort() throws -> Int {
+    public static func freeLoopbackPort() throws -> Int {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
