@@ -150,7 +150,7 @@ let package = Package(
         .target(
             name: "HybridView",
             dependencies: [
-                "HybridCore", "HybridStore", "HybridReport", "HybridRunner",
+                "HybridCore", "HybridStore", "HybridReport", "HybridRunner", "HybridRecommend",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -269,7 +269,7 @@ let package = Package(
         .executableTarget(name: "hybrid-ledger-stress", dependencies: ["HybridRouter", "HybridCore"], swiftSettings: strict),
         .testTarget(
             name: "HybridViewTests",
-            dependencies: ["HybridProjectTestSupport", "HybridView", "HybridStore", "HybridCore", "HybridRunner", "HybridTestSupport", "hybrid"],
+            dependencies: ["HybridProjectTestSupport", "HybridView", "HybridStore", "HybridCore", "HybridRunner", "HybridTestSupport", "hybrid", "HybridRecommend"],
             swiftSettings: strict
         ),
         .testTarget(

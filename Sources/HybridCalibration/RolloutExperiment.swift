@@ -30,10 +30,10 @@ public struct RolloutExperiment: Sendable {
         self.plan = plan
     }
 
-    /// The plan the calibration uses: the default stages, a day and 30 installs per group per stage, error rate
+    /// The plan the calibration uses: the default stages, a day and 20 installs per group per stage (the 1 % stage of 4,000 installs has 40 ± 6), error rate
     /// and adherence guarded at tolerance 0.
     package static let calibrationPlan = RolloutPlan(
-        stages: [1, 5, 25, 50, 100], minStageHours: 24, minInstallsPerArm: 30,
+        stages: [1, 5, 25, 50, 100], minStageHours: 24, minInstallsPerArm: 20,
         guardrails: [.init(metric: .errorRate), .init(metric: .adherence)])
 
     /// Rollout `seed`, look by look, until it completes or rolls back.

@@ -13,6 +13,18 @@ extension PostgresFieldEventStore {
         }
     }
 
+    /// Every feature's rollout state, by feature name.
+    public func rolloutRecords() async throws(StoreError) -> [RolloutRecord] {
+        let rows = try await database.rows(
+            "read the rollouts", "SELECT feature, revision, body FROM rollouts ORDER BY feature COLLATE \"C\"")
+        return try rows.map { row throws(StoreError) in
+            try decode {
+                let (feature, revision, body) = try row.decode((String, Int, String).self)
+                return RolloutRecord(feature: feature, revision: revision, body: body)
+            }
+        }
+    }
+
     /// Writes the next revision only if the stored one is still `revision`; nil when another writer came first.
     /// One statement each way, so PostgreSQL's row lock decides between two writers.
     public func saveRollout(feature: String, body: String, replacing revision: Int?) async throws(StoreError) -> RolloutRecord? {

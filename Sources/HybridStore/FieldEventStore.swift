@@ -37,6 +37,9 @@ public protocol FieldEventStore: Sendable {
     /// The state `hybrid rollout` keeps for `feature`'s staged rollout; nil before it started.
     func rolloutRecord(feature: String) async throws(StoreError) -> RolloutRecord?
 
+    /// Every feature's rollout state, by feature name.
+    func rolloutRecords() async throws(StoreError) -> [RolloutRecord]
+
     /// Writes `body` as `feature`'s rollout state if the stored revision is still `revision` (nil: nothing stored
     /// yet), and returns the new record; nil when another writer got there first (nothing is written then).
     func saveRollout(feature: String, body: String, replacing revision: Int?) async throws(StoreError) -> RolloutRecord?

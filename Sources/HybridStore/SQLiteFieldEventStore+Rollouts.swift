@@ -10,6 +10,15 @@ extension SQLiteFieldEventStore {
         }
     }
 
+    /// Every feature's rollout state, by feature name.
+    public func rolloutRecords() async throws(StoreError) -> [RolloutRecord] {
+        try await database.read("read the rollouts") { db in
+            try Row.fetchAll(db, sql: "SELECT feature, revision, body FROM rollouts ORDER BY feature").map { row in
+                RolloutRecord(feature: row[0], revision: row[1], body: row[2])
+            }
+        }
+    }
+
     /// Writes the next revision only if the stored one is still `revision`; nil when another writer came first.
     public func saveRollout(feature: String, body: String, replacing revision: Int?) async throws(StoreError) -> RolloutRecord? {
         try await database.write("write the rollout of \(feature)") { db in

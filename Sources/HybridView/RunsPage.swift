@@ -23,7 +23,10 @@ struct RunsPage: Sendable {
     func render() -> String {
         var body = HTML()
         body.element("h1", text: "Runs")
-        body.element("p", [("class", "meta")], text: "\(entries.count) runs in \(databasePath) (read-only)")
+        body.element("p", [("class", "meta")]) { meta in
+            meta.text("\(entries.count) runs in \(databasePath) (read-only); staged rollouts: ")
+            meta.element("a", [("href", ViewLink("/rollouts").href)], text: "rollouts")
+        }
         if entries.isEmpty {
             body.element("p", text: "No runs yet: `make run` or `hybrid eval …` stores some.")
         } else {

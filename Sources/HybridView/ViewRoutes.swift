@@ -27,6 +27,9 @@ struct ViewRoutes: Sendable {
         router.get("/diff") { request, _ in
             await Self.respond { try await DiffPage.load(QueryParameters(request.uri.query), catalog: catalog).render() }
         }
+        router.get("/rollouts") { _, _ in
+            await Self.respond { try await RolloutsPage.load(catalog: catalog).render() }
+        }
         router.get("/compare") { request, _ in
             await Self.respond { try await ComparePage.load(QueryParameters(request.uri.query), catalog: catalog).render() }
         }

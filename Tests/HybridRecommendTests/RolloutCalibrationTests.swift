@@ -5,7 +5,7 @@ import Testing
 /// The staged rollout's decision rule (`RolloutController`, as `hybrid rollout step` runs it) over 200 seeded
 /// rollouts each: a harmless change is rolled back in at most 5 % of them over all its stages, and a change that
 /// raises the error rate by 10 points is rolled back before the 50 % stage in at least 90 %. 4,000 installs, a
-/// look every 6 hours, a stage of at least a day and 30 installs per group (the calibration plan).
+/// look every 6 hours, a stage of at least a day and 20 installs per group (the calibration plan).
 @Suite("Staged rollouts: false rollbacks and missed regressions")
 struct RolloutCalibrationTests {
     /// 200, or `HYBRID_ROLLOUT_RUNS` when set.

@@ -23,6 +23,8 @@ struct RolloutStoreTests {
             #expect(try await store.saveRollout(feature: "summarize", body: "{\"d\":1}", replacing: 1) == nil, "a stale revision")
             let read = try await opened.reopenFieldEvents().rolloutRecord(feature: "summarize")
             #expect(read == RolloutRecord(feature: "summarize", revision: 2, body: "{\"c\":1}"))
+            _ = try await store.saveRollout(feature: "classify", body: "{}", replacing: nil)
+            #expect(try await store.rolloutRecords().map(\.feature) == ["classify", "summarize"])
         }
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import HybridRecommend
+import HybridStore
 import HybridTestSupport
 import Testing
 import HybridProjectTestSupport
@@ -66,6 +68,36 @@ struct ViewChromiumTests {
                 try? FileManager.default.removeItem(atPath: keep)
                 try FileManager.default.copyItem(at: screenshot, to: URL(fileURLWithPath: keep))
             }
+        }
+    }
+
+    @Test("the rollouts page: where each rollout stands, its guardrail intervals over time and every decision")
+    func rolloutsPage() async throws {
+        try await F.with { fixture in
+            let start = Date(timeIntervalSince1970: 1_800_000_000)
+            var state = RolloutState(
+                feature: "summarize", arm: "<b>bullet</b>", destination: "file:///tmp/hybrid.json", stage: 0, percentage: 10,
+                stageVersion: 2, stageStartedAt: start)
+            state = state.applying(
+                RolloutDecision(at: start, action: .start, stage: 0, percentage: 10, configVersion: 2, reason: "first stage"),
+                version: 2, at: start)
+            let breach = GuardrailFigure(metric: "errorRate", difference: 0.11, lower: 0.04, upper: 0.18, tolerance: 0, breached: true)
+            let rollBack = RolloutDecision(
+                at: start.addingTimeInterval(3_600), action: .rollBack, stage: 0, percentage: 0, configVersion: 3,
+                reason: "errorRate shown worse than the control beyond tolerance", guardrails: [breach], armInstalls: 53, controlInstalls: 547)
+            state = state.recording(rollBack, bounds: [:]).applying(rollBack, version: 3, at: rollBack.at)
+            let store = try SQLiteFieldEventStore(path: fixture.databasePath)
+            _ = try await store.saveRollout(feature: "summarize", body: try state.encoded(), replacing: nil)
+
+            let server = try await ViewServerProcess.start(database: fixture.databasePath, in: fixture.directory)
+            defer { server.stop() }
+            let chromium = try HeadlessChromium(workDirectory: fixture.directory)
+            let page = try await chromium.dumpDOM(server.url("/rollouts"))
+            #expect(page.contains("rolledBack at 0 %, config v3"), "\(page)")
+            #expect(page.contains("data-action=\"start\"") && page.contains("data-action=\"rollBack\""))
+            #expect(page.contains("+0.11 [0.04, 0.18] breach") && page.contains("53 / 547"))
+            #expect(page.contains("&lt;b&gt;bullet&lt;/b&gt;") && !page.contains("<b>bullet</b>"), "names are text, never markup")
+            #expect(try await chromium.dumpDOM(server.url("/")).contains("href=\"/rollouts\""))
         }
     }
 

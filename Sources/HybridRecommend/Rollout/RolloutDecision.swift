@@ -61,7 +61,8 @@ public struct RolloutDecision: Sendable, Hashable, Codable {
             + "\(armInstalls) arm / \(controlInstalls) control installs): \(reason)" + (figures.isEmpty ? "" : " [\(figures)]")
     }
 
-    static func percent(_ value: Double) -> String {
+    /// A percentage as the rollout prints it: "10 %", "2.50 %".
+    public static func percent(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) %" : String(format: "%.2f %%", value)
     }
 }
