@@ -80,7 +80,7 @@ test: setup
 # (the transport conformance suites, the doc's own included, measure gaps between chunks),
 # which runs three tests at once (router timing tests run on a virtual clock, so they do not need the machine to
 # themselves). On 2 cores: 290 s serial before, about 95 s + 100 s now.
-SERIAL_TESTS = TransportConformanceTests|HybridDocSnippetTests\.conforms|CurlTransportOnLoopConformanceTests|URLSessionTransportLimitsTests|LoopEndToEndTests|FieldLoopEndToEndTests|SegmentLoopEndToEndTests|LocalLlamaModelTests|LocalLlamaConformanceTests|ModelFactoryTests|RouterLocalModelFallbackTests|RouterHedgeLocalModelTests|RouterStreamRecoveryWireTests|EvalEndToEndTests|PortableSpendLedgerTests|DurabilityTests|FileSpendLedgerCrashTests|CurlTransportTimeoutTests|HTTPBatchEventUploaderTests|MeasuredProcessTests|DocSnippetRunTests|RolloutEndToEndTests
+SERIAL_TESTS = TransportConformanceTests|HybridDocSnippetTests\.conforms|CurlTransportOnLoopConformanceTests|URLSessionTransportLimitsTests|LoopEndToEndTests|FieldLoopEndToEndTests|SegmentLoopEndToEndTests|LocalLlamaModelTests|LocalLlamaConformanceTests|ModelFactoryTests|RouterLocalModelFallbackTests|RouterHedgeLocalModelTests|RouterStreamRecoveryWireTests|EvalEndToEndTests|PortableSpendLedgerTests|DurabilityTests|FileSpendLedgerCrashTests|CurlTransportTimeoutTests|HTTPBatchEventUploaderTests|MeasuredProcessTests|DocSnippetRunTests|RolloutEndToEndTests|RolloutCalibrationTests
 
 BENCHMARKS ?= transport config runner router report cli view workers ingest hedge
 bench: setup

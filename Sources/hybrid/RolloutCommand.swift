@@ -24,6 +24,8 @@ struct RolloutCommand: AsyncParsableCommand {
         @Argument(help: "The feature whose rollout to start.") var feature: String
         @OptionGroup var target: PublishTarget
 
+        func validate() throws { try RolloutCommand.check(target) }
+
         func run() async throws {
             try await CLIOutput.run {
                 let decision = try await target.driver().start(feature: feature, destination: target.destination)
@@ -41,6 +43,7 @@ struct RolloutCommand: AsyncParsableCommand {
         @OptionGroup var target: PublishTarget
 
         func validate() throws {
+            try RolloutCommand.check(target)
             if let watch { _ = try RolloutCommand.interval(watch) }
         }
 
@@ -89,6 +92,13 @@ struct RolloutCommand: AsyncParsableCommand {
                 print(try await driver.abort(feature: feature, reason: reason).line(feature: feature))
             }
         }
+    }
+
+    /// A rollout publishes for real and each upload is conditional on the ETag it last recorded: a dry run would
+    /// record stages no app sees, and one fixed `--if-match` fits one upload only.
+    static func check(_ target: PublishTarget) throws {
+        if target.dryRun { throw ValidationError("--dry-run: a rollout publishes each stage it decides; `hybrid rollout status` shows where it stands without publishing") }
+        if target.ifMatch != nil { throw ValidationError("--if-match: each stage's upload is conditional on the ETag recorded by the one before; leave it out") }
     }
 
     /// `90s`, `10m`, `1h` or plain seconds (fractions allowed) as a duration.

@@ -19,6 +19,10 @@ struct OptionCheckTests {
         (["collect", "--listen", "192.168.1.7:8787"], "or listen on 127.0.0.1"),
         (["report", "r1", "--reducer", "some"], "--reducer takes mean, all or any"),
         (["report", "r1", "--minimum-installs", "1"], "--minimum-installs must be at least 2, found 1"),
+        // A rollout publishes for real, each upload conditional on the ETag the one before recorded.
+        (["rollout", "step", "summarize", "--to", "file:///tmp/h.json", "--dry-run"], "--dry-run: a rollout publishes"),
+        (["rollout", "start", "summarize", "--to", "file:///tmp/h.json", "--if-match", "\"x\""], "--if-match: each stage's upload"),
+        (["rollout", "step", "summarize", "--to", "file:///tmp/h.json", "--watch", "soon"], "--watch: soon is not an interval"),
     ])
     func outOfRangeNumbersAreUsageErrors(arguments: [String], message: String) async throws {
         let fixture = try CLIFixture()

@@ -32,8 +32,9 @@ public struct RolloutDriver: Sendable {
     /// the stage the arm is already at.
     public func start(feature: String, destination: String) async throws -> RolloutDecision {
         let existing = try await record(feature)
-        if let existing, let state = try? RolloutState.decoded(existing.body), state.status == .running {
-            throw RolloutError("the rollout of \(feature) is already running (stage \(RolloutDecision.percent(state.percentage))); see `hybrid rollout status \(feature)`")
+        let earlier = try existing.map { try RolloutState.decoded($0.body) }
+        if let earlier, earlier.status == .running {
+            throw RolloutError("the rollout of \(feature) is already running (stage \(RolloutDecision.percent(earlier.percentage))); see `hybrid rollout status \(feature)`")
         }
         let published = try await fetch(destination)
         let (plan, arm) = try Self.plan(of: feature, in: published)
@@ -43,9 +44,11 @@ public struct RolloutDriver: Sendable {
             let decision = RolloutDecision(
                 at: at, action: .adopt, stage: stage, percentage: current, configVersion: published.version,
                 reason: "arm \(arm) is already at stage \(RolloutDecision.percent(current)) in config v\(published.version)")
-            let state = RolloutState(
+            var state = RolloutState(
                 feature: feature, arm: arm, destination: destination, stage: stage, percentage: current,
-                stageVersion: published.version, stageStartedAt: at).applying(decision, version: published.version, at: at)
+                stageVersion: published.version, stageStartedAt: at)
+            state.decisions = earlier?.decisions ?? []
+            state = state.applying(decision, version: published.version, at: at)
             guard try await store.saveRollout(feature: feature, body: try state.encoded(), replacing: existing?.revision) != nil else {
                 throw Self.raced(feature)
             }
@@ -54,9 +57,11 @@ public struct RolloutDriver: Sendable {
         let decision = RolloutDecision(
             at: at, action: .start, stage: 0, percentage: plan.stages[0], configVersion: published.version + 1,
             reason: "first stage of \(plan.stages.map(RolloutDecision.percent).joined(separator: ", "))")
-        let state = RolloutState(
+        var state = RolloutState(
             feature: feature, arm: arm, destination: destination, stage: 0, percentage: 0, stageVersion: published.version,
             stageStartedAt: at)
+        // A new rollout of the feature keeps the decisions of the ones before it.
+        state.decisions = earlier?.decisions ?? []
         return try await commit(decision, base: published, state: state, revision: existing?.revision)
     }
 
