@@ -319,7 +319,7 @@ let package = Package(
             name: "HybridCLITests",
             dependencies: [
                 "HybridProjectTestSupport", "hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore", "HybridTesting",
-                "HybridPostgres", .product(name: "GRDB", package: "GRDB.swift"), "HybridLocalModelTestSupport",
+                "HybridPostgres", .product(name: "GRDB", package: "GRDB.swift"), "HybridLocalModelTestSupport", "HybridRecommend",
             ],
             swiftSettings: strict
         ),

@@ -20,8 +20,8 @@ struct CLIFixture {
     var database: String { path("runs.sqlite") }
 
     /// `hybrid ARGUMENTS` run in this directory.
-    func hybrid(_ arguments: [String]) async throws -> HybridCLI.Outcome {
-        try await HybridCLI.run(arguments, in: directory)
+    func hybrid(_ arguments: [String], killAfter: Duration? = nil) async throws -> HybridCLI.Outcome {
+        try await HybridCLI.run(arguments, in: directory, killAfter: killAfter)
     }
 
     /// The bundled `summarize` feature over OpenAI-compatible models at `baseURL` (private cloud, no key needed),
