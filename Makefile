@@ -42,7 +42,8 @@ build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
 # The main job: every bundled dataset through every arm of its feature on the embedded local model (cloud arms
-# without keys are stored as unavailable), the reports, then the routing recommendation, the proof that the real
+# without keys are stored as unavailable), the reports, SmolLM2 judging the two summarize variants against each
+# other with its measured reliability, then the routing recommendation, the proof that the real
 # router does what it simulated (each run replayed through the Router), and the config diff it would publish (a dry
 # run: nothing is uploaded).
 RUN_TAG := $(shell date -u +%Y%m%d-%H%M%S)
@@ -55,6 +56,8 @@ run: setup
 	.build/debug/hybrid report extract-$(RUN_TAG)
 	.build/debug/hybrid eval --feature assistant --dataset datasets/tools.jsonl --run-id tools-$(RUN_TAG)
 	.build/debug/hybrid report tools-$(RUN_TAG)
+	.build/debug/hybrid judge-pairs summarize-$(RUN_TAG) --arms concise@local-smollm2,bullet@local-smollm2 \
+	  --judge local-smollm2 --labels datasets/summarize-pair-labels.jsonl
 	.build/debug/hybrid recommend summarize-$(RUN_TAG) extract-$(RUN_TAG) --out .hybrid/recommended.config.json
 	.build/debug/hybrid simulate summarize-$(RUN_TAG) --check-router --config .hybrid/recommended.config.json
 	.build/debug/hybrid simulate extract-$(RUN_TAG) --check-router --config .hybrid/recommended.config.json
