@@ -43,7 +43,7 @@ build: deps
 
 # The main job: every bundled dataset through every arm of its feature on the embedded local model (cloud arms
 # without keys are stored as unavailable), the reports, SmolLM2 judging the two summarize variants against each
-# other with its measured reliability, then the routing recommendation, the proof that the real
+# other and scoring answers people scored (its measured reliability), then the routing recommendation, the proof that the real
 # router does what it simulated (each run replayed through the Router), and the config diff it would publish (a dry
 # run: nothing is uploaded).
 RUN_TAG := $(shell date -u +%Y%m%d-%H%M%S)
@@ -58,6 +58,7 @@ run: setup
 	.build/debug/hybrid report tools-$(RUN_TAG)
 	.build/debug/hybrid judge-pairs summarize-$(RUN_TAG) --arms concise@local-smollm2,bullet@local-smollm2 \
 	  --judge local-smollm2 --labels datasets/summarize-pair-labels.jsonl
+	.build/debug/hybrid judge-check --judge local-smollm2 --labels datasets/summarize-judge-calibration.jsonl
 	.build/debug/hybrid recommend summarize-$(RUN_TAG) extract-$(RUN_TAG) --out .hybrid/recommended.config.json
 	.build/debug/hybrid simulate summarize-$(RUN_TAG) --check-router --config .hybrid/recommended.config.json
 	.build/debug/hybrid simulate extract-$(RUN_TAG) --check-router --config .hybrid/recommended.config.json

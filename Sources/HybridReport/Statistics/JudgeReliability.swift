@@ -45,6 +45,26 @@ public enum JudgeReliability {
         return 1 - disagreement / expected
     }
 
+    /// The weighted kappa's percentile bootstrap interval (cases resampled with replacement, `resamples` times,
+    /// seeded so a report is repeatable); nil when fewer than 2 cases or the kappa is undefined in most resamples.
+    public static func weightedKappaInterval(
+        judge: [Int], human: [Int], categories: ClosedRange<Int> = 1...5, resamples: Int = 2_000, seed: UInt64 = 51
+    ) -> (lower: Double, upper: Double)? {
+        let pairs = Array(zip(judge, human))
+        guard pairs.count >= 2 else { return nil }
+        var random = SplitMix64(seed: seed)
+        var kappas: [Double] = []
+        kappas.reserveCapacity(resamples)
+        for _ in 0..<resamples {
+            let sample = (0..<pairs.count).map { _ in pairs[Int(random.nextUnit() * Double(pairs.count))] }
+            if let kappa = weightedKappa(judge: sample.map(\.0), human: sample.map(\.1), categories: categories) { kappas.append(kappa) }
+        }
+        guard kappas.count * 2 >= resamples else { return nil }
+        kappas.sort()
+        let at = { (q: Double) in kappas[min(kappas.count - 1, max(0, Int((q * Double(kappas.count)).rounded(.down))))] }
+        return (at(0.025), at(0.975))
+    }
+
     /// Self-preference: among consistent pairwise verdicts between the judge's own arm and another, the share won
     /// by its own arm, against the share other judges gave that arm on the same pairs. With no other judge the
     /// bias cannot be told from quality, and the finding says so instead of a number.
