@@ -24,6 +24,20 @@ struct JudgeCheckCommand: AsyncParsableCommand {
     @Option(help: "Rubric text for the judge, or @FILE.") var rubric: String?
     @Option(help: "People's scores: JSON lines {\"id\", \"task\", \"answer\", \"score\"}.") var labels: String
     @Option(help: "The kappa lower bound a reliable judge reaches.") var minimumKappa = 0.6
+    @Option(help: "Also write the figures as JSON here (what `recommend --judge-check` reads).") var out: String?
+
+    /// What `--out` writes and `hybrid recommend --judge-check` reads.
+    struct Result: Codable {
+        var judge: String
+        var labels: String
+        var answers: Int
+        var scored: Int
+        var kappa: Double?
+        var kappaLower: Double?
+        var kappaUpper: Double?
+        var minimumKappa: Double
+        var reliable: Bool
+    }
 
     struct Label {
         var id: String
@@ -61,6 +75,17 @@ struct JudgeCheckCommand: AsyncParsableCommand {
                 judged.append((item.score, Int((score * 4).rounded()) + 1))
             }
             print(Self.render(judge: judge, labels: labels, total: items.count, judged: judged, unanswered: unanswered, tokens: tokens, cost: cost, minimumKappa: minimumKappa))
+            if let out {
+                let interval = JudgeReliability.weightedKappaInterval(judge: judged.map(\.judge), human: judged.map(\.human))
+                let result = Result(
+                    judge: judge, labels: labels, answers: items.count, scored: judged.count,
+                    kappa: JudgeReliability.weightedKappa(judge: judged.map(\.judge), human: judged.map(\.human)),
+                    kappaLower: interval?.lower, kappaUpper: interval?.upper, minimumKappa: minimumKappa,
+                    reliable: Self.isReliable(scored: judged.count, lower: interval?.lower, minimumKappa: minimumKappa))
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                try encoder.encode(result).write(to: URL(fileURLWithPath: out))
+            }
             if let example { print("  e.g. the judge answered \(String(reflecting: example)) where a digit was asked for") }
         }
     }
@@ -88,7 +113,7 @@ struct JudgeCheckCommand: AsyncParsableCommand {
             "  judge scores given: " + (1...5).map { s in "\(s): \(judged.filter { $0.judge == s }.count)" }.joined(separator: ", "),
             String(format: "  judge usage: %d tokens, $%.6f", tokens, cost),
         ]
-        if judged.count >= 10, let interval, interval.lower >= minimumKappa {
+        if let interval, isReliable(scored: judged.count, lower: interval.lower, minimumKappa: minimumKappa) {
             lines.append(String(format: "reliable: kappa's lower bound %.2f reaches %.2f on %d answers", interval.lower, minimumKappa, judged.count))
         } else {
             let why = judged.count < 10 ? "\(judged.count) scored answers, 10 needed"
@@ -96,6 +121,12 @@ struct JudgeCheckCommand: AsyncParsableCommand {
             lines.append("NOT reliable enough to decide on (\(why)): its scores should not set a quality floor")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The rule: 10 answers scored or more, and the kappa's lower bound at the minimum.
+    static func isReliable(scored: Int, lower: Double?, minimumKappa: Double) -> Bool {
+        guard scored >= 10, let lower else { return false }
+        return lower >= minimumKappa
     }
 
     /// The labels; a line that is not {"id", "task", "answer", "score": 1–5} is an error naming file and line.

@@ -4,6 +4,7 @@ import HybridConfig
 import HybridRecommend
 import HybridStore
 import HybridReport
+import HybridRunner
 
 /// `hybrid recommend RUN…`: the cheapest route meeting a policy's floors, as the next config version and its diff.
 struct RecommendCommand: AsyncParsableCommand {
@@ -52,6 +53,9 @@ struct RecommendCommand: AsyncParsableCommand {
 
     @Option(help: "With --hedge-after: largest share of requests (0–1] a hedge may race (default 0.15; written as routing.hedge.maxHedgedShare).")
     var hedgeMaxShare: Double?
+
+    @Option(help: "A `hybrid judge-check --out` file: needed when a policy's quality floor uses the judge's scores, which count only from a judge shown reliable.")
+    var judgeCheck: String?
 
     @OptionGroup var split: FieldSplit
 
@@ -111,6 +115,7 @@ struct RecommendCommand: AsyncParsableCommand {
                 }
                 return
             }
+            try await Self.requireReliableJudge(policy: floors, runs: runs, store: store, check: judgeCheck)
             let hedge = try hedgeSearch()
             var simulators: [RouteSimulator] = []
             for run in runs {
@@ -134,5 +139,39 @@ struct RecommendCommand: AsyncParsableCommand {
             print(recommendation.diff)
             if let out { try recommendation.document.writeRecommended(to: out) }
         }
+    }
+
+    /// A quality floor on the judge's scores is only as good as the judge: refused unless `--judge-check` shows the
+    /// judge that scored these runs reliable against people.
+    static func requireReliableJudge(policy: RecommendationPolicy, runs: [String], store: any ResultStore, check: String?) async throws {
+        let floors = [policy.defaults.maxQualityDrop] + policy.features.values.map(\.maxQualityDrop)
+        guard floors.contains(where: { $0?.scorer == LLMJudge.scorerName }) else { return }
+        var judges: Set<String> = []
+        for run in runs {
+            for result in try await store.results(run: run) {
+                for score in result.scores where score.scorer == LLMJudge.scorerName {
+                    if let detail = score.detail, let data = detail.data(using: .utf8),
+                        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let judge = object["judge_model"] as? String
+                    {
+                        judges.insert(judge)
+                    }
+                }
+            }
+        }
+        let named = judges.sorted().joined(separator: ", ")
+        guard let check else {
+            throw CLIError("the policy's quality floor uses the judge's scores (\(named.isEmpty ? "no judge scored these runs" : "judge \(named)")), but the judge's agreement with people is unmeasured: run `hybrid judge-check --judge MODEL --labels FILE --out CHECK.json` and pass --judge-check CHECK.json")
+        }
+        guard let data = FileManager.default.contents(atPath: check),
+            let result = try? JSONDecoder().decode(JudgeCheckCommand.Result.self, from: data)
+        else { throw CLIError("cannot read \(check) as a `hybrid judge-check --out` file") }
+        guard judges == [result.judge] else {
+            throw CLIError("\(check) measured judge \(result.judge), but these runs were scored by \(named.isEmpty ? "no judge" : named)")
+        }
+        guard result.reliable else {
+            let kappa = result.kappaLower.map { String(format: "kappa's lower bound %.2f", $0) } ?? "kappa undefined"
+            throw CLIError("judge \(result.judge) is not reliable enough for a quality floor: \(kappa) on \(result.scored) of \(result.answers) scored answers (\(result.labels)), \(String(format: "%.2f", result.minimumKappa)) and 10 answers needed")
+        }
+        print("judge \(result.judge): reliable against people (\(check)); its scores may set the quality floor")
     }
 }

@@ -40,4 +40,44 @@ struct JudgeCheckCLITests {
         let outcome = try await fixture.hybrid(["judge-check", "--judge", "local-smollm2", "--labels", labels.path, "--db", fixture.database])
         #expect(outcome.status == 1 && outcome.output.contains("labels.jsonl:1: expected"), "\(outcome.output)")
     }
+
+    @Test("recommend takes a quality floor on judge scores only from a judge shown reliable against people")
+    func recommendNeedsAReliableJudge() async throws {
+        let fake = try FakeChatCompletionsServer { prompt, _ in
+            if let worth = prompt.range(of: "answer worth ") { return .reply(String(prompt[worth.upperBound])) }
+            return prompt.contains("Reply with a single digit") ? .reply("4") : .reply("The feeds were fine today.")
+        }
+        defer { fake.stop() }
+        let fixture = try CLIFixture()
+        defer { fixture.remove() }
+        let config = try fixture.writeConfig("c.json", models: ["fake-a", "grader"], baseURL: fake.baseURL)
+        let dataset = try fixture.writeDataset("cases.jsonl", count: 4)
+        let eval = try await fixture.hybrid([
+            "eval", "--feature", "summarize", "--dataset", dataset, "--run-id", "r1", "--models", "fake-a", "--judge", "grader",
+            "--config", config, "--db", fixture.database,
+        ])
+        #expect(eval.status == 0, "\(eval.output)")
+        let policy = fixture.directory.appendingPathComponent("policy.json")
+        try #"{"defaults": {"maxQualityDrop": {"scorer": "judge", "value": 0.1}}}"#.write(to: policy, atomically: true, encoding: .utf8)
+        let recommend = ["recommend", "r1", "--policy", policy.path, "--config", config, "--db", fixture.database]
+
+        let unmeasured = try await fixture.hybrid(recommend)
+        #expect(unmeasured.status == 1 && unmeasured.output.contains("judge grader), but the judge's agreement with people is unmeasured"), "\(unmeasured.output)")
+
+        let labels = fixture.directory.appendingPathComponent("labels.jsonl")
+        try (0..<12).map { i in #"{"id": "a\#(i)", "task": "Summarize.", "answer": "answer worth \#(i % 5 + 1)", "score": \#(i % 5 + 1)}"# }
+            .joined(separator: "\n").write(to: labels, atomically: true, encoding: .utf8)
+        let checkFile = fixture.directory.appendingPathComponent("check.json").path
+        let check = try await fixture.hybrid([
+            "judge-check", "--judge", "grader", "--labels", labels.path, "--out", checkFile, "--config", config, "--db", fixture.database,
+        ])
+        #expect(check.status == 0, "\(check.output)")
+        let trusted = try await fixture.hybrid(recommend + ["--judge-check", checkFile])
+        #expect(trusted.status == 0 && trusted.output.contains("judge grader: reliable against people"), "\(trusted.output)")
+
+        try #"{"judge": "grader", "labels": "l", "answers": 12, "scored": 12, "kappa": 0.2, "kappaLower": -0.1, "kappaUpper": 0.5, "minimumKappa": 0.6, "reliable": false}"#
+            .write(toFile: checkFile, atomically: true, encoding: .utf8)
+        let weak = try await fixture.hybrid(recommend + ["--judge-check", checkFile])
+        #expect(weak.status == 1 && weak.output.contains("judge grader is not reliable enough for a quality floor: kappa's lower bound -0.10"), "\(weak.output)")
+    }
 }
