@@ -26,18 +26,6 @@ struct JudgeCheckCommand: AsyncParsableCommand {
     @Option(help: "The kappa lower bound a reliable judge reaches.") var minimumKappa = 0.6
     @Option(help: "Also write the figures as JSON here (what `recommend --judge-check` reads).") var out: String?
 
-    /// What `--out` writes and `hybrid recommend --judge-check` reads.
-    struct Result: Codable {
-        var judge: String
-        var labels: String
-        var answers: Int
-        var scored: Int
-        var kappa: Double?
-        var kappaLower: Double?
-        var kappaUpper: Double?
-        var minimumKappa: Double
-        var reliable: Bool
-    }
 
     struct Label {
         var id: String
@@ -74,59 +62,50 @@ struct JudgeCheckCommand: AsyncParsableCommand {
                 }
                 judged.append((item.score, Int((score * 4).rounded()) + 1))
             }
-            print(Self.render(judge: judge, labels: labels, total: items.count, judged: judged, unanswered: unanswered, tokens: tokens, cost: cost, minimumKappa: minimumKappa))
+            let interval = JudgeReliability.weightedKappaInterval(judge: judged.map(\.judge), human: judged.map(\.human))
+            let summary = JudgeReliabilitySummary(
+                judge: judge, labels: labels, answers: items.count, scored: judged.count,
+                kappa: JudgeReliability.weightedKappa(judge: judged.map(\.judge), human: judged.map(\.human)),
+                kappaLower: interval?.lower, kappaUpper: interval?.upper, minimumKappa: minimumKappa)
+            print(Self.render(summary, judged: judged, unanswered: unanswered, tokens: tokens, cost: cost))
             if let out {
-                let interval = JudgeReliability.weightedKappaInterval(judge: judged.map(\.judge), human: judged.map(\.human))
-                let result = Result(
-                    judge: judge, labels: labels, answers: items.count, scored: judged.count,
-                    kappa: JudgeReliability.weightedKappa(judge: judged.map(\.judge), human: judged.map(\.human)),
-                    kappaLower: interval?.lower, kappaUpper: interval?.upper, minimumKappa: minimumKappa,
-                    reliable: Self.isReliable(scored: judged.count, lower: interval?.lower, minimumKappa: minimumKappa))
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                try encoder.encode(result).write(to: URL(fileURLWithPath: out))
+                try encoder.encode(summary).write(to: URL(fileURLWithPath: out))
             }
             if let example { print("  e.g. the judge answered \(String(reflecting: example)) where a digit was asked for") }
         }
     }
 
     static func render(
-        judge: String, labels: String, total: Int, judged: [(human: Int, judge: Int)], unanswered: [String], tokens: Int, cost: Double,
-        minimumKappa: Double
+        _ summary: JudgeReliabilitySummary, judged: [(human: Int, judge: Int)], unanswered: [String], tokens: Int, cost: Double
     ) -> String {
         let exact = judged.filter { $0.human == $0.judge }.count
         let near = judged.filter { abs($0.human - $0.judge) <= 1 }.count
-        let kappa = JudgeReliability.weightedKappa(judge: judged.map(\.judge), human: judged.map(\.human))
-        let interval = JudgeReliability.weightedKappaInterval(judge: judged.map(\.judge), human: judged.map(\.human))
         func share(_ count: Int) -> String {
             WilsonInterval(successes: count, trials: judged.count).map {
                 String(format: "%d of %d (%.0f %% [%.0f %%, %.0f %%])", count, judged.count, $0.proportion * 100, $0.lower * 100, $0.upper * 100)
             } ?? "none"
         }
+        let kappa = summary.kappa.map { k in
+            String(format: "%.2f", k) + (summary.kappaLower.map { String(format: " [%.2f, %.2f] (bootstrap over answers)", $0, summary.kappaUpper ?? $0) } ?? "")
+        } ?? "undefined (the judge or the people gave one score only)"
         var lines = [
-            "judge \(judge) against \(total) answers scored by people (\(labels)):",
-            "  scored by the judge: \(judged.count) of \(total)" + (unanswered.isEmpty ? "" : " (no 1–5 digit: \(unanswered.joined(separator: ", ")))"),
+            "judge \(summary.judge ?? "") against \(summary.answers) answers scored by people (\(summary.labels ?? "")):",
+            "  scored by the judge: \(judged.count) of \(summary.answers)" + (unanswered.isEmpty ? "" : " (no 1–5 digit: \(unanswered.joined(separator: ", ")))"),
             "  exact agreement: \(share(exact)); within one point: \(share(near))",
-            "  quadratic-weighted kappa: " + (kappa.map { k in
-                String(format: "%.2f", k) + (interval.map { String(format: " [%.2f, %.2f] (bootstrap over answers)", $0.lower, $0.upper) } ?? "")
-            } ?? "undefined (the judge or the people gave one score only)"),
+            "  quadratic-weighted kappa: " + kappa,
             "  judge scores given: " + (1...5).map { s in "\(s): \(judged.filter { $0.judge == s }.count)" }.joined(separator: ", "),
             String(format: "  judge usage: %d tokens, $%.6f", tokens, cost),
         ]
-        if let interval, isReliable(scored: judged.count, lower: interval.lower, minimumKappa: minimumKappa) {
-            lines.append(String(format: "reliable: kappa's lower bound %.2f reaches %.2f on %d answers", interval.lower, minimumKappa, judged.count))
+        if summary.reliable {
+            lines.append(String(format: "reliable: kappa's lower bound %.2f reaches %.2f on %d answers", summary.kappaLower ?? 0, summary.minimumKappa, judged.count))
         } else {
             let why = judged.count < 10 ? "\(judged.count) scored answers, 10 needed"
-                : interval.map { String(format: "kappa's lower bound %.2f is below %.2f", $0.lower, minimumKappa) } ?? "kappa undefined"
+                : summary.kappaLower.map { String(format: "kappa's lower bound %.2f is below %.2f", $0, summary.minimumKappa) } ?? "kappa undefined"
             lines.append("NOT reliable enough to decide on (\(why)): its scores should not set a quality floor")
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// The rule: 10 answers scored or more, and the kappa's lower bound at the minimum.
-    static func isReliable(scored: Int, lower: Double?, minimumKappa: Double) -> Bool {
-        guard scored >= 10, let lower else { return false }
-        return lower >= minimumKappa
     }
 
     /// The labels; a line that is not {"id", "task", "answer", "score": 1–5} is an error naming file and line.

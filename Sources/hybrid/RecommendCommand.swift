@@ -163,15 +163,15 @@ struct RecommendCommand: AsyncParsableCommand {
             throw CLIError("the policy's quality floor uses the judge's scores (\(named.isEmpty ? "no judge scored these runs" : "judge \(named)")), but the judge's agreement with people is unmeasured: run `hybrid judge-check --judge MODEL --labels FILE --out CHECK.json` and pass --judge-check CHECK.json")
         }
         guard let data = FileManager.default.contents(atPath: check),
-            let result = try? JSONDecoder().decode(JudgeCheckCommand.Result.self, from: data)
+            let result = try? JSONDecoder().decode(JudgeReliabilitySummary.self, from: data), let judge = result.judge
         else { throw CLIError("cannot read \(check) as a `hybrid judge-check --out` file") }
-        guard judges == [result.judge] else {
-            throw CLIError("\(check) measured judge \(result.judge), but these runs were scored by \(named.isEmpty ? "no judge" : named)")
+        guard judges == [judge] else {
+            throw CLIError("\(check) measured judge \(judge), but these runs were scored by \(named.isEmpty ? "no judge" : named)")
         }
         guard result.reliable else {
             let kappa = result.kappaLower.map { String(format: "kappa's lower bound %.2f", $0) } ?? "kappa undefined"
-            throw CLIError("judge \(result.judge) is not reliable enough for a quality floor: \(kappa) on \(result.scored) of \(result.answers) scored answers (\(result.labels)), \(String(format: "%.2f", result.minimumKappa)) and 10 answers needed")
+            throw CLIError("judge \(judge) is not reliable enough for a quality floor: \(kappa) on \(result.scored) of \(result.answers) scored answers (\(result.labels ?? check)), \(String(format: "%.2f", result.minimumKappa)) and 10 answers needed")
         }
-        print("judge \(result.judge): reliable against people (\(check)); its scores may set the quality floor")
+        print("judge \(judge): reliable against people (\(check)); its scores may set the quality floor")
     }
 }

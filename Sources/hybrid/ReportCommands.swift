@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HybridReport
+import HybridRunner
 import HybridStore
 
 /// `hybrid report RUN`: writes Markdown, HTML, JSON and JUnit reports of a stored run under `reports/RUN/`.
@@ -26,6 +27,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: "Field runs: the rollout arm the others are compared with (default: `default` when it has a share, else the first arm).")
     var control: String?
     @OptionGroup var split: FieldSplit
+    @Option(help: "A `hybrid judge-check --out` file: the judge's measured agreement with people, printed with its scores.")
+    var judgeCheck: String?
 
     func run() async throws {
         try await ReportCLI.guarded {
@@ -40,6 +43,7 @@ struct ReportCommand: AsyncParsableCommand {
                     options: options, segments: split)
             } else {
                 report = try await ReportBuilder(options: options).build(store: store, runID: run)
+                report.judgeReliability = try ReportCLI.judgeReliability(of: report, check: judgeCheck)
             }
             if let gate {
                 report.gates = GateEvaluator.evaluate(report: report, gates: try GateSpec.load(path: gate), baseline: nil)
@@ -152,6 +156,17 @@ struct ReportOutputOptions: ParsableArguments {
 
 /// The glue both commands share: option parsing, opening the store, writing files, exit codes.
 enum ReportCLI {
+    /// For a report whose quality includes the judge's scores: the judge's measured reliability from `check`, or
+    /// that it is unmeasured; nil when no judge scored the run.
+    static func judgeReliability(of report: RunReport, check: String?) throws -> JudgeReliabilitySummary? {
+        guard report.features.contains(where: { $0.scorers.contains(LLMJudge.scorerName) }) else { return nil }
+        guard let check else { return .unmeasured }
+        guard let data = FileManager.default.contents(atPath: check),
+            let summary = try? JSONDecoder().decode(JudgeReliabilitySummary.self, from: data)
+        else { throw CLIError("cannot read \(check) as a `hybrid judge-check --out` file") }
+        return summary
+    }
+
     /// Runs `body` and turns its result into the exit code; errors print their message and exit 1.
     static func guarded(_ body: () async throws -> Int32) async throws {
         let code: Int32

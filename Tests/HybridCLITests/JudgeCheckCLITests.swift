@@ -75,6 +75,20 @@ struct JudgeCheckCLITests {
         let trusted = try await fixture.hybrid(recommend + ["--judge-check", checkFile])
         #expect(trusted.status == 0 && trusted.output.contains("judge grader: reliable against people"), "\(trusted.output)")
 
+        // Every report format says how far the judge can be believed, or that nobody measured it.
+        let reports = fixture.directory.appendingPathComponent("reports").path
+        let plain = try await fixture.hybrid(["report", "r1", "--out", reports + "/plain", "--db", fixture.database])
+        #expect(plain.status == 0, "\(plain.output)")
+        let plainMarkdown = try String(contentsOfFile: reports + "/plain/report.md", encoding: .utf8)
+        #expect(plainMarkdown.contains("**Judge**: the judge's agreement with people is unmeasured"), "\(plainMarkdown.prefix(800))")
+        #expect(try String(contentsOfFile: reports + "/plain/junit.xml", encoding: .utf8).contains("name=\"reliability\"><skipped message="))
+        let measured = try await fixture.hybrid(["report", "r1", "--judge-check", checkFile, "--out", reports + "/measured", "--db", fixture.database])
+        #expect(measured.status == 0, "\(measured.output)")
+        #expect(try String(contentsOfFile: reports + "/measured/report.md", encoding: .utf8).contains("**Judge**: judge grader: weighted kappa 1.00"))
+        #expect(try String(contentsOfFile: reports + "/measured/report.html", encoding: .utf8).contains("data-judge-reliable=\"true\""))
+        let json = try String(contentsOfFile: reports + "/measured/report.json", encoding: .utf8)
+        #expect(json.contains("\"judgeReliability\"") && json.contains("\"reliable\" : true"), "\(json.prefix(600))")
+
         try #"{"judge": "grader", "labels": "l", "answers": 12, "scored": 12, "kappa": 0.2, "kappaLower": -0.1, "kappaUpper": 0.5, "minimumKappa": 0.6, "reliable": false}"#
             .write(toFile: checkFile, atomically: true, encoding: .utf8)
         let weak = try await fixture.hybrid(recommend + ["--judge-check", checkFile])

@@ -25,6 +25,8 @@ public struct RunReport: Sendable, Hashable, Codable {
     /// For a field run (router events from apps): the split check, rollout arms and arm-vs-control comparisons;
     /// nil (and absent from the JSON) for offline runs.
     public var field: FieldAnalysis?
+    /// When a judge scored the run: its measured agreement with people, or that it is unmeasured.
+    public var judgeReliability: JudgeReliabilitySummary?
 
     /// A report; normally made by ``ReportBuilder``.
     public init(

@@ -21,6 +21,9 @@ public struct HTMLReportRenderer: Sendable {
             body += "</section>\n"
         }
         body += "<p class=\"meta\">\(escape(runLine(report)))</p>\n"
+        if let judge = report.judgeReliability {
+            body += "<p class=\"\(judge.reliable ? "meta" : "fail")\" data-judge-reliable=\"\(judge.reliable)\"><b>Judge</b>: \(escape(judge.sentence)).</p>\n"
+        }
         if let gates = report.gates { body += gateSection(gates) }
         if let field = report.field { body += fieldSection(field) }
         for feature in report.features {

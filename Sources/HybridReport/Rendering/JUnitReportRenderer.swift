@@ -49,6 +49,15 @@ public struct JUnitReportRenderer: Sendable {
             }
             suites.append(("gates", cases, orphans.filter { $0.status == .failed }.count, orphans.filter { $0.status == .skipped }.count))
         }
+        // The judge's reliability: a failure when measured and short, skipped when unmeasured.
+        if let judge = report.judgeReliability {
+            let body = judge.reliable ? systemOut(judge.sentence)
+                : judge.measured ? "<failure message=\"\(escape(judge.sentence))\" type=\"judge_reliability\"/>"
+                : "<skipped message=\"\(escape(judge.sentence))\"/>"
+            let failed = judge.measured && !judge.reliable
+            suites.append(("judge", [testCase(feature: "judge", arm: judge.judge ?? "judge", name: "reliability", body: body)],
+                           failed ? 1 : 0, judge.measured ? 0 : 1))
+        }
         let tests = suites.reduce(0) { $0 + $1.cases.count }
         let failures = suites.reduce(0) { $0 + $1.failures }
         let skipped = suites.reduce(0) { $0 + $1.skipped }
