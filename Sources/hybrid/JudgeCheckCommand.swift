@@ -110,15 +110,12 @@ struct JudgeCheckCommand: AsyncParsableCommand {
 
     /// The labels; a line that is not {"id", "task", "answer", "score": 1–5} is an error naming file and line.
     static func read(_ path: String) throws -> [Label] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read labels file \(path)") }
-        var items: [Label] = []
-        for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let id = object["id"] as? String, let task = object["task"] as? String, let answer = object["answer"] as? String,
+        let expected = "{\"id\", \"task\", \"answer\", \"score\": 1–5}"
+        let items = try LabelFile.objects(path, expected: expected).map { line, object throws -> Label in
+            guard let id = object["id"] as? String, let task = object["task"] as? String, let answer = object["answer"] as? String,
                 let score = object["score"] as? Int, (1...5).contains(score)
-            else { throw CLIError("\(path):\(index + 1): expected {\"id\", \"task\", \"answer\", \"score\": 1–5}") }
-            items.append(Label(id: id, task: task, answer: answer, score: score))
+            else { throw CLIError("\(path):\(line): expected \(expected)") }
+            return Label(id: id, task: task, answer: answer, score: score)
         }
         guard !items.isEmpty else { throw CLIError("\(path) has no labelled answers") }
         return items

@@ -80,18 +80,17 @@ struct JudgePairsCommand: AsyncParsableCommand {
 
     /// Case id → "first", "second" or "tie"; a line that is not such an object is an error naming file and line.
     static func labels(_ path: String, armA: String, armB: String) throws -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read labels file \(path)") }
+        let expected = "{\"case\": ID, \"preferred\": \(armA)|\(armB)|\"tie\"}"
         var labels: [String: String] = [:]
-        for (index, line) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            guard !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let id = object["case"] as? String, let preferred = object["preferred"] as? String
-            else { throw CLIError("\(path):\(index + 1): expected {\"case\": ID, \"preferred\": \(armA)|\(armB)|\"tie\"}") }
+        for (line, object) in try LabelFile.objects(path, expected: expected) {
+            guard let id = object["case"] as? String, let preferred = object["preferred"] as? String else {
+                throw CLIError("\(path):\(line): expected \(expected)")
+            }
             switch preferred {
             case armA: labels[id] = "first"
             case armB: labels[id] = "second"
             case "tie": labels[id] = "tie"
-            default: throw CLIError("\(path):\(index + 1): preferred \"\(preferred)\" is neither \(armA), \(armB) nor tie")
+            default: throw CLIError("\(path):\(line): preferred \"\(preferred)\" is neither \(armA), \(armB) nor tie")
             }
         }
         return labels

@@ -162,9 +162,8 @@ struct RecommendCommand: AsyncParsableCommand {
         guard let check else {
             throw CLIError("the policy's quality floor uses the judge's scores (\(named.isEmpty ? "no judge scored these runs" : "judge \(named)")), but the judge's agreement with people is unmeasured: run `hybrid judge-check --judge MODEL --labels FILE --out CHECK.json` and pass --judge-check CHECK.json")
         }
-        guard let data = FileManager.default.contents(atPath: check),
-            let result = try? JSONDecoder().decode(JudgeReliabilitySummary.self, from: data), let judge = result.judge
-        else { throw CLIError("cannot read \(check) as a `hybrid judge-check --out` file") }
+        let result = try LabelFile.judgeCheck(check)
+        guard let judge = result.judge else { throw CLIError("\(check) measured no judge") }
         guard judges == [judge] else {
             throw CLIError("\(check) measured judge \(judge), but these runs were scored by \(named.isEmpty ? "no judge" : named)")
         }

@@ -160,11 +160,7 @@ enum ReportCLI {
     /// that it is unmeasured; nil when no judge scored the run.
     static func judgeReliability(of report: RunReport, check: String?) throws -> JudgeReliabilitySummary? {
         guard report.features.contains(where: { $0.scorers.contains(LLMJudge.scorerName) }) else { return nil }
-        guard let check else { return .unmeasured }
-        guard let data = FileManager.default.contents(atPath: check),
-            let summary = try? JSONDecoder().decode(JudgeReliabilitySummary.self, from: data)
-        else { throw CLIError("cannot read \(check) as a `hybrid judge-check --out` file") }
-        return summary
+        return try check.map(LabelFile.judgeCheck) ?? .unmeasured
     }
 
     /// Runs `body` and turns its result into the exit code; errors print their message and exit 1.

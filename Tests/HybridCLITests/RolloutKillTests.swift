@@ -30,7 +30,7 @@ struct RolloutKillTests {
         defer { fixture.remove() }
         let host = try HangingConfigHost()
         defer { host.stop() }
-        try await withDatabase(backend, fixture: fixture) { db, store in
+        try await withDatabase(backend, fixture: fixture) { db, openStore in
             let destination = host.url
             var document = try HybridConfigDocument.bundledDefaults().document
             document.version = 1
@@ -43,6 +43,7 @@ struct RolloutKillTests {
             #expect(publish.status == 0, "\(publish.output)")
             let start = try await fixture.hybrid(["rollout", "start", "summarize", "--to", destination, "--db", db])
             #expect(start.status == 0, "\(start.output)")
+            let store = try await openStore()  // after `config publish` created and migrated the database
             try await store.insert(Self.events(for: try host.document()))
 
             host.hang(storing: hostStoresBeforeHanging)
@@ -67,19 +68,18 @@ struct RolloutKillTests {
         try RolloutState.decoded(try #require(try await store.rolloutRecord(feature: "summarize")).body)
     }
 
-    /// The CLI's `--db` and an in-process store over the same database.
+    /// The CLI's `--db`, and a way to open an in-process store over the same database once the CLI created it.
     static func withDatabase(
-        _ backend: Backend, fixture: CLIFixture, _ body: (String, any FieldEventStore) async throws -> Void
+        _ backend: Backend, fixture: CLIFixture, _ body: (String, () async throws -> any FieldEventStore) async throws -> Void
     ) async throws {
         switch backend {
         case .sqlite:
-            // The CLI creates and migrates the file; the test's store opens it afterwards, lazily.
-            try await body(fixture.database, LazySQLiteFieldStore(path: fixture.database))
+            try await body(fixture.database, { try SQLiteFieldEventStore(path: fixture.database) })
         case .postgres:
             try await PostgresServerTrait.server().withDatabase { url in
                 let database = try await PostgresDatabase(url: url)
                 defer { database.close() }
-                try await body(url, PostgresFieldEventStore(database: database))
+                try await body(url, { PostgresFieldEventStore(database: database) })
             }
         }
     }
@@ -98,25 +98,6 @@ struct RolloutKillTests {
                     tokensEstimated: false, costUSD: 0, checksTotal: 1, failedChecks: [], cacheHit: false, labels: [:])
             }
         }
-    }
-}
-
-/// A SQLite field store opened at first use, so the CLI's process creates the database file first.
-final class LazySQLiteFieldStore: FieldEventStore, Sendable {
-    let path: String
-    init(path: String) { self.path = path }
-    private func store() throws(StoreError) -> SQLiteFieldEventStore { try SQLiteFieldEventStore(path: path) }
-    func insert(_ events: [FieldEventRecord]) async throws(StoreError) -> FieldEventInsertOutcome { try await store().insert(events) }
-    func isFieldRun(_ runID: String) async throws(StoreError) -> Bool { try await store().isFieldRun(runID) }
-    func fieldRunIDs() async throws(StoreError) -> [String] { try await store().fieldRunIDs() }
-    func eventCount(run runID: String) async throws(StoreError) -> Int { try await store().eventCount(run: runID) }
-    func events(run runID: String) async throws(StoreError) -> [FieldEventRecord] { try await store().events(run: runID) }
-    func recordLook(_ look: FieldLook) async throws(StoreError) { try await store().recordLook(look) }
-    func looks(run runID: String) async throws(StoreError) -> [FieldLook] { try await store().looks(run: runID) }
-    func rolloutRecord(feature: String) async throws(StoreError) -> RolloutRecord? { try await store().rolloutRecord(feature: feature) }
-    func rolloutRecords() async throws(StoreError) -> [RolloutRecord] { try await store().rolloutRecords() }
-    func saveRollout(feature: String, body: String, replacing revision: Int?) async throws(StoreError) -> RolloutRecord? {
-        try await store().saveRollout(feature: feature, body: body, replacing: revision)
     }
 }
 

@@ -76,8 +76,7 @@ struct RolloutStoreTests {
         try await backend.withStores { opened in
             try await withTemporaryDirectory { directory in
                 let rollout = try await RolloutFixture(opened, directory: directory)
-                _ = try await rollout.driver.start(feature: "summarize", destination: rollout.destination)
-                try await rollout.sendEvents(version: 2, armFailures: 0)
+                try await rollout.startWithAHarmlessFirstStage()
                 // What a step writes before it uploads: the advance as pending. Then the process dies.
                 var dying = rollout.driver
                 dying.publisher = ConfigPublisher(transport: ScriptedHTTPTransport([]), snapshots: nil)
@@ -102,8 +101,7 @@ struct RolloutStoreTests {
         try await backend.withStores { opened in
             try await withTemporaryDirectory { directory in
                 let rollout = try await RolloutFixture(opened, directory: directory)
-                _ = try await rollout.driver.start(feature: "summarize", destination: rollout.destination)
-                try await rollout.sendEvents(version: 2, armFailures: 0)
+                try await rollout.startWithAHarmlessFirstStage()
                 var second = rollout.driver
                 second.store = try await opened.reopenFieldEvents()
                 async let one = Result { try await rollout.driver.step(feature: "summarize") }
@@ -145,6 +143,12 @@ struct RolloutFixture {
         let publisher = ConfigPublisher(transport: ScriptedHTTPTransport([]), snapshots: opened.snapshots)
         _ = try await publisher.publish(document.encodedJSON(), to: destination)
         driver = RolloutDriver(store: store, publisher: publisher, options: ConfigPublisher.Options())
+    }
+
+    /// Starts the rollout (config v2, 10 %) and sends that stage harmless events, enough to advance.
+    func startWithAHarmlessFirstStage() async throws {
+        _ = try await driver.start(feature: "summarize", destination: destination)
+        try await sendEvents(version: 2, armFailures: 0)
     }
 
     /// The arm's percentage in the published file.
