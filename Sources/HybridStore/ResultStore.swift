@@ -75,6 +75,11 @@ public protocol ResultStore: Sendable {
     func cachedResponse(requestHash: String) async throws(StoreError) -> CachedResponseRecord?
     /// Stores (or replaces) the cached response for its request hash.
     func storeCachedResponse(_ response: CachedResponseRecord) async throws(StoreError)
+
+    /// Stores (or replaces) a pairwise judgement of the run. Throws `StoreError.runNotFound` for an unknown run.
+    func savePairwiseVerdict(_ verdict: PairwiseVerdictRecord) async throws(StoreError)
+    /// Every pairwise judgement of the run, ordered by arm, baseline and case.
+    func pairwiseVerdicts(run: String) async throws(StoreError) -> [PairwiseVerdictRecord]
 }
 
 extension ResultStore {

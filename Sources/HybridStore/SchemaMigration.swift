@@ -68,6 +68,15 @@ extension SchemaMigration {
             sqlite: "CREATE TABLE rollouts (feature TEXT NOT NULL PRIMARY KEY, revision INTEGER NOT NULL, body TEXT NOT NULL) "
                 + "STRICT, WITHOUT ROWID;",
             postgres: "CREATE TABLE rollouts (feature TEXT NOT NULL PRIMARY KEY, revision BIGINT NOT NULL, body TEXT NOT NULL);"),
+        // Pairwise judgements of a run's arms (`eval`/`rescore --judge-mode pairwise`), one row per case and pair.
+        SchemaMigration(
+            version: "v13",
+            sqlite: "CREATE TABLE pairwise_verdicts (run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE, "
+                + "arm_id TEXT NOT NULL, baseline_arm_id TEXT NOT NULL, case_id TEXT NOT NULL, body TEXT NOT NULL, "
+                + "PRIMARY KEY (run_id, arm_id, baseline_arm_id, case_id)) STRICT, WITHOUT ROWID;",
+            postgres: "CREATE TABLE pairwise_verdicts (run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE, "
+                + "arm_id TEXT NOT NULL, baseline_arm_id TEXT NOT NULL, case_id TEXT NOT NULL, body TEXT NOT NULL, "
+                + "PRIMARY KEY (run_id, arm_id, baseline_arm_id, case_id));"),
     ]
 
     private static let v3SQLite = """

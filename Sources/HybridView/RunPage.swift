@@ -26,6 +26,7 @@ struct RunPage: Sendable {
             p.text(parts.joined(separator: " · "))
         }
         let renderer = HTMLReportRenderer()
+        body.append(HTML(trusted: renderer.judgeSection(report)))
         for feature in report.features {
             body.element("p", [("class", "grid-link")]) { p in
                 p.element("a", [("href", ViewLink("/grid", [("run", run.id), ("feature", feature.feature)]).href)]) {

@@ -56,11 +56,7 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "Comma-separated quality scorers (default: field_match for features with a schema, else token_f1,rouge_l).")
     var scorers: String?
 
-    @Option(help: "Model id that judges every output against a rubric (its tokens and cost are reported apart).")
-    var judge: String?
-
-    @Option(help: "Rubric text for --judge, or @FILE to read it from a file.")
-    var rubric: String?
+    @OptionGroup(title: "Judging") var judging: JudgeOptions
 
     @Flag(help: "Reuse stored outputs for identical requests (cache hits are marked and left out of latency).")
     var cache = false
@@ -177,7 +173,9 @@ struct EvalCommand: AsyncParsableCommand {
                     throw CLIError("\(error)" + (settings.config.map { " (run \(runID) started with config: \($0))" } ?? ""))
                 }
                 if check.alreadyCompleted {
-                    print("run \(runID) is already completed (\(check.completedKeys.count)/\(plan.plannedCount) results); nothing was sent or changed")
+                    print("run \(runID) is already completed (\(check.completedKeys.count)/\(plan.plannedCount) results); \(judging.judgeMode == .pairwise ? "no arm was called again" : "nothing was sent or changed")")
+                    try await judging.judgePairs(
+                        runID: runID, feature: plan.feature, document: document, store: store, budget: judging.makeBudget())
                     try await gateOrSuggestReport(runID: runID)
                     return
                 }
@@ -189,6 +187,14 @@ struct EvalCommand: AsyncParsableCommand {
             }
             await Self.prepare(languageModels)
 
+            let judgeBudget = judging.makeBudget()
+            let rubricJudge = try judging.rubricJudge(document: document, store: store, budget: judgeBudget, existing: languageModels)
+            if resume == nil, let reliability = try await judging.measure(rubricJudge) { settings.judgeReliability = reliability }
+            let judgePairs = { [judging] in
+                try await judging.judgePairs(
+                    runID: runID, feature: plan.feature, document: document, store: store, budget: judgeBudget, existing: languageModels)
+            }
+
             let slice = plan.shard.map { " (shard \($0): \(plan.workOrder.count) of them)" } ?? ""
             print("run \(runID): feature \(plan.feature), \(plan.dataset.count) cases × \(plan.arms.count) arms × \(plan.repeats) = \(plan.plannedCount) results\(slice) (config: \(source), v\(document.version))")
             for line in targetLines { print(line) }
@@ -199,7 +205,7 @@ struct EvalCommand: AsyncParsableCommand {
                     concurrency: concurrency, perModelConcurrencyOverrides: perModelLimits(plan, document),
                     useCache: settings.cache,
                     scorers: try Self.scorers(settings.scorers, hasSchema: plan.featureConfig.outputSchema != nil),
-                    judge: try Self.makeJudge(judge, rubric: rubric, document: document, factory: factory, existing: languageModels),
+                    judge: rubricJudge,
                     sendOversizedPrompts: sendOversizedPrompts, taskExecutor: CurlTransport.shared.taskExecutor))
             let reporter = ProgressReporter(label: runID)
             let trap = InterruptTrap()
@@ -241,6 +247,7 @@ struct EvalCommand: AsyncParsableCommand {
                         + "to accept such a run (exit \(MeasuredNothing.exitCode))")
                 throw ExitCode(MeasuredNothing.exitCode)
             }
+            if !worker { try await judgePairs() }
             try await gateOrSuggestReport(runID: runID)
         }
     }
@@ -318,31 +325,6 @@ struct EvalCommand: AsyncParsableCommand {
         if let code = report.gates?.exitCode, code != 0 { throw ExitCode(code) }
     }
 
-    /// The judge for `--judge MODEL [--rubric TEXT|@FILE]`; nil without `--judge`. Shared with `rescore`.
-    static func makeJudge(
-        _ judge: String?, rubric: String?, document: HybridConfigDocument, factory: ModelFactory,
-        existing: [String: any LanguageModel] = [:]
-    ) throws -> LLMJudge? {
-        guard let judge else { return nil }
-        guard let config = document.models[judge] else {
-            throw CLIError("unknown judge model \"\(judge)\" (configured: \(document.models.keys.sorted().joined(separator: ", ")))")
-        }
-        var text = LLMJudge.defaultRubric
-        if let rubric {
-            if rubric.hasPrefix("@") {
-                guard let data = FileManager.default.contents(atPath: String(rubric.dropFirst())) else {
-                    throw CLIError("cannot read rubric file \(rubric.dropFirst())")
-                }
-                text = String(decoding: data, as: UTF8.self)
-            } else {
-                text = rubric
-            }
-        }
-        return LLMJudge(
-            model: existing[judge] ?? factory.model(id: judge, config: config), rubric: text,
-            inputPricePerMillion: config.pricing.inputPerMillion, outputPricePerMillion: config.pricing.outputPerMillion)
-    }
-
     static func scorers(_ names: [String]?, hasSchema: Bool) throws -> [any QualityScorer] {
         let chosen = names ?? (hasSchema ? ["field_match"] : ["token_f1", "rouge_l"])
         return try chosen.map { name in
@@ -384,6 +366,9 @@ struct EvalCommand: AsyncParsableCommand {
         /// The `--label`s the config was resolved for; nil without any. A resume must give them again (the
         /// resolved config's hash is checked).
         var labels: [String: String]?
+        /// The rubric judge's agreement with people, measured on `--judge-labels` before the run; every report of
+        /// the run prints it.
+        var judgeReliability: JudgeReliabilitySummary?
 
         init(
             feature: String, dataset: String, models: [String]?, variants: [String]?, repeats: Int, limit: Int?,

@@ -37,44 +37,52 @@ struct JudgeCheckCommand: AsyncParsableCommand {
     func run() async throws {
         try await CLIOutput.run {
             let document = try await global.loadConfig().document
-            guard let judgeModel = try EvalCommand.makeJudge(judge, rubric: rubric, document: document, factory: ModelFactory.harness()) else {
+            guard let judgeModel = try JudgeOptions.makeJudge(judge, rubric: rubric, document: document, factory: ModelFactory.harness()) else {
                 throw CLIError("--judge is required")
             }
-            let items = try Self.read(labels)
-            var judged: [(human: Int, judge: Int)] = []
-            var unanswered: [String] = []
-            var example: String?
-            var tokens = 0
-            var cost = 0.0
-            for item in items {
-                let verdict: LLMJudge.Verdict
-                do {
-                    verdict = try await judgeModel.judge(prompt: item.task, output: item.answer, reference: nil)
-                } catch {
-                    throw CLIError("the judge failed on \(item.id): \(error)")
-                }
-                tokens += verdict.usage.promptTokens + verdict.usage.completionTokens
-                cost += verdict.costUSD
-                guard let score = verdict.score else {
-                    unanswered.append(item.id)
-                    example = example ?? verdict.rawAnswer
-                    continue
-                }
-                judged.append((item.score, Int((score * 4).rounded()) + 1))
-            }
-            let interval = JudgeReliability.weightedKappaInterval(judge: judged.map(\.judge), human: judged.map(\.human))
-            let summary = JudgeReliabilitySummary(
-                judge: judge, labels: labels, answers: items.count, scored: judged.count,
-                kappa: JudgeReliability.weightedKappa(judge: judged.map(\.judge), human: judged.map(\.human)),
-                kappaLower: interval?.lower, kappaUpper: interval?.upper, minimumKappa: minimumKappa)
-            print(Self.render(summary, judged: judged, unanswered: unanswered, tokens: tokens, cost: cost))
+            let (summary, text) = try await Self.measure(judgeModel, labels: labels, minimumKappa: minimumKappa)
+            print(text)
             if let out {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 try encoder.encode(summary).write(to: URL(fileURLWithPath: out))
             }
-            if let example { print("  e.g. the judge answered \(String(reflecting: example)) where a digit was asked for") }
         }
+    }
+
+    /// The judge scores every labelled answer of `labels`; the figures and their text. Shared with `eval` and
+    /// `rescore --judge-labels`, which store the figures with the run.
+    static func measure(_ judge: LLMJudge, labels: String, minimumKappa: Double) async throws -> (JudgeReliabilitySummary, String) {
+        let items = try read(labels)
+        var judged: [(human: Int, judge: Int)] = []
+        var unanswered: [String] = []
+        var example: String?
+        var tokens = 0
+        var cost = 0.0
+        for item in items {
+            let verdict: LLMJudge.Verdict
+            do {
+                verdict = try await judge.judge(prompt: item.task, output: item.answer, reference: nil)
+            } catch {
+                throw CLIError("the judge failed on \(item.id) of \(labels): \(error)")
+            }
+            tokens += verdict.usage.promptTokens + verdict.usage.completionTokens
+            cost += verdict.costUSD
+            guard let score = verdict.score else {
+                unanswered.append(item.id)
+                example = example ?? verdict.rawAnswer
+                continue
+            }
+            judged.append((item.score, Int((score * 4).rounded()) + 1))
+        }
+        let interval = JudgeReliability.weightedKappaInterval(judge: judged.map(\.judge), human: judged.map(\.human))
+        let summary = JudgeReliabilitySummary(
+            judge: judge.model.id, labels: labels, answers: items.count, scored: judged.count,
+            kappa: JudgeReliability.weightedKappa(judge: judged.map(\.judge), human: judged.map(\.human)),
+            kappaLower: interval?.lower, kappaUpper: interval?.upper, minimumKappa: minimumKappa)
+        var text = render(summary, judged: judged, unanswered: unanswered, tokens: tokens, cost: cost)
+        if let example { text += "\n  e.g. the judge answered \(String(reflecting: example)) where a score was asked for" }
+        return (summary, text)
     }
 
     static func render(

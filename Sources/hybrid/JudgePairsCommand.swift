@@ -47,13 +47,21 @@ struct JudgePairsCommand: AsyncParsableCommand {
             for arm in pair where !known.contains(arm) {
                 throw CLIError("run \(run) has no arm \(arm) (arms: \(known.sorted().joined(separator: ", ")))")
             }
-            let judging = PairwiseJudging(
-                judge: PairwiseJudge(
-                    model: ModelFactory.harness().model(id: judge, config: config), criteria: try Self.text(criteria),
-                    inputPricePerMillion: config.pricing.inputPerMillion, outputPricePerMillion: config.pricing.outputPerMillion),
-                labels: try labels.map { try Self.labels($0, armA: pair[0], armB: pair[1]) } ?? [:],
-                judgeServes: Set(results.filter { $0.modelID == judge }.map(\.key.armID)))
-            let summary = try await judging.run(results, runID: run, armA: pair[0], armB: pair[1])
+            let judgeModel = PairwiseJudge(
+                model: ModelFactory.harness().model(id: judge, config: config), criteria: try Self.text(criteria),
+                inputPricePerMillion: config.pricing.inputPerMillion, outputPricePerMillion: config.pricing.outputPerMillion)
+            let labelled = try labels.map { try LabelFile.pairPreferences($0, arms: pair) } ?? [:]
+            let pass = try await PairwisePass(store: store, judge: judgeModel.cached(in: store))
+                .run(runID: run, baseline: pair[0], arms: [pair[1]], labels: labelled)
+            if let failure = pass.firstFailure {
+                throw CLIError("\(pass.unjudged) cases not judged, first \(failure); run again to finish (judged cases are kept)")
+            }
+            let verdicts = try await store.pairwiseVerdicts(run: run).filter {
+                $0.baselineArmID == pair[0] && $0.armID == pair[1]
+            }
+            guard let summary = PairwiseSummary.all(from: verdicts).first(where: { $0.judge == judge }) else {
+                throw CLIError("arms \(pair[0]) and \(pair[1]) of run \(run) have no case both answered; nothing to judge")
+            }
             try write(summary)
             print(summary.markdown())
         }
@@ -76,23 +84,5 @@ struct JudgePairsCommand: AsyncParsableCommand {
             throw CLIError("cannot read \(value.dropFirst())")
         }
         return String(decoding: data, as: UTF8.self)
-    }
-
-    /// Case id → "first", "second" or "tie"; a line that is not such an object is an error naming file and line.
-    static func labels(_ path: String, armA: String, armB: String) throws -> [String: String] {
-        let expected = "{\"case\": ID, \"preferred\": \(armA)|\(armB)|\"tie\"}"
-        var labels: [String: String] = [:]
-        for (line, object) in try LabelFile.objects(path, expected: expected) {
-            guard let id = object["case"] as? String, let preferred = object["preferred"] as? String else {
-                throw CLIError("\(path):\(line): expected \(expected)")
-            }
-            switch preferred {
-            case armA: labels[id] = "first"
-            case armB: labels[id] = "second"
-            case "tie": labels[id] = "tie"
-            default: throw CLIError("\(path):\(line): preferred \"\(preferred)\" is neither \(armA), \(armB) nor tie")
-            }
-        }
-        return labels
     }
 }

@@ -18,6 +18,23 @@ enum LabelFile {
         return objects
     }
 
+    /// People's pair preferences: case id → the preferred arm id or "tie", from JSON lines
+    /// `{"case": ID, "preferred": ARM|"tie"}`; `arms`, when given, are the only arms a line may name.
+    static func pairPreferences(_ path: String, arms: [String]? = nil) throws -> [String: String] {
+        let expected = "{\"case\": ID, \"preferred\": " + (arms.map { $0.joined(separator: "|") } ?? "ARM") + "|\"tie\"}"
+        var labels: [String: String] = [:]
+        for (line, object) in try objects(path, expected: expected) {
+            guard let id = object["case"] as? String, let preferred = object["preferred"] as? String else {
+                throw CLIError("\(path):\(line): expected \(expected)")
+            }
+            if let arms, preferred != "tie", !arms.contains(preferred) {
+                throw CLIError("\(path):\(line): preferred \"\(preferred)\" is neither \(arms.joined(separator: ", ")) nor tie")
+            }
+            labels[id] = preferred
+        }
+        return labels
+    }
+
     /// A `hybrid judge-check --out` file.
     static func judgeCheck(_ path: String) throws -> JudgeReliabilitySummary {
         guard let data = FileManager.default.contents(atPath: path),

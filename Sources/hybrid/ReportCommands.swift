@@ -160,7 +160,7 @@ enum ReportCLI {
     /// that it is unmeasured; nil when no judge scored the run.
     static func judgeReliability(of report: RunReport, check: String?) throws -> JudgeReliabilitySummary? {
         guard report.features.contains(where: { $0.scorers.contains(LLMJudge.scorerName) }) else { return nil }
-        return try check.map(LabelFile.judgeCheck) ?? .unmeasured
+        return try check.map(LabelFile.judgeCheck) ?? report.judgeReliability ?? .unmeasured
     }
 
     /// Runs `body` and turns its result into the exit code; errors print their message and exit 1.

@@ -3,6 +3,7 @@ import Foundation
 import HybridConfig
 import HybridCore
 import HybridProviders
+import HybridReport
 import HybridRunner
 import HybridStore
 
@@ -33,21 +34,13 @@ struct RescoreCommand: AsyncParsableCommand {
     @Option(help: "A JSON Schema file replacing the feature's output schema.")
     var schema: String?
 
-    @Option(help: "Model id that judges every output again (the only model calls rescore makes).")
-    var judge: String?
-
-    @Option(help: "Rubric text for --judge, or @FILE to read it from a file.")
-    var rubric: String?
+    @OptionGroup(title: "Judging (the only model calls rescore makes)") var judging: JudgeOptions
 
     @Option(help: "The dataset to read references from (default: the run's, which must be unchanged).")
     var dataset: String?
 
     @Option(help: "Id for the new run (default: RUN-rescored-YYYYMMDD-HHMMSS).")
     var runID: String?
-
-    func validate() throws {
-        if rubric != nil && judge == nil { throw ValidationError("--rubric needs --judge MODEL") }
-    }
 
     func run() async throws {
         try await CLIOutput.run {
@@ -62,8 +55,11 @@ struct RescoreCommand: AsyncParsableCommand {
             let checks = try self.checks(feature: settings.feature, document: document, configSource: source, changes: &changes)
             let scorerNames = scorers.map(EvalCommand.list) ?? settings.scorers
             if let scorers { changes.append("scorers: \(scorers)") }
-            let judgeModel = try EvalCommand.makeJudge(judge, rubric: rubric, document: document, factory: ModelFactory.harness())
-            if let judge { changes.append("judge: \(judge)") }
+            let budget = judging.makeBudget()
+            let judgeModel = try judging.rubricJudge(document: document, store: store, budget: budget)
+            if let judge = judging.judge { changes.append("judge: \(judge) (\(judging.judgeMode.rawValue))") }
+            var arguments: [String: JSONValue] = [:]
+            if let reliability = try await judging.measure(judgeModel) { arguments["judgeReliability"] = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reliability)) }
             let cases = try self.cases(run: existing, skipInvalid: settings.skipInvalid)
             let rescorer = Rescorer(
                 store: store,
@@ -73,8 +69,9 @@ struct RescoreCommand: AsyncParsableCommand {
                 judge: judgeModel,
                 references: cases.compactMapValues(\.reference), conversations: cases.compactMapValues(\.conversation))
             let newID = runID ?? "\(run)-rescored-\(EvalCommand.timestamp())"
-            let summary = try await rescorer.rescore(sourceRunID: run, newRunID: newID, changes: changes)
-            let calls = judge == nil ? "no model calls" : "no model calls except the judge's"
+            let summary = try await rescorer.rescore(sourceRunID: run, newRunID: newID, changes: changes, arguments: arguments)
+            try await judging.judgePairs(runID: newID, feature: settings.feature, document: document, store: store, budget: budget)
+            let calls = judging.judge == nil ? "no model calls" : "no model calls except the judge's"
             print("rescored \(summary.stored) results of \(run) into run \(newID) (\(calls)): "
                 + "\(summary.passToFail) pass→fail, \(summary.failToPass) fail→pass")
             print("changed: " + changes.joined(separator: "; "))

@@ -117,4 +117,10 @@ struct WholeRecordStore: ResultStore {
     func storeCachedResponse(_ response: CachedResponseRecord) async throws(StoreError) {
         try await base.storeCachedResponse(response)
     }
+    func savePairwiseVerdict(_ verdict: PairwiseVerdictRecord) async throws(StoreError) {
+        try await base.savePairwiseVerdict(verdict)
+    }
+    func pairwiseVerdicts(run: String) async throws(StoreError) -> [PairwiseVerdictRecord] {
+        try await base.pairwiseVerdicts(run: run)
+    }
 }

@@ -34,7 +34,22 @@ public struct ReportBuilder: Sendable {
         if !filler.isEmpty {
             for record in try await store.results(keys: filler.keys) { filler.add(record) }
         }
-        return filler.filled
+        var report = filler.filled
+        let verdicts = try await store.pairwiseVerdicts(run: runID)
+        if !verdicts.isEmpty { report.pairwise = PairwiseSummary.all(from: verdicts) }
+        report.judgeReliability = Self.judgeReliability(of: report, run: run)
+        return report
+    }
+
+    /// For a run a rubric judge scored: the agreement with people measured when it ran (`--judge-labels`, kept in
+    /// its arguments), else "unmeasured"; nil when no judge scored it.
+    static func judgeReliability(of report: RunReport, run: RunRecord?) -> JudgeReliabilitySummary? {
+        guard report.features.contains(where: { $0.scorers.contains("judge") }) else { return nil }
+        guard let stored = run?.arguments["judgeReliability"],
+            let data = try? JSONEncoder().encode(stored),
+            let summary = try? JSONDecoder().decode(JudgeReliabilitySummary.self, from: data)
+        else { return .unmeasured }
+        return summary
     }
 
     /// Builds the report from results already in memory (tests, small runs).

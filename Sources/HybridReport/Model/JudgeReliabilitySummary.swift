@@ -45,7 +45,7 @@ public struct JudgeReliabilitySummary: Sendable, Hashable, Codable {
     /// One sentence for every report format.
     public var sentence: String {
         guard let judge else {
-            return "the judge's agreement with people is unmeasured (run `hybrid judge-check` and pass `--judge-check`): its scores are shown, not to be decided on"
+            return "the judge's agreement with people is unmeasured (give `--judge-labels` to eval or rescore, or pass a `hybrid judge-check` file as `--judge-check`): its scores are shown, not to be decided on"
         }
         let figure = kappa.map { k in
             String(format: "weighted kappa %.2f", k) + (kappaLower.map { lower in String(format: " [%.2f, %.2f]", lower, kappaUpper ?? lower) } ?? "")

@@ -27,6 +27,9 @@ public struct RunReport: Sendable, Hashable, Codable {
     public var field: FieldAnalysis?
     /// When a judge scored the run: its measured agreement with people, or that it is unmeasured.
     public var judgeReliability: JudgeReliabilitySummary?
+    /// Pairwise judgements stored with the run (`--judge-mode pairwise`, `judge-pairs`): per arm, baseline and judge,
+    /// the wins, ties, flips and how far the judge can be believed; nil (absent from the JSON) without any.
+    public var pairwise: [PairwiseSummary]?
 
     /// A report; normally made by ``ReportBuilder``.
     public init(

@@ -21,9 +21,7 @@ public struct HTMLReportRenderer: Sendable {
             body += "</section>\n"
         }
         body += "<p class=\"meta\">\(escape(runLine(report)))</p>\n"
-        if let judge = report.judgeReliability {
-            body += "<p class=\"\(judge.reliable ? "meta" : "fail")\" data-judge-reliable=\"\(judge.reliable)\"><b>Judge</b>: \(escape(judge.sentence)).</p>\n"
-        }
+        body += judgeSection(report)
         if let gates = report.gates { body += gateSection(gates) }
         if let field = report.field { body += fieldSection(field) }
         for feature in report.features {
@@ -168,6 +166,11 @@ public struct HTMLReportRenderer: Sendable {
 
     /// One feature's section (arm table, charts, comparisons, constraints, worst cases) without the page around
     /// it, for pages that embed it (`hybrid view`); style it with ``css``.
+    /// The judge's reliability and the pairwise judgements of the run; empty when no judge scored it.
+    public func judgeSection(_ report: RunReport) -> String {
+        JudgeSection(report).html(escape: escape)
+    }
+
     public func featureSection(_ feature: FeatureReport) -> String {
         var out = "<section class=\"feature\"><h2>\(escape(feature.feature))</h2>\n"
         if let repeats = feature.repeats { out += "<p class=\"unit\">\(escape(repeats.caption)).</p>\n" }

@@ -58,6 +58,23 @@ public struct JUnitReportRenderer: Sendable {
             suites.append(("judge", [testCase(feature: "judge", arm: judge.judge ?? "judge", name: "reliability", body: body)],
                            failed ? 1 : 0, judge.measured ? 0 : 1))
         }
+        // Each pair judged pairwise: passed when its judge is shown reliable, failed when its agreement with people
+        // was measured and fell short, skipped (not decided on) when unmeasured.
+        let section = JudgeSection(report)
+        if !section.pairwise.isEmpty {
+            var cases: [String] = []
+            var failures = 0
+            var skips = 0
+            for summary in section.pairwise {
+                let (trusted, text) = section.verdict(summary)
+                let measured = summary.humanAgreement != nil
+                if !trusted { measured ? (failures += 1) : (skips += 1) }
+                let body = trusted ? systemOut(text)
+                    : measured ? "<failure message=\"\(escape(text))\" type=\"pairwise_judge\"/>" : "<skipped message=\"\(escape(text))\"/>"
+                cases.append(testCase(feature: "pairwise", arm: "\(summary.armB) vs \(summary.armA)", name: summary.judge, body: body))
+            }
+            suites.append(("judge.pairwise", cases, failures, skips))
+        }
         let tests = suites.reduce(0) { $0 + $1.cases.count }
         let failures = suites.reduce(0) { $0 + $1.failures }
         let skipped = suites.reduce(0) { $0 + $1.skipped }

@@ -46,7 +46,7 @@ public struct MarkdownReportRenderer: Sendable {
         var out = "## Eval report: run `\(report.runID)`\n\n"
         out += unansweredSection(report.unansweredModels)
         out += runLine(report) + "\n\n"
-        if let judge = report.judgeReliability { out += "**Judge**: \(judge.sentence).\n\n" }
+        out += JudgeSection(report).markdown()
         if let gates = report.gates { out += gateSection(gates) }
         // The split check and the arm comparison come first: a broken split invalidates every figure below.
         if let field = report.field { out += fieldSection(field) }

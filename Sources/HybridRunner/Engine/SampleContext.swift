@@ -103,12 +103,10 @@ struct SampleContext: Sendable {
                 + "\(window) tokens (pass --send-oversized-prompts to send it anyway)")
     }
 
-    /// Adds the judge's score (see ``LLMJudge/qualityScore(prompt:output:reference:)``).
+    /// Adds the judge's scores (see ``LLMJudge/qualityScores(prompt:output:reference:)``).
     private func addJudgeScore(to record: inout ResultRecord, prompt: String, output: String, reference: Reference?) async {
-        guard let judge = options.judge,
-            let score = await judge.qualityScore(prompt: prompt, output: output, reference: reference?.expectedText)
-        else { return }
-        record.scores.append(score)
+        guard let judge = options.judge else { return }
+        record.scores += await judge.qualityScores(prompt: prompt, output: output, reference: reference?.expectedText)
     }
 
     private func success(

@@ -1,5 +1,5 @@
 import Foundation
-import HybridCore
+public import HybridCore
 public import HybridStore
 
 /// Re-scores a stored run: its outputs go through a new ``SampleScorer`` (and, optionally, a judge) into a new
@@ -9,7 +9,7 @@ public import HybridStore
 /// cache hits, errors) is copied; checks, quality scores and the parsed output are recomputed. Errored results
 /// stay errors (there is no output to score). Without a judge, stored `judge` scores are kept, since they cannot
 /// be recomputed without a model call. The new run's arguments carry the provenance (`rescore.sourceRun`,
-/// `rescore.changes`), which reports print.
+/// `rescore.changes`) and whatever `arguments` adds (the judge's measured reliability), which reports print.
 public struct Rescorer: Sendable {
     /// Where the source run is read and the new run written.
     public let store: any ResultStore
@@ -39,12 +39,13 @@ public struct Rescorer: Sendable {
     /// source (e.g. `constraints from strict.json`). The new run keeps the source's arguments plus the provenance
     /// under `rescore`. Returns what was stored.
     public func rescore(
-        sourceRunID: String, newRunID: String, changes: [String]
+        sourceRunID: String, newRunID: String, changes: [String], arguments: [String: JSONValue] = [:]
     ) async throws(RescoreError) -> RescoreSummary {
         guard let source = try await wrap({ try await store.run(id: sourceRunID) }) else {
             throw .sourceNotFound(sourceRunID)
         }
         var provenance = source.arguments.objectValue ?? [:]
+        provenance.merge(arguments) { _, new in new }
         provenance["rescore"] = ["sourceRun": .string(sourceRunID), "changes": .array(changes.map(JSONValue.string))]
         let planned = try await wrap { try await store.resultCount(run: sourceRunID) }
         try await wrap {
@@ -85,13 +86,10 @@ public struct Rescorer: Sendable {
         result.parsedOutput = metrics.parsed ?? record.parsedOutput
         result.scores = metrics.qualityScores
         if let judge {
-            if let score = await judge.qualityScore(
+            result.scores += await judge.qualityScores(
                 prompt: record.renderedPrompt ?? "", output: output, reference: reference?.expectedText)
-            {
-                result.scores.append(score)
-            }
         } else {
-            result.scores += record.scores.filter { $0.scorer == LLMJudge.scorerName }
+            result.scores += record.scores.filter { LLMJudge.isJudgeScore($0.scorer) }
         }
         return result
     }

@@ -1,4 +1,5 @@
 public import HybridCore
+public import HybridStore
 
 /// Judges two answers to the same case against each other, in both orders (first shown as A, then as B), so a
 /// judge that favours a position cannot pass it off as a preference: a case whose two orders disagree is
@@ -34,6 +35,10 @@ public struct PairwiseJudge: Sendable {
     /// Dollars per million input and output tokens of the judge model.
     public var inputPricePerMillion: Double
     public var outputPricePerMillion: Double
+    /// Where judgements are cached by (judge, criteria, both outputs in order), so they are never paid for twice.
+    public var cache: (any ResultStore)?
+    /// A cap on the judge's spending; a case whose calls do not fit is not judged.
+    public var budget: JudgeBudget?
 
     public init(model: any LanguageModel, criteria: String, inputPricePerMillion: Double = 0, outputPricePerMillion: Double = 0) {
         self.model = model
@@ -53,20 +58,23 @@ public struct PairwiseJudge: Sendable {
             promptTokens: forward.usage.promptTokens + swapped.usage.promptTokens,
             completionTokens: forward.usage.completionTokens + swapped.usage.completionTokens,
             isEstimated: forward.usage.isEstimated || swapped.usage.isEstimated)
-        let cost = (Double(usage.promptTokens) * inputPricePerMillion + Double(usage.completionTokens) * outputPricePerMillion) / 1_000_000
+        let cost = forward.costUSD + swapped.costUSD
         return Verdict(
             preference: agreed, forward: forwardPreference, swapped: swappedPreference, rawAnswers: [forward.text, swapped.text],
             usage: usage, costUSD: cost)
     }
 
-    private func ask(prompt: String, a: String, b: String, reference: String?) async throws(GenerationError) -> GenerationResponse {
+    private func ask(prompt: String, a: String, b: String, reference: String?) async throws(GenerationError) -> JudgeCaller.Answer {
         var message = "Criteria: \(criteria)\n\nTask given to the assistants:\n\(prompt)\n\nAnswer A:\n\(a)\n\nAnswer B:\n\(b)\n"
         if let reference { message += "\nA good reference answer:\n\(reference)\n" }
         message += "\nWhich answer is better by the criteria? Reply with A, B or TIE only."
         let request = GenerationRequest(
             instructions: "You are a strict, impartial grader. The order of the answers says nothing about their quality.",
             messages: [.user(message)], options: GenerationOptions(maxOutputTokens: 4, sampling: .greedy, seed: 1))
-        return try await model.generate(request)
+        let caller = JudgeCaller(
+            model: model, inputPricePerMillion: inputPricePerMillion, outputPricePerMillion: outputPricePerMillion,
+            cache: cache, budget: budget)
+        return try await caller.call(request)
     }
 
     /// A, B or TIE at the start of the answer (case and punctuation aside), as the answer's order.
@@ -86,5 +94,14 @@ public struct PairwiseJudge: Sendable {
         case .second: .first
         case .tie: .tie
         }
+    }
+}
+
+extension PairwiseJudge {
+    /// The same judge with its judgements cached in `store`.
+    public func cached(in store: any ResultStore) -> PairwiseJudge {
+        var judge = self
+        judge.cache = store
+        return judge
     }
 }
