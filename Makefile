@@ -43,7 +43,8 @@ build: deps
 
 # The main job: every bundled dataset through every arm of its feature on the embedded local model (cloud arms
 # without keys are stored as unavailable), the reports, SmolLM2 judging the two summarize variants against each
-# other and scoring answers people scored (its measured reliability), then the routing recommendation, the proof that the real
+# other (stored with the run, so its report shows them) and re-scoring the run as a rubric judge measured first on
+# answers people scored (its report prints that reliability), then the routing recommendation, the proof that the real
 # router does what it simulated (each run replayed through the Router), and the config diff it would publish (a dry
 # run: nothing is uploaded).
 RUN_TAG := $(shell date -u +%Y%m%d-%H%M%S)
@@ -52,13 +53,15 @@ run: setup
 	.build/debug/hybrid models
 	.build/debug/hybrid eval --feature summarize --dataset datasets/summarize.jsonl --run-id summarize-$(RUN_TAG)
 	.build/debug/hybrid eval --feature extract --dataset datasets/extract.jsonl --run-id extract-$(RUN_TAG)
+	.build/debug/hybrid judge-pairs summarize-$(RUN_TAG) --arms concise@local-smollm2,bullet@local-smollm2 \
+	  --judge local-smollm2 --labels datasets/summarize-pair-labels.jsonl
 	.build/debug/hybrid report summarize-$(RUN_TAG)
 	.build/debug/hybrid report extract-$(RUN_TAG)
 	.build/debug/hybrid eval --feature assistant --dataset datasets/tools.jsonl --run-id tools-$(RUN_TAG)
 	.build/debug/hybrid report tools-$(RUN_TAG)
-	.build/debug/hybrid judge-pairs summarize-$(RUN_TAG) --arms concise@local-smollm2,bullet@local-smollm2 \
-	  --judge local-smollm2 --labels datasets/summarize-pair-labels.jsonl
-	.build/debug/hybrid judge-check --judge local-smollm2 --labels datasets/summarize-judge-calibration.jsonl
+	.build/debug/hybrid rescore summarize-$(RUN_TAG) --run-id summarize-judged-$(RUN_TAG) \
+	  --judge local-smollm2 --judge-labels datasets/summarize-judge-calibration.jsonl
+	.build/debug/hybrid report summarize-judged-$(RUN_TAG)
 	.build/debug/hybrid recommend summarize-$(RUN_TAG) extract-$(RUN_TAG) --out .hybrid/recommended.config.json
 	.build/debug/hybrid simulate summarize-$(RUN_TAG) --check-router --config .hybrid/recommended.config.json
 	.build/debug/hybrid simulate extract-$(RUN_TAG) --check-router --config .hybrid/recommended.config.json

@@ -248,6 +248,7 @@ struct EvalCommand: AsyncParsableCommand {
                 throw ExitCode(MeasuredNothing.exitCode)
             }
             if !worker { try await judgePairs() }
+            await JudgeOptions.reportBudget(judgeBudget)
             try await gateOrSuggestReport(runID: runID)
         }
     }

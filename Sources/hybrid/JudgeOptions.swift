@@ -45,6 +45,13 @@ struct JudgeOptions: ParsableArguments {
     /// The budget every judge call of this command shares; nil without `--judge-budget`.
     func makeBudget() -> JudgeBudget? { judgeBudget.map(JudgeBudget.init(limitUSD:)) }
 
+    /// One line when the budget stopped judge calls (the outputs they were for stay unjudged); nothing otherwise.
+    static func reportBudget(_ budget: JudgeBudget?) async {
+        guard let budget, await budget.refusedCalls > 0 else { return }
+        let (spent, refused) = (await budget.spentUSD, await budget.refusedCalls)
+        CLIOutput.error(String(format: "judge budget: $%.6f of $%.6f spent; %d judge calls did not fit and were not made (those outputs are unjudged)", spent, budget.limitUSD, refused))
+    }
+
     /// The rubric judge, cached in `store`; nil without `--judge` or in pairwise mode.
     func rubricJudge(
         document: HybridConfigDocument, store: any ResultStore, budget: JudgeBudget?, existing: [String: any LanguageModel] = [:]

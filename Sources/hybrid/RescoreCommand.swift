@@ -71,6 +71,7 @@ struct RescoreCommand: AsyncParsableCommand {
             let newID = runID ?? "\(run)-rescored-\(EvalCommand.timestamp())"
             let summary = try await rescorer.rescore(sourceRunID: run, newRunID: newID, changes: changes, arguments: arguments)
             try await judging.judgePairs(runID: newID, feature: settings.feature, document: document, store: store, budget: budget)
+            await JudgeOptions.reportBudget(budget)
             let calls = judging.judge == nil ? "no model calls" : "no model calls except the judge's"
             print("rescored \(summary.stored) results of \(run) into run \(newID) (\(calls)): "
                 + "\(summary.passToFail) pass→fail, \(summary.failToPass) fail→pass")

@@ -295,4 +295,30 @@ struct ResultStoreConformanceTests {
             #expect(try await store.cachedResponse(requestHash: "h1") == replacement)
         }
     }
+
+    @Test("pairwise verdicts: stored, replaced for the same case and pair, read in order, refused for an unknown run", arguments: StoreBackend.allCases)
+    func pairwiseVerdicts(_ backend: StoreBackend) async throws {
+        try await backend.withStore { (store, opened) async throws in
+            func verdict(_ caseID: String, arm: String, _ outcome: PairwiseVerdictRecord.Outcome) -> PairwiseVerdictRecord {
+                PairwiseVerdictRecord(
+                    runID: "run-1", feature: "summarize", caseID: caseID, armID: arm, baselineArmID: "v@base", judge: "grader",
+                    outcome: outcome, human: outcome == .tie ? .arm : nil, rawAnswers: ["A", "TIE \u{1F600} \"quoted\""],
+                    judgeTokens: 120, judgeCostUSD: 0.00042)
+            }
+            try await store.savePairwiseVerdict(verdict("k2", arm: "v@b", .arm))
+            try await store.savePairwiseVerdict(verdict("k1", arm: "v@b", .inconsistent))
+            try await store.savePairwiseVerdict(verdict("k1", arm: "v@a", .tie))
+            try await store.savePairwiseVerdict(verdict("k2", arm: "v@b", .baseline))
+            let reopened = try await opened.reopen()
+            #expect(try await reopened.pairwiseVerdicts(run: "run-1") == [
+                verdict("k1", arm: "v@a", .tie), verdict("k1", arm: "v@b", .inconsistent), verdict("k2", arm: "v@b", .baseline),
+            ])
+            #expect(try await reopened.pairwiseVerdicts(run: "other").isEmpty)
+            var ghost = verdict("k1", arm: "v@a", .arm)
+            ghost.runID = "ghost"
+            await #expect(throws: StoreError.runNotFound(path: opened.location, runID: "ghost")) {
+                try await store.savePairwiseVerdict(ghost)
+            }
+        }
+    }
 }

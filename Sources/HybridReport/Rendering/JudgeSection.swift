@@ -30,7 +30,8 @@ struct JudgeSection {
 
     /// Whether the pair's judge may be decided on, and why, as one sentence.
     func verdict(_ summary: PairwiseSummary) -> (trusted: Bool, text: String) {
-        let (trusted, why) = summary.reliable()
+        var (trusted, why) = summary.reliable()
+        if let selfPreference = summary.selfPreference, !why.contains(selfPreference) { why += "; \(selfPreference)" }
         let cost = String(format: "judge usage %d tokens, $%.6f, not counted in either arm", summary.judgeTokens, summary.judgeCostUSD)
         return trusted
             ? (true, "\(summary.armB) vs \(summary.armA): the judge \(why) (\(cost))")

@@ -5,7 +5,7 @@
 /// together; a call that does not fit is not sent.
 public actor JudgeBudget {
     /// The cap in US dollars.
-    public let limitUSD: Double
+    public nonisolated let limitUSD: Double
     /// Dollars settled so far.
     public private(set) var spentUSD = 0.0
     /// Calls not sent because they did not fit.
