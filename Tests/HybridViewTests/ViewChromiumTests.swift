@@ -14,6 +14,14 @@ struct ViewChromiumTests {
     @Test("every case of both runs with each arm's output and checks; a filter; a word diff; flipped cases")
     func gridFilterDiff() async throws {
         try await F.with { fixture in
+            // A pairwise judgement stored with the candidate run, which its page must show with the judge's standing.
+            let store = try SQLiteResultStore(path: fixture.databasePath)
+            for item in F.cases {
+                try await store.savePairwiseVerdict(PairwiseVerdictRecord(
+                    runID: F.candidateRun, feature: F.feature, caseID: item.id, armID: F.bullets, baselineArmID: F.terse,
+                    judge: "referee", outcome: item.id == "c1" ? .inconsistent : .baseline, rawAnswers: ["B", "A"],
+                    judgeTokens: 40, judgeCostUSD: 0))
+            }
             let server = try await ViewServerProcess.start(database: fixture.databasePath, in: fixture.directory)
             defer { server.stop() }
             let chromium = try HeadlessChromium(workDirectory: fixture.directory)
@@ -48,6 +56,9 @@ struct ViewChromiumTests {
             // The run page embeds the report's own arm table.
             let runPage = try await chromium.dumpDOM(server.url("/run?id=\(F.candidateRun)"))
             #expect(runPage.contains("<table class=\"arms\">") && runPage.contains("<td><code>\(F.terse)</code>"))
+            #expect(runPage.contains("<h2>Pairwise judgement</h2>"))
+            #expect(runPage.contains("<td>\(F.bullets) vs \(F.terse)</td><td>referee</td><td>0</td><td>3</td><td>0</td><td>1</td>"), "\(runPage)")
+            #expect(runPage.contains("data-pairwise-trusted=\"false\""), "no labels: not to be decided on")
 
             // Baseline → candidate: terse flipped c2 pass→fail and c3 fail→pass; pass→fail is listed first.
             let compare = try await chromium.dumpDOM(server.url("/compare?baseline=\(F.baselineRun)&candidate=\(F.candidateRun)"))

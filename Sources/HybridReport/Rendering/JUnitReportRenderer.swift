@@ -68,7 +68,8 @@ public struct JUnitReportRenderer: Sendable {
             for summary in section.pairwise {
                 let (trusted, text) = section.verdict(summary)
                 let measured = summary.humanAgreement != nil
-                if !trusted { measured ? (failures += 1) : (skips += 1) }
+                if !trusted && measured { failures += 1 }
+                if !trusted && !measured { skips += 1 }
                 let body = trusted ? systemOut(text)
                     : measured ? "<failure message=\"\(escape(text))\" type=\"pairwise_judge\"/>" : "<skipped message=\"\(escape(text))\"/>"
                 cases.append(testCase(feature: "pairwise", arm: "\(summary.armB) vs \(summary.armA)", name: summary.judge, body: body))
