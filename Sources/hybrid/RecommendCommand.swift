@@ -159,18 +159,23 @@ struct RecommendCommand: AsyncParsableCommand {
             }
         }
         let named = judges.sorted().joined(separator: ", ")
-        guard let check else {
-            throw CLIError("the policy's quality floor uses the judge's scores (\(named.isEmpty ? "no judge scored these runs" : "judge \(named)")), but the judge's agreement with people is unmeasured: run `hybrid judge-check --judge MODEL --labels FILE --out CHECK.json` and pass --judge-check CHECK.json")
+        // Without a check file, the figures measured when the runs started (--judge-labels); the weakest decides.
+        var stored: [JudgeReliabilitySummary] = []
+        for run in runs {
+            if let record = try await store.run(id: run), let summary = JudgeReliabilitySummary(storedIn: record) { stored.append(summary) }
         }
-        let result = try LabelFile.judgeCheck(check)
-        guard let judge = result.judge else { throw CLIError("\(check) measured no judge") }
+        let source = check ?? "the figures measured with --judge-labels when the runs started"
+        guard let result = try check.map(LabelFile.judgeCheck) ?? stored.first(where: { !$0.reliable }) ?? stored.first else {
+            throw CLIError("the policy's quality floor uses the judge's scores (\(named.isEmpty ? "no judge scored these runs" : "judge \(named)")), but the judge's agreement with people is unmeasured: give the runs --judge-labels FILE, or run `hybrid judge-check --judge MODEL --labels FILE --out CHECK.json` and pass --judge-check CHECK.json")
+        }
+        guard let judge = result.judge else { throw CLIError("\(source) measured no judge") }
         guard judges == [judge] else {
-            throw CLIError("\(check) measured judge \(judge), but these runs were scored by \(named.isEmpty ? "no judge" : named)")
+            throw CLIError("\(source) measured judge \(judge), but these runs were scored by \(named.isEmpty ? "no judge" : named)")
         }
         guard result.reliable else {
             let kappa = result.kappaLower.map { String(format: "kappa's lower bound %.2f", $0) } ?? "kappa undefined"
-            throw CLIError("judge \(judge) is not reliable enough for a quality floor: \(kappa) on \(result.scored) of \(result.answers) scored answers (\(result.labels ?? check)), \(String(format: "%.2f", result.minimumKappa)) and 10 answers needed")
+            throw CLIError("judge \(judge) is not reliable enough for a quality floor: \(kappa) on \(result.scored) of \(result.answers) scored answers (\(result.labels ?? source)), \(String(format: "%.2f", result.minimumKappa)) and 10 answers needed")
         }
-        print("judge \(judge): reliable against people (\(check)); its scores may set the quality floor")
+        print("judge \(judge): reliable against people (\(source)); its scores may set the quality floor")
     }
 }

@@ -93,5 +93,16 @@ struct JudgeCheckCLITests {
             .write(toFile: checkFile, atomically: true, encoding: .utf8)
         let weak = try await fixture.hybrid(recommend + ["--judge-check", checkFile])
         #expect(weak.status == 1 && weak.output.contains("judge grader is not reliable enough for a quality floor: kappa's lower bound -0.10"), "\(weak.output)")
+
+        // Measured when the run was made (--judge-labels): reports and recommend read the figures from the run.
+        let labelled = try await fixture.hybrid([
+            "eval", "--feature", "summarize", "--dataset", dataset, "--run-id", "r2", "--models", "fake-a", "--judge", "grader",
+            "--judge-labels", labels.path, "--config", config, "--db", fixture.database,
+        ])
+        #expect(labelled.status == 0 && labelled.output.contains("quadratic-weighted kappa: 1.00"), "\(labelled.output)")
+        let fromRun = try await fixture.hybrid(["recommend", "r2", "--policy", policy.path, "--config", config, "--db", fixture.database])
+        #expect(fromRun.status == 0 && fromRun.output.contains("judge grader: reliable against people (the figures measured with --judge-labels"), "\(fromRun.output)")
+        #expect(try await fixture.hybrid(["report", "r2", "--out", reports + "/r2", "--db", fixture.database]).status == 0)
+        #expect(try String(contentsOfFile: reports + "/r2/report.md", encoding: .utf8).contains("**Judge**: judge grader: weighted kappa 1.00"))
     }
 }

@@ -45,11 +45,7 @@ public struct ReportBuilder: Sendable {
     /// its arguments), else "unmeasured"; nil when no judge scored it.
     static func judgeReliability(of report: RunReport, run: RunRecord?) -> JudgeReliabilitySummary? {
         guard report.features.contains(where: { $0.scorers.contains("judge") }) else { return nil }
-        guard let stored = run?.arguments["judgeReliability"],
-            let data = try? JSONEncoder().encode(stored),
-            let summary = try? JSONDecoder().decode(JudgeReliabilitySummary.self, from: data)
-        else { return .unmeasured }
-        return summary
+        return run.flatMap(JudgeReliabilitySummary.init(storedIn:)) ?? .unmeasured
     }
 
     /// Builds the report from results already in memory (tests, small runs).
