@@ -8,7 +8,7 @@ import Testing
 struct HybridDatabaseTests {
     static let tables: Set<String> = [
         "runs", "results", "response_cache", "config_snapshots", "spend", "result_constraints", "result_scores",
-        "field_events", "result_measures", "run_configs", "field_looks", "rollouts",
+        "field_events", "result_measures", "run_configs", "field_looks", "rollouts", "pairwise_verdicts",
     ]
 
     private func userTables(_ database: HybridDatabase) async throws -> Set<String> {
