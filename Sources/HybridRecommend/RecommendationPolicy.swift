@@ -87,16 +87,20 @@ public struct RecommendationPolicy: Sendable, Hashable, Codable {
     public var features: [String: FeaturePolicy]
     /// When true, a feature without `p95LatencyMs` takes its config's `deadlineMs` as the p95 SLO.
     public var deadlineAsLatencySLO: Bool
+    /// The lower bound of the judge's weighted kappa against people (10 scored answers at least) that a quality
+    /// floor on the judge's scores needs; default 0.6.
+    public var judgeMinimumKappa: Double
 
     /// Creates a policy; with no arguments only errors trigger fallback and no floor is set.
     public init(
         fallbackOn: [FallbackCondition] = [.error], defaults: FeaturePolicy = FeaturePolicy(),
-        features: [String: FeaturePolicy] = [:], deadlineAsLatencySLO: Bool = false
+        features: [String: FeaturePolicy] = [:], deadlineAsLatencySLO: Bool = false, judgeMinimumKappa: Double = 0.6
     ) {
         self.fallbackOn = fallbackOn
         self.defaults = defaults
         self.features = features
         self.deadlineAsLatencySLO = deadlineAsLatencySLO
+        self.judgeMinimumKappa = judgeMinimumKappa
     }
 
     /// The built-in policy: adherence Wilson lower bound ≥ 0.7; a cheaper or faster route may lose at most 0.05 of
@@ -107,7 +111,7 @@ public struct RecommendationPolicy: Sendable, Hashable, Codable {
         deadlineAsLatencySLO: true)
 
     enum CodingKeys: String, CodingKey {
-        case fallbackOn, defaults, features, deadlineAsLatencySLO
+        case fallbackOn, defaults, features, deadlineAsLatencySLO, judgeMinimumKappa
     }
 
     public init(from decoder: any Decoder) throws {
@@ -116,6 +120,7 @@ public struct RecommendationPolicy: Sendable, Hashable, Codable {
         defaults = try c.decodeIfPresent(FeaturePolicy.self, forKey: .defaults) ?? FeaturePolicy()
         features = try c.decodeIfPresent([String: FeaturePolicy].self, forKey: .features) ?? [:]
         deadlineAsLatencySLO = try c.decodeIfPresent(Bool.self, forKey: .deadlineAsLatencySLO) ?? false
+        judgeMinimumKappa = try c.decodeIfPresent(Double.self, forKey: .judgeMinimumKappa) ?? 0.6
     }
 
     /// Decodes a policy file; unknown keys are errors, so a misspelt floor is not silently ignored.
@@ -175,7 +180,7 @@ public struct RecommendationPolicy: Sendable, Hashable, Codable {
     private static func unknownKeys(in data: Data) -> [String] {
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return [] }
         let featureKeys: Set<String> = ["minAdherenceLower", "maxAdherenceDrop", "maxQualityDrop", "p95LatencyMs", "maxCostPer1k", "privacy", "fallbackOn"]
-        var unknown = root.keys.filter { !["fallbackOn", "defaults", "features", "deadlineAsLatencySLO"].contains($0) }.sorted()
+        var unknown = root.keys.filter { !["fallbackOn", "defaults", "features", "deadlineAsLatencySLO", "judgeMinimumKappa"].contains($0) }.sorted()
         func check(_ value: Any?, _ path: String) {
             guard let object = value as? [String: Any] else { return }
             unknown += object.keys.filter { !featureKeys.contains($0) }.sorted().map { "\(path).\($0)" }

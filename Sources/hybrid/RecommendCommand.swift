@@ -145,11 +145,11 @@ struct RecommendCommand: AsyncParsableCommand {
     /// judge that scored these runs reliable against people.
     static func requireReliableJudge(policy: RecommendationPolicy, runs: [String], store: any ResultStore, check: String?) async throws {
         let floors = [policy.defaults.maxQualityDrop] + policy.features.values.map(\.maxQualityDrop)
-        guard floors.contains(where: { $0?.scorer == LLMJudge.scorerName }) else { return }
+        guard floors.contains(where: { $0?.scorer.map(LLMJudge.isJudgeScore) ?? false }) else { return }
         var judges: Set<String> = []
         for run in runs {
             for result in try await store.results(run: run) {
-                for score in result.scores where score.scorer == LLMJudge.scorerName {
+                for score in result.scores where LLMJudge.isJudgeScore(score.scorer) {
                     if let detail = score.detail, let data = detail.data(using: .utf8),
                         let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let judge = object["judge_model"] as? String
                     {
@@ -165,17 +165,19 @@ struct RecommendCommand: AsyncParsableCommand {
             if let record = try await store.run(id: run), let summary = JudgeReliabilitySummary(storedIn: record) { stored.append(summary) }
         }
         let source = check ?? "the figures measured with --judge-labels when the runs started"
-        guard let result = try check.map(LabelFile.judgeCheck) ?? stored.first(where: { !$0.reliable }) ?? stored.first else {
+        let threshold = policy.judgeMinimumKappa
+        func meets(_ summary: JudgeReliabilitySummary) -> Bool { summary.scored >= 10 && (summary.kappaLower ?? -1) >= threshold }
+        guard let result = try check.map(LabelFile.judgeCheck) ?? stored.first(where: { !meets($0) }) ?? stored.first else {
             throw CLIError("the policy's quality floor uses the judge's scores (\(named.isEmpty ? "no judge scored these runs" : "judge \(named)")), but the judge's agreement with people is unmeasured: give the runs --judge-labels FILE, or run `hybrid judge-check --judge MODEL --labels FILE --out CHECK.json` and pass --judge-check CHECK.json")
         }
         guard let judge = result.judge else { throw CLIError("\(source) measured no judge") }
         guard judges == [judge] else {
             throw CLIError("\(source) measured judge \(judge), but these runs were scored by \(named.isEmpty ? "no judge" : named)")
         }
-        guard result.reliable else {
+        guard meets(result) else {
             let kappa = result.kappaLower.map { String(format: "kappa's lower bound %.2f", $0) } ?? "kappa undefined"
-            throw CLIError("judge \(judge) is not reliable enough for a quality floor: \(kappa) on \(result.scored) of \(result.answers) scored answers (\(result.labels ?? source)), \(String(format: "%.2f", result.minimumKappa)) and 10 answers needed")
+            throw CLIError("judge \(judge) is not reliable enough for a quality floor: \(kappa) on \(result.scored) of \(result.answers) scored answers (\(result.labels ?? source)); the policy's judgeMinimumKappa \(String(format: "%.2f", threshold)) and 10 answers needed")
         }
-        print("judge \(judge): reliable against people (\(source)); its scores may set the quality floor")
+        print("judge \(judge): reliable against people (\(source): kappa's lower bound \(String(format: "%.2f", result.kappaLower ?? 0)) ≥ the policy's \(String(format: "%.2f", threshold))); its scores may set the quality floor")
     }
 }

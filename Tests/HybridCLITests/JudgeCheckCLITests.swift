@@ -104,5 +104,13 @@ struct JudgeCheckCLITests {
         #expect(fromRun.status == 0 && fromRun.output.contains("judge grader: reliable against people (the figures measured with --judge-labels"), "\(fromRun.output)")
         #expect(try await fixture.hybrid(["report", "r2", "--out", reports + "/r2", "--db", fixture.database]).status == 0)
         #expect(try String(contentsOfFile: reports + "/r2/report.md", encoding: .utf8).contains("**Judge**: judge grader: weighted kappa 1.00"))
+
+        // The threshold is the policy's: a policy asking more than kappa's lower bound refuses the same judge.
+        let fraction = try #require(fromRun.output.firstMatch(of: /kappa's lower bound (\d\.\d\d)/)?.output.1)
+        let demanding = fixture.directory.appendingPathComponent("demanding.json")
+        try #"{"judgeMinimumKappa": 1.01, "defaults": {"maxQualityDrop": {"scorer": "judge:accuracy", "value": 0.1}}}"#.write(to: demanding, atomically: true, encoding: .utf8)
+        let refused = try await fixture.hybrid(["recommend", "r2", "--policy", demanding.path, "--config", config, "--db", fixture.database])
+        #expect(refused.status == 1 && refused.output.contains("kappa's lower bound \(fraction) on 12 of 12 scored answers"), "\(refused.output)")
+        #expect(refused.output.contains("the policy's judgeMinimumKappa 1.01"), "\(refused.output)")
     }
 }
