@@ -105,16 +105,51 @@ public struct Recommender: Sendable {
     }
 
     /// The decision for one feature: the run in `simulator`, judged against `document`'s config of that feature.
+    /// In named steps: the candidates (models and variants the run can speak for, every order of them and the route
+    /// in force), their simulation, the judgement against the current route, the choice, then a hedge for it.
     public func evaluate(simulator: RouteSimulator, document: HybridConfigDocument) throws(RecommendError) -> FeatureRecommendation {
         let table = simulator.table
-        let name = table.feature
-        guard let config = document.features[name] else { throw .featureNotInConfig(feature: name) }
-        let floors = policy.floors(for: name, config: config)
-        try ReplayPolicy.checkRoutable(floors.fallback, feature: name)
-        let routing = ReplayPolicy.simulated(feature: name, document: document, conditions: floors.fallback)
+        guard let config = document.features[table.feature] else { throw .featureNotInConfig(feature: table.feature) }
+        let floors = policy.floors(for: table.feature, config: config)
+        try ReplayPolicy.checkRoutable(floors.fallback, feature: table.feature)
+        let routing = ReplayPolicy.simulated(feature: table.feature, document: document, conditions: floors.fallback)
         var notes: [String] = []
 
-        // Models the run measured that the config knows, the privacy class allows and that served at least once.
+        let models = eligibleModels(table: table, document: document, floors: floors, notes: &notes)
+        try Self.requireAnswers(table: table, currentOrder: config.priority)
+        let candidates = candidateRoutes(models: models, table: table, config: config, notes: &notes)
+        let evaluations = try simulate(candidates.routes, current: candidates.current, simulator: simulator, routing: routing, floors: floors, document: document)
+        guard let count = evaluations.first?.trace.count else { throw .noCompleteCases(runID: table.runID, order: models) }
+        guard let currentEntry = evaluations.first(where: { $0.candidate.isCurrent }) else {
+            notes.append("no evidence about the route in force, so nothing may replace it: keep")
+            return FeatureRecommendation(
+                feature: table.feature, runID: table.runID, count: count, floors: floors, decision: .keepNoEvidence,
+                chosen: nil, current: nil, closest: nil, candidatesSimulated: evaluations.count,
+                candidatesQualifying: evaluations.filter { $0.candidate.meetsFloors }.count, notes: notes,
+                measuredModels: models)
+        }
+
+        let margins = qualityMargins(floors: floors, table: table, notes: &notes)
+        let judged = judge(evaluations, current: currentEntry, margins: margins, table: table)
+        var recommendation = decide(
+            judged, evaluations: evaluations, current: currentEntry, floors: floors, margins: margins, table: table,
+            routing: routing)
+        recommendation.notes = notes + recommendation.notes + rolloutNotes(recommendation, document: document)
+        recommendation.measuredModels = models
+        if let search = hedge, let route = recommendation.chosen, route.order.count > 1 {
+            var policy = routing
+            policy.order = route.order
+            policy.variant = route.variant
+            recommendation.hedge = try proposeHedge(search, simulator: simulator, policy: policy, floors: floors)
+        }
+        return recommendation
+    }
+
+    /// Candidates, step 1: models the run measured that the config knows, the privacy class allows and that served
+    /// at least once; each one left out is noted with why.
+    private func eligibleModels(
+        table: RunOutcomeTable, document: HybridConfigDocument, floors: FeatureFloors, notes: inout [String]
+    ) -> [String] {
         var models: [String] = []
         for id in table.modelIDs {
             guard let model = document.models[id] else {
@@ -133,33 +168,44 @@ public struct Recommender: Sendable {
             }
             models.append(id)
         }
-        try Self.requireAnswers(table: table, currentOrder: config.priority)
-        let variants = table.variants.filter { config.variants[$0] != nil }
+        return models
+    }
+
+    typealias Route = (variant: String, order: [String])
+
+    /// Candidates, step 2: every variant the config knows × every ordered choice of 1...maxOrderLength `models`,
+    /// plus the route in force as the run can see it (models it did not measure would be reached only behind the
+    /// measured ones, and stay behind whatever is recommended).
+    private func candidateRoutes(
+        models: [String], table: RunOutcomeTable, config: FeatureConfig, notes: inout [String]
+    ) -> (routes: [Route], current: Route) {
         for variant in table.variants where config.variants[variant] == nil {
             notes.append("variant \(variant) is in the run but not in the config; not considered")
         }
-
-        // Candidates: every variant × every ordered choice of 1...maxOrderLength models, plus the current route.
-        var routes: [(variant: String, order: [String])] = []
-        for variant in variants {
+        var routes: [Route] = []
+        for variant in table.variants where config.variants[variant] != nil {
             for order in Self.orders(of: models, maxLength: maxOrderLength) { routes.append((variant, order)) }
         }
-        // The route in force as the run can see it: models it did not measure (no key on the eval machine) would be
-        // reached only behind the measured ones, and stay behind whatever is recommended.
         let unmeasured = config.priority.filter { !table.modelIDs.contains($0) }
-        let currentRoute = (variant: config.defaultVariant, order: config.priority.filter { table.modelIDs.contains($0) })
-        if !unmeasured.isEmpty && !currentRoute.order.isEmpty {
+        let current: Route = (config.defaultVariant, config.priority.filter { table.modelIDs.contains($0) })
+        if !unmeasured.isEmpty && !current.order.isEmpty {
             notes.append("the current route is judged without \(unmeasured.joined(separator: ", ")) (not in the run)")
         }
-        let currentArmIDs = currentRoute.order.map { "\(currentRoute.variant)@\($0)" }
-        let currentSimulatable = !currentRoute.order.isEmpty && currentArmIDs.allSatisfy { table.armIndex(of: $0) != nil }
-        if !currentSimulatable {
-            let missing = currentArmIDs.filter { table.armIndex(of: $0) == nil }
-            notes.append("current route \(currentRoute.variant): \(currentRoute.order.joined(separator: " → ")) not simulated: no results for \(missing.joined(separator: ", "))")
-        } else if !routes.contains(where: { $0.variant == currentRoute.variant && $0.order == currentRoute.order }) {
-            routes.append(currentRoute)
+        let currentArmIDs = current.order.map { "\(current.variant)@\($0)" }
+        let missing = currentArmIDs.filter { table.armIndex(of: $0) == nil }
+        if current.order.isEmpty || !missing.isEmpty {
+            notes.append("current route \(current.variant): \(current.order.joined(separator: " → ")) not simulated: no results for \(missing.joined(separator: ", "))")
+        } else if !routes.contains(where: { $0.variant == current.variant && $0.order == current.order }) {
+            routes.append(current)
         }
+        return (routes, current)
+    }
 
+    /// Simulates every route under the routing rules the router will use and checks it against the floors.
+    private func simulate(
+        _ routes: [Route], current: Route, simulator: RouteSimulator, routing: ReplayPolicy, floors: FeatureFloors,
+        document: HybridConfigDocument
+    ) throws(RecommendError) -> [Entry] {
         var evaluations: [Entry] = []
         for route in routes {
             var policy = routing
@@ -169,47 +215,22 @@ public struct Recommender: Sendable {
             let trace = try simulator.trace(arms: arms, policy: policy)
             var candidate = CandidateEvaluation(
                 variant: route.variant, order: route.order,
-                isCurrent: route.variant == currentRoute.variant && route.order == currentRoute.order,
-                adherence: TraceCases(trace, table: table, reducer: reducer).proportion(trace.adherent),
+                isCurrent: route.variant == current.variant && route.order == current.order,
+                adherence: TraceCases(trace, table: simulator.table, reducer: reducer).proportion(trace.adherent),
                 p95LatencyMs: trace.p95, costPer1k: trace.meanCost * 1000)
             candidate.checks = basicChecks(candidate, floors: floors, document: document)
             evaluations.append((candidate, trace))
         }
-        guard let count = evaluations.first?.trace.count else {
-            throw .noCompleteCases(runID: table.runID, order: models)
-        }
-
-        guard let currentEntry = evaluations.first(where: { $0.candidate.isCurrent }) else {
-            notes.append("no evidence about the route in force, so nothing may replace it: keep")
-            return FeatureRecommendation(
-                feature: name, runID: table.runID, count: count, floors: floors, decision: .keepNoEvidence,
-                chosen: nil, current: nil, closest: nil, candidatesSimulated: evaluations.count,
-                candidatesQualifying: evaluations.filter { $0.candidate.meetsFloors }.count, notes: notes,
-                measuredModels: models)
-        }
-        let margins = qualityMargins(floors: floors, table: table, notes: &notes)
-        let judged = judge(evaluations, current: currentEntry, margins: margins, table: table)
-        var recommendation = decide(
-            judged, evaluations: evaluations, current: currentEntry, floors: floors, margins: margins, table: table,
-            routing: routing)
-        recommendation.notes = notes + recommendation.notes
-        recommendation.measuredModels = models
-        if let rollout = document.rollouts[name], recommendation.decision == .change {
-            let overriding = rollout.arms.filter { $0.variant != nil || $0.priority != nil }
-            if !overriding.isEmpty {
-                recommendation.notes.append("rollout \(name) still overrides the variant or order for \(overriding.map { "\($0.name) (\($0.percentage)%)" }.joined(separator: ", ")) of installs; update or remove it to serve the recommendation to everyone")
-            }
-        }
-        if let search = hedge, let route = recommendation.chosen, route.order.count > 1 {
-            var policy = routing
-            policy.order = route.order
-            policy.variant = route.variant
-            recommendation.hedge = try proposeHedge(search, simulator: simulator, policy: policy, floors: floors)
-        }
-        return recommendation
+        return evaluations
     }
 
-    // MARK: - Evidence against the current route
+    /// A change a rollout would still override for some installs, said so.
+    private func rolloutNotes(_ recommendation: FeatureRecommendation, document: HybridConfigDocument) -> [String] {
+        guard recommendation.decision == .change, let rollout = document.rollouts[recommendation.feature] else { return [] }
+        let overriding = rollout.arms.filter { $0.variant != nil || $0.priority != nil }
+        guard !overriding.isEmpty else { return [] }
+        return ["rollout \(recommendation.feature) still overrides the variant or order for \(overriding.map { "\($0.name) (\($0.percentage)%)" }.joined(separator: ", ")) of installs; update or remove it to serve the recommendation to everyone"]
+    }
 
     typealias Entry = (candidate: CandidateEvaluation, trace: RouteTrace)
 
