@@ -4,7 +4,12 @@ declaration a line, into api/app-public.txt, so that every change to what apps c
 
 `make test` runs it with --check: it fails, with the difference, when the committed list is not what the sources
 declare; run `python3 scripts/public-api.py` to write the new list and commit it with the change. Either way it
-fails when the count passes BUDGET (700, #39).
+fails when the count passes BUDGET (700, #39). The count covers every module an app's `HybridAI` links (its closure:
+HybridCrypto too, not only what the umbrella re-exports), because an app can import any of them.
+
+It also counts the `package` declarations of those modules: hiding a declaration behind `package` is not removing
+it. PACKAGE_CEILING is where that count stands now and may not grow past (#52 asks for 450; the harness-only code
+that makes up the difference has still to move out of the app modules).
 
 A declaration is a line whose modifiers include `public` or `open` (attributes first), read up to its body or its
 initial value, white space folded, and named after the types it is nested in; requirements of a public protocol
@@ -19,10 +24,15 @@ OUT = ROOT / "api" / "app-public.txt"
 # The app API's budget (#39): a new public declaration must make room for itself.
 BUDGET = 700
 MODULES = ["HybridCore", "HybridValidation", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter",
-           "HybridEvents", "HybridAI"]
+           "HybridEvents", "HybridAI", "HybridCrypto"]
+# The `package` declarations of the same modules may not grow (#52: the goal is 450).
+PACKAGE_CEILING = 853
+PACKAGE_GOAL = 450
 TYPE = re.compile(r"\b(struct|class|enum|protocol|actor|extension)\s+([A-Za-z_][\w.]*)")
-PUBLIC = re.compile(r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:nonisolated|final|static|mutating|override|convenience|"
-                    r"required|indirect|nonmutating|consuming|borrowing)\s+)*(public|open)\b(?!\s+import)")
+MODIFIERS = (r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:nonisolated|final|static|mutating|override|convenience|"
+             r"required|indirect|nonmutating|consuming|borrowing)\s+)*")
+PUBLIC = re.compile(MODIFIERS + r"(public|open)\b(?!\s+import)")
+PACKAGE = re.compile(MODIFIERS + r"package\b(?!\s+import)")
 REQUIREMENT = re.compile(r"^\s*(?:@[\w.]+\s+)*(?:static\s+|mutating\s+)*(func|var|init|subscript|associatedtype)\b")
 
 
@@ -63,7 +73,7 @@ def cut(text):
     return text.strip()
 
 
-def declarations(path):
+def declarations(path, visible=PUBLIC):
     lines, in_block = [], False
     for raw in path.read_text(encoding="utf-8").split("\n"):
         line, in_block = strip_comments(raw, in_block)
@@ -72,7 +82,7 @@ def declarations(path):
     depth, i = 0, 0
     while i < len(lines):
         line = lines[i]
-        public = PUBLIC.match(line)
+        public = visible.match(line)
         in_protocol = bool(stack) and stack[-1][2] and stack[-1][1] == depth
         if public or (in_protocol and REQUIREMENT.match(line)):
             text, parens, j = line.strip(), line.count("(") - line.count(")"), i
@@ -112,7 +122,19 @@ def listing():
     return "\n".join(header + sorted(rows)) + "\n"
 
 
+def package_count():
+    """`package` declarations of the app modules, per module (protocol requirements are not counted twice)."""
+    return {m: sum(len(list(declarations(path, PACKAGE))) for path in sorted((ROOT / "Sources" / m).rglob("*.swift")))
+            for m in MODULES}
+
+
 def main():
+    packaged = package_count()
+    total_package = sum(packaged.values())
+    if total_package > PACKAGE_CEILING:
+        sys.exit(f"the app modules declare {total_package} `package` symbols, more than the {PACKAGE_CEILING} they had "
+                 f"(scripts/public-api.py; the goal is {PACKAGE_GOAL}): move harness-only code to a harness module "
+                 "instead of hiding it behind `package`; " + ", ".join(f"{m} {n}" for m, n in packaged.items()))
     text = listing()
     total = sum(1 for line in text.splitlines() if line and not line.startswith("#"))
     if total > BUDGET:
@@ -127,6 +149,7 @@ def main():
             sys.exit("the app modules' public API changed: run `python3 scripts/public-api.py` and commit "
                      "api/app-public.txt with the change, so it shows in review")
         print(text.split("\n")[0])
+        print(f"# package declarations of the same modules: {total_package} (ceiling {PACKAGE_CEILING}, goal {PACKAGE_GOAL})")
         return
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_text(text, encoding="utf-8")

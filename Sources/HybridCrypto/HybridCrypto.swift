@@ -4,19 +4,19 @@
 #if canImport(CryptoKit)
 @_exported public import CryptoKit
 #else
-public import Foundation
+package import Foundation
 import CLibCrypto
 
 /// SHA-256, as CryptoKit's `SHA256`: one-shot `hash(data:)`, or `update` then `finalize`.
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     /// A 32-byte digest.
-    public struct Digest: Sendable, Hashable, Sequence {
+    package struct Digest: Sendable, Hashable, Sequence {
         let bytes: [UInt8]
 
-        public func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
+        package func makeIterator() -> IndexingIterator<[UInt8]> { bytes.makeIterator() }
 
         /// The digest's bytes.
-        public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
             try bytes.withUnsafeBytes(body)
         }
     }
@@ -24,25 +24,25 @@ public struct SHA256: Sendable {
     private var context: HashContext
 
     /// A hasher with nothing hashed yet.
-    public init() {
+    package init() {
         context = HashContext()
     }
 
     /// Adds `data`.
-    public mutating func update(data: some DataProtocol) {
+    package mutating func update(data: some DataProtocol) {
         for region in data.regions {
             region.withUnsafeBytes { update(bufferPointer: $0) }
         }
     }
 
     /// Adds the bytes of `buffer`.
-    public mutating func update(bufferPointer buffer: UnsafeRawBufferPointer) {
+    package mutating func update(bufferPointer buffer: UnsafeRawBufferPointer) {
         if !isKnownUniquelyReferenced(&context) { context = context.copy() }
         _ = EVP_DigestUpdate(context.handle, buffer.baseAddress, buffer.count)
     }
 
     /// The digest of everything added.
-    public func finalize() -> Digest {
+    package func finalize() -> Digest {
         let copy = context.copy()
         var out = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 32
@@ -51,7 +51,7 @@ public struct SHA256: Sendable {
     }
 
     /// The digest of `data`.
-    public static func hash(data: some DataProtocol) -> Digest {
+    package static func hash(data: some DataProtocol) -> Digest {
         var hasher = SHA256()
         hasher.update(data: data)
         return hasher.finalize()
@@ -78,8 +78,8 @@ private final class HashContext: @unchecked Sendable {
 }
 
 /// Ed25519, as CryptoKit's `Curve25519.Signing`.
-public enum Curve25519 {
-    public enum Signing {
+package enum Curve25519 {
+    package enum Signing {
         /// `raw` when it is 32 bytes that `load` turns into a libcrypto key.
         fileprivate static func checked(_ raw: Data, kind: String, load: (Data) -> OpaquePointer?) throws -> Data {
             guard raw.count == 32, let key = load(raw) else {
@@ -90,17 +90,17 @@ public enum Curve25519 {
         }
 
         /// A key that is not a 32-byte Ed25519 key, or a failure of libcrypto.
-        public struct KeyError: Error, CustomStringConvertible {
-            public let description: String
+        package struct KeyError: Error, CustomStringConvertible {
+            package let description: String
         }
 
         /// An Ed25519 public key.
-        public struct PublicKey: Sendable {
+        package struct PublicKey: Sendable {
             /// The 32 raw bytes.
-            public let rawRepresentation: Data
+            package let rawRepresentation: Data
 
             /// The key with raw bytes `data`; throws unless they are 32 bytes libcrypto accepts.
-            public init(rawRepresentation data: some DataProtocol) throws {
+            package init(rawRepresentation data: some DataProtocol) throws {
                 rawRepresentation = try Signing.checked(Data(data), kind: "public", load: Self.key)
             }
 
@@ -110,7 +110,7 @@ public enum Curve25519 {
             }
 
             /// True when `signature` is this key's signature of `data`.
-            public func isValidSignature(_ signature: some DataProtocol, for data: some DataProtocol) -> Bool {
+            package func isValidSignature(_ signature: some DataProtocol, for data: some DataProtocol) -> Bool {
                 guard let key = Self.key(rawRepresentation), let context = EVP_MD_CTX_new() else { return false }
                 defer {
                     EVP_MD_CTX_free(context)
@@ -131,12 +131,12 @@ public enum Curve25519 {
         }
 
         /// An Ed25519 private key.
-        public struct PrivateKey: Sendable {
+        package struct PrivateKey: Sendable {
             /// The 32 raw bytes (the seed).
-            public let rawRepresentation: Data
+            package let rawRepresentation: Data
 
             /// A new random key.
-            public init() {
+            package init() {
                 var raw = Data(count: 32)
                 let context = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil)
                 var key: OpaquePointer?
@@ -152,12 +152,12 @@ public enum Curve25519 {
             }
 
             /// The key with raw bytes `data`; throws unless they are 32 bytes libcrypto accepts.
-            public init(rawRepresentation data: some DataProtocol) throws {
+            package init(rawRepresentation data: some DataProtocol) throws {
                 rawRepresentation = try Signing.checked(Data(data), kind: "private", load: Self.key)
             }
 
             /// The matching public key.
-            public var publicKey: PublicKey {
+            package var publicKey: PublicKey {
                 var raw = Data(count: 32)
                 if let key = Self.key(rawRepresentation) {
                     var length = 32
@@ -170,7 +170,7 @@ public enum Curve25519 {
             }
 
             /// The 64-byte Ed25519 signature of `data`.
-            public func signature(for data: some DataProtocol) throws -> Data {
+            package func signature(for data: some DataProtocol) throws -> Data {
                 guard let key = Self.key(rawRepresentation), let context = EVP_MD_CTX_new() else {
                     throw KeyError(description: "libcrypto could not load the key")
                 }
