@@ -18,22 +18,29 @@ extension RoutingWalk {
         case spent
     }
 
-    /// A call in flight that is not the one being decided.
+    /// A model's call: the step that led to it (its `started` is when the call began) and what its limit is, the
+    /// attempt's own timeout (try the next model) or the deadline. The call being decided, or one racing it.
     struct InFlightCall: Sendable {
-        var position: Int
-        var modelID: String
-        var facts: ModelFacts
-        var started: Duration
+        var step: Step
         var cutIsAttemptTimeout: Bool
 
+        init(_ step: Step, cutIsAttemptTimeout: Bool) {
+            self.step = step
+            self.cutIsAttemptTimeout = cutIsAttemptTimeout
+        }
+
+        var position: Int { step.position }
+        var modelID: String { step.modelID }
+        var facts: ModelFacts { step.facts }
+
         func attempt(_ outcome: RouteAttempt.Outcome, at now: Duration) -> RouteAttempt {
-            RouteAttempt(modelID: modelID, tier: facts.tier, outcome: outcome, startedAt: started, duration: now - started)
+            RouteAttempt(modelID: modelID, tier: facts.tier, outcome: outcome, startedAt: step.started, duration: now - step.started)
         }
     }
 
-    /// When a call starting `now` and cut at `until` should be hedged; nil: no hedge (none configured, already
-    /// used, no model left to race, or the cut comes first).
-    func hedgeTime(from now: Duration, until: Duration?) -> Duration? {
+    /// When a call to the model at `position` starting `now` and cut at `until` should be hedged; nil: no hedge
+    /// (none configured, already used, no model left to race, or the cut comes first).
+    func hedgeTime(after position: Int, from now: Duration, until: Duration?) -> Duration? {
         guard let hedge = rules.hedge, hedgeState == .unused, max(position + 1, cursor) < count else { return nil }
         let at = now + hedge.after
         if let until, at >= until { return nil }
@@ -41,10 +48,10 @@ extension RoutingWalk {
     }
 
     /// The hedge time passed: the call keeps running and the search for a model to race begins after it.
-    mutating func hedgeDue(at now: Duration) -> Action {
+    mutating func hedgeDue(_ call: InFlightCall, at now: Duration) -> Action {
         hedgeState = .searching
-        inFlight.append(currentCall)
-        return advance(to: position + 1, at: now)
+        inFlight.append(call)
+        return advance(to: call.position + 1, at: now)
     }
 
     /// The search found nothing to race: wait for the call in flight; fallback resumes at `resumeAt`.
@@ -55,13 +62,13 @@ extension RoutingWalk {
         return .awaitRace
     }
 
-    /// The model at `position` passed every rule: race it.
-    mutating func startHedge(until: Duration?) -> Action {
+    /// The model of `call` passed every rule: race it.
+    mutating func startHedge(_ call: InFlightCall, until: Duration?) -> Action {
         hedgeState = .spent
-        cursor = position + 1
-        inFlight.append(currentCall)
+        cursor = call.position + 1
+        inFlight.append(call)
         phase = .racing
-        return .startHedge(position, until: until)
+        return .startHedge(call.position, until: until)
     }
 
     /// A call of the race ended: it is judged as any call is; while another runs, a loss waits for that one.
@@ -70,13 +77,8 @@ extension RoutingWalk {
             preconditionFailure("no call in flight at position \(ended)")
         }
         let call = inFlight.remove(at: index)
-        position = call.position
-        modelID = call.modelID
-        facts = call.facts
-        stepStarted = call.started
-        cutIsAttemptTimeout = call.cutIsAttemptTimeout
-        phase = .calling
-        return self.ended(end, at: now)
+        phase = .calling(call)
+        return self.ended(call, end, at: now)
     }
 
     /// Progressive streaming: the first text decides the race; the other calls are cancelled.
@@ -103,10 +105,6 @@ extension RoutingWalk {
         attempts.insert(contentsOf: records, at: servedLast && !attempts.isEmpty ? attempts.count - 1 : attempts.count)
         defer { inFlight = [] }
         return inFlight.map { .cancel($0.position) }
-    }
-
-    private var currentCall: InFlightCall {
-        InFlightCall(position: position, modelID: modelID, facts: facts, started: stepStarted, cutIsAttemptTimeout: cutIsAttemptTimeout)
     }
 }
 

@@ -23,8 +23,27 @@ import HybridCore
 /// looks for the next model to race with the same checks, and until the race is decided every call in flight
 /// reports its end as `.raceEnded`.
 package struct RoutingWalk: Sendable {
-    enum Phase: Sendable {
-        case inspecting, lookingUpCache, checkingAvailability, readingSpend, calling, racing, performing, finished
+    /// The model being decided: its place in the order, what the shell said of it, and when its step began (its
+    /// inspection, or its call once called).
+    struct Step: Sendable {
+        var position: Int
+        var modelID = ""
+        var facts = ModelFacts(tier: nil)
+        var started: Duration
+    }
+
+    /// What the walk waits for, each step with the data it needs (as async-http-client's connection state machine
+    /// keeps its states' data in its cases): nothing about a model outlives the phase that decides it.
+    indirect enum Phase: Sendable {
+        /// Before the call, one question at a time about the model at `Step`.
+        case inspecting(Step), lookingUpCache(Step), checkingAvailability(Step), readingSpend(Step)
+        /// The model's call is running.
+        case calling(InFlightCall)
+        /// Waiting for the calls of a race (`inFlight`).
+        case racing
+        /// Handing out side effects before `then`; `resume` is where the verdict left the walk.
+        case performing(effects: [Action], then: Action, resume: Phase)
+        case finished
     }
 
     /// The rules in force.
@@ -34,14 +53,7 @@ package struct RoutingWalk: Sendable {
     /// Every attempt so far, skips included, in order.
     package internal(set) var attempts: [RouteAttempt] = []
 
-    var phase = Phase.inspecting
-    var position = 0
-    var modelID = ""
-    var facts = ModelFacts(tier: nil)
-    /// When the current model's step began (its inspection, or its call once called).
-    var stepStarted = Duration.zero
-    /// The call's limit: whether passing it is the attempt's own timeout (try the next model) or the deadline.
-    var cutIsAttemptTimeout = false
+    var phase = Phase.finished
     /// Where the request's one hedge stands.
     var hedgeState = HedgeState.unused
     /// Calls in flight other than the one being decided: the race's other runners.
@@ -59,11 +71,6 @@ package struct RoutingWalk: Sendable {
     private var spend: Result<Double, SpendLedgerError>?
     /// The answer failing the fewest checks among those rejected; ties keep the earlier model's.
     private var best: (position: Int, failedCount: Int, failures: [FailedOutputCheck])?
-    /// Actions to hand out, in order, before `then`, while performing side effects.
-    private var effects: [Action] = []
-    private var then = Action.finish(.noEligibleModel)
-    /// The phase the verdict after the side effects left the walk in.
-    private var resumePhase = Phase.inspecting
 
     /// A walk over an order of `count` models.
     package init(rules: Rules, count: Int) {
@@ -83,50 +90,54 @@ package struct RoutingWalk: Sendable {
         switch (phase, event) {
         case (.finished, _):
             preconditionFailure("the walk is over")
-        case (.calling, .callerCancelled):
-            record(.failed(.cancelled(model: modelID)), at: now)
+        case (.calling(let call), .callerCancelled):
+            record(.failed(.cancelled(model: call.modelID)), for: call.step, at: now)
             return finish(.cancelled)
         case (_, .callerCancelled):
             return finish(.cancelled)
-        case (.inspecting, .inspected(let id, let facts)):
-            return inspected(id: id, facts: facts, at: now)
-        case (.lookingUpCache, .cacheLookedUp(let hit)):
-            guard hit else { return afterCache(at: now) }
-            record(.servedFromCache, at: now)
-            return finish(.served(position: position, fromCache: true, failures: [], isFailing: false, cacheable: false))
-        case (.checkingAvailability, .availability(let reason)):
-            if let reason { return skip(.unavailable(reason), at: now) }
-            return afterAvailability(at: now)
-        case (.readingSpend, .spendRead(let result)):
+        case (.inspecting(let step), .inspected(let id, let facts)):
+            return inspected(step, id: id, facts: facts, at: now)
+        case (.lookingUpCache(let step), .cacheLookedUp(let hit)):
+            guard hit else { return afterCache(step, at: now) }
+            record(.servedFromCache, for: step, at: now)
+            return finish(.served(position: step.position, fromCache: true, failures: [], isFailing: false, cacheable: false))
+        case (.checkingAvailability(let step), .availability(let reason)):
+            if let reason { return skip(step, .unavailable(reason), at: now) }
+            return afterAvailability(step, at: now)
+        case (.readingSpend(let step), .spendRead(let result)):
             spend = result
-            return budgetVerdict(at: now)
-        case (.calling, .answered), (.calling, .failed), (.calling, .cut):
+            return budgetVerdict(step, at: now)
+        case (.calling(let call), .answered), (.calling(let call), .failed), (.calling(let call), .cut):
             if hedgeState == .armed { hedgeState = .unused }  // the call ended before its hedge time
-            return ended(event, at: now)
-        case (.calling, .hedgeDue) where hedgeState == .armed:
-            return hedgeDue(at: now)
+            return ended(call, event, at: now)
+        case (.calling(let call), .hedgeDue) where hedgeState == .armed:
+            return hedgeDue(call, at: now)
         case (.racing, .raceEnded(let position, let end)):
             return raceEnded(position: position, end, at: now)
         case (.racing, .textStarted(let position)):
             return textStarted(position: position, at: now)
-        case (.performing, .performed):
-            guard effects.isEmpty else { return effects.removeFirst() }
-            phase = resumePhase
+        case (.performing(var effects, let then, let resume), .performed):
+            guard effects.isEmpty else {
+                let first = effects.removeFirst()
+                phase = .performing(effects: effects, then: then, resume: resume)
+                return first
+            }
+            phase = resume
             return then
         default:
             preconditionFailure("event \(event) does not answer the walk's \(phase) step")
         }
     }
 
-    /// The end of the call being decided.
-    mutating func ended(_ event: Event, at now: Duration) -> Action {
+    /// The end of `call`, the call being decided.
+    mutating func ended(_ call: InFlightCall, _ event: Event, at now: Duration) -> Action {
         switch event {
         case .answered(let checks, let usage, let deliveredText):
-            return answered(checks: checks, usage: usage, deliveredText: deliveredText, at: now)
+            return answered(call, checks: checks, usage: usage, deliveredText: deliveredText, at: now)
         case .failed(let error, let deliveredText):
-            return failed(error, deliveredText: deliveredText, at: now)
+            return failed(call, error, deliveredText: deliveredText, at: now)
         case .cut(let deliveredText):
-            return cut(deliveredText: deliveredText, at: now)
+            return cut(call, deliveredText: deliveredText, at: now)
         default:
             preconditionFailure("event \(event) is not the end of a call")
         }
@@ -145,130 +156,130 @@ package struct RoutingWalk: Sendable {
             return .awaitRace
         }
         guard next < count else { return exhausted(at: now) }
-        position = next
-        stepStarted = now
-        phase = .inspecting
+        phase = .inspecting(Step(position: next, started: now))
         return .inspect(next)
     }
 
-    private mutating func inspected(id: String, facts: ModelFacts?, at now: Duration) -> Action {
-        modelID = id
-        guard let facts else {
-            self.facts = ModelFacts(tier: nil)
-            return skip(.unknownModel, at: now)
-        }
-        self.facts = facts
+    private mutating func inspected(_ step: Step, id: String, facts: ModelFacts?, at now: Duration) -> Action {
+        var step = step
+        step.modelID = id
+        guard let facts else { return skip(step, .unknownModel, at: now) }
+        step.facts = facts
         if let tier = facts.tier, let privacy = rules.privacy, !privacy.allows(tier: tier) {
-            return skip(.privacy(tier: tier, privacy: privacy), at: now)
+            return skip(step, .privacy(tier: tier, privacy: privacy), at: now)
         }
         if let window = facts.contextWindow {
             if let mustExceed = windowMustExceed, window <= mustExceed {
-                return skip(.windowNotLarger(window: window, mustExceed: mustExceed), at: now)
+                return skip(step, .windowNotLarger(window: window, mustExceed: mustExceed), at: now)
             }
             if rules.neededWindow > window {
-                return skip(.contextWindowTooSmall(neededTokens: rules.neededWindow, window: window), at: now)
+                return skip(step, .contextWindowTooSmall(neededTokens: rules.neededWindow, window: window), at: now)
             }
         }
-        guard rules.usesCache, interruption == nil else { return afterCache(at: now) }
-        phase = .lookingUpCache
-        return .lookUpCache(position)
+        guard rules.usesCache, interruption == nil else { return afterCache(step, at: now) }
+        phase = .lookingUpCache(step)
+        return .lookUpCache(step.position)
     }
 
-    private mutating func afterCache(at now: Duration) -> Action {
-        if let remaining = facts.coolingDownFor, remaining > .zero { return skip(.coolingDown(remaining: remaining), at: now) }
-        guard rules.checksAvailability else { return afterAvailability(at: now) }
-        phase = .checkingAvailability
-        return .checkAvailability(position)
+    private mutating func afterCache(_ step: Step, at now: Duration) -> Action {
+        if let remaining = step.facts.coolingDownFor, remaining > .zero {
+            return skip(step, .coolingDown(remaining: remaining), at: now)
+        }
+        guard rules.checksAvailability else { return afterAvailability(step, at: now) }
+        phase = .checkingAvailability(step)
+        return .checkAvailability(step.position)
     }
 
-    private mutating func afterAvailability(at now: Duration) -> Action {
-        guard facts.isMetered, rules.budgetCapUSD != nil else { return call(at: now) }
+    private mutating func afterAvailability(_ step: Step, at now: Duration) -> Action {
+        guard step.facts.isMetered, rules.budgetCapUSD != nil else { return call(step, at: now) }
         guard spend != nil else {
-            phase = .readingSpend
+            phase = .readingSpend(step)
             return .readSpend
         }
-        return budgetVerdict(at: now)
+        return budgetVerdict(step, at: now)
     }
 
-    private mutating func budgetVerdict(at now: Duration) -> Action {
+    private mutating func budgetVerdict(_ step: Step, at now: Duration) -> Action {
         switch (spend, rules.budgetCapUSD) {
         case (.success(let spent)?, let cap?) where spent >= cap:
-            return skip(.overBudget(spentUSD: spent, capUSD: cap), at: now)
+            return skip(step, .overBudget(spentUSD: spent, capUSD: cap), at: now)
         case (.failure(let error)?, _):
-            return skip(.budgetUnknown(error.description), at: now)
+            return skip(step, .budgetUnknown(error.description), at: now)
         default:
-            return call(at: now)
+            return call(step, at: now)
         }
     }
 
     /// The deadline is checked only before a call: skips cost nothing, and a cached answer is still worth
     /// returning after it.
-    private mutating func call(at now: Duration) -> Action {
+    private mutating func call(_ step: Step, at now: Duration) -> Action {
         if let deadline = rules.deadline, now >= deadline { return finish(.deadlineExceeded) }
-        if hedgeState == .searching, !(rules.hedge?.allows(facts) ?? false) { return endSearch(resumeAt: position) }
+        if hedgeState == .searching, !(rules.hedge?.allows(step.facts) ?? false) { return endSearch(resumeAt: step.position) }
+        var step = step
+        step.started = now
         let own = rules.attemptTimeout.map { now + $0 }
         let until: Duration?
+        let call: InFlightCall
         switch (own, rules.deadline) {
         case (let own?, let deadline?):
             until = min(own, deadline)
-            cutIsAttemptTimeout = own < deadline
+            call = InFlightCall(step, cutIsAttemptTimeout: own < deadline)
         case (let own?, nil):
             until = own
-            cutIsAttemptTimeout = true
+            call = InFlightCall(step, cutIsAttemptTimeout: true)
         case (nil, let deadline):
             until = deadline
-            cutIsAttemptTimeout = false
+            call = InFlightCall(step, cutIsAttemptTimeout: false)
         }
-        stepStarted = now
-        if hedgeState == .searching { return startHedge(until: until) }
-        phase = .calling
-        if let hedgeAt = hedgeTime(from: now, until: until) {
+        if hedgeState == .searching { return startHedge(call, until: until) }
+        phase = .calling(call)
+        if let hedgeAt = hedgeTime(after: step.position, from: now, until: until) {
             hedgeState = .armed
-            return .callHedged(position, until: until, hedgeAt: hedgeAt)
+            return .callHedged(step.position, until: until, hedgeAt: hedgeAt)
         }
-        return .call(position, until: until)
+        return .call(step.position, until: until)
     }
 
-    mutating func skip(_ reason: RouteSkipReason, at now: Duration) -> Action {
-        record(.skipped(reason), at: now)
-        return advance(to: position + 1, at: now)
+    mutating func skip(_ step: Step, _ reason: RouteSkipReason, at now: Duration) -> Action {
+        record(.skipped(reason), for: step, at: now)
+        return advance(to: step.position + 1, at: now)
     }
 
     // MARK: - After the call
 
     /// Failed checks the policy falls back on move to the next model; others are reported with the answer.
     mutating func answered(
-        checks: OutputCheckResult?, usage: TokenUsage?, deliveredText: Bool, at now: Duration
+        _ call: InFlightCall, checks: OutputCheckResult?, usage: TokenUsage?, deliveredText: Bool, at now: Duration
     ) -> Action {
         // Decided on the results' names, so a shell that stored only names (the simulator) is judged the same.
         let falls = checks?.results.contains { !$0.passed && rules.outputFallback.selects($0.name) } ?? false
         let failures = checks.map { $0.adherent ? [] : $0.failures } ?? []
         guard falls, let checks else {
-            record(.served, at: now, usage: usage)
+            record(.served, for: call.step, at: now, usage: usage)
             // A recovered answer is more than this model's own: it is not cached under its name.
-            return finish(.served(position: position, fromCache: false, failures: failures, isFailing: false, cacheable: interruption == nil))
+            return finish(.served(position: call.position, fromCache: false, failures: failures, isFailing: false, cacheable: interruption == nil))
         }
-        record(.failedChecks(checks.failures(selectedBy: rules.outputFallback)), at: now, usage: usage)
+        record(.failedChecks(checks.failures(selectedBy: rules.outputFallback)), for: call.step, at: now, usage: usage)
         let failedCount = checks.failedCount
-        if best.map({ failedCount < $0.failedCount }) ?? true { best = (position, failedCount, failures) }
+        if best.map({ failedCount < $0.failedCount }) ?? true { best = (call.position, failedCount, failures) }
         if deliveredText {
             // Progressive streaming: the text is on screen; report the failures rather than switch models.
-            return finish(.served(position: position, fromCache: false, failures: failures, isFailing: false, cacheable: false))
+            return finish(.served(position: call.position, fromCache: false, failures: failures, isFailing: false, cacheable: false))
         }
-        return advance(to: position + 1, at: now)
+        return advance(to: call.position + 1, at: now)
     }
 
-    mutating func failed(_ error: GenerationError, deliveredText: Bool, at now: Duration) -> Action {
-        record(deliveredText ? .interrupted(error) : .failed(error), at: now)
+    mutating func failed(_ call: InFlightCall, _ error: GenerationError, deliveredText: Bool, at now: Duration) -> Action {
+        record(deliveredText ? .interrupted(error) : .failed(error), for: call.step, at: now)
         var sideEffects: [Action] = []
         switch error.kind {
         case .rateLimited:
             let cooldown = error.retryable == false ? rules.quotaCooldown : rules.rateLimitCooldown
-            sideEffects.append(.coolDown(position, for: error.retryAfter ?? cooldown))
+            sideEffects.append(.coolDown(call.position, for: error.retryAfter ?? cooldown))
         case .authentication:
-            sideEffects.append(.reportAuthenticationFailure(position, detail: error.detail ?? ""))
+            sideEffects.append(.reportAuthenticationFailure(call.position, detail: error.detail ?? ""))
         case .contextWindowExceeded:
-            if let window = facts.contextWindow { windowMustExceed = max(windowMustExceed ?? 0, window) }
+            if let window = call.facts.contextWindow { windowMustExceed = max(windowMustExceed ?? 0, window) }
         default:
             break
         }
@@ -279,7 +290,7 @@ package struct RoutingWalk: Sendable {
             verdict = finish(deliveredText || interruption != nil ? .streamInterrupted(error) : .stopped(error))
         } else {
             if deliveredText { beginRecovery(after: error) }
-            verdict = advance(to: position + 1, at: now)
+            verdict = advance(to: call.position + 1, at: now)
         }
         return perform(sideEffects, then: verdict)
     }
@@ -290,22 +301,22 @@ package struct RoutingWalk: Sendable {
         if hedgeState == .unused || hedgeState == .armed { hedgeState = .spent }
     }
 
-    mutating func cut(deliveredText: Bool, at now: Duration) -> Action {
-        guard cutIsAttemptTimeout else {
-            record(.cancelledAtDeadline, at: now)
+    mutating func cut(_ call: InFlightCall, deliveredText: Bool, at now: Duration) -> Action {
+        guard call.cutIsAttemptTimeout else {
+            record(.cancelledAtDeadline, for: call.step, at: now)
             return finish(.deadlineExceeded)
         }
         let timeout = rules.attemptTimeout ?? .zero
         guard deliveredText else {
-            record(.timedOut(after: timeout), at: now)
-            return advance(to: position + 1, at: now)
+            record(.timedOut(after: timeout), for: call.step, at: now)
+            return advance(to: call.position + 1, at: now)
         }
         // A stall after text: the stream is interrupted, and recovered like any other failure after text.
-        let stall = GenerationError.timeout(model: modelID, after: timeout, phase: .deadline)
-        record(.interrupted(stall), at: now)
+        let stall = GenerationError.timeout(model: call.modelID, after: timeout, phase: .deadline)
+        record(.interrupted(stall), for: call.step, at: now)
         guard rules.streamRecovery != .off else { return finish(.streamInterrupted(stall)) }
         beginRecovery(after: stall)
-        return advance(to: position + 1, at: now)
+        return advance(to: call.position + 1, at: now)
     }
 
     /// The end of an order that ran out: the best answer that failed its checks (or an error saying so, as
@@ -324,16 +335,13 @@ package struct RoutingWalk: Sendable {
 
     mutating func perform(_ sideEffects: [Action], then verdict: Action) -> Action {
         guard let first = sideEffects.first else { return verdict }
-        if phase == .performing {
+        if case .performing(let queued, let then, let resume) = phase {
             // The verdict is itself the first of queued side effects (cancelling a race): these go before it.
-            effects = Array(sideEffects.dropFirst()) + [verdict] + effects
+            phase = .performing(effects: Array(sideEffects.dropFirst()) + [verdict] + queued, then: then, resume: resume)
             return first
         }
         // The verdict's own phase (inspecting the next model, or finished) resumes after the side effects.
-        effects = Array(sideEffects.dropFirst())
-        then = verdict
-        resumePhase = phase
-        phase = .performing
+        phase = .performing(effects: Array(sideEffects.dropFirst()), then: verdict, resume: phase)
         return first
     }
 
@@ -344,8 +352,10 @@ package struct RoutingWalk: Sendable {
         return perform(retireInFlight(servedLast: outcome.isServed, atDeadline: outcome == .deadlineExceeded), then: .finish(outcome))
     }
 
-    mutating func record(_ outcome: RouteAttempt.Outcome, at now: Duration, usage: TokenUsage? = nil) {
+    mutating func record(_ outcome: RouteAttempt.Outcome, for step: Step, at now: Duration, usage: TokenUsage? = nil) {
         attempts.append(
-            RouteAttempt(modelID: modelID, tier: facts.tier, outcome: outcome, startedAt: stepStarted, duration: now - stepStarted, usage: usage))
+            RouteAttempt(
+                modelID: step.modelID, tier: step.facts.tier, outcome: outcome, startedAt: step.started, duration: now - step.started,
+                usage: usage))
     }
 }
