@@ -1,3 +1,4 @@
+import HybridCore
 import HybridReport
 import HybridStore
 
@@ -65,11 +66,23 @@ enum ResultCellMarkup {
             }
             for score in cell.scores {
                 var line = "\(score.scorer) \(ReportFormatting.score(score.value))"
-                if let detail = score.detail { line += " — \(detail)" }
+                if let detail = score.detail { line += " — \(Self.readable(detail))" }
                 list.element("li", [("class", "score")], text: line)
             }
         }
         return html
+    }
+
+    /// A score's detail as a person reads it: a judge's rationale (or its answer) rather than the stored JSON.
+    static func readable(_ detail: String) -> String {
+        guard case .object(let members)? = try? JSONValue(parsing: detail) else { return detail }
+        let judge = members["judge_model"].flatMap { if case .string(let id) = $0 { id } else { nil } }
+        for key in ["rationale", "answer"] {
+            if case .string(let text)? = members[key], !text.isEmpty {
+                return (judge.map { "\($0): " } ?? "") + (key == "answer" ? "answered \(String(reflecting: text))" : text)
+            }
+        }
+        return detail
     }
 
     /// TTFT / total latency, tokens in → out (* when estimated), cost, cache hit.

@@ -61,13 +61,14 @@ struct RescoreCommand: AsyncParsableCommand {
             var arguments: [String: JSONValue] = [:]
             if let reliability = try await judging.measure(judgeModel) { arguments["judgeReliability"] = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(reliability)) }
             let cases = try self.cases(run: existing, skipInvalid: settings.skipInvalid)
-            let rescorer = Rescorer(
+            var rescorer = Rescorer(
                 store: store,
                 scorer: SampleScorer(
                     schema: checks.schema, constraints: checks.constraints,
                     scorers: try EvalCommand.scorers(scorerNames, hasSchema: checks.schema != nil)),
                 judge: judgeModel,
                 references: cases.compactMapValues(\.reference), conversations: cases.compactMapValues(\.conversation))
+            rescorer.keepsPairwiseVerdicts = judging.judge == nil || judging.judgeMode != .pairwise
             let newID = runID ?? "\(run)-rescored-\(EvalCommand.timestamp())"
             let summary = try await rescorer.rescore(sourceRunID: run, newRunID: newID, changes: changes, arguments: arguments)
             try await judging.judgePairs(runID: newID, feature: settings.feature, document: document, store: store, budget: budget)

@@ -51,6 +51,10 @@ struct JudgeModesCLITests {
         let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(html.contains("<h2>Pairwise judgement</h2>"))
 
+        let kept = try await fixture.hybrid(["rescore", "r1", "--run-id", "r1b", "--db", fixture.database, "--config", config])
+        #expect(kept.status == 0 && fake.requestCount == calls, "\(kept.output)")
+        #expect(try await SQLiteResultStore(path: fixture.database).pairwiseVerdicts(run: "r1b").count == 18, "same outputs, same verdicts")
+
         let unknown = try await fixture.hybrid(["rescore", "r1", "--db", fixture.database, "--config", config, "--judge", "fake-b", "--judge-mode", "pairwise", "--pairwise-baseline", "nope@x"])
         #expect(unknown.status == 1 && unknown.output.contains("--pairwise-baseline nope@x is not an arm of run"), "\(unknown.output)")
     }

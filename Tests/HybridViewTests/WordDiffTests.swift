@@ -64,4 +64,11 @@ struct WordDiffTests {
         #expect(QueryParameters("q=two+words&failing=on")["q"] == "two words")
         #expect(QueryParameters("failing=on").flag("failing"))
     }
+
+    @Test("a judge's score shows its rationale or its answer, not the stored JSON; other details stay as written")
+    func judgeDetailsAreReadable() {
+        #expect(ResultCellMarkup.readable(#"{"judge_model":"grader","rationale":"keeps the <b>point</b>"}"#) == "grader: keeps the <b>point</b>")
+        #expect(ResultCellMarkup.readable(#"{"answer":"The city council of","cost_usd":0,"judge_model":"local"}"#) == #"local: answered "The city council of""#)
+        #expect(ResultCellMarkup.readable("matched 3 of 4 fields") == "matched 3 of 4 fields")
+    }
 }

@@ -7,7 +7,7 @@ public import HybridStore
 ///
 /// No model is called except the judge. Everything measured about the request (usage, timings, cost, retries,
 /// cache hits, errors) is copied; checks, quality scores and the parsed output are recomputed. Errored results
-/// stay errors (there is no output to score). Without a judge, stored `judge` scores are kept, since they cannot
+/// stay errors (there is no output to score). Without a judge, stored `judge` scores (and pairwise verdicts) are kept, since they cannot
 /// be recomputed without a model call. The new run's arguments carry the provenance (`rescore.sourceRun`,
 /// `rescore.changes`) and whatever `arguments` adds (the judge's measured reliability), which reports print.
 public struct Rescorer: Sendable {
@@ -17,6 +17,8 @@ public struct Rescorer: Sendable {
     public let scorer: SampleScorer
     /// A judge to score every output again; nil keeps stored judge scores.
     public let judge: LLMJudge?
+    /// Whether the source run's pairwise verdicts are copied to the new run (false when they are judged again).
+    public var keepsPairwiseVerdicts = true
     /// References by case id, from the run's dataset; cases without one get no reference-based scores.
     public let references: [String: Reference]
     /// Tools and expected tool calls by case id, from the run's dataset; their results are checked again from the
@@ -67,6 +69,13 @@ public struct Rescorer: Sendable {
                 }
             }
             if !batch.isEmpty { try await store.insertResults(batch) }
+            if keepsPairwiseVerdicts {
+                // The outputs are the same, so their stored pairwise judgements still hold.
+                for var verdict in try await store.pairwiseVerdicts(run: sourceRunID) {
+                    verdict.runID = newRunID
+                    try await store.savePairwiseVerdict(verdict)
+                }
+            }
             try await store.finishRun(id: newRunID, at: Date())
         }
         return summary
