@@ -46,6 +46,15 @@ struct CLIFixture {
         return path(name)
     }
 
+    /// A fixture holding `c.json` (the summarize feature over `models` at `baseURL`) and `cases.jsonl` (`cases`
+    /// cases), the setting most CLI tests start from; `evalArguments` runs `hybrid eval` on it.
+    static func summarizing(models: [String], baseURL: String, cases: Int) throws -> (fixture: CLIFixture, evalArguments: [String]) {
+        let fixture = try CLIFixture()
+        let config = try fixture.writeConfig("c.json", models: models, baseURL: baseURL)
+        let dataset = try fixture.writeDataset("cases.jsonl", count: cases)
+        return (fixture, ["--feature", "summarize", "--dataset", dataset, "--config", config, "--db", fixture.database])
+    }
+
     /// `count` cases `k1…kN` whose input says "Case N."
     @discardableResult
     func writeDataset(_ name: String, count: Int, extra: String = "") throws -> String {
@@ -58,5 +67,15 @@ struct CLIFixture {
     static func caseNumber(in prompt: String) -> Int? {
         guard let range = prompt.range(of: "Case ") else { return nil }
         return Int(prompt[range.upperBound...].prefix { $0.isNumber })
+    }
+}
+
+extension FakeChatCompletionsServer {
+    /// Arms that all say "The feeds were fine." and a pairwise judge that answers "A" whatever it is shown: a judge
+    /// biased to the first position, whose every case must flip with the order.
+    static func alwaysFirstJudge() throws -> FakeChatCompletionsServer {
+        try FakeChatCompletionsServer { prompt, _ in
+            prompt.contains("Reply with A, B or TIE only") ? .reply("A") : .reply("The feeds were fine.")
+        }
     }
 }

@@ -13,18 +13,12 @@ struct JudgeModesCLITests {
     static let rubric = #"{"rubric": "Judge the summary.", "dimensions": [{"name": "accuracy", "description": "keeps the facts"}, {"name": "brevity", "description": "few words", "scale": 3}]}"#
 
     @Test func pairwiseThroughEvalReportAndResume() async throws {
-        let fake = try FakeChatCompletionsServer { prompt, _ in
-            prompt.contains("Reply with A, B or TIE only") ? .reply("A") : .reply("The feeds were fine.")
-        }
+        let fake = try FakeChatCompletionsServer.alwaysFirstJudge()
         defer { fake.stop() }
-        let fixture = try CLIFixture()
+        let (fixture, evalArguments) = try CLIFixture.summarizing(models: ["fake-a", "fake-b"], baseURL: fake.baseURL, cases: 6)
         defer { fixture.remove() }
-        let config = try fixture.writeConfig("c.json", models: ["fake-a", "fake-b"], baseURL: fake.baseURL)
-        let dataset = try fixture.writeDataset("cases.jsonl", count: 6)
-        let arguments = [
-            "--feature", "summarize", "--dataset", dataset, "--config", config, "--db", fixture.database,
-            "--judge", "fake-b", "--judge-mode", "pairwise",
-        ]
+        let config = fixture.path("c.json")
+        let arguments = evalArguments + ["--judge", "fake-b", "--judge-mode", "pairwise"]
         let eval = try await fixture.hybrid(["eval", "--run-id", "r1"] + arguments)
         #expect(eval.status == 0, "\(eval.output)")
         #expect(eval.output.contains("pairwise: 18 cases judged against concise@fake-a by fake-b"), "three arms against the current route")
@@ -68,14 +62,9 @@ struct JudgeModesCLITests {
             return .reply(prompt.contains("Case 2") ? "B" : "TIE")
         }
         defer { fake.stop() }
-        let fixture = try CLIFixture()
+        let (fixture, evalArguments) = try CLIFixture.summarizing(models: ["fake-a", "fake-b"], baseURL: fake.baseURL, cases: 6)
         defer { fixture.remove() }
-        let config = try fixture.writeConfig("c.json", models: ["fake-a", "fake-b"], baseURL: fake.baseURL)
-        let dataset = try fixture.writeDataset("cases.jsonl", count: 6)
-        let arguments = [
-            "--feature", "summarize", "--dataset", dataset, "--config", config, "--db", fixture.database,
-            "--judge", "fake-b", "--judge-mode", "pairwise", "--pairwise-baseline", "concise@fake-b",
-        ]
+        let arguments = evalArguments + ["--judge", "fake-b", "--judge-mode", "pairwise", "--pairwise-baseline", "concise@fake-b"]
         let killed = try await fixture.hybrid(["eval", "--run-id", "r1"] + arguments, killAfter: .seconds(6))
         #expect(killed.status != 0, "killed mid-pass: \(killed.output)")
         let before = try await SQLiteResultStore(path: fixture.database).pairwiseVerdicts(run: "r1").map { "\($0.armID) \($0.caseID)" }

@@ -9,17 +9,12 @@ import Testing
 @Suite("hybrid judge-pairs")
 struct JudgePairsCLITests {
     @Test func aPositionBiasedJudgeIsShownAndNotTrusted() async throws {
-        let fake = try FakeChatCompletionsServer { prompt, _ in
-            prompt.contains("Reply with A, B or TIE only") ? .reply("A") : .reply("The feeds were fine.")
-        }
+        let fake = try FakeChatCompletionsServer.alwaysFirstJudge()
         defer { fake.stop() }
-        let fixture = try CLIFixture()
+        let (fixture, evalArguments) = try CLIFixture.summarizing(models: ["fake-a", "fake-b"], baseURL: fake.baseURL, cases: 6)
         defer { fixture.remove() }
-        let config = try fixture.writeConfig("c.json", models: ["fake-a", "fake-b"], baseURL: fake.baseURL)
-        let dataset = try fixture.writeDataset("cases.jsonl", count: 6)
-        let eval = try await fixture.hybrid([
-            "eval", "--feature", "summarize", "--dataset", dataset, "--run-id", "r1", "--config", config, "--db", fixture.database,
-        ])
+        let config = fixture.path("c.json")
+        let eval = try await fixture.hybrid(["eval", "--run-id", "r1"] + evalArguments)
         #expect(eval.status == 0, "\(eval.output)")
         let arms = Set(try await SQLiteResultStore(path: fixture.database).results(run: "r1").map(\.key.armID)).sorted()
         let a = try #require(arms.first { $0.contains("concise") && $0.contains("fake-a") })
