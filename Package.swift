@@ -110,7 +110,10 @@ let package = Package(
         .target(name: "HybridReport", dependencies: ["HybridCore", "HybridStore"], swiftSettings: strict),
         .target(
             name: "HybridRecommend",
-            dependencies: ["HybridCore", "HybridConfig", "HybridConfigTools", "HybridStore", "HybridReport", "HybridTransport", "HybridRouter"],
+            dependencies: [
+                "HybridCore", "HybridConfig", "HybridConfigTools", "HybridStore", "HybridReport", "HybridTransport", "HybridRouter",
+                "HybridVirtualTime",
+            ],
             swiftSettings: strict
         ),
         // The calibration zoo: seeded null and non-null scenarios driven through the real report and recommend code
@@ -192,7 +195,9 @@ let package = Package(
         // not the test's or the benchmark's.
         .executableTarget(name: "hybrid-measure"),
         // Loopback HTTP servers and fixtures shared by the tests and the benchmarks; never shipped to apps.
-        .target(name: "HybridTestSupport", dependencies: ["HybridCore", "HybridTransport"], swiftSettings: strict),
+        // The clock router tests and `router check` move by hand; a harness module, so no app links it.
+        .target(name: "HybridVirtualTime", dependencies: ["HybridRouter"], swiftSettings: strict),
+        .target(name: "HybridTestSupport", dependencies: ["HybridCore", "HybridTransport", "HybridVirtualTime"], swiftSettings: strict),
         // The project's own test launchers (the built `hybrid`, PostgreSQL, headless Chromium, measured child
         // processes, the Python JSON Schema oracle): for this package's tests and benchmarks only, so the HybridTesting
         // product a third party imports holds the conformance suites and scripted parts, not these. Imports Swift Testing.
@@ -261,7 +266,7 @@ let package = Package(
             dependencies: [
                 "HybridRecommend", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridConfigTools", "HybridCore", "HybridTransport",
                 "HybridRunner", "HybridProviders", "HybridRouter", "HybridCurl", "HybridLocalModel", "HybridReport",
-                "HybridLocalModelTestSupport", "HybridCalibration", "HybridProjectTestSupport", "hybrid",
+                "HybridLocalModelTestSupport", "HybridCalibration", "HybridProjectTestSupport", "hybrid", "HybridVirtualTime",
             ],
             swiftSettings: strict
         ),
@@ -276,7 +281,7 @@ let package = Package(
             name: "HybridRouterTests",
             dependencies: [
                 "HybridProjectTestSupport", "HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridProviders", "HybridCurl",
-                "HybridLocalModel", "hybrid-ledger-stress", "HybridEvents", "HybridLocalModelTestSupport",
+                "HybridLocalModel", "hybrid-ledger-stress", "HybridEvents", "HybridLocalModelTestSupport", "HybridVirtualTime",
             ],
             swiftSettings: strict
         ),

@@ -1,5 +1,6 @@
 public import HybridCore
 import Synchronization
+package import HybridVirtualTime
 
 /// A `LanguageModel` that answers from a script: replies, typed errors, delays or never, recording every request.
 ///

@@ -10,9 +10,10 @@ struct PackageLayoutTests {
     /// The products apps use; `HybridAI` is the umbrella. `AppIntegrationFeatures` is the example app's feature code.
     static let appProducts = ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter", "HybridEvents", "HybridAI"]
     static let appTargets = ["AppIntegrationFeatures"]
-    /// Targets only the harness may link: libcurl, the llama-server child processes, SQLite, PostgreSQL.
+    /// Targets only the harness may link: libcurl, the llama-server child processes, SQLite, PostgreSQL, the virtual clock.
     static let harnessOnly: Set = [
         "CCurl", "HybridCurl", "HybridLocalModel", "HybridStore", "HybridRunner", "HybridReport", "HybridRecommend", "HybridPostgres",
+        "HybridVirtualTime",
     ]
     /// The only packages an app product may pull in.
     static let allowedPackages: Set = ["swift-log"]

@@ -2,6 +2,7 @@ import HybridCore
 @testable import HybridRecommend
 import Synchronization
 import Testing
+import HybridVirtualTime
 
 /// The replay executor moves virtual time only when every task has run, and wakes sleepers due at one instant as
 /// the simulator counts ties: the one begun first, then an answer before a timer, whatever order they slept in.

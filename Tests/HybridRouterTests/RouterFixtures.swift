@@ -5,6 +5,7 @@ import HybridRouter
 import HybridStore
 import HybridTestSupport
 import Synchronization
+import HybridVirtualTime
 
 /// The router tests' clock: virtual time that moves only when a scripted model's delay advances it, a deadline
 /// hands a hanging call to the router's timer, or a test jumps ahead (cooldowns, cache expiry, the billing month).

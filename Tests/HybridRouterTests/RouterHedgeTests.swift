@@ -5,6 +5,7 @@ import HybridEvents
 import HybridRouter
 import HybridTestSupport
 import Testing
+import HybridVirtualTime
 
 /// The router's shell for hedged requests on the virtual clock: two calls really run at once, the loser's task is
 /// cancelled (the scripted model sees the cancellation), both attempts are reported, and the loser is billed.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HybridCore
 import Synchronization
+import HybridVirtualTime
 
 /// The deterministic executor a replayed request runs on: discrete-event simulation of the router on a
 /// `VirtualClock`. Every task of the request (the router's walk, its deadline races, a hedge's calls and timer,

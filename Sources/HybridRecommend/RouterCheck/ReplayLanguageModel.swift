@@ -2,6 +2,7 @@ import HybridCore
 import HybridRouter
 import HybridStore
 import Synchronization
+import HybridVirtualTime
 
 /// One stored result as a replay model gives it back: text, usage, error, latency and the price of the call.
 struct ReplayOutcome: Sendable {

@@ -3,6 +3,7 @@ public import HybridConfig
 import HybridCore
 import HybridRouter
 public import HybridStore
+import HybridVirtualTime
 
 /// The proof that the simulator predicts the router: every case of a stored run goes through the real `Router`
 /// with replay models returning, per (case, arm), the stored text, usage, error and latency on a virtual clock,

@@ -1,4 +1,4 @@
-package import HybridCore
+package import HybridRouter
 
 extension VirtualClock {
     /// The clock as the router takes it; its sleeps are timers (`SleeperKind.timer`).
