@@ -16,7 +16,7 @@ extension ReplayPolicy {
             routing.attemptTimeoutMs = timeoutMs(conditions).map { Int($0.rounded()) }
         }
         return ReplayPolicy(
-            order: ["-"], routing: routing, deadlineMs: config?.deadlineMs.map(Double.init), privacy: config?.privacy,
+            order: ["-"], routing: routing, deadlineMs: config?.deadlineMs, privacy: config?.privacy,
             qualityFloors: conditions ?? [])
     }
 

@@ -16,8 +16,8 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
     public var variant: String?
     /// What the router does at each step, as a config's `routing` block says it.
     public var routing: RoutingConfig
-    /// The overall deadline of one request in milliseconds (the feature's `deadlineMs`); nil: none.
-    public var deadlineMs: Double?
+    /// The overall deadline of one request in milliseconds (the feature's `deadlineMs`, the same unit); nil: none.
+    public var deadlineMs: Int?
     /// The feature's privacy class: arms of a tier it does not allow are skipped, as the router skips them; nil:
     /// not judged.
     public var privacy: PrivacyClass?
@@ -32,7 +32,7 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// A policy over a routing block as a config writes it.
     public init(
-        order: [String], variant: String? = nil, routing: RoutingConfig, deadlineMs: Double? = nil, privacy: PrivacyClass? = nil,
+        order: [String], variant: String? = nil, routing: RoutingConfig, deadlineMs: Int? = nil, privacy: PrivacyClass? = nil,
         qualityFloors: [FallbackCondition] = []
     ) {
         self.order = order
@@ -48,7 +48,7 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
     /// is the router's default (`RouterDefaults`), resolved where the router resolves it.
     public init(
         order: [String], variant: String? = nil, fallback: [FallbackCondition] = [], stopOn: Set<String>? = nil,
-        deadlineMs: Double? = nil, whenChecksFail: RoutingConfig.WhenChecksFail? = nil, hedge: HedgeConfig? = nil
+        deadlineMs: Int? = nil, whenChecksFail: RoutingConfig.WhenChecksFail? = nil, hedge: HedgeConfig? = nil
     ) {
         var routing = RoutingConfig()
         routing.hedge = hedge
@@ -65,7 +65,7 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
     /// The walk's rules for this policy: the routing block through the router's resolver over the app defaults.
     package var rules: RoutingWalk.Rules {
         RoutingWalk.Rules(
-            routing: routing, deadlineMs: deadlineMs.map { Int($0.rounded()) }, privacy: privacy, defaults: .standard)
+            routing: routing, deadlineMs: deadlineMs, privacy: privacy, defaults: .standard)
     }
 
     /// When a request moves on, as the command line writes it: `error`, the output checks, the attempt timeout and
@@ -92,7 +92,7 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
 
     public var description: String {
         let stops = stopOn.isEmpty ? "" : "; stop on \(stopOn.sorted().joined(separator: ", "))"
-        let deadline = deadlineMs.map { "; deadline \(Int($0.rounded())) ms" } ?? ""
+        let deadline = deadlineMs.map { "; deadline \($0) ms" } ?? ""
         let hedged = hedge.map { "; hedge after \($0.afterMs) ms" } ?? ""
         return "\(variant.map { "\($0): " } ?? "")\(order.joined(separator: " → ")) (fallback on \(fallback.map(\.description).joined(separator: ", "))\(stops)\(deadline)\(hedged))"
     }

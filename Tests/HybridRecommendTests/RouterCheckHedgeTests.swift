@@ -38,7 +38,7 @@ struct RouterCheckHedgeTests {
         for condition in outputs where Int.random(in: 0..<3, using: &rng) == 0 { fallback.append(condition) }
         if Bool.random(using: &rng) { fallback.append(.timeout(milliseconds: [300, 500, 1000, 1500].randomElement(using: &rng)!)) }
         let stops = Set(RouterCheckPropertyTests.errorKinds.filter { _ in Int.random(in: 0..<5, using: &rng) == 0 })
-        let deadline: Double? = Bool.random(using: &rng) ? [500, 1000, 1500, 2500].randomElement(using: &rng)! : nil
+        let deadline: Int? = Bool.random(using: &rng) ? [500, 1000, 1500, 2500].randomElement(using: &rng)! : nil
         let tiers: [ModelTier]? = Int.random(in: 0..<6, using: &rng) == 0 ? [.thirdParty] : nil  // none may race
         let share: Double? = Bool.random(using: &rng) ? [0.1, 0.3].randomElement(using: &rng)! : nil  // counted across the run
         // Every model's estimate for the replayed input is about $0.0003 and stored bills spread to $0.005: one cap

@@ -87,7 +87,7 @@ struct RouterCheckPropertyTests {
         for condition in outputs where Int.random(in: 0..<4, using: &rng) == 0 { fallback.append(condition) }
         if Bool.random(using: &rng) { fallback.append(.timeout(milliseconds: [500, 1000, 1500, 2000].randomElement(using: &rng)!)) }
         let stops = Set(errorKinds.filter { _ in Int.random(in: 0..<4, using: &rng) == 0 })
-        let deadline: Double? = Bool.random(using: &rng) ? [1000, 2500, 4000].randomElement(using: &rng)! : nil
+        let deadline: Int? = Bool.random(using: &rng) ? [1000, 2500, 4000].randomElement(using: &rng)! : nil
         return ReplayPolicy(
             order: order, variant: "concise", fallback: fallback, stopOn: stops, deadlineMs: deadline,
             whenChecksFail: Bool.random(using: &rng) ? .returnBest : .throwError)
