@@ -52,10 +52,12 @@ struct JudgeOptions: ParsableArguments {
         CLIOutput.error(String(format: "judge budget: $%.6f of $%.6f spent; %d judge calls did not fit and were not made (those outputs are unjudged)", spent, budget.limitUSD, refused))
     }
 
-    /// The rubric judge, cached in `store`; nil without `--judge` or in pairwise mode.
+    /// The rubric judge, cached in `store`; nil without `--judge` or in pairwise mode. Called before any model is,
+    /// so an unknown judge stops the command before the run in either mode, not after it.
     func rubricJudge(
         document: HybridConfigDocument, store: any ResultStore, budget: JudgeBudget?, existing: [String: any LanguageModel] = [:]
     ) throws -> LLMJudge? {
+        if let judge { _ = try Self.judgeConfig(judge, in: document) }
         guard judgeMode == .rubric,
             var judge = try Self.makeJudge(judge, rubric: rubric, document: document, factory: ModelFactory.harness(), existing: existing)
         else { return nil }
@@ -78,7 +80,8 @@ struct JudgeOptions: ParsableArguments {
         runID: String, feature: String, document: HybridConfigDocument, store: any ResultStore, budget: JudgeBudget?,
         existing: [String: any LanguageModel] = [:]
     ) async throws {
-        guard judgeMode == .pairwise, let judge, let config = document.models[judge] else { return }
+        guard judgeMode == .pairwise, let judge else { return }
+        let config = try Self.judgeConfig(judge, in: document)
         let baseline = try pairwiseBaseline ?? Self.currentRoute(feature: feature, document: document)
         let arms = Set(try await store.results(run: runID).map(\.key.armID))
         guard arms.contains(baseline) else {
@@ -101,6 +104,14 @@ struct JudgeOptions: ParsableArguments {
         }
     }
 
+    /// The configured model `judge`; an unknown id is an error listing the configured ones.
+    static func judgeConfig(_ judge: String, in document: HybridConfigDocument) throws -> ModelConfig {
+        guard let config = document.models[judge] else {
+            throw CLIError("unknown judge model \"\(judge)\" (configured: \(document.models.keys.sorted().joined(separator: ", ")))")
+        }
+        return config
+    }
+
     /// The arm serving the feature today: its default variant on the first model of its priority order.
     static func currentRoute(feature: String, document: HybridConfigDocument) throws -> String {
         guard let config = document.features[feature], let model = config.priority.first else {
@@ -115,9 +126,7 @@ struct JudgeOptions: ParsableArguments {
         existing: [String: any LanguageModel] = [:]
     ) throws -> LLMJudge? {
         guard let judge else { return nil }
-        guard let config = document.models[judge] else {
-            throw CLIError("unknown judge model \"\(judge)\" (configured: \(document.models.keys.sorted().joined(separator: ", ")))")
-        }
+        let config = try judgeConfig(judge, in: document)
         var made = LLMJudge(
             model: existing[judge] ?? factory.model(id: judge, config: config),
             inputPricePerMillion: config.pricing.inputPerMillion, outputPricePerMillion: config.pricing.outputPerMillion)

@@ -39,9 +39,7 @@ struct JudgePairsCommand: AsyncParsableCommand {
             let store = try await ReportCLI.openStore(global.store)
             guard let record = try await store.run(id: run) else { throw CLIError("no run \(run) in \(global.database.shown)") }
             let (document, _, _) = try await global.loadConfig(forRun: record, store: store)
-            guard let config = document.models[judge] else {
-                throw CLIError("unknown judge model \"\(judge)\" (configured: \(document.models.keys.sorted().joined(separator: ", ")))")
-            }
+            let config = try JudgeOptions.judgeConfig(judge, in: document)
             let results = try await store.results(run: run)
             let known = Set(results.map(\.key.armID))
             for arm in pair where !known.contains(arm) {

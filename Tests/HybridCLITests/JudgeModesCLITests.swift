@@ -49,6 +49,10 @@ struct JudgeModesCLITests {
         #expect(kept.status == 0 && fake.requestCount == calls, "\(kept.output)")
         #expect(try await SQLiteResultStore(path: fixture.database).pairwiseVerdicts(run: "r1b").count == 18, "same outputs, same verdicts")
 
+        let misspelt = try await fixture.hybrid(["eval", "--run-id", "r9"] + evalArguments + ["--judge", "fake-c", "--judge-mode", "pairwise"])
+        #expect(misspelt.status == 1 && misspelt.output.contains("unknown judge model \"fake-c\""), "\(misspelt.output)")
+        #expect(fake.requestCount == calls, "refused before any arm was called")
+
         let unknown = try await fixture.hybrid(["rescore", "r1", "--db", fixture.database, "--config", config, "--judge", "fake-b", "--judge-mode", "pairwise", "--pairwise-baseline", "nope@x"])
         #expect(unknown.status == 1 && unknown.output.contains("--pairwise-baseline nope@x is not an arm of run"), "\(unknown.output)")
     }
