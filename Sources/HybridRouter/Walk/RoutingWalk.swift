@@ -33,8 +33,9 @@ package struct RoutingWalk: Sendable {
     }
 
     /// What the walk waits for, each step with the data it needs (as async-http-client's connection state machine
-    /// keeps its states' data in its cases): nothing about a model outlives the phase that decides it.
-    indirect enum Phase: Sendable {
+    /// keeps its states' data in its cases): nothing about a model outlives the phase that decides it. Only
+    /// `performing` is boxed (it holds a phase): an `indirect enum` would allocate at every step of every request.
+    enum Phase: Sendable {
         /// Before the call, one question at a time about the model at `Step`.
         case inspecting(Step), lookingUpCache(Step), checkingAvailability(Step), readingSpend(Step)
         /// The model's call is running.
@@ -42,7 +43,7 @@ package struct RoutingWalk: Sendable {
         /// Waiting for the calls of a race (`inFlight`).
         case racing
         /// Handing out side effects before `then`; `resume` is where the verdict left the walk.
-        case performing(effects: [Action], then: Action, resume: Phase)
+        indirect case performing(effects: [Action], then: Action, resume: Phase)
         case finished
     }
 
