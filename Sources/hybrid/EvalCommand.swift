@@ -326,6 +326,11 @@ struct EvalCommand: AsyncParsableCommand {
         if let code = report.gates?.exitCode, code != 0 { throw ExitCode(code) }
     }
 
+    /// `value` as the JSON tree a run's arguments keep; nil when it does not encode.
+    static func jsonValue(of value: some Encodable) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+    }
+
     static func scorers(_ names: [String]?, hasSchema: Bool) throws -> [any QualityScorer] {
         let chosen = names ?? (hasSchema ? ["field_match"] : ["token_f1", "rouge_l"])
         return try chosen.map { name in
@@ -409,9 +414,7 @@ struct EvalCommand: AsyncParsableCommand {
             }
         }
 
-        var json: JSONValue {
-            (try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(self))) ?? .object([:])
-        }
+        var json: JSONValue { EvalCommand.jsonValue(of: self) ?? .object([:]) }
     }
 }
 

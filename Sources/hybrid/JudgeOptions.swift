@@ -83,10 +83,6 @@ struct JudgeOptions: ParsableArguments {
         guard judgeMode == .pairwise, let judge else { return }
         let config = try Self.judgeConfig(judge, in: document)
         let baseline = try pairwiseBaseline ?? Self.currentRoute(feature: feature, document: document)
-        let arms = Set(try await store.results(run: runID).map(\.key.armID))
-        guard arms.contains(baseline) else {
-            throw CLIError("--pairwise-baseline \(baseline) is not an arm of run \(runID) (arms: \(arms.sorted().joined(separator: ", ")))")
-        }
         var pairwise = PairwiseJudge(
             model: existing[judge] ?? ModelFactory.harness().model(id: judge, config: config),
             criteria: try rubric.map(JudgePairsCommand.text) ?? LLMJudge.defaultRubric,
@@ -95,6 +91,9 @@ struct JudgeOptions: ParsableArguments {
         let labels = try judgeLabels.map { try LabelFile.pairPreferences($0) } ?? [:]
         let pass = try await PairwisePass(store: store, judge: pairwise.cached(in: store))
             .run(runID: runID, baseline: baseline, labels: labels)
+        guard pass.armsInRun.contains(baseline) else {
+            throw CLIError("--pairwise-baseline \(baseline) is not an arm of run \(runID) (arms: \(pass.armsInRun.joined(separator: ", ")))")
+        }
         var line = "pairwise: \(pass.judged) cases judged against \(baseline) by \(judge)"
         if pass.alreadyStored > 0 { line += ", \(pass.alreadyStored) already judged" }
         line += String(format: ", judge cost $%.6f", pass.judgeCostUSD)

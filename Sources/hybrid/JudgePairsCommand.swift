@@ -40,17 +40,15 @@ struct JudgePairsCommand: AsyncParsableCommand {
             guard let record = try await store.run(id: run) else { throw CLIError("no run \(run) in \(global.database.shown)") }
             let (document, _, _) = try await global.loadConfig(forRun: record, store: store)
             let config = try JudgeOptions.judgeConfig(judge, in: document)
-            let results = try await store.results(run: run)
-            let known = Set(results.map(\.key.armID))
-            for arm in pair where !known.contains(arm) {
-                throw CLIError("run \(run) has no arm \(arm) (arms: \(known.sorted().joined(separator: ", ")))")
-            }
             let judgeModel = PairwiseJudge(
                 model: ModelFactory.harness().model(id: judge, config: config), criteria: try Self.text(criteria),
                 inputPricePerMillion: config.pricing.inputPerMillion, outputPricePerMillion: config.pricing.outputPerMillion)
             let labelled = try labels.map { try LabelFile.pairPreferences($0, arms: pair) } ?? [:]
             let pass = try await PairwisePass(store: store, judge: judgeModel.cached(in: store))
                 .run(runID: run, baseline: pair[0], arms: [pair[1]], labels: labelled)
+            for arm in pair where !pass.armsInRun.contains(arm) {
+                throw CLIError("run \(run) has no arm \(arm) (arms: \(pass.armsInRun.joined(separator: ", ")))")
+            }
             if let failure = pass.firstFailure {
                 throw CLIError("\(pass.unjudged) cases not judged, first \(failure); run again to finish (judged cases are kept)")
             }

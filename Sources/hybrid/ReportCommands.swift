@@ -156,11 +156,11 @@ struct ReportOutputOptions: ParsableArguments {
 
 /// The glue both commands share: option parsing, opening the store, writing files, exit codes.
 enum ReportCLI {
-    /// For a report whose quality includes the judge's scores: the judge's measured reliability from `check`, or
-    /// that it is unmeasured; nil when no judge scored the run.
+    /// The judge's measured reliability from `check` in place of what the report found with the run (the figures
+    /// `--judge-labels` stored, or "unmeasured"); nil when no judge scored the run.
     static func judgeReliability(of report: RunReport, check: String?) throws -> JudgeReliabilitySummary? {
-        guard report.features.contains(where: { $0.scorers.contains(LLMJudge.scorerName) }) else { return nil }
-        return try check.map(LabelFile.judgeCheck) ?? report.judgeReliability ?? .unmeasured
+        guard report.judgeReliability != nil else { return nil }
+        return try check.map(LabelFile.judgeCheck) ?? report.judgeReliability
     }
 
     /// Runs `body` and turns its result into the exit code; errors print their message and exit 1.

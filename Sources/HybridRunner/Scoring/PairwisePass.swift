@@ -23,6 +23,8 @@ public struct PairwisePass: Sendable {
         public var firstFailure: String?
         /// What the judge's calls cost now (cached answers are free).
         public var judgeCostUSD = 0.0
+        /// Every arm of the run, sorted: a baseline or an arm not among them was not judged.
+        public var armsInRun: [String] = []
     }
 
     /// A pass over `store` with `judge`.
@@ -38,13 +40,15 @@ public struct PairwisePass: Sendable {
         runID: String, baseline: String, arms: [String]? = nil, labels: [String: String] = [:]
     ) async throws(StoreError) -> Summary {
         let results = try await store.results(run: runID)
+        var summary = Summary()
+        summary.armsInRun = Set(results.map(\.key.armID)).sorted()
+        guard summary.armsInRun.contains(baseline), (arms ?? []).allSatisfy(summary.armsInRun.contains) else { return summary }
         let stored = Set(try await store.pairwiseVerdicts(run: runID).filter { $0.judge == judge.model.id }.map {
             [$0.armID, $0.baselineArmID, $0.caseID]
         })
         let baselineOutputs = Self.outputs(results, arm: baseline)
         let feature = results.first { $0.key.armID == baseline }?.feature ?? ""
         let challengers = arms ?? Set(results.filter { $0.feature == feature && $0.key.armID != baseline }.map(\.key.armID)).sorted()
-        var summary = Summary()
         for arm in challengers {
             for (caseID, challenger) in Self.outputs(results, arm: arm).sorted(by: { $0.key < $1.key }) {
                 guard let base = baselineOutputs[caseID] else { continue }
