@@ -179,11 +179,6 @@ public struct FieldPopulation: Sendable {
         return mean * exp(0.045) * scenario.effect.latency
     }
 
-    /// Installs per device class, for tests that check a segment's unit.
-    public var installsByDeviceClass: [String: Int] {
-        Dictionary(grouping: installs, by: \.deviceClass).mapValues(\.count)
-    }
-
     private mutating func uniform() -> Double { rng.nextUnit() }
 
     private mutating func normal() -> Double {

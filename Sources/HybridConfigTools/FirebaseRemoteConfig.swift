@@ -129,7 +129,7 @@ public enum FirebaseRemoteConfig {
     public static func importTemplate(_ data: Data) throws(ConfigError) -> ImportResult {
         let template: JSONValue
         do {
-            template = try JSONDecoder().decode(JSONValue.self, from: data)
+            template = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
         } catch {
             throw .notJSON(detail: "Firebase template: \(error)")
         }
@@ -224,7 +224,7 @@ public enum FirebaseRemoteConfig {
     /// `text` parsed as JSON, or an error naming `path`.
     static func json(_ text: String, path: String) throws(ConfigError) -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            return try JSONValue(parsing: text)
         } catch {
             throw .firebase(path: path, reason: "not valid JSON: \(error)")
         }
@@ -233,7 +233,7 @@ public enum FirebaseRemoteConfig {
     /// `value` as a JSON tree (to place a typed value into the document being assembled).
     static func tree(_ value: some Encodable, path: String) throws(ConfigError) -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+            return try JSONValue(encoding: value)
         } catch {
             throw .firebase(path: path, reason: "cannot encode: \(error)")
         }

@@ -1,5 +1,6 @@
 public import Foundation
 public import HybridConfig
+import HybridCore
 
 /// Floors and budgets a recommended route must meet, per feature: the `policy.json` of `hybrid recommend`.
 ///
@@ -135,7 +136,7 @@ public struct RecommendationPolicy: Sendable, Hashable, Codable {
     public static func decode(_ data: Data, path: String = "policy") throws(RecommendError) -> RecommendationPolicy {
         let policy: RecommendationPolicy
         do {
-            policy = try JSONDecoder().decode(RecommendationPolicy.self, from: data)
+            policy = try JSONValueDecoder().decode(RecommendationPolicy.self, fromJSON: String(decoding: data, as: UTF8.self))
         } catch let error as DecodingError {
             throw .invalidPolicy(path: path, reason: describe(error))
         } catch {

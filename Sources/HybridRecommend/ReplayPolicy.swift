@@ -119,7 +119,3 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
         conditions.compactMap { if case .timeout(let ms) = $0 { ms } else { nil } }.min()
     }
 }
-
-/// The former name of ``ReplayPolicy``, which read too much like the router's own defaults.
-@available(*, deprecated, renamed: "ReplayPolicy")
-public typealias RoutePolicy = ReplayPolicy

@@ -50,7 +50,6 @@ struct RouteTrace: Sendable {
 
     /// Cheap point figures for ranking candidates before any interval is computed.
     var meanCost: Double { costUSD.isEmpty ? .nan : costUSD.reduce(0, +) / Double(costUSD.count) }
-    var adherentCount: Int { adherent.lazy.filter { $0 }.count }
     var p95: Double { percentile(0.95) }
 
     func percentile(_ q: Double) -> Double {
@@ -63,11 +62,6 @@ struct RouteTrace: Sendable {
         return sorted[low] + fraction * (sorted[low + 1] - sorted[low])
     }
 
-    /// Mean score on one scorer over the cases that have it.
-    func meanQuality(_ scorer: Int) -> Double? {
-        let values = quality[scorer].compactMap { $0 }
-        return values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
-    }
 }
 
 /// What a trace serves per case, for telling routes apart: two orders that differ only in fallbacks never reached

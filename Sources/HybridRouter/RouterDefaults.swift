@@ -27,7 +27,7 @@ public struct RouterDefaults: Sendable {
     /// is (unknown error kinds or checks, negative durations throw `ConfigError`). `hedge` is refused here: racing a
     /// second model costs money, so only a config (which `hybrid recommend` writes from eval evidence) turns it on.
     public var routing: RoutingConfig {
-        didSet { baseRules = Self.rules(routing, checkAvailability) }
+        didSet { baseRouting = routing.merged(over: Self.builtInRouting) }
     }
     /// Safety margin on estimated prompt tokens (0.15 = 15 % more), because `TokenEstimator` is a rough estimate.
     public var promptTokenMargin: Double
@@ -42,12 +42,10 @@ public struct RouterDefaults: Sendable {
     public var truncation: Truncation
     /// Ask each model's `availability()` before calling it; false saves a probe per call for models whose check
     /// is slow, leaving unavailability to surface as a `.unavailable` error.
-    public var checkAvailability: Bool {
-        didSet { baseRules = Self.rules(routing, checkAvailability) }
-    }
-    /// The walk's rules from the built-in block and `routing`, which a request's config blocks are applied over:
-    /// resolved when the defaults change, not on every request.
-    package private(set) var baseRules: RoutingWalk.Rules
+    public var checkAvailability: Bool
+    /// `routing` over the built-in block: what a request's config blocks are merged over, merged when the defaults
+    /// change rather than on every request.
+    package private(set) var baseRouting: RoutingConfig
 
     /// Creates the defaults; with no arguments, the built-in routing and sizing rules.
     public init(
@@ -66,11 +64,7 @@ public struct RouterDefaults: Sendable {
         self.defaultMinimumInputCharacters = defaultMinimumInputCharacters
         self.truncation = truncation
         self.checkAvailability = checkAvailability
-        baseRules = Self.rules(routing, checkAvailability)
-    }
-
-    private static func rules(_ routing: RoutingConfig, _ checkAvailability: Bool) -> RoutingWalk.Rules {
-        RoutingWalk.Rules(layering: [builtInRouting, routing], checksAvailability: checkAvailability)
+        baseRouting = routing.merged(over: Self.builtInRouting)
     }
 
     /// The minimum input length for `feature`.

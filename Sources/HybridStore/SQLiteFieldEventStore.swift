@@ -146,9 +146,11 @@ package enum LabelsJSON {
     /// The labels back from their JSON; a row holding anything else is unreadable.
     package static func decode(_ text: String) throws -> [String: String] {
         guard text != "{}" else { return [:] }
-        guard let object = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8)) else {
+        guard let object = (try? JSONValue(parsing: text))?.objectValue,
+            case let labels = object.compactMapValues(\.stringValue), labels.count == object.count
+        else {
             throw RecordDecodingError(table: "field_events", reason: "labels_json is not an object of strings")
         }
-        return object
+        return labels
     }
 }

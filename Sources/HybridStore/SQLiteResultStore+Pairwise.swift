@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HybridCore
 
 extension SQLiteResultStore {
     public func savePairwiseVerdict(_ verdict: PairwiseVerdictRecord) async throws(StoreError) {
@@ -31,7 +32,7 @@ extension PairwiseVerdictRecord {
     /// A stored body read back; a row that does not decode is named with its database.
     package static func decoded(_ body: String, path: String) throws(StoreError) -> PairwiseVerdictRecord {
         do {
-            return try JSONDecoder().decode(PairwiseVerdictRecord.self, from: Data(body.utf8))
+            return try JSONValueDecoder().decode(PairwiseVerdictRecord.self, fromJSON: body)
         } catch {
             throw StoreError.unreadableRow(path: path, table: "pairwise_verdicts", reason: "\(error)")
         }

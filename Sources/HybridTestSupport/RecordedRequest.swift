@@ -27,11 +27,6 @@ public struct RecordedRequest: Sendable {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
-    /// Every value of the header named `name`, ignoring case, in wire order.
-    public func headerValues(_ name: String) -> [String] {
-        headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
-    }
-
     /// `path` without the query string.
     public var pathWithoutQuery: String {
         String(path.prefix { $0 != "?" })

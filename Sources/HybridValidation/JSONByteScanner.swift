@@ -126,19 +126,6 @@ package struct JSONByteScanner {
 // MARK: - Strings
 
 extension JSONByteScanner {
-    /// A string without escapes or control characters (either stops), for readers that leave escaped text to a
-    /// slower path.
-    package mutating func readUnescapedString() throws(Stop) -> String {
-        try expect(UInt8(ascii: "\""))
-        let start = position
-        // The string's end is found as the config parser finds it, a word at a time.
-        position = ByteWordSearch.firstIndex(
-            in: UnsafeRawBufferPointer(bytes), from: start, equalTo: UInt8(ascii: "\""), or: UInt8(ascii: "\\"), below: 0x20)
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw Stop() }
-        position += 1
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)]), as: UTF8.self)
-    }
-
     /// A string: escapes decoded, UTF-8 validated, lone surrogates and control characters refused.
     package mutating func readString() throws(Stop) -> String {
         try expect(UInt8(ascii: "\""))

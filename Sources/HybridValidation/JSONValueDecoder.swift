@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decodes `Decodable` types from an already parsed `JSONValue` tree.
 ///
 /// Foundation's `JSONDecoder` decodes `JSONValue` (schemas, options, structured output inside a config) by trying
@@ -11,6 +13,20 @@ package struct JSONValueDecoder: Sendable {
     /// Decodes `type` from `value`.
     package func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try T(from: TreeDecoder(value: value, codingPath: []))
+    }
+
+    /// Decodes `type` from JSON text, parsed once by `JSONValue(parsing:)`: the harness's files and stored bodies
+    /// come this way rather than through Foundation's `JSONDecoder`. A syntax error is a `JSONValue.ParseError`.
+    package func decode<T: Decodable>(_ type: T.Type, fromJSON text: String) throws -> T {
+        try decode(type, from: JSONValue(parsing: text))
+    }
+}
+
+extension JSONValue {
+    /// `value` as a tree: the one way an `Encodable` (a run's arguments, a value placed into a document being
+    /// assembled) becomes a `JSONValue`, through Foundation's encoder and this module's parser.
+    package init(encoding value: some Encodable) throws {
+        self = try JSONValue(parsing: String(decoding: try JSONEncoder().encode(value), as: UTF8.self))
     }
 }
 

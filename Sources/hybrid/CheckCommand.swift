@@ -62,15 +62,21 @@ struct CheckCommand: AsyncParsableCommand {
         }
     }
 
+    /// An output constraints file (`check --constraints`, `rescore --constraints`), named in every error.
     static func loadConstraints(_ path: String) throws -> OutputConstraints {
-        let data = try read(path)
+        let value = try readJSON(path)
+        let constraints: OutputConstraints
         do {
-            let decoded = try JSONDecoder().decode(OutputConstraints.self, from: data)
-            try decoded.validateDefinition()
-            return decoded
+            constraints = try JSONValueDecoder().decode(OutputConstraints.self, from: value)
+        } catch {
+            throw CLIError("\(path): not an output constraints object (keys: \(OutputConstraints.supportedKeys.joined(separator: ", "))): \(error)")
+        }
+        do {
+            try constraints.validateDefinition()
         } catch {
             throw CLIError("\(path): \(error)")
         }
+        return constraints
     }
 
     static func read(_ path: String) throws -> Data {

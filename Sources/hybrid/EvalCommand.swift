@@ -328,7 +328,7 @@ struct EvalCommand: AsyncParsableCommand {
 
     /// `value` as the JSON tree a run's arguments keep; nil when it does not encode.
     static func jsonValue(of value: some Encodable) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        try? JSONValue(encoding: value)
     }
 
     static func scorers(_ names: [String]?, hasSchema: Bool) throws -> [any QualityScorer] {
@@ -408,7 +408,7 @@ struct EvalCommand: AsyncParsableCommand {
 
         init(_ json: JSONValue) throws {
             do {
-                self = try JSONDecoder().decode(Settings.self, from: JSONEncoder().encode(json))
+                self = try JSONValueDecoder().decode(Settings.self, from: json)
             } catch {
                 throw CLIError("the stored run has unreadable arguments (\(error)); start a new run")
             }

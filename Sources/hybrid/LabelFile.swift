@@ -1,4 +1,5 @@
 import Foundation
+import HybridCore
 import HybridReport
 
 /// The files people's judgements come in, read one way: JSON lines (a bad line is named by file and line), and the
@@ -38,7 +39,7 @@ enum LabelFile {
     /// A `hybrid judge-check --out` file.
     static func judgeCheck(_ path: String) throws -> JudgeReliabilitySummary {
         guard let data = FileManager.default.contents(atPath: path),
-            let summary = try? JSONDecoder().decode(JudgeReliabilitySummary.self, from: data)
+            let summary = try? JSONValueDecoder().decode(JudgeReliabilitySummary.self, fromJSON: String(decoding: data, as: UTF8.self))
         else { throw CLIError("cannot read \(path) as a `hybrid judge-check --out` file") }
         return summary
     }

@@ -93,7 +93,7 @@ struct RescoreCommand: AsyncParsableCommand {
             changes.append("schema from \(path)")
         }
         if let path = constraints {
-            let loaded = try Self.loadConstraints(path)
+            let loaded = try CheckCommand.loadConstraints(path)
             limits = loaded
             changes.append("constraints from \(path): \(Self.compactJSON(loaded))")
         }
@@ -121,36 +121,13 @@ struct RescoreCommand: AsyncParsableCommand {
         return Dictionary(data.cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    static func loadConstraints(_ path: String) throws -> OutputConstraints {
-        let constraints: OutputConstraints
-        do {
-            constraints = try JSONDecoder().decode(OutputConstraints.self, from: try read(path))
-        } catch let error as CLIError {
-            throw error
-        } catch {
-            throw CLIError("\(path): not an output constraints object (keys: \(OutputConstraints.supportedKeys.joined(separator: ", "))): \(error)")
-        }
-        do {
-            try constraints.validateDefinition()
-        } catch {
-            throw CLIError("\(path): \(error)")
-        }
-        return constraints
-    }
-
     static func loadSchema(_ path: String) throws -> JSONSchema {
+        let value = try CheckCommand.readJSON(path)
         do {
-            return try JSONSchema(try JSONDecoder().decode(JSONValue.self, from: try read(path)))
-        } catch let error as CLIError {
-            throw error
+            return try JSONSchema(value)
         } catch {
             throw CLIError("\(path): not a usable JSON Schema: \(error)")
         }
-    }
-
-    private static func read(_ path: String) throws -> Data {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("cannot read \(path)") }
-        return data
     }
 
     private static func compactJSON(_ value: some Encodable) -> String {

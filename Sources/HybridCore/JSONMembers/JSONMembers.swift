@@ -12,34 +12,14 @@ package struct JSONMember<Root>: Sendable {
     fileprivate let write: @Sendable (Root, inout JSONTextWriter) throws(JSONMemberError) -> Void
 }
 
-/// How a member's value gets into the root: the common scalar types straight into the stored property at its
-/// offset (no closure, no key path at run time); other stored types at their offset through a reader that
-/// captures nothing (so calling it retains nothing); a property without storage through its setter.
-private enum JSONMemberSlot<Root>: Sendable {
-    case string(Int), optionalString(Int), int(Int), optionalInt(Int), double(Int), optionalDouble(Int), bool(Int)
-    case stored(Int, @Sendable (inout JSONByteScanner, UnsafeMutableRawPointer) throws(JSONMemberError) -> Void)
-    case other(@Sendable (inout JSONByteScanner, inout Root) throws(JSONMemberError) -> Void)
-}
+/// How a member's value gets into the root: through its key path, or a setter for a property without storage.
+/// Tables once wrote scalars straight into the root's memory at `MemoryLayout.offset(of:)`; what safe code costs
+/// instead is in docs/benchmarks.md ("Member tables without raw offsets").
+private typealias JSONMemberSlot<Root> = @Sendable (inout JSONByteScanner, inout Root) throws(JSONMemberError) -> Void
 
 /// A key path, which is immutable once made, as a `Sendable` value without an existential around it.
 private struct SendableKeyPath<Root, Value>: @unchecked Sendable {
     let keyPath: WritableKeyPath<Root, Value>
-}
-
-/// Stores `value` in the stored property of `root` at byte `offset` (from `MemoryLayout.offset(of:)`).
-@inline(__always)
-private func store<Root, Value>(_ value: Value, at offset: Int, in root: inout Root) {
-    withUnsafeMutableBytes(of: &root) { raw in
-        raw.baseAddress.unsafelyUnwrapped.advanced(by: offset).assumingMemoryBound(to: Value.self).pointee = value
-    }
-}
-
-/// Reads a `Value` into the stored property at `property` (a root's storage plus the property's offset).
-@inline(__always)
-private func readStored<Value: JSONMemberValue>(
-    _ json: inout JSONByteScanner, _ property: UnsafeMutableRawPointer, as _: Value.Type
-) throws(JSONMemberError) {
-    property.assumingMemoryBound(to: Value.self).pointee = try Value.readJSON(&json)
 }
 
 extension JSONMember {
@@ -68,7 +48,7 @@ extension JSONMember {
     ) -> JSONMember<Root> {
         JSONMember(
             name: name, isRequired: !Value.isOptional,
-            slot: .other { (json, root) throws(JSONMemberError) in set(&root, try Value.readJSON(&json)) },
+            slot: { (json, root) throws(JSONMemberError) in set(&root, try Value.readJSON(&json)) },
             write: { (root, writer) throws(JSONMemberError) in
                 let value = get(root)
                 guard !value.isAbsentJSON else { return }
@@ -80,19 +60,7 @@ extension JSONMember {
     @inline(__always)
     private static func slot<Value: JSONMemberValue>(_ keyPath: any WritableKeyPath<Root, Value> & Sendable) -> JSONMemberSlot<Root> {
         let path = SendableKeyPath(keyPath: keyPath as WritableKeyPath<Root, Value>)
-        guard let offset = MemoryLayout<Root>.offset(of: path.keyPath) else {
-            return .other { (json, root) throws(JSONMemberError) in root[keyPath: path.keyPath] = try Value.readJSON(&json) }
-        }
-        switch Value.self {
-        case is String.Type: return .string(offset)
-        case is String?.Type: return .optionalString(offset)
-        case is Int.Type: return .int(offset)
-        case is Int?.Type: return .optionalInt(offset)
-        case is Double.Type: return .double(offset)
-        case is Double?.Type: return .optionalDouble(offset)
-        case is Bool.Type: return .bool(offset)
-        default: return .stored(offset) { (json, property) throws(JSONMemberError) in try readStored(&json, property, as: Value.self) }
-        }
+        return { (json, root) throws(JSONMemberError) in root[keyPath: path.keyPath] = try Value.readJSON(&json) }
     }
 }
 
@@ -142,20 +110,7 @@ package struct JSONMembers<Root>: Sendable {
 
     @inline(__always)
     private func read(_ index: Int, _ json: inout JSONByteScanner, _ root: inout Root) throws(JSONMemberError) {
-        switch slots[index] {
-        case .string(let offset): store(try String.readJSON(&json), at: offset, in: &root)
-        case .optionalString(let offset): store(try String?.readJSON(&json), at: offset, in: &root)
-        case .int(let offset): store(try Int.readJSON(&json), at: offset, in: &root)
-        case .optionalInt(let offset): store(try Int?.readJSON(&json), at: offset, in: &root)
-        case .double(let offset): store(try Double.readJSON(&json), at: offset, in: &root)
-        case .optionalDouble(let offset): store(try Double?.readJSON(&json), at: offset, in: &root)
-        case .bool(let offset): store(try Bool.readJSON(&json), at: offset, in: &root)
-        case .stored(let offset, let read):
-            try withUnsafeMutableBytes(of: &root) { (raw) throws(JSONMemberError) in
-                try read(&json, raw.baseAddress.unsafelyUnwrapped.advanced(by: offset))
-            }
-        case .other(let read): try read(&json, &root)
-        }
+        try slots[index](&json, &root)
     }
 
     private func checkRequired(_ seen: UInt64) throws(JSONMemberError) {

@@ -20,7 +20,3 @@
 ///   `refusal` → `.refusal`. The API key never appears in an error or a log line.
 /// - `availability()` never touches the network.
 package typealias AnthropicModel = HTTPLanguageModel
-
-/// The configuration type before the providers shared one: `HTTPModelConfiguration` with its provider's case.
-@available(*, deprecated, renamed: "HTTPModelConfiguration")
-package typealias AnthropicModelConfiguration = HTTPModelConfiguration

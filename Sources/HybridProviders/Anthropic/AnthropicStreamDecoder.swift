@@ -10,7 +10,6 @@ struct AnthropicStreamDecoder: WireStreamDecoder {
     private var parser = ServerSentEventParser()
     private let structured: Bool
     private var usage = AnthropicUsage()
-    private var sawUsage = false
     private var blockTypes: [Int: String] = [:]
     /// Position among the response's tool calls of each `tool_use` block, by block index.
     private var toolCallPositions: [Int: Int] = [:]

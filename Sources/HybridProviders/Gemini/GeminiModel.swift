@@ -19,7 +19,3 @@
 ///   an invalid key → `.authentication`; 503 → `.unavailable`.
 /// - `availability()` never touches the network.
 package typealias GeminiModel = HTTPLanguageModel
-
-/// The configuration type before the providers shared one: `HTTPModelConfiguration` with its provider's case.
-@available(*, deprecated, renamed: "HTTPModelConfiguration")
-package typealias GeminiModelConfiguration = HTTPModelConfiguration

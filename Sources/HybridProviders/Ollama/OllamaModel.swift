@@ -18,7 +18,3 @@
 /// - Errors: 404 "model … not found" → `.unavailable(.notInstalled)` with the `ollama pull` command; a
 ///   `{"error": …}` line mid-stream → `.serverError`.
 package typealias OllamaModel = HTTPLanguageModel
-
-/// The configuration type before the providers shared one: `HTTPModelConfiguration` with its provider's case.
-@available(*, deprecated, renamed: "HTTPModelConfiguration")
-package typealias OllamaModelConfiguration = HTTPModelConfiguration

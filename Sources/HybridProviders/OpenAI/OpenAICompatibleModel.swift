@@ -10,7 +10,3 @@
 ///   measured values.
 /// - `availability()` never touches the network: probing a local server is the local-model manager's job.
 package typealias OpenAICompatibleModel = HTTPLanguageModel
-
-/// The configuration type before the providers shared one: `HTTPModelConfiguration` with its provider's case.
-@available(*, deprecated, renamed: "HTTPModelConfiguration")
-package typealias OpenAICompatibleModelConfiguration = HTTPModelConfiguration

@@ -1,4 +1,5 @@
 import Foundation
+import HybridCore
 
 /// The CI gates file (`gates.json`): thresholds per feature and arm, and regression rules against a baseline.
 ///
@@ -39,7 +40,7 @@ public struct GateSpec: Sendable, Hashable, Codable {
         }
         let spec: GateSpec
         do {
-            spec = try JSONDecoder().decode(GateSpec.self, from: data)
+            spec = try JSONValueDecoder().decode(GateSpec.self, fromJSON: String(decoding: data, as: UTF8.self))
         } catch {
             throw .unreadableFile(path: path, reason: "not a valid gates file (\(error))")
         }

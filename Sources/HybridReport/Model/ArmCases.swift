@@ -26,9 +26,6 @@ public struct ArmCases: Sendable, Hashable, Codable {
         set { (adherenceCodes, adherenceShares) = Self.adherenceStorage(newValue) }
     }
 
-    /// True when every adherence value is 0, 1 or nil (pass/fail pairs, for McNemar's test).
-    public var adherenceIsBinary: Bool { adherenceShares == nil }
-
     /// Per scorer, the score; nil when absent (errors are unscorable, not zero).
     public var scores: [String: [Double?]] {
         get { scoreValues.mapValues(Self.optionals) }

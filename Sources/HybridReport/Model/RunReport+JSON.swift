@@ -1,4 +1,5 @@
 public import Foundation
+import HybridCore
 
 extension RunReport {
     /// Runs with more results than this omit per-case data from `report.json` by default: the file would grow by
@@ -33,11 +34,12 @@ extension RunReport {
     public static func decode(_ data: Data, path: String) throws(ReportError) -> RunReport {
         struct Version: Decodable { var schemaVersion: Int }
         do {
-            let version = try JSONDecoder().decode(Version.self, from: data)
+            let tree = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
+            let version = try JSONValueDecoder().decode(Version.self, from: tree)
             guard version.schemaVersion <= currentSchemaVersion else {
                 throw ReportError.unsupportedSchemaVersion(path: path, found: version.schemaVersion, supported: currentSchemaVersion)
             }
-            return try JSONDecoder().decode(RunReport.self, from: data)
+            return try JSONValueDecoder().decode(RunReport.self, from: tree)
         } catch let error as ReportError {
             throw error
         } catch {

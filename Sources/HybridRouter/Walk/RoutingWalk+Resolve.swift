@@ -46,27 +46,22 @@ extension RoutingWalk.Rules {
     }
 
     /// A routing block, a deadline and a privacy class over `defaults`: the step both the resolver above and a
-    /// replayed policy (an order plus a routing block, no feature) take, field by field.
+    /// replayed policy (an order plus a routing block, no feature) take. Layers meet in one place,
+    /// `RoutingConfig.merged(over:)`; what the merged block leaves unset is the walk's own field default.
     package init(routing config: RoutingConfig?, deadlineMs: Int?, privacy: PrivacyClass?, defaults: RouterDefaults) {
-        self = defaults.baseRules
-        if let config { apply(config) }
+        self.init(block: config?.merged(over: defaults.baseRouting) ?? defaults.baseRouting, checksAvailability: defaults.checkAvailability)
         deadline = deadlineMs.map { .milliseconds($0) }
         self.privacy = privacy
     }
 
-    /// Rules with nothing but `blocks` applied in order, each over the ones before, and the availability probe.
-    package init(layering blocks: [RoutingConfig], checksAvailability: Bool) {
+    /// The rules one (already layered) routing block says.
+    package init(block: RoutingConfig, checksAvailability: Bool) {
         self.init()
-        for block in blocks { apply(block) }
         self.checksAvailability = checksAvailability
-    }
-
-    /// One routing block over these rules: what it sets wins (`onError` key by key, `hedge` whole).
-    private mutating func apply(_ block: RoutingConfig) {
         for (kind, action) in block.errorActions { actions[kind] = action }
         if let selection = block.outputSelection { outputFallback = selection }
-        // 0: no per-attempt timeout, whatever a lower layer says.
-        if let ms = block.attemptTimeoutMs { attemptTimeout = ms > 0 ? .milliseconds(ms) : nil }
+        // 0: no per-attempt timeout, whatever a lower layer said.
+        if let ms = block.attemptTimeoutMs, ms > 0 { attemptTimeout = .milliseconds(ms) }
         if let ms = block.rateLimitCooldownMs { rateLimitCooldown = .milliseconds(ms) }
         if let ms = block.quotaCooldownMs { quotaCooldown = .milliseconds(ms) }
         if let value = block.whenChecksFail { whenChecksFail = value }
