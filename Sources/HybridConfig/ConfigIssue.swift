@@ -21,7 +21,7 @@ public struct ConfigIssue: Sendable, Hashable, CustomStringConvertible {
     package var blocksPublishing = false
     /// The issue is a key the document model does not know (an app refuses the document for it unless the document
     /// declares a newer `schemaVersion`).
-    package var isUnknownKey = false
+    var isUnknownKey = false
 
     /// Creates an issue; `path` is a `ConfigPath` rendering such as `features.summarize.priority[0]`.
     package init(path: String, message: String, severity: Severity = .error) {

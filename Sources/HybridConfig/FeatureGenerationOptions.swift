@@ -20,7 +20,7 @@ public struct FeatureGenerationOptions: Sendable, Hashable, Codable {
     }
 
     /// The options in the core request type.
-    package var generationOptions: GenerationOptions {
+    var generationOptions: GenerationOptions {
         GenerationOptions(
             temperature: temperature,
             maxOutputTokens: maxOutputTokens,

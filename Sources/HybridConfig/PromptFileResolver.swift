@@ -8,7 +8,7 @@ public struct PromptFileResolver: Sendable {
     /// Folders standing for `prompts/`, searched in order.
     package var directories: [URL]
     /// Fall back to the templates compiled into the library.
-    package var useBundled: Bool
+    var useBundled: Bool
 
     /// Creates a resolver; `directories` are searched in order before the bundled templates.
     public init(directories: [URL] = [], useBundled: Bool = true) {
@@ -20,7 +20,7 @@ public struct PromptFileResolver: Sendable {
     @usableFromInline package static let bundled = PromptFileResolver()
 
     /// Whether `path` is an acceptable reference: relative, no `..`, no empty components.
-    package static func isSafeRelativePath(_ path: String) -> Bool {
+    static func isSafeRelativePath(_ path: String) -> Bool {
         guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\") else { return false }
         return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != ".." && $0 != "." }
     }

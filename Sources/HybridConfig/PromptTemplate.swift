@@ -169,7 +169,7 @@ package struct PromptTemplate: Sendable, Hashable {
     /// Whether `name` can be a template variable (and a feature input).
     ///
     /// Byte by byte: every allowed character is ASCII, so any byte of a longer UTF-8 sequence refuses the name.
-    package static func isValidName(_ name: String) -> Bool {
+    static func isValidName(_ name: String) -> Bool {
         guard let first = name.utf8.first, !isDigit(first) else { return false }
         var name = name
         return name.withUTF8 { $0.allSatisfy { byte in

@@ -8,7 +8,7 @@ import HybridCrypto
 /// with different seeds split installs independently.
 package enum RolloutBucketing {
     /// Buckets per 100 %.
-    package static let bucketCount = 10_000
+    static let bucketCount = 10_000
 
     /// The bucket (0..<10,000) of `installId` for `feature` under `seed`.
     package static func bucket(seed: String, feature: String, installId: String) -> Int {

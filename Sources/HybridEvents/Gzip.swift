@@ -4,7 +4,7 @@ package import Foundation
 /// gzip (RFC 1952) compression over the system zlib, for `Content-Encoding: gzip` upload bodies.
 package enum Gzip {
     /// `data` as one gzip member; nil only if zlib fails (out of memory).
-    package static func compress(_ data: Data, level: Int32 = 6) -> Data? {
+    static func compress(_ data: Data, level: Int32 = 6) -> Data? {
         var stream = z_stream()
         guard hybrid_deflate_init_gzip(&stream, level) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }

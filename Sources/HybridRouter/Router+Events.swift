@@ -152,7 +152,7 @@ extension RouteSkipReason {
 extension RouterError {
     /// The error's kind as a field event reports it: the model's error kind when a model's error ended the
     /// request, else the router's reason, in the same snake_case as `GenerationError.Kind`.
-    package var eventKind: String {
+    var eventKind: String {
         switch code.kind {
         case .unknownFeature: "unknown_feature"
         case .inputTooShort: "input_too_short"

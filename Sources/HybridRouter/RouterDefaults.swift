@@ -45,7 +45,7 @@ public struct RouterDefaults: Sendable {
     public var checkAvailability: Bool
     /// `routing` over the built-in block: what a request's config blocks are merged over, merged when the defaults
     /// change rather than on every request.
-    package private(set) var baseRouting: RoutingConfig
+    private(set) var baseRouting: RoutingConfig
 
     /// Creates the defaults; with no arguments, the built-in routing and sizing rules.
     public init(
@@ -68,7 +68,7 @@ public struct RouterDefaults: Sendable {
     }
 
     /// The minimum input length for `feature`.
-    package func minimumInput(for feature: String) -> Int {
+    func minimumInput(for feature: String) -> Int {
         minimumInputCharacters[feature] ?? defaultMinimumInputCharacters
     }
 
@@ -97,7 +97,7 @@ extension RouterDefaults {
 
     /// The bottom layer under the app's `routing`: the stopping kinds. The other constants above are the walk's
     /// own field defaults (`RoutingWalk.Rules`), so they need no block to say them again.
-    package static let builtInRouting = RoutingConfig(
+    static let builtInRouting = RoutingConfig(
         onError: Dictionary(uniqueKeysWithValues: stoppingKinds.map { ($0.rawValue, .stop) }))
 
     /// The defaults an app gets without saying anything.

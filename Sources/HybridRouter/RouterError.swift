@@ -62,7 +62,7 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     /// For ``Code/stopped`` and ``Code/streamInterrupted``: the model's error that ended the request.
     public let generationError: GenerationError?
     /// For ``Code/outputNotDecodable``: the type and why the best answer did not decode into it.
-    package let decodingProblem: String?
+    let decodingProblem: String?
 
     private init(
         _ code: Code, feature: String?, attempts: [RouteAttempt] = [], knownFeatures: [String] = [],

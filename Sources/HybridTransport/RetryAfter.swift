@@ -28,7 +28,7 @@ package enum RetryAfter {
     }
 
     /// `Retry-After: Wed, 21 Oct 2015 07:28:00 GMT`, as the time left from `now` (zero if already past).
-    package static func httpDate(_ value: String, now: Date) -> Duration? {
+    static func httpDate(_ value: String, now: Date) -> Duration? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

@@ -8,7 +8,7 @@ package struct JSONByteScanner {
     }
 
     /// Nesting beyond this stops the scan, so a hostile body cannot exhaust the stack.
-    package static let maximumDepth = 128
+    static let maximumDepth = 128
 
     package let bytes: UnsafeBufferPointer<UInt8>
     /// The next byte to read.
@@ -31,7 +31,7 @@ package struct JSONByteScanner {
     }
 
     /// The next byte after whitespace, without consuming it.
-    package mutating func peek() throws(Stop) -> UInt8 {
+    mutating func peek() throws(Stop) -> UInt8 {
         skipWhitespace()
         guard position < bytes.count else { throw Stop() }
         return bytes[position]

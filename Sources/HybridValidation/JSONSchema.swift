@@ -26,7 +26,7 @@ public struct JSONSchema: Sendable, Hashable {
     /// Keywords accepted and ignored: they describe, never constrain (also any name starting with `x-`).
     /// `propertyOrdering` (Gemini) and `x-order` (Foundation Models) fix the order a model writes keys in, which
     /// JSON object equality does not see.
-    package static let annotationKeywords: [String] = [
+    static let annotationKeywords: [String] = [
         "title", "description", "default", "examples", "example", "deprecated", "readOnly", "writeOnly",
         "propertyOrdering", "x-order", "contentMediaType", "contentEncoding",
     ]

@@ -210,7 +210,7 @@ public struct OutputConstraints: Sendable, Hashable, Codable {
     }
 
     /// Non-blank lines.
-    package static func paragraphCount(_ text: String) -> Int {
+    static func paragraphCount(_ text: String) -> Int {
         text.split(whereSeparator: \.isNewline).count { !$0.allSatisfy(\.isWhitespace) }
     }
 

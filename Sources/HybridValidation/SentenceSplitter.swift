@@ -18,7 +18,7 @@ package struct SentenceSplitter: Sendable, Hashable {
     /// Lowercased abbreviations without their final period that almost never end a sentence. Words like
     /// `etc`, `no` and `a.m` are deliberately absent: they often do end one, and rule 3 already keeps
     /// `etc. and` together.
-    package static let defaultAbbreviations: Set<String> = [
+    static let defaultAbbreviations: Set<String> = [
         "mr", "mrs", "ms", "mx", "dr", "prof", "sr", "jr", "st", "mt", "ft", "vs", "e.g", "i.e", "cf", "viz",
         "fig", "figs", "approx", "dept", "gen", "gov", "sen", "rep", "capt", "lt", "col", "sgt", "cmdr", "rev",
         "hon", "pres", "supt", "ave", "blvd",

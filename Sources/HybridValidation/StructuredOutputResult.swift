@@ -7,7 +7,7 @@ package struct StructuredOutputResult: Sendable, Hashable {
     /// The parse failure (one violation, keyword `json`, at `$`) or every schema violation; empty when all passed.
     package var violations: [SchemaViolation]
     /// Whether a schema was given; without one ``schemaValid`` is never reported.
-    package var schemaChecked: Bool
+    var schemaChecked: Bool
 
     /// A result as ``StructuredOutputCheck/check(_:)`` builds it.
     package init(strippedCodeFence: Bool, value: JSONValue?, violations: [SchemaViolation], schemaChecked: Bool) {

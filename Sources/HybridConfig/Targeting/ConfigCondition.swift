@@ -15,7 +15,7 @@
 /// ```
 package struct ConfigCondition: Sendable, Hashable, Codable {
     /// The labels a condition may test without the document declaring them (`labels`): what apps commonly set.
-    package static let builtInLabels = ["appVersion", "osVersion", "platform", "locale", "country", "deviceClass"]
+    static let builtInLabels = ["appVersion", "osVersion", "platform", "locale", "country", "deviceClass"]
 
     /// The condition's name, which features' `overrides` refer to.
     package var name: String

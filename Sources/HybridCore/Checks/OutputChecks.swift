@@ -80,7 +80,7 @@ package struct OutputCheckResult: Sendable, Hashable {
     /// The parse failure or every schema violation, with instance paths.
     package var schemaViolations: [SchemaViolation]
     /// Every problem with the response's tool calls, at paths under `$.tool_calls[i]`.
-    package var toolViolations: [SchemaViolation]
+    var toolViolations: [SchemaViolation]
 
     /// Creates a result; ``OutputChecks/evaluate(_:)`` builds these.
     package init(
@@ -152,7 +152,7 @@ public struct FailedOutputCheck: Sendable, Hashable, Codable, CustomStringConver
     }
 
     /// Whether it is a schema failure (the hard contract) rather than a soft constraint.
-    package var isSchema: Bool { OutputChecks.schemaResultNames.contains(name) }
+    var isSchema: Bool { OutputChecks.schemaResultNames.contains(name) }
 
     public var description: String {
         if name == ToolCallCheck.resultName { return "\(name): \(path ?? "$") \(keyword ?? "")" }

@@ -70,7 +70,7 @@ public struct ISO8601Milliseconds: Sendable, Codable, Hashable {
 
     /// The date in exactly `yyyy-MM-ddTHH:mm:ss.SSSZ` (24 bytes), nil for anything else: readers of JSON call it
     /// on the string's bytes in place, so the commonest date costs no `String` (collectors read one per event).
-    package static func parseCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    static func parseCanonical(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count == 24, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
             bytes[16] == 0x3A, bytes[19] == 0x2E, bytes[23] == 0x5A
         else { return nil }

@@ -6,7 +6,7 @@ package struct JSONMember<Root>: Sendable {
     /// The member's name on the wire.
     package let name: StaticString
     /// Whether the object is refused without it (every non-optional property).
-    package let isRequired: Bool
+    let isRequired: Bool
     fileprivate let slot: JSONMemberSlot<Root>
     /// Writes the member after a comma where one is due (``JSONTextWriter/key(_:)``), or nothing when absent.
     fileprivate let write: @Sendable (Root, inout JSONTextWriter) throws(JSONMemberError) -> Void

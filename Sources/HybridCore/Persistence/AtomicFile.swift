@@ -66,7 +66,7 @@ package enum AtomicFile {
 
     /// Deletes temporary files a crashed writer of `url` left behind: those whose writer process (named in the file
     /// name) no longer runs, so a reader in another process never deletes a live writer's file mid-write.
-    package static func removeStaleTemporaryFiles(of url: URL) {
+    static func removeStaleTemporaryFiles(of url: URL) {
         let directory = url.deletingLastPathComponent()
         let prefix = temporaryPrefix(for: url)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []

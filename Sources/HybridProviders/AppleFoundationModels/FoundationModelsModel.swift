@@ -48,7 +48,7 @@ package struct FoundationModelsModel: HybridCore.LanguageModel {
 
     /// The system model a config's `model` names: `content-tagging` is Apple's content-tagging use case; any other
     /// name (`system`, by convention) the general-purpose default. A config changes it without an app release.
-    package static func systemModel(named name: String) -> SystemLanguageModel {
+    static func systemModel(named name: String) -> SystemLanguageModel {
         name == "content-tagging" ? SystemLanguageModel(useCase: .contentTagging) : .default
     }
 

@@ -99,7 +99,7 @@ public struct ModelChoice: Sendable {
 
     /// The variable name a declared hosted model's config carries: the validator wants a key source named, and the
     /// app's credentials (``ModelCredentials``) replace it when the model is built. Never a key.
-    package static let appProvidedKey = "APP_PROVIDED_KEY"
+    static let appProvidedKey = "APP_PROVIDED_KEY"
 
     private static func config(
         _ kind: ProviderKind, _ baseURL: String?, _ model: String, _ tier: ModelTier, window: Int,
