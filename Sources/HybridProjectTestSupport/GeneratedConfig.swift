@@ -7,7 +7,9 @@ public enum GeneratedConfig {
     /// `base` with `features` generated features added and `version` 2, serialized with sorted keys as a remote
     /// payload would be.
     public static func document(base: Data, features: Int) throws -> Data {
-        var root = try JSONDecoder().decode([String: JSONValue].self, from: base)
+        guard var root = try JSONValue(parsing: String(decoding: base, as: UTF8.self)).objectValue else {
+            throw CocoaError(.coderReadCorrupt)  // the base is the bundled config, an object
+        }
         var all = root["features"]?.objectValue ?? [:]
         for i in 0..<features {
             all["generated_\(i)"] = .object(feature(i))

@@ -82,7 +82,7 @@ struct FoundationModelsSessionRunner {
         let generationSchema = try GenerationSchema(root: Self.dynamicSchema(schema, name: name), dependencies: [])
         let response = try await session.respond(to: prompt, schema: generationSchema, options: options)
         output.text = response.content.jsonString
-        output.structured = try? JSONDecoder().decode(JSONValue.self, from: Data(output.text.utf8))
+        output.structured = try? JSONValue(parsing: output.text)
         guard output.structured != nil else {
             throw GenerationError.decodingFailure(model: modelID.id, detail: "the generated content is not valid JSON")
         }

@@ -55,7 +55,7 @@ extension RoutingWalk.Rules {
     }
 
     /// The rules one (already layered) routing block says.
-    package init(block: RoutingConfig, checksAvailability: Bool) {
+    init(block: RoutingConfig, checksAvailability: Bool) {
         self.init()
         self.checksAvailability = checksAvailability
         for (kind, action) in block.errorActions { actions[kind] = action }
