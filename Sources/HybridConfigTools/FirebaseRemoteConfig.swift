@@ -129,7 +129,7 @@ public enum FirebaseRemoteConfig {
     public static func importTemplate(_ data: Data) throws(ConfigError) -> ImportResult {
         let template: JSONValue
         do {
-            template = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
+            template = try JSONValue(parsing: data)
         } catch {
             throw .notJSON(detail: "Firebase template: \(error)")
         }

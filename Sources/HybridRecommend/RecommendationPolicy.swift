@@ -136,7 +136,7 @@ public struct RecommendationPolicy: Sendable, Hashable, Codable {
     public static func decode(_ data: Data, path: String = "policy") throws(RecommendError) -> RecommendationPolicy {
         let policy: RecommendationPolicy
         do {
-            policy = try JSONValueDecoder().decode(RecommendationPolicy.self, fromJSON: String(decoding: data, as: UTF8.self))
+            policy = try JSONValueDecoder().decode(RecommendationPolicy.self, from: JSONValue(parsing: data))
         } catch let error as DecodingError {
             throw .invalidPolicy(path: path, reason: describe(error))
         } catch {

@@ -61,7 +61,6 @@ struct RouteTrace: Sendable {
         guard fraction > 0, low + 1 < sorted.count else { return sorted[low] }
         return sorted[low] + fraction * (sorted[low + 1] - sorted[low])
     }
-
 }
 
 /// What a trace serves per case, for telling routes apart: two orders that differ only in fallbacks never reached

@@ -32,7 +32,7 @@ extension PairwiseVerdictRecord {
     /// A stored body read back; a row that does not decode is named with its database.
     package static func decoded(_ body: String, path: String) throws(StoreError) -> PairwiseVerdictRecord {
         do {
-            return try JSONValueDecoder().decode(PairwiseVerdictRecord.self, fromJSON: body)
+            return try JSONValueDecoder().decode(PairwiseVerdictRecord.self, from: JSONValue(parsing: body))
         } catch {
             throw StoreError.unreadableRow(path: path, table: "pairwise_verdicts", reason: "\(error)")
         }

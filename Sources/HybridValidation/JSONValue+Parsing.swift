@@ -1,3 +1,5 @@
+package import Foundation
+
 extension JSONValue {
     /// Why JSON text could not be parsed: the reason, with line and column.
     public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -14,6 +16,12 @@ extension JSONValue {
         } catch {
             throw ParseError(description: error.description)
         }
+    }
+
+    /// Parses the JSON in `data` as ``init(parsing:)`` does; bytes that are not UTF-8 are refused, not replaced.
+    package init(parsing data: Data) throws(ParseError) {
+        guard let text = String(validating: data, as: UTF8.self) else { throw ParseError(description: "not UTF-8 text") }
+        try self.init(parsing: text)
     }
 
     /// Parses `text` as ``init(parsing:)`` does and shows `visit` the decoded UTF-8 bytes of its strings as they

@@ -14,12 +14,6 @@ package struct JSONValueDecoder: Sendable {
     package func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try T(from: TreeDecoder(value: value, codingPath: []))
     }
-
-    /// Decodes `type` from JSON text, parsed once by `JSONValue(parsing:)`: the harness's files and stored bodies
-    /// come this way rather than through Foundation's `JSONDecoder`. A syntax error is a `JSONValue.ParseError`.
-    package func decode<T: Decodable>(_ type: T.Type, fromJSON text: String) throws -> T {
-        try decode(type, from: JSONValue(parsing: text))
-    }
 }
 
 extension JSONValue {

@@ -39,7 +39,7 @@ enum LabelFile {
     /// A `hybrid judge-check --out` file.
     static func judgeCheck(_ path: String) throws -> JudgeReliabilitySummary {
         guard let data = FileManager.default.contents(atPath: path),
-            let summary = try? JSONValueDecoder().decode(JudgeReliabilitySummary.self, fromJSON: String(decoding: data, as: UTF8.self))
+            let summary = try? JSONValueDecoder().decode(JudgeReliabilitySummary.self, from: JSONValue(parsing: data))
         else { throw CLIError("cannot read \(path) as a `hybrid judge-check --out` file") }
         return summary
     }

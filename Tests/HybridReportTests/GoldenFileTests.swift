@@ -120,4 +120,12 @@ struct GoldenFileTests {
             try RunReport.decode(data, path: "b.json")
         }
     }
+
+    @Test("a baseline whose bytes are not UTF-8 is refused naming the file, not read with replacement characters")
+    func invalidUTF8Refused() throws {
+        var data = try Self.fullReport().jsonData()
+        data[data.firstIndex(of: UInt8(ascii: "\""))! + 1] = 0xFF  // inside the first key: only the encoding is wrong
+        let error = try #require(throws: ReportError.self) { try RunReport.decode(data, path: "b.json") }
+        #expect("\(error)".contains("b.json") && "\(error)".contains("not UTF-8"), "\(error)")
+    }
 }

@@ -40,7 +40,7 @@ public struct GateSpec: Sendable, Hashable, Codable {
         }
         let spec: GateSpec
         do {
-            spec = try JSONValueDecoder().decode(GateSpec.self, fromJSON: String(decoding: data, as: UTF8.self))
+            spec = try JSONValueDecoder().decode(GateSpec.self, from: JSONValue(parsing: data))
         } catch {
             throw .unreadableFile(path: path, reason: "not a valid gates file (\(error))")
         }

@@ -34,7 +34,7 @@ extension RunReport {
     public static func decode(_ data: Data, path: String) throws(ReportError) -> RunReport {
         struct Version: Decodable { var schemaVersion: Int }
         do {
-            let tree = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
+            let tree = try JSONValue(parsing: data)
             let version = try JSONValueDecoder().decode(Version.self, from: tree)
             guard version.schemaVersion <= currentSchemaVersion else {
                 throw ReportError.unsupportedSchemaVersion(path: path, found: version.schemaVersion, supported: currentSchemaVersion)
