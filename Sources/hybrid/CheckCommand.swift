@@ -84,11 +84,12 @@ struct CheckCommand: AsyncParsableCommand {
         return data
     }
 
-    /// Parsed strictly, so a syntax error is reported with its line and column.
+    /// Parsed strictly, so a syntax error is reported with its line and column and bytes that are not UTF-8 are
+    /// refused (as `JSONDecoder` refused them in constraints files before they came this way).
     static func readJSON(_ path: String) throws -> JSONValue {
-        let text = String(decoding: try read(path), as: UTF8.self)
+        let data = try read(path)
         do {
-            return try JSONValue(parsing: text)
+            return try JSONValue(parsing: data)
         } catch {
             throw CLIError("\(path): not valid JSON (\(error))")
         }

@@ -326,11 +326,6 @@ struct EvalCommand: AsyncParsableCommand {
         if let code = report.gates?.exitCode, code != 0 { throw ExitCode(code) }
     }
 
-    /// `value` as the JSON tree a run's arguments keep; nil when it does not encode.
-    static func jsonValue(of value: some Encodable) -> JSONValue? {
-        try? JSONValue(encoding: value)
-    }
-
     static func scorers(_ names: [String]?, hasSchema: Bool) throws -> [any QualityScorer] {
         let chosen = names ?? (hasSchema ? ["field_match"] : ["token_f1", "rouge_l"])
         return try chosen.map { name in
@@ -414,7 +409,7 @@ struct EvalCommand: AsyncParsableCommand {
             }
         }
 
-        var json: JSONValue { EvalCommand.jsonValue(of: self) ?? .object([:]) }
+        var json: JSONValue { (try? JSONValue(encoding: self)) ?? .object([:]) }
     }
 }
 

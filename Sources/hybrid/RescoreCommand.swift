@@ -59,7 +59,7 @@ struct RescoreCommand: AsyncParsableCommand {
             let judgeModel = try judging.rubricJudge(document: document, store: store, budget: budget)
             if let judge = judging.judge { changes.append("judge: \(judge) (\(judging.judgeMode.rawValue))") }
             var arguments: [String: JSONValue] = [:]
-            if let reliability = try await judging.measure(judgeModel) { arguments["judgeReliability"] = EvalCommand.jsonValue(of: reliability) }
+            if let reliability = try await judging.measure(judgeModel) { arguments["judgeReliability"] = try? JSONValue(encoding: reliability) }
             let cases = try self.cases(run: existing, skipInvalid: settings.skipInvalid)
             var rescorer = Rescorer(
                 store: store,
