@@ -120,7 +120,7 @@ let package = Package(
         // (`hybrid-bench calibrate`, and a reduced zoo in the tests). Never shipped to apps.
         .target(
             name: "HybridCalibration",
-            dependencies: ["HybridCore", "HybridConfig", "HybridStore", "HybridReport", "HybridRecommend"],
+            dependencies: ["HybridCore", "HybridConfig", "HybridConfigTools", "HybridStore", "HybridReport", "HybridRecommend"],
             swiftSettings: strict
         ),
         .target(
@@ -217,7 +217,7 @@ let package = Package(
         // processes. Imports Swift Testing.
         .target(
             name: "HybridLocalModelTestSupport",
-            dependencies: ["HybridLocalModel", "HybridConfig", "HybridCore", "HybridProviders", "HybridCurl"],
+            dependencies: ["HybridLocalModel", "HybridConfig", "HybridConfigTools", "HybridCore", "HybridProviders", "HybridCurl"],
             swiftSettings: strict
         ),
         // HybridProjectTestSupport runs the Python jsonschema oracle; HybridReport provides the seeded SplitMix64.
@@ -232,6 +232,7 @@ let package = Package(
         .testTarget(
             name: "HybridProvidersTests",
             dependencies: [
+                "HybridConfigTools",
                 "HybridProviders", "HybridTransport", "HybridTestSupport", "HybridTesting", "HybridCurl", "HybridLocalModel",
                 "HybridConfig", .product(name: "Logging", package: "swift-log"), "HybridLocalModelTestSupport",
                 "HybridProjectTestSupport",
@@ -243,6 +244,7 @@ let package = Package(
         .testTarget(
             name: "HybridStoreTests",
             dependencies: [
+                "HybridConfigTools",
                 "HybridProjectTestSupport", "HybridStore", "hybrid-store-stress", "HybridTestSupport", "HybridTesting", "HybridPostgres", "HybridCore",
                 // The rollout's crash and race tests drive `RolloutDriver` over both backends.
                 "HybridRecommend", "HybridConfig",
@@ -298,6 +300,7 @@ let package = Package(
         .testTarget(
             name: "HybridRunnerTests",
             dependencies: [
+                "HybridConfigTools",
                 "HybridProjectTestSupport", "HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders",
                 "HybridReport", "HybridLocalModelTestSupport", "hybrid-measure",
             ],
@@ -307,6 +310,7 @@ let package = Package(
         .testTarget(
             name: "HybridCollectTests",
             dependencies: [
+                "HybridConfigTools",
                 "HybridProjectTestSupport", "HybridCollect", "HybridStore", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridTransport",
                 "HybridRouter", "HybridConfig", "HybridProviders", "HybridLocalModel", "HybridEvents", "HybridReport", "hybrid",
                 "HybridLocalModelTestSupport", "HybridPostgres", "HybridRecommend",
@@ -323,6 +327,7 @@ let package = Package(
         .testTarget(
             name: "HybridCLITests",
             dependencies: [
+                "HybridConfigTools",
                 "HybridProjectTestSupport", "hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore", "HybridTesting",
                 "HybridPostgres", .product(name: "GRDB", package: "GRDB.swift"), "HybridLocalModelTestSupport", "HybridRecommend",
             ],

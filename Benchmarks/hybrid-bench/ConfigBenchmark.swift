@@ -65,7 +65,8 @@ enum ConfigBenchmark {
         cache: () throws -> any ConfigSnapshotCache
     ) async throws -> (median: Double, p95: Double) {
         try await measure(iterations) {
-            let loader = ConfigLoader(bundled: bundled, sourceURL: source, fetcher: nil, cache: try cache(), verifier: verifier)
+            let loader = ConfigLoader(
+                bundled: bundled, sourceURL: source, fetcher: nil, cache: try cache(), verifier: verifier, promptFiles: .bundled)
             let resolution = await loader.start()
             guard case .lastKnownGood = resolution.source else {
                 throw BenchFailure.notLoaded(resolution.reasonNewOneRejected.map(String.init(describing:)) ?? "no snapshot")
@@ -83,7 +84,8 @@ enum ConfigBenchmark {
         }
         defer { server.stop() }
         let loader = ConfigLoader(
-            bundled: bundled, sourceURL: server.baseURL + "/hybrid.json", fetcher: ConfigFetcher(transport: CurlTransport()))
+            bundled: bundled, sourceURL: server.baseURL + "/hybrid.json", fetcher: ConfigFetcher(transport: CurlTransport()),
+            promptFiles: .bundled)
         let first = await loader.refresh()
         guard first.outcome == .updated else { throw BenchFailure.notLoaded("first fetch: \(String(describing: first.reasonNewOneRejected))") }
         return try await measure(iterations) {
@@ -125,15 +127,17 @@ enum ConfigBenchmark {
                 let parse = lap()
                 let document = try ConfigValidator.decode(snapshot.body)
                 let decode = lap()
-                let loaded = try ConfigValidator.load(snapshot.body, checkUnknownKeys: false)
+                let loaded = try ConfigValidator.load(snapshot.body, promptFiles: .bundled, checkUnknownKeys: false)
                 let load = lap()
-                let loader = ConfigLoader(bundled: bundled, sourceURL: source, fetcher: nil, cache: SQLiteConfigSnapshotCache(path: databasePath))
+                let loader = ConfigLoader(
+                    bundled: bundled, sourceURL: source, fetcher: nil, cache: SQLiteConfigSnapshotCache(path: databasePath),
+                    promptFiles: .bundled)
                 let resolution = await loader.start()
                 let startup = lap()
                 withExtendedLifetime((tree, document, loaded, loader, resolution)) {}
                 samples.add(cacheRead: cacheRead, parse: parse, decode: decode, load: load, startup: startup)
             }
-            let bothCPU = try threadCPUMedian(iterations) { _ = try ConfigValidator.load(body, checkUnknownKeys: false) }
+            let bothCPU = try threadCPUMedian(iterations) { _ = try ConfigValidator.load(body, promptFiles: .bundled, checkUnknownKeys: false) }
             return samples.split(decodeAndValidateCPU: bothCPU)
         }
 

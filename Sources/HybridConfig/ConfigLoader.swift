@@ -56,7 +56,7 @@ public actor ConfigLoader {
         fetcher: ConfigFetcher?,
         cacheFile: URL? = nil,
         verifier: ConfigSignatureVerifier? = nil,
-        promptFiles: PromptFileResolver = .bundled,
+        promptFiles: PromptFileResolver = PromptFileResolver(),
         options: Options = Options()
     ) {
         self.init(
@@ -71,7 +71,7 @@ public actor ConfigLoader {
         fetcher: ConfigFetcher?,
         cache: any ConfigSnapshotCache,
         verifier: ConfigSignatureVerifier? = nil,
-        promptFiles: PromptFileResolver = .bundled,
+        promptFiles: PromptFileResolver = PromptFileResolver(),
         options: Options = Options(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -225,32 +225,6 @@ public actor ConfigLoader {
 }
 
 extension ConfigLoader {
-    /// A loader whose fallback is the defaults compiled into the library; `cacheFile` as in
-    /// ``init(bundled:sourceURL:fetcher:cacheFile:verifier:promptFiles:options:)``.
-    public static func withBundledDefaults(
-        sourceURL: String?,
-        fetcher: ConfigFetcher?,
-        cacheFile: URL? = nil,
-        verifier: ConfigSignatureVerifier? = nil,
-        options: Options = Options()
-    ) throws(ConfigError) -> ConfigLoader {
-        try withBundledDefaults(sourceURL: sourceURL, fetcher: fetcher, cache: cache(at: cacheFile), verifier: verifier, options: options)
-    }
-
-    /// The same over any snapshot cache.
-    package static func withBundledDefaults(
-        sourceURL: String?,
-        fetcher: ConfigFetcher?,
-        cache: any ConfigSnapshotCache,
-        verifier: ConfigSignatureVerifier? = nil,
-        options: Options = Options()
-    ) throws(ConfigError) -> ConfigLoader {
-        ConfigLoader(
-            bundled: try BundledDefaults.validated(), sourceURL: sourceURL, fetcher: fetcher, cache: cache,
-            verifier: verifier, options: options
-        )
-    }
-
     /// A file cache at `url`, or one in memory.
     private static func cache(at url: URL?) -> any ConfigSnapshotCache {
         url.map { FileConfigSnapshotCache(url: $0) } ?? InMemoryConfigSnapshotCache()

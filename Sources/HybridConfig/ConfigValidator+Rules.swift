@@ -458,7 +458,7 @@ extension ConfigValidator {
     /// The app's own routing block (`RouterDefaults.routing`), checked as a config's block is; the paths of the
     /// issues start at `RouterDefaults.routing`, so the message points at code rather than at a JSON file.
     package static func validate(appRouting routing: RoutingConfig) throws(ConfigError) {
-        var checker = Checker(document: HybridConfigDocument(version: 0, models: [:], features: [:]), promptFiles: .bundled)
+        var checker = Checker(document: HybridConfigDocument(version: 0, models: [:], features: [:]), promptFiles: PromptFileResolver())
         checker.checkRouting(routing, ConfigPath.root)
         if routing.hedge != nil {
             // A hedge spends money on a second model: the config decides it, from eval evidence (`hybrid recommend`),

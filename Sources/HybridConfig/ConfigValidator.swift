@@ -13,7 +13,7 @@ public enum ConfigValidator {
     ///   parse; the start-up path from an already validated cache turns it off).
     public static func load(
         _ data: Data,
-        promptFiles: PromptFileResolver = .bundled,
+        promptFiles: PromptFileResolver = PromptFileResolver(),
         checkUnknownKeys: Bool = true
     ) throws(ConfigError) -> ValidatedConfig {
         // One parse serves decoding, the unknown-key check and a first look for secrets: the parser shows every
@@ -52,7 +52,7 @@ public enum ConfigValidator {
     /// Validates an already decoded document and inlines its template files.
     public static func validate(
         _ document: HybridConfigDocument,
-        promptFiles: PromptFileResolver = .bundled,
+        promptFiles: PromptFileResolver = PromptFileResolver(),
         extraWarnings: [ConfigIssue] = []
     ) throws(ConfigError) -> ValidatedConfig {
         try validate(document, tree: nil, secretsScreenedClean: false, promptFiles: promptFiles, extraWarnings: extraWarnings)
@@ -108,7 +108,7 @@ public enum ConfigValidator {
     }
 
     /// All issues of `data` (errors and warnings), for `hybrid config validate`; empty when it is fine.
-    package static func issues(in data: Data, promptFiles: PromptFileResolver = .bundled) -> [ConfigIssue] {
+    package static func issues(in data: Data, promptFiles: PromptFileResolver = PromptFileResolver()) -> [ConfigIssue] {
         do {
             return try load(data, promptFiles: promptFiles).warnings
         } catch let error where error.kind == .invalid {

@@ -1,4 +1,4 @@
-package import HybridCore
+import HybridCore
 
 /// Generation settings as a config spells them (flat keys, JSON-friendly).
 public struct FeatureGenerationOptions: Sendable, Hashable, Codable {

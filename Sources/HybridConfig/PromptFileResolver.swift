@@ -2,22 +2,24 @@ public import Foundation
 
 /// Finds template files named by `templateFile` (paths relative to `prompts/`).
 ///
-/// Directories are searched first, in order (so `hybrid config validate prompts/hybrid.config.json` sees edits
-/// on disk), then the copies compiled into the library.
+/// Directories are searched first, in order, then the in-memory copies the harness compiles in. An app's resolver
+/// has none by default: a config it fetches comes with its templates inlined (`hybrid config publish` does that).
 public struct PromptFileResolver: Sendable {
     /// Folders standing for `prompts/`, searched in order.
     package var directories: [URL]
-    /// Fall back to the templates compiled into the library.
-    var useBundled: Bool
+    /// Path relative to `prompts/` → text, consulted after the directories.
+    package var files: [String: String]
 
-    /// Creates a resolver; `directories` are searched in order before the bundled templates.
-    public init(directories: [URL] = [], useBundled: Bool = true) {
-        self.directories = directories
-        self.useBundled = useBundled
+    /// Creates a resolver that searches `directories` in order.
+    public init(directories: [URL] = []) {
+        self.init(directories: directories, files: [:])
     }
 
-    /// Only the templates compiled into the library.
-    @usableFromInline package static let bundled = PromptFileResolver()
+    /// A resolver that searches `directories`, then `files`.
+    package init(directories: [URL], files: [String: String]) {
+        self.directories = directories
+        self.files = files
+    }
 
     /// Whether `path` is an acceptable reference: relative, no `..`, no empty components.
     static func isSafeRelativePath(_ path: String) -> Bool {
@@ -25,7 +27,7 @@ public struct PromptFileResolver: Sendable {
         return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty && $0 != ".." && $0 != "." }
     }
 
-    /// The text of `relativePath`, or nil when no directory and no bundled copy has it.
+    /// The text of `relativePath`, or nil when no directory and no in-memory copy has it.
     package func contents(of relativePath: String) -> String? {
         guard Self.isSafeRelativePath(relativePath) else { return nil }
         for directory in directories {
@@ -34,6 +36,6 @@ public struct PromptFileResolver: Sendable {
                 return text
             }
         }
-        return useBundled ? BundledDefaults.files[relativePath] : nil
+        return files[relativePath]
     }
 }

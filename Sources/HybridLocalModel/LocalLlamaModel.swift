@@ -1,5 +1,6 @@
 public import HybridCore
 public import HybridTransport
+import HybridConfig
 import HybridProviders
 
 /// The embedded local model: a llama.cpp `llama-server` child process on 127.0.0.1 behind the OpenAI-compatible
@@ -135,10 +136,12 @@ public struct LocalLlamaModel: LanguageModel {
             throw .unavailable(model: id, reason: .notInstalled(what: "llama-server", fix: LocalModelInstallation.fixCommand))
         }
         let base = try await server.start()
+        let config = ModelConfig(
+            kind: .llamaCpp, baseURL: base, model: "local", tier: tier, pricing: ModelPricing(inputPerMillion: 0, outputPerMillion: 0),
+            contextWindow: capabilities.contextWindow, maxOutputTokens: capabilities.maxOutputTokens,
+            capabilities: .init(structuredOutput: capabilities.structuredOutput, streaming: capabilities.streaming),
+            displayName: displayName)
         return OpenAICompatibleModel(
-            configuration: OpenAICompatibleModel.Configuration(
-                .openAICompatible(), id: id, displayName: displayName, tier: tier, baseURL: base, model: "local",
-                capabilities: capabilities, timeouts: timeouts),
-            transport: transport)
+            id: id, config: config, settings: HTTPWireSettings(timeouts: timeouts), transport: transport)
     }
 }

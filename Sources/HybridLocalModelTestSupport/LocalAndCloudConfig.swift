@@ -1,4 +1,5 @@
 public import HybridConfig
+import HybridConfigTools
 import HybridCore
 import HybridCurl
 import HybridLocalModel

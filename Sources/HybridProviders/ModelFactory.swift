@@ -61,11 +61,8 @@ public struct ModelFactory: Sendable {
                 id: id, displayName: displayName, tier: config.tier, capabilities: config.modelCapabilities,
                 kind: config.kind.rawValue,
                 reason: "no llama.cpp runtime registered: link HybridLocalModel and use ModelFactory.withLocalLlama()")
-        case .openAICompatible: return http(.openAICompatible(), id: id, config: config, transport: transport)
-        case .anthropic:
-            return http(.anthropic(defaultMaxTokens: config.maxOutputTokens ?? 1024), id: id, config: config, transport: transport)
-        case .gemini: return http(.gemini, id: id, config: config, transport: transport)
-        case .ollama: return http(.ollama(), id: id, config: config, transport: transport)
+        case .openAICompatible, .anthropic, .gemini, .ollama:
+            return HTTPLanguageModel(id: id, config: config, transport: transport, environment: environment)
         case .appleFoundationModels:
             #if canImport(FoundationModels)
             if #available(macOS 26, iOS 26, *) {
@@ -85,18 +82,6 @@ public struct ModelFactory: Sendable {
             return UnsupportedModel(id: id, displayName: displayName, tier: config.tier,
                                     capabilities: config.modelCapabilities, kind: config.kind.rawValue)
         }
-    }
-
-    /// An HTTP provider's model: the provider's defaults for what the config leaves out (API root, tier), and
-    /// exactly the config's key variable (none when it names none).
-    private func http(
-        _ provider: HTTPModelConfiguration.Provider, id: String, config: ModelConfig, transport: any HTTPTransport
-    ) -> HTTPLanguageModel {
-        var configuration = HTTPModelConfiguration(
-            provider, id: id, displayName: config.displayName ?? id, tier: config.tier, baseURL: config.baseURL,
-            model: config.model, capabilities: config.modelCapabilities)
-        configuration.apiKeyVariable = config.apiKeyEnv
-        return HTTPLanguageModel(configuration: configuration, transport: transport, environment: environment)
     }
 
     /// Every model in `document`, sorted by id.

@@ -32,7 +32,7 @@ public struct ConfigPublisher: Sendable {
 
         /// Creates options; by default the publish is real, unsigned, conditional on the snapshot history, validated against the bundled templates, with 5 s / 15 s / 30 s connect, first-byte and total limits.
         public init(
-            ifMatch: String? = nil, dryRun: Bool = false, signer: ConfigSigner? = nil, promptFiles: PromptFileResolver = .bundled,
+            ifMatch: String? = nil, dryRun: Bool = false, signer: ConfigSigner? = nil, promptFiles: PromptFileResolver = PromptFileResolver(),
             timeouts: HTTPTimeouts = HTTPTimeouts(connect: .seconds(5), firstByte: .seconds(15), total: .seconds(30))
         ) {
             self.ifMatch = ifMatch
@@ -65,6 +65,8 @@ public struct ConfigPublisher: Sendable {
             throw .config(error)
         }
         let document = validated.document
+        // Apps resolve no template files (they have no prompts/ folder), so what goes out carries the text inline.
+        let body = validated.templateFiles.isEmpty ? body : Self.inliningTemplateFiles(body, promptFiles: options.promptFiles)
         let unknown = validated.warnings.filter(\.blocksPublishing)
         if !unknown.isEmpty && !options.allowUnknownKeys { throw .unknownKeys(unknown) }
         let latest = try await latestSnapshot(destination)
@@ -92,6 +94,25 @@ public struct ConfigPublisher: Sendable {
         }
         await readBackAndRecord(&outcome, body: body)
         return outcome
+    }
+
+    /// `body` with each `"templateFile": path` replaced by `"template": <the file's text>`, as canonical JSON. Called
+    /// only after validation resolved every file; every other member is kept as written (unknown keys included).
+    static func inliningTemplateFiles(_ body: Data, promptFiles: PromptFileResolver) -> Data {
+        func inline(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .object(var members):
+                if case .string(let path)? = members["templateFile"], let text = promptFiles.contents(of: path) {
+                    members["templateFile"] = nil
+                    members["template"] = .string(text)
+                }
+                return .object(members.mapValues(inline))
+            case .array(let items): return .array(items.map(inline))
+            default: return value
+            }
+        }
+        guard let tree = try? JSONValue(parsing: body) else { return body }
+        return Data(inline(tree).canonicalJSON.utf8)
     }
 
     /// Republishes version `version` of `destination` from the snapshot history as version (highest recorded + 1),

@@ -108,7 +108,7 @@ struct ConfigCommand: AsyncParsableCommand {
                 case .fetched(let payload):
                     print("200 OK; ETag \(payload.etag ?? "none"); \(payload.body.count) bytes; signature \(payload.signature == nil ? "none" : "present")")
                     try verifier?.verify(payload.body, signature: payload.signature, source: url)
-                    let validated = try ConfigValidator.load(payload.body)
+                    let validated = try ConfigValidator.load(payload.body, promptFiles: .bundled)
                     print("version \(validated.document.version): \(validated.document.description ?? "")")
                     for warning in validated.warnings { printError("warning: \(warning)") }
                     let old: HybridConfigDocument
@@ -304,7 +304,7 @@ private func emit(_ data: Data, to output: String?) throws(ConfigError) {
 
 /// Template files of a config on disk resolve against its folder first, then the bundled prompts.
 private func resolver(for file: String) -> PromptFileResolver {
-    PromptFileResolver(directories: [URL(fileURLWithPath: file).deletingLastPathComponent()])
+    PromptFileResolver.bundled.searchingFirst([URL(fileURLWithPath: file).deletingLastPathComponent()])
 }
 
 /// A config file validated with its template files inlined (so diffs and exports show prompt text).

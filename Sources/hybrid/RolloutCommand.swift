@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HybridConfig
+import HybridConfigTools
 import HybridCurl
 import HybridRecommend
 
@@ -88,7 +89,7 @@ struct RolloutCommand: AsyncParsableCommand {
                 let store = try await database.store.fieldEvents()
                 let driver = RolloutDriver(
                     store: store, publisher: ConfigPublisher(transport: CurlTransport.shared, snapshots: nil),
-                    options: ConfigPublisher.Options())
+                    options: ConfigPublisher.Options(promptFiles: .bundled))
                 print(try await driver.abort(feature: feature, reason: reason).line(feature: feature))
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HybridConfig
+import HybridConfigTools
 import HybridPostgres
 import HybridProjectTestSupport
 import HybridRecommend

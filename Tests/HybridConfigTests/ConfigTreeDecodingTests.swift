@@ -4,6 +4,7 @@ import HybridTestSupport
 import Testing
 
 @testable import HybridConfig
+import HybridConfigTools
 import HybridProjectTestSupport
 
 /// The one config reader (`HybridConfigDocument(tree:)`; documents are `Encodable` only, so nothing else reads

@@ -1,12 +1,13 @@
 import Foundation
 import HybridConfig
+import HybridConfigTools
 import HybridCore
 import Testing
 
 @Suite("Config validation")
 struct ConfigValidatorTests {
     @Test func bundledDefaultsAreValidWithoutWarnings() throws {
-        let validated = try ConfigValidator.load(HybridConfigDocument.bundledDefaultsJSON)
+        let validated = try ConfigValidator.load(HybridConfigDocument.bundledDefaultsJSON, promptFiles: .bundled)
         #expect(validated.warnings.isEmpty)
         #expect(validated.document.features["summarize"]?.variants["concise"]?.template?.contains("{{input}}") == true)
         #expect(validated.document.features["summarize"]?.variants["concise"]?.templateFile == nil)
@@ -88,15 +89,17 @@ struct ConfigValidatorTests {
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("classify"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data("Text: {{message}}".utf8).write(to: dir.appendingPathComponent("classify/default.txt"))
-        let issues = Fixtures.errors(Fixtures.config(), promptFiles: PromptFileResolver(directories: [dir]))
+        let issues = Fixtures.errors(
+            Fixtures.config { $0.set(["features", "classify", "variants", "default"], ["templateFile": "classify/default.txt"]) },
+            promptFiles: PromptFileResolver(directories: [dir]))
         #expect(issues.map(\.path) == ["features.classify.variants.default.templateFile"])
         #expect(issues.first?.message.contains("in classify/default.txt") == true)
     }
 
     @Test func missingOrEscapingTemplateFile() {
-        let missing = Fixtures.errors(Fixtures.config { $0.set(["features", "classify", "variants", "default", "templateFile"], "classify/nope.txt") })
+        let missing = Fixtures.errors(Fixtures.config { $0.set(["features", "classify", "variants", "default"], ["templateFile": "classify/nope.txt"]) })
         #expect(missing.map(\.path) == ["features.classify.variants.default.templateFile"])
-        let escaping = Fixtures.errors(Fixtures.config { $0.set(["features", "classify", "variants", "default", "templateFile"], "../etc/passwd") })
+        let escaping = Fixtures.errors(Fixtures.config { $0.set(["features", "classify", "variants", "default"], ["templateFile": "../etc/passwd"]) })
         #expect(escaping.first?.message.contains("without '..'") == true)
     }
 

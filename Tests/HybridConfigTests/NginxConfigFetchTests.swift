@@ -1,5 +1,6 @@
 import Foundation
 import HybridConfig
+import HybridConfigTools
 import HybridCurl
 import HybridTransport
 import HybridProjectTestSupport

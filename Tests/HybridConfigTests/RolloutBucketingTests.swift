@@ -1,4 +1,5 @@
 import HybridConfig
+import HybridConfigTools
 import Testing
 
 @Suite("Rollout bucketing")

@@ -1,5 +1,6 @@
 import Foundation
 import HybridConfig
+import HybridConfigTools
 import HybridCore
 import HybridTransport
 import Synchronization
@@ -51,9 +52,22 @@ extension JSONValue {
 }
 
 enum Fixtures {
-    /// The bundled default config as a mutable JSON tree.
+    /// The bundled default config as a mutable JSON tree, its template files inlined as `hybrid config publish`
+    /// sends them (an app resolves no template files).
     static var defaults: JSONValue {
-        try! JSONDecoder().decode(JSONValue.self, from: HybridConfigDocument.bundledDefaultsJSON)
+        func inline(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .object(var members):
+                if let path = members["templateFile"]?.stringValue {
+                    members["templateFile"] = nil
+                    members["template"] = .string(HybridConfigDocument.bundledFiles[path] ?? "")
+                }
+                return .object(members.mapValues(inline))
+            case .array(let items): return .array(items.map(inline))
+            default: return value
+            }
+        }
+        return inline(try! JSONDecoder().decode(JSONValue.self, from: HybridConfigDocument.bundledDefaultsJSON))
     }
 
     /// The defaults with `edit` applied, as bytes.

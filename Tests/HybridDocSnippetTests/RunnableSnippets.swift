@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:133", Snippet_app_integration_133.run),
-        ("docs/app-integration.md:171", Snippet_app_integration_171.run),
-        ("docs/app-integration.md:227", Snippet_app_integration_227.run),
-        ("docs/app-integration.md:271", Snippet_app_integration_271.run),
-        ("docs/app-integration.md:421", Snippet_app_integration_421.run),
+        ("docs/app-integration.md:136", Snippet_app_integration_136.run),
+        ("docs/app-integration.md:174", Snippet_app_integration_174.run),
+        ("docs/app-integration.md:230", Snippet_app_integration_230.run),
+        ("docs/app-integration.md:274", Snippet_app_integration_274.run),
+        ("docs/app-integration.md:426", Snippet_app_integration_426.run),
     ]
 }

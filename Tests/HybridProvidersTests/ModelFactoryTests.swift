@@ -1,4 +1,5 @@
 import HybridConfig
+import HybridConfigTools
 import HybridCore
 import HybridCurl
 import HybridLocalModel

@@ -22,9 +22,8 @@ struct OpenAICompatibleLoopbackTests {
     static func model(_ server: LoopbackHTTPServer) -> OpenAICompatibleModel {
         TestModels.model(
             transport,
-            configuration: TestModels.configuration(
-                baseURL: server.baseURL + "/v1", timeouts: HTTPTimeouts(connect: .seconds(10), total: .seconds(60))
-            )
+            config: TestModels.config(baseURL: server.baseURL + "/v1"),
+            settings: HTTPWireSettings(timeouts: HTTPTimeouts(connect: .seconds(10), total: .seconds(60)))
         )
     }
 
@@ -99,7 +98,7 @@ struct OpenAICompatibleLoopbackTests {
         let server = try LoopbackHTTPServer { _ in ScriptedResponse.json("{}") }
         let baseURL = server.baseURL
         server.stop()
-        let model = TestModels.model(Self.transport, configuration: TestModels.configuration(baseURL: baseURL + "/v1"))
+        let model = TestModels.model(Self.transport, config: TestModels.config(baseURL: baseURL + "/v1"))
         let error = await generationError(model, GenerationRequest(prompt: "x"))
         guard let error, error.kind == .unavailable, case .unreachable? = error.reason else {
             Issue.record("expected unavailable(.unreachable), got \(String(describing: error))")

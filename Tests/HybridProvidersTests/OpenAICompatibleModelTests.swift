@@ -223,9 +223,9 @@ struct OpenAICompatibleModelTests {
     @Test("a model configured without streaming serves stream() from the non-streaming endpoint")
     func streamWithoutStreamingCapability() async throws {
         let transport = ScriptedHTTPTransport(ScriptedHTTPResponse(OpenAIWireFixtures.openAICompletion))
-        var configuration = TestModels.configuration()
-        configuration.capabilities.streaming = false
-        let outcome = await drain(TestModels.model(transport, configuration: configuration).stream(GenerationRequest(prompt: "x")))
+        var config = TestModels.config()
+        config.capabilities.streaming = false
+        let outcome = await drain(TestModels.model(transport, config: config).stream(GenerationRequest(prompt: "x")))
         #expect(outcome.deltas == ["The capital of France is Paris."])
         #expect(outcome.completed.count == 1)
         let body = try jsonBody(try #require(await transport.requests.first))
@@ -255,7 +255,7 @@ struct OpenAICompatibleModelTests {
         let empty = TestModels.model(transport, environment: [OpenAIWireFixtures.apiKeyVariable: "  "])
         #expect(await empty.availability() == .unavailable(.missingAPIKey(variable: OpenAIWireFixtures.apiKeyVariable)))
         #expect(await TestModels.model(transport).availability() == .available)
-        let local = TestModels.model(transport, configuration: TestModels.configuration(apiKeyVariable: nil), environment: [:])
+        let local = TestModels.model(transport, config: TestModels.config(apiKeyVariable: nil), environment: [:])
         #expect(await local.availability() == .available)
         #expect(await transport.requests.isEmpty)
     }

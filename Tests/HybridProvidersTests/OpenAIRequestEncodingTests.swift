@@ -89,7 +89,7 @@ struct OpenAIRequestEncodingTests {
     @Test("max_completion_tokens replaces max_tokens when configured")
     func maxCompletionTokens() async throws {
         let transport = ScriptedHTTPTransport(ScriptedHTTPResponse(OpenAIWireFixtures.openAICompletion))
-        let model = TestModels.model(transport, configuration: TestModels.configuration(maxTokensParameter: .maxCompletionTokens))
+        let model = TestModels.model(transport, settings: HTTPWireSettings(maxTokensParameter: .maxCompletionTokens))
         _ = try await model.generate(GenerationRequest(prompt: "x", options: GenerationOptions(maxOutputTokens: 64)))
         let body = try jsonBody(try #require(await transport.requests.first))
         #expect(body["max_completion_tokens"] == 64)
@@ -101,7 +101,7 @@ struct OpenAIRequestEncodingTests {
         let transport = ScriptedHTTPTransport(ScriptedHTTPResponse(OpenAIWireFixtures.openAICompletion))
         let extra = HTTPHeaders([("OpenAI-Organization", "org-test")])
         let model = TestModels.model(
-            transport, configuration: TestModels.configuration(extraHeaders: extra), environment: ["HYBRID_TEST_OPENAI_KEY": "sk-from-env"]
+            transport, settings: HTTPWireSettings(extraHeaders: extra), environment: ["HYBRID_TEST_OPENAI_KEY": "sk-from-env"]
         )
         _ = try await model.generate(GenerationRequest(prompt: "x"))
         let sent = try #require(await transport.requests.first)
@@ -113,7 +113,7 @@ struct OpenAIRequestEncodingTests {
     func noAuthorizationWithoutVariable() async throws {
         let transport = ScriptedHTTPTransport(ScriptedHTTPResponse(OpenAIWireFixtures.llamaCppCompletion))
         let model = TestModels.model(
-            transport, configuration: TestModels.configuration(baseURL: "http://127.0.0.1:8080/v1/", apiKeyVariable: nil)
+            transport, config: TestModels.config(baseURL: "http://127.0.0.1:8080/v1/", apiKeyVariable: nil)
         )
         _ = try await model.generate(GenerationRequest(prompt: "x"))
         let sent = try #require(await transport.requests.first)
@@ -126,7 +126,7 @@ struct OpenAIRequestEncodingTests {
         let transport = ScriptedHTTPTransport([
             ScriptedHTTPResponse(OpenAIWireFixtures.openAICompletion), ScriptedHTTPResponse(OpenAIWireFixtures.openAICompletion),
         ])
-        let model = TestModels.model(transport, configuration: TestModels.configuration(timeouts: HTTPTimeouts(total: .seconds(60))))
+        let model = TestModels.model(transport, settings: HTTPWireSettings(timeouts: HTTPTimeouts(total: .seconds(60))))
         var soon = GenerationRequest(prompt: "x")
         soon.deadline = .now + .seconds(5)
         _ = try await model.generate(soon)

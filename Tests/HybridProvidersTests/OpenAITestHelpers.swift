@@ -1,4 +1,5 @@
 import Foundation
+import HybridConfig
 import HybridCore
 import HybridProviders
 import HybridTestSupport
@@ -6,35 +7,33 @@ import HybridTesting
 import HybridTransport
 
 enum TestModels {
-    static func configuration(
-        baseURL: String = "https://api.example.test/v1",
+    /// A config entry of `kind` with `capabilities` in the config's fields (no prices: these tests bill nothing).
+    static func config(
+        _ kind: ProviderKind = .openAICompatible,
+        baseURL: String? = "https://api.example.test/v1",
+        model: String = "gpt-4o-mini",
         apiKeyVariable: String? = OpenAIWireFixtures.apiKeyVariable,
-        timeouts: HTTPTimeouts = HTTPTimeouts(),
-        maxTokensParameter: OpenAICompatibleModel.MaxTokensParameter = .maxTokens,
-        extraHeaders: HTTPHeaders = HTTPHeaders()
-    ) -> OpenAICompatibleModel.Configuration {
-        OpenAICompatibleModel.Configuration(
-            .openAICompatible(maxTokensParameter: maxTokensParameter),
-            id: "test-model",
-            displayName: "Test model",
-            tier: .thirdParty,
-            baseURL: baseURL,
-            model: "gpt-4o-mini",
-            apiKeyVariable: apiKeyVariable,
-            capabilities: ModelCapabilities(streaming: true, structuredOutput: true, contextWindow: 128_000),
-            timeouts: timeouts,
-            extraHeaders: extraHeaders
-        )
+        capabilities: ModelCapabilities = ModelCapabilities(streaming: true, structuredOutput: true, contextWindow: 128_000),
+        displayName: String? = "Test model"
+    ) -> ModelConfig {
+        ModelConfig(
+            kind: kind, baseURL: baseURL, model: model, tier: kind == .ollama ? .onDevice : .thirdParty,
+            apiKeyEnv: apiKeyVariable, pricing: ModelPricing(inputPerMillion: 0, outputPerMillion: 0),
+            contextWindow: capabilities.contextWindow, maxOutputTokens: capabilities.maxOutputTokens,
+            capabilities: .init(structuredOutput: capabilities.structuredOutput, streaming: capabilities.streaming),
+            displayName: displayName)
     }
 
     static let keyedEnvironment: [String: String] = [OpenAIWireFixtures.apiKeyVariable: OpenAIWireFixtures.apiKey]
 
     static func model(
         _ transport: any HTTPTransport,
-        configuration: OpenAICompatibleModel.Configuration = configuration(),
+        config: ModelConfig = TestModels.config(),
+        settings: HTTPWireSettings = HTTPWireSettings(),
         environment: [String: String] = keyedEnvironment
     ) -> OpenAICompatibleModel {
-        OpenAICompatibleModel(configuration: configuration, transport: transport, environment: { environment[$0] })
+        OpenAICompatibleModel(
+            id: "test-model", config: config, settings: settings, transport: transport, environment: { environment[$0] })
     }
 }
 

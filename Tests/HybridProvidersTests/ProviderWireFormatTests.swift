@@ -1,4 +1,5 @@
 import Foundation
+import HybridConfig
 import HybridCore
 @testable import HybridProviders
 import Testing
@@ -92,19 +93,19 @@ struct ProviderWireFormatTests {
 
     // MARK: Anthropic
 
-    static let anthropic = AnthropicModel.Configuration(
-        .anthropic(defaultMaxTokens: 1024), id: "a", model: "claude",
-        capabilities: ModelCapabilities(contextWindow: 200_000, maxOutputTokens: 100))
+    static let anthropic = HTTPModelSetup(
+        id: "a", config: TestModels.config(.anthropic, model: "claude", capabilities: ModelCapabilities(contextWindow: 200_000, maxOutputTokens: 100)),
+        settings: HTTPWireSettings())
 
     @Test("Anthropic request: max_tokens is always sent and capped; greedy is temperature 0; no empty system")
     func anthropicRequest() throws {
-        let capped = AnthropicMessagesRequest(GenerationRequest(prompt: "x", instructions: ""), configuration: Self.anthropic, stream: false)
+        let capped = AnthropicMessagesRequest(GenerationRequest(prompt: "x", instructions: ""), setup: Self.anthropic, stream: false)
         #expect(capped.maxTokens == 100)
         #expect(capped.system == nil)
         #expect(capped.stream == nil)
         let greedy = AnthropicMessagesRequest(
             GenerationRequest(prompt: "x", options: GenerationOptions(maxOutputTokens: 40, sampling: .greedy)),
-            configuration: Self.anthropic, stream: true)
+            setup: Self.anthropic, stream: true)
         #expect(greedy.maxTokens == 40)
         #expect(greedy.temperature == 0)
         #expect(greedy.stream == true)

@@ -1,4 +1,5 @@
 import Foundation
+import HybridConfig
 import HybridCore
 @testable import HybridProviders
 import HybridTesting
@@ -29,22 +30,25 @@ import Testing
     }
 
     @Test func everyProvidersBodyIsCanonicalJSON() throws {
-        let configuration = HTTPModelConfiguration(
-            .ollama(keepAlive: "5m"), id: "m", model: "m", capabilities: ModelCapabilities(contextWindow: 8192))
+        let setup = HTTPModelSetup(
+            id: "m", config: TestModels.config(.ollama, model: "m", capabilities: ModelCapabilities(contextWindow: 8192)),
+            settings: HTTPWireSettings(ollamaKeepAlive: "5m"))
         for request in [Self.request, Self.schemaRequest] {
             try Self.expectCanonical(OpenAIChatRequest(request, model: "m", stream: true, maxTokensParameter: .maxTokens).jsonBody(), "openai")
             try Self.expectCanonical(
-                AnthropicMessagesRequest(request, configuration: ProviderWireFormatTests.anthropic, stream: true).jsonBody(), "anthropic")
+                AnthropicMessagesRequest(request, setup: ProviderWireFormatTests.anthropic, stream: true).jsonBody(), "anthropic")
             try Self.expectCanonical(GeminiRequest(request).jsonBody(), "gemini")
-            try Self.expectCanonical(OllamaChatRequest(request, configuration: configuration, stream: false).jsonBody(), "ollama")
+            try Self.expectCanonical(OllamaChatRequest(request, setup: setup, stream: false).jsonBody(), "ollama")
         }
     }
 
     @Test func aNumberJSONCannotCarryIsRefusedNotWritten() {
         let request = GenerationRequest(prompt: "x", options: GenerationOptions(temperature: .nan))
-        let configuration = HTTPModelConfiguration(.ollama(), id: "m", model: "m", capabilities: ModelCapabilities(contextWindow: 8192))
-        #expect(AnthropicMessagesRequest(request, configuration: ProviderWireFormatTests.anthropic, stream: false).jsonBody() == nil)
+        let setup = HTTPModelSetup(
+            id: "m", config: TestModels.config(.ollama, model: "m", capabilities: ModelCapabilities(contextWindow: 8192)),
+            settings: HTTPWireSettings())
+        #expect(AnthropicMessagesRequest(request, setup: ProviderWireFormatTests.anthropic, stream: false).jsonBody() == nil)
         #expect(GeminiRequest(request).jsonBody() == nil)
-        #expect(OllamaChatRequest(request, configuration: configuration, stream: false).jsonBody() == nil)
+        #expect(OllamaChatRequest(request, setup: setup, stream: false).jsonBody() == nil)
     }
 }

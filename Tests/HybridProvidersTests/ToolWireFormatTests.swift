@@ -49,7 +49,7 @@ struct ToolWireFormatTests {
         let openAIBody = try json(OpenAIChatRequest(request(item.choice), model: "m", stream: false, maxTokensParameter: .maxTokens))
         #expect(openAIBody["tool_choice"] == item.openAI)
         let anthropicBody = try json(
-            AnthropicMessagesRequest(request(item.choice), configuration: ProviderWireFormatTests.anthropic, stream: false))
+            AnthropicMessagesRequest(request(item.choice), setup: ProviderWireFormatTests.anthropic, stream: false))
         #expect(anthropicBody["tool_choice"] == item.anthropic)
         #expect(try json(GeminiRequest(request(item.choice)))["toolConfig"]?["functionCallingConfig"] == item.gemini)
     }
@@ -70,7 +70,7 @@ struct ToolWireFormatTests {
         var request = GenerationRequest(prompt: "q")
         request.tools = ProviderConformance.toolRequest.tools
         request.messages += [.assistant(toolCalls: [a, b]), .toolResult(for: a, content: "not json"), .toolResult(for: b, content: "0.6")]
-        let anthropic = try json(AnthropicMessagesRequest(request, configuration: ProviderWireFormatTests.anthropic, stream: false))
+        let anthropic = try json(AnthropicMessagesRequest(request, setup: ProviderWireFormatTests.anthropic, stream: false))
         #expect(anthropic["messages"]?.arrayValue?.map { $0["role"] } == ["user", "assistant", "user"])
         #expect(anthropic["messages"]?.arrayValue?[2]["content"]?.arrayValue?.map { $0["tool_use_id"] } == ["t1", "t2"])
         let gemini = try json(GeminiRequest(request))
@@ -82,17 +82,17 @@ struct ToolWireFormatTests {
     func anthropicPrefill() throws {
         var request = GenerationRequest(prompt: "Tell a story.")
         request.messages.append(.assistant("The river rose \n"))
-        let anthropic = try json(AnthropicMessagesRequest(request, configuration: ProviderWireFormatTests.anthropic, stream: false))
+        let anthropic = try json(AnthropicMessagesRequest(request, setup: ProviderWireFormatTests.anthropic, stream: false))
         #expect(anthropic["messages"]?.arrayValue?.last == ["role": "assistant", "content": "The river rose"])
     }
 
     @Test("Anthropic answers a schema through its forced tool only when the app offers no tools")
     func anthropicSchemaWithTools() throws {
         var request = ProviderConformance.structuredRequest
-        let forced = try json(AnthropicMessagesRequest(request, configuration: ProviderWireFormatTests.anthropic, stream: false))
+        let forced = try json(AnthropicMessagesRequest(request, setup: ProviderWireFormatTests.anthropic, stream: false))
         #expect(forced["tool_choice"] == ["type": "tool", "name": "person"])
         request.tools = [ProviderConformance.albumTool]
-        let offered = try json(AnthropicMessagesRequest(request, configuration: ProviderWireFormatTests.anthropic, stream: false))
+        let offered = try json(AnthropicMessagesRequest(request, setup: ProviderWireFormatTests.anthropic, stream: false))
         #expect(offered["tools"]?.arrayValue?.map { $0["name"] } == ["lookup_album"])
         #expect(offered["tool_choice"] == nil)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HybridCalibration
 import HybridConfig
+import HybridConfigTools
 import HybridRecommend
 import HybridReport
 import HybridStore

@@ -1,5 +1,6 @@
 import Foundation
 import HybridConfig
+import HybridConfigTools
 import HybridProjectTestSupport
 import HybridRecommend
 @testable import HybridStore

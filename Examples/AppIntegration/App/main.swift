@@ -4,7 +4,7 @@
 //
 // The feature code (`Features/SummaryFeature.swift`) uses only the app products. This target is the app shell: like
 // a Mac app that ships llama.cpp, it registers the local model (HybridLocalModel) with the factory. With `make setup`
-// done (.hybrid/local-model.env present), the bundled config's first choice for `summarize`, the on-device SmolLM2,
+// done (.hybrid/local-model.env present), the shipped config's (`Features/AppConfig.swift`) first choice for `summarize`, the on-device SmolLM2,
 // answers. Without it, the router skips that model with the reason and tries the cloud models whose API keys are
 // set; with none, it prints why each model was passed over.
 import AppIntegrationFeatures
@@ -23,7 +23,7 @@ if case .failure(let reason) = installation {
 }
 let models = ModelFactory(transport: URLSessionTransport.shared).withLocalLlama(installation)
 
-// 2. The feature: config (bundled defaults, last-known-good in a file), router, spend ledger in a file. An app uses
+// 2. The feature: config (the shipped AppConfig, last-known-good in a file), router, spend ledger in a file. An app uses
 //    Application Support and a UUID stored on first launch as the install id (it picks the rollout arm).
 let storage = URL(fileURLWithPath: ".hybrid/example-app", isDirectory: true)
 let installId = ProcessInfo.processInfo.environment["HYBRID_INSTALL_ID"] ?? "example-install-0001"

@@ -19,7 +19,7 @@ public struct Contact: StructuredOutput {
 /// The "summarize" feature as an app embeds it: config with a file-backed last-known-good cache, a router with a
 /// file-backed spend ledger, one call per feature, and a prewarm when the screen appears.
 public struct SummaryFeature: Sendable {
-    /// The config in force (bundled defaults, then the cached or fetched remote copy).
+    /// The config in force (the shipped ``AppConfig``, then the cached or fetched remote copy).
     public let loader: ConfigLoader
     /// The router every call goes through.
     public let router: Router
@@ -30,11 +30,12 @@ public struct SummaryFeature: Sendable {
     ///   - models: the app's model factory (its transport; the local model kind if the app ships one).
     ///   - storage: a directory the app owns, such as Application Support; holds the config cache and spend ledger.
     ///   - installId: stable per install; picks the rollout arm.
-    ///   - configURL: the remote config, nil for the bundled defaults only.
+    ///   - configURL: the remote config, nil for the shipped config only.
     public static func start(models: ModelFactory, storage: URL, installId: String, configURL: String? = nil) async throws -> SummaryFeature {
-        let loader = try ConfigLoader.withBundledDefaults(
-            sourceURL: configURL, fetcher: configURL.map { _ in ConfigFetcher(transport: models.transport) },
-            cache: FileConfigSnapshotCache(url: storage.appendingPathComponent("config-cache.json")))
+        let loader = ConfigLoader(
+            bundled: try AppConfig.bundled(), sourceURL: configURL,
+            fetcher: configURL.map { _ in ConfigFetcher(transport: models.transport) },
+            cacheFile: storage.appendingPathComponent("config-cache.json"))
         await loader.start()
         // A fetched config whose extract schema would break `Contact` is refused; the one in force stays.
         await loader.requireOutput(Contact.self, forFeature: "extract")

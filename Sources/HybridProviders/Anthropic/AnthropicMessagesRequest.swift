@@ -59,10 +59,10 @@ struct AnthropicMessagesRequest: Equatable {
     var tools: [Tool]?
     var toolChoice: ToolChoice?
 
-    init(_ request: GenerationRequest, configuration: HTTPModelConfiguration, stream: Bool) {
-        model = configuration.model
-        var limit = request.options.maxOutputTokens ?? configuration.defaultMaxTokens
-        if let cap = configuration.capabilities.maxOutputTokens { limit = min(limit, cap) }
+    init(_ request: GenerationRequest, setup: HTTPModelSetup, stream: Bool) {
+        model = setup.model
+        var limit = request.options.maxOutputTokens ?? setup.defaultMaxTokens
+        if let cap = setup.capabilities.maxOutputTokens { limit = min(limit, cap) }
         maxTokens = max(1, limit)
         if let instructions = request.instructions, !instructions.isEmpty { system = instructions }
         messages = Self.messages(request.messages)

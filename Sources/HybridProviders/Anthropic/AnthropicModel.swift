@@ -2,8 +2,8 @@
 ///
 /// Behaviour callers can rely on, beyond what every `HTTPLanguageModel` shares (timing, deadlines, missing keys):
 /// - Headers `x-api-key` and `anthropic-version`; instructions go in the top-level `system` field; `max_tokens`
-///   is always sent (the request's `maxOutputTokens`, else `Configuration.defaultMaxTokens`, capped by
-///   `capabilities.maxOutputTokens`). `.greedy` sampling sends `temperature: 0`; seeds are not supported and dropped.
+///   is always sent (the request's `maxOutputTokens` capped by the config's `maxOutputTokens`, else the config's,
+///   else 1,024). `.greedy` sampling sends `temperature: 0`; seeds are not supported and dropped.
 /// - `stream` reads the SSE events `message_start` … `message_stop`; `ping` and unknown events are ignored, a
 ///   mid-stream `error` event fails the stream with the mapped error, and a stream without `message_stop` is an
 ///   incomplete response (`.serverError`).

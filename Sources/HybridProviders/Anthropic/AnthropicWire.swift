@@ -4,21 +4,21 @@ import HybridTransport
 
 /// The Messages API wire format for `HTTPModelEngine`.
 struct AnthropicWire: WireFormat {
-    let configuration: HTTPModelConfiguration
+    let setup: HTTPModelSetup
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
-        guard let body = AnthropicMessagesRequest(request, configuration: configuration, stream: stream).jsonBody() else {
+        guard let body = AnthropicMessagesRequest(request, setup: setup, stream: stream).jsonBody() else {
             throw .invalidRequest(model: context.modelID, detail: "temperature and top_p must be finite numbers to be sent as JSON")
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Accept", value: stream ? "text/event-stream" : "application/json")
-        headers.add(name: "anthropic-version", value: configuration.anthropicVersion)
-        for field in configuration.extraHeaders {
+        headers.add(name: "anthropic-version", value: setup.settings.anthropicVersion)
+        for field in setup.settings.extraHeaders {
             headers.replaceOrAdd(name: field.name, value: field.value)
         }
         if let apiKey { headers.replaceOrAdd(name: "x-api-key", value: apiKey) }
-        return HTTPRequest(method: "POST", url: configuration.url(appending: "/messages"), headers: headers, body: body)
+        return HTTPRequest(method: "POST", url: setup.url(appending: "/messages"), headers: headers, body: body)
     }
 
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
@@ -62,19 +62,5 @@ struct AnthropicWire: WireFormat {
         case "refusal": throw .refusal(model: context.modelID, detail: "stop_reason refusal: the model's safety classifier stopped the response")
         default: return .other(raw)
         }
-    }
-}
-
-extension HTTPModelConfiguration {
-    /// The `anthropic-version` header (`.anthropic(version:)`).
-    var anthropicVersion: String {
-        if case .anthropic(let version, _) = provider { return version }
-        return "2023-06-01"
-    }
-
-    /// `max_tokens` when the request sets none (`.anthropic(defaultMaxTokens:)`).
-    var defaultMaxTokens: Int {
-        if case .anthropic(_, let tokens) = provider { return tokens }
-        return 1024
     }
 }

@@ -4,7 +4,7 @@ import HybridTransport
 
 /// The Gemini API wire format for `HTTPModelEngine`.
 struct GeminiWire: WireFormat {
-    let configuration: HTTPModelConfiguration
+    let setup: HTTPModelSetup
 
     /// Read to the end of the stream: the chunk with the finish reason is not always the one with the final usage.
     var endsAtCompletion: Bool { false }
@@ -16,7 +16,7 @@ struct GeminiWire: WireFormat {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Accept", value: stream ? "text/event-stream" : "application/json")
-        for field in configuration.extraHeaders {
+        for field in setup.settings.extraHeaders {
             headers.replaceOrAdd(name: field.name, value: field.value)
         }
         if let apiKey { headers.replaceOrAdd(name: "x-goog-api-key", value: apiKey) }
@@ -95,6 +95,6 @@ struct GeminiWire: WireFormat {
     /// `…/models/{model}:generateContent`, or `…:streamGenerateContent?alt=sse` (SSE framing instead of the
     /// default streamed JSON array). The key is never put in this URL.
     func endpointURL(stream: Bool) -> String {
-        configuration.url(appending: "/models/\(configuration.model)" + (stream ? ":streamGenerateContent?alt=sse" : ":generateContent"))
+        setup.url(appending: "/models/\(setup.model)" + (stream ? ":streamGenerateContent?alt=sse" : ":generateContent"))
     }
 }

@@ -58,8 +58,8 @@ struct OllamaChatRequest: Equatable {
     /// (a request's `toolChoice` is not sent).
     var tools: [ToolDefinition]?
 
-    init(_ request: GenerationRequest, configuration: HTTPModelConfiguration, stream: Bool) {
-        model = configuration.model
+    init(_ request: GenerationRequest, setup: HTTPModelSetup, stream: Bool) {
+        model = setup.model
         var messages: [Message] = []
         if let instructions = request.instructions, !instructions.isEmpty {
             messages.append(Message(role: "system", content: instructions))
@@ -78,9 +78,9 @@ struct OllamaChatRequest: Equatable {
         }
         options.seed = request.options.seed
         options.numPredict = request.options.maxOutputTokens
-        if configuration.sendsContextWindow { options.numCtx = configuration.capabilities.contextWindow }
+        if setup.settings.ollamaSendsContextWindow { options.numCtx = setup.capabilities.contextWindow }
         self.options = options.isEmpty ? nil : options
-        keepAlive = configuration.keepAlive
+        keepAlive = setup.settings.ollamaKeepAlive
     }
 }
 

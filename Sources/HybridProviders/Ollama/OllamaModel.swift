@@ -9,7 +9,7 @@
 ///   Lines split across chunks are reassembled (`NDJSONLineParser`); a stream without `done: true` is incomplete.
 /// - Usage is `prompt_eval_count` / `eval_count`; decode speed is `eval_count / eval_duration` (nanoseconds).
 /// - Structured output sends the schema as `format`. Options go in `options` (`num_predict`, `temperature`,
-///   `top_p`, `seed`, and `num_ctx` = `capabilities.contextWindow` unless `sendsContextWindow` is false).
+///   `top_p`, `seed`, and `num_ctx` = `capabilities.contextWindow` unless `HTTPWireSettings.ollamaSendsContextWindow` is false).
 /// - Ollama silently truncates a prompt longer than `num_ctx` and answers as if nothing happened. When the
 ///   prompt's estimated size (`TokenEstimator`, about four characters per token) exceeds the window and
 ///   `prompt_eval_count` came back at most the window and below 90 % of the estimate, the call fails with

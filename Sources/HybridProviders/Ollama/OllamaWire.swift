@@ -4,17 +4,17 @@ import HybridTransport
 
 /// Ollama's native chat wire format for `HTTPModelEngine`.
 struct OllamaWire: WireFormat {
-    let configuration: HTTPModelConfiguration
+    let setup: HTTPModelSetup
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
-        guard let body = OllamaChatRequest(request, configuration: configuration, stream: stream).jsonBody() else {
+        guard let body = OllamaChatRequest(request, setup: setup, stream: stream).jsonBody() else {
             throw .invalidRequest(model: context.modelID, detail: "temperature and top_p must be finite numbers to be sent as JSON")
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Accept", value: stream ? "application/x-ndjson" : "application/json")
         if let apiKey { headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
-        return HTTPRequest(method: "POST", url: configuration.url(appending: "/api/chat"), headers: headers, body: body)
+        return HTTPRequest(method: "POST", url: setup.url(appending: "/api/chat"), headers: headers, body: body)
     }
 
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
@@ -29,12 +29,12 @@ struct OllamaWire: WireFormat {
     }
 
     func mapError(status: Int, headers: HTTPHeaders, body: Data, context: WireContext) -> GenerationError {
-        OllamaErrorMapper.map(status: status, headers: headers, body: body, model: configuration.model, context: context)
+        OllamaErrorMapper.map(status: status, headers: headers, body: body, model: setup.model, context: context)
     }
 
     /// Asks the server for `GET /api/version` within a second or two (see `OllamaModel`).
     func probe(transport: any HTTPTransport) async -> ModelAvailability {
-        let base = configuration.url(appending: "")
+        let base = setup.url(appending: "")
         let probe = HTTPRequest(url: base + "/api/version", timeouts: HTTPTimeouts(connect: .seconds(1), firstByte: .seconds(1), total: .seconds(2)))
         do {
             let (response, _) = try await transport.send(probe)
@@ -48,7 +48,7 @@ struct OllamaWire: WireFormat {
     /// Fails a response whose prompt Ollama silently truncated (see `OllamaModel`).
     func validate(_ result: WireResult, request: GenerationRequest, context: WireContext) throws(GenerationError) {
         guard let usage = result.usage, !usage.isEstimated else { return }
-        let window = configuration.capabilities.contextWindow
+        let window = setup.capabilities.contextWindow
         let estimate = TokenEstimator.estimate(HTTPModelEngine<Self>.promptText(request))
         if Self.looksTruncated(promptEvalCount: usage.promptTokens, estimate: estimate, window: window) {
             throw .contextWindowExceeded(
@@ -96,19 +96,5 @@ struct OllamaWire: WireFormat {
             if result.finishReason == .stop && !result.toolCalls.isEmpty { result.finishReason = .toolCall }
         }
         return text
-    }
-}
-
-extension HTTPModelConfiguration {
-    /// Whether `capabilities.contextWindow` goes out as `options.num_ctx` (`.ollama(sendsContextWindow:)`).
-    var sendsContextWindow: Bool {
-        if case .ollama(let sends, _) = provider { return sends }
-        return false
-    }
-
-    /// Ollama's `keep_alive` (`.ollama(keepAlive:)`).
-    var keepAlive: String? {
-        if case .ollama(_, let keepAlive) = provider { return keepAlive }
-        return nil
     }
 }

@@ -47,7 +47,7 @@ struct OpenAIChatRequest: Equatable {
     var tools: [ToolDefinition]?
     var toolChoice: ToolChoice?
 
-    init(_ request: GenerationRequest, model: String, stream: Bool, maxTokensParameter: HTTPModelConfiguration.MaxTokensParameter) {
+    init(_ request: GenerationRequest, model: String, stream: Bool, maxTokensParameter: HTTPWireSettings.MaxTokensParameter) {
         self.model = model
         var messages: [Message] = []
         if let instructions = request.instructions, !instructions.isEmpty {

@@ -4,22 +4,22 @@ import HybridTransport
 
 /// The Chat Completions wire format for `HTTPModelEngine`: OpenAI, llama.cpp's `llama-server`, vLLM, Ollama's `/v1`.
 struct OpenAIWire: WireFormat {
-    let configuration: HTTPModelConfiguration
+    let setup: HTTPModelSetup
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
         let chatRequest = OpenAIChatRequest(
-            request, model: configuration.model, stream: stream, maxTokensParameter: configuration.maxTokensParameter)
+            request, model: setup.model, stream: stream, maxTokensParameter: setup.settings.maxTokensParameter)
         guard let body = chatRequest.jsonBody() else {
             throw .invalidRequest(model: context.modelID, detail: "temperature and top_p must be finite numbers to be sent as JSON")
         }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Accept", value: stream ? "text/event-stream" : "application/json")
-        for field in configuration.extraHeaders {
+        for field in setup.settings.extraHeaders {
             headers.replaceOrAdd(name: field.name, value: field.value)
         }
         if let apiKey { headers.replaceOrAdd(name: "Authorization", value: "Bearer \(apiKey)") }
-        return HTTPRequest(method: "POST", url: configuration.url(appending: "/chat/completions"), headers: headers, body: body)
+        return HTTPRequest(method: "POST", url: setup.url(appending: "/chat/completions"), headers: headers, body: body)
     }
 
     func decodeResponse(_ body: Data, request: GenerationRequest, into result: inout WireResult, context: WireContext) throws(GenerationError) {
@@ -84,13 +84,5 @@ struct OpenAIWire: WireFormat {
         case "tool_calls", "function_call": .toolCall
         default: .other(raw)
         }
-    }
-}
-
-extension HTTPModelConfiguration {
-    /// The body field that carries `maxOutputTokens` (`max_tokens` unless the provider says otherwise).
-    var maxTokensParameter: MaxTokensParameter {
-        if case .openAICompatible(let parameter) = provider { return parameter }
-        return .maxTokens
     }
 }

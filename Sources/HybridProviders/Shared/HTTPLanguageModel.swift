@@ -1,8 +1,9 @@
+package import HybridConfig
 package import HybridCore
 package import HybridTransport
 package import Logging
 
-/// A model behind an HTTP API, in the wire format its configuration's provider names: `AnthropicModel`,
+/// A model behind an HTTP API, in the wire format its config entry's kind names: `AnthropicModel`,
 /// `GeminiModel`, `OllamaModel` and `OpenAICompatibleModel` are this type, and their notes list what each format adds.
 ///
 /// Behaviour every format shares (it is `HTTPModelEngine`'s):
@@ -23,14 +24,8 @@ package import Logging
 ///   deadline caps the transport's timeouts, and running out of it is reported as `.deadline`.
 /// - Errors and log lines never contain the API key (see `APIKeyRedactor`).
 package struct HTTPLanguageModel: LanguageModel {
-    /// The configuration type, so callers can write `AnthropicModel.Configuration(.anthropic(), …)`.
-    package typealias Configuration = HTTPModelConfiguration
-    /// The Chat Completions field that limits output length, where callers have always found it
-    /// (`OpenAICompatibleModel.MaxTokensParameter`).
-    package typealias MaxTokensParameter = HTTPModelConfiguration.MaxTokensParameter
-
-    /// The endpoint and model this instance talks to.
-    package let configuration: Configuration
+    /// The id, config entry and wire settings this instance talks with.
+    let setup: HTTPModelSetup
     // The engine's operations as closures made where its wire format's type is known, so the engine is
     // specialized for each format; an existential over the generic engine would run its per-chunk loop unspecialized.
     private let availabilityCall: @Sendable () async -> ModelAvailability
@@ -38,33 +33,42 @@ package struct HTTPLanguageModel: LanguageModel {
     private let generateStreamedCall: @Sendable (GenerationRequest) async throws(GenerationError) -> GenerationResponse
     private let streamCall: @Sendable (GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error>
 
-    /// Creates the model, in the wire format of `configuration.provider`.
+    /// Creates the model `id` as `config` declares it, in the wire format of `config.kind` (`llama-cpp` is a
+    /// `llama-server`'s OpenAI-compatible API).
     /// - Parameters:
+    ///   - settings: transfer limits, extra headers and a provider's own knobs; the defaults are what
+    ///     ``ModelFactory`` builds every model with.
     ///   - transport: sends the HTTP requests (`CurlTransport` in production, a scripted one in tests).
     ///   - environment: looks up environment variables by name; the API key is read through it at each call.
     ///     Defaults to the process environment.
     ///   - logger: receives debug lines about requests (never the key); by default one labelled after the provider
     ///     (`hybrid.providers.anthropic`).
+    /// - Precondition: `config.kind` is served over HTTP (not one of Apple's on-device or Private Cloud Compute kinds).
     package init(
-        configuration: Configuration,
+        id: String,
+        config: ModelConfig,
+        settings: HTTPWireSettings = HTTPWireSettings(),
         transport: any HTTPTransport,
         environment: @escaping @Sendable (String) -> String? = ProcessEnvironment.value,
         logger: Logger? = nil
     ) {
-        let logger = logger ?? Logger(label: configuration.provider.loggerLabel)
+        let setup = HTTPModelSetup(id: id, config: config, settings: settings)
+        let logger = logger ?? Logger(label: config.kind.loggerLabel)
         func engine<Wire: WireFormat>(_ wire: Wire) -> HTTPModelEngine<Wire> {
             HTTPModelEngine(wire: wire, transport: transport, environment: environment, logger: logger)
         }
-        switch configuration.provider {
-        case .openAICompatible: self.init(configuration, engine(OpenAIWire(configuration: configuration)))
-        case .anthropic: self.init(configuration, engine(AnthropicWire(configuration: configuration)))
-        case .gemini: self.init(configuration, engine(GeminiWire(configuration: configuration)))
-        case .ollama: self.init(configuration, engine(OllamaWire(configuration: configuration)))
+        switch config.kind {
+        case .openAICompatible, .llamaCpp: self.init(setup, engine(OpenAIWire(setup: setup)))
+        case .anthropic: self.init(setup, engine(AnthropicWire(setup: setup)))
+        case .gemini: self.init(setup, engine(GeminiWire(setup: setup)))
+        case .ollama: self.init(setup, engine(OllamaWire(setup: setup)))
+        case .appleFoundationModels, .applePrivateCloudCompute:
+            preconditionFailure("\(config.kind.rawValue) is not served over HTTP; ModelFactory builds its adapter")
         }
     }
 
-    private init<Wire: WireFormat>(_ configuration: Configuration, _ engine: HTTPModelEngine<Wire>) {
-        self.configuration = configuration
+    private init<Wire: WireFormat>(_ setup: HTTPModelSetup, _ engine: HTTPModelEngine<Wire>) {
+        self.setup = setup
         availabilityCall = { await engine.availability() }
         generateCall = { (request) async throws(GenerationError) in try await engine.generate(request) }
         generateStreamedCall = { (request) async throws(GenerationError) in try await engine.generateStreamed(request) }
@@ -72,13 +76,13 @@ package struct HTTPLanguageModel: LanguageModel {
     }
 
     /// The configured id.
-    package var id: String { configuration.id }
+    package var id: String { setup.id }
     /// The configured display name.
-    package var displayName: String { configuration.displayName }
+    package var displayName: String { setup.displayName }
     /// The configured tier.
-    package var tier: ModelTier { configuration.tier }
+    package var tier: ModelTier { setup.tier }
     /// The configured capabilities; `streaming: false` makes `stream` use the non-streaming call.
-    package var capabilities: ModelCapabilities { configuration.capabilities }
+    package var capabilities: ModelCapabilities { setup.capabilities }
 
     /// `.unavailable(.missingAPIKey)` when the configured key variable is unset or empty. Otherwise `.available`
     /// without touching the network, except where a format probes its server (`OllamaModel`).

@@ -21,17 +21,17 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
     let streaming: Bool
     let logger: Logger
 
-    /// The engine of one model, its settings taken from the wire format's configuration.
+    /// The engine of one model, its settings taken from the wire format's setup.
     init(wire: Wire, transport: any HTTPTransport, environment: @escaping @Sendable (String) -> String?, logger: Logger) {
-        let configuration = wire.configuration
-        identity = ModelIdentity(id: configuration.id, tier: configuration.tier)
+        let setup = wire.setup
+        identity = ModelIdentity(id: setup.id, tier: setup.tier)
         self.wire = wire
         self.transport = transport
         self.environment = environment
-        apiKeyVariable = configuration.apiKeyVariable
-        timeouts = configuration.timeouts
-        maxResponseBytes = configuration.maxResponseBytes
-        streaming = configuration.capabilities.streaming
+        apiKeyVariable = setup.apiKeyVariable
+        timeouts = setup.settings.timeouts
+        maxResponseBytes = setup.settings.maxResponseBytes
+        streaming = setup.capabilities.streaming
         self.logger = logger
     }
 

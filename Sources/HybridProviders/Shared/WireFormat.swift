@@ -9,8 +9,8 @@ import HybridTransport
 /// new HTTP provider only describes its bytes.
 protocol WireFormat: Sendable {
     associatedtype StreamDecoder: WireStreamDecoder
-    /// The model's configuration; the engine takes its id, key variable, limits and timeouts from it.
-    var configuration: HTTPModelConfiguration { get }
+    /// The model's id, config entry and wire settings; the engine takes its key variable, limits and timeouts from it.
+    var setup: HTTPModelSetup { get }
 
     /// The request, with the key in whatever header the provider wants. Timeouts and body limits are set by the engine.
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest

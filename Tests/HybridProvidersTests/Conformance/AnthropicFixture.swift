@@ -1,4 +1,5 @@
 import Foundation
+import HybridConfig
 import HybridCore
 import HybridProviders
 import HybridTestSupport
@@ -14,11 +15,11 @@ struct AnthropicFixture: ProviderFixture {
 
     func makeModel(baseURL: String, environment: [String: String], logger: Logger) -> any LanguageModel {
         AnthropicModel(
-            configuration: AnthropicModel.Configuration(
-                .anthropic(), id: "anthropic-test", baseURL: baseURL + "/v1", model: "claude-3-5-haiku-latest",
-                apiKeyVariable: apiKeyVariable,
-                capabilities: ModelCapabilities(streaming: true, structuredOutput: true, contextWindow: 200_000, maxOutputTokens: 8192),
-                timeouts: ConformanceTimeouts.standard),
+            id: "anthropic-test",
+            config: TestModels.config(
+                .anthropic, baseURL: baseURL + "/v1", model: "claude-3-5-haiku-latest", apiKeyVariable: apiKeyVariable,
+                capabilities: ModelCapabilities(streaming: true, structuredOutput: true, contextWindow: 200_000, maxOutputTokens: 8192)),
+            settings: HTTPWireSettings(timeouts: ConformanceTimeouts.standard),
             transport: ConformanceSuite.transport,
             environment: { environment[$0] },
             logger: logger)

@@ -1,4 +1,5 @@
 import Foundation
+import HybridConfig
 import HybridCore
 import HybridProviders
 import HybridTestSupport
@@ -14,10 +15,11 @@ struct GeminiFixture: ProviderFixture {
 
     func makeModel(baseURL: String, environment: [String: String], logger: Logger) -> any LanguageModel {
         GeminiModel(
-            configuration: GeminiModel.Configuration(
-                .gemini, id: "gemini-test", baseURL: baseURL + "/v1beta", model: "gemini-2.5-flash", apiKeyVariable: apiKeyVariable,
-                capabilities: ModelCapabilities(streaming: true, structuredOutput: true, contextWindow: 1_048_576),
-                timeouts: ConformanceTimeouts.standard),
+            id: "gemini-test",
+            config: TestModels.config(
+                .gemini, baseURL: baseURL + "/v1beta", model: "gemini-2.5-flash", apiKeyVariable: apiKeyVariable,
+                capabilities: ModelCapabilities(streaming: true, structuredOutput: true, contextWindow: 1_048_576)),
+            settings: HTTPWireSettings(timeouts: ConformanceTimeouts.standard),
             transport: ConformanceSuite.transport,
             environment: { environment[$0] },
             logger: logger)

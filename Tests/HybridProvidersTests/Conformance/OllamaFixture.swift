@@ -1,4 +1,5 @@
 import Foundation
+import HybridConfig
 import HybridCore
 import HybridProviders
 import HybridTestSupport
@@ -17,10 +18,11 @@ struct OllamaFixture: ProviderFixture {
 
     func makeModel(baseURL: String, environment: [String: String], logger: Logger) -> any LanguageModel {
         OllamaModel(
-            configuration: OllamaModel.Configuration(
-                .ollama(), id: "ollama-test", baseURL: baseURL, model: "llama3.2", apiKeyVariable: apiKeyVariable,
-                capabilities: ModelCapabilities(streaming: true, structuredOutput: true, contextWindow: Self.contextWindow),
-                timeouts: ConformanceTimeouts.standard),
+            id: "ollama-test",
+            config: TestModels.config(
+                .ollama, baseURL: baseURL, model: "llama3.2", apiKeyVariable: apiKeyVariable,
+                capabilities: ModelCapabilities(streaming: true, structuredOutput: true, contextWindow: Self.contextWindow)),
+            settings: HTTPWireSettings(timeouts: ConformanceTimeouts.standard),
             transport: ConformanceSuite.transport,
             environment: { environment[$0] },
             logger: logger)

@@ -1,4 +1,5 @@
 import Foundation
+import HybridConfig
 import HybridCore
 import HybridProviders
 import HybridTestSupport
@@ -15,7 +16,8 @@ struct OpenAICompatibleFixture: ProviderFixture {
 
     func makeModel(baseURL: String, environment: [String: String], logger: Logger) -> any LanguageModel {
         OpenAICompatibleModel(
-            configuration: TestModels.configuration(baseURL: baseURL + "/v1", timeouts: ConformanceTimeouts.standard),
+            id: "test-model", config: TestModels.config(baseURL: baseURL + "/v1"),
+            settings: HTTPWireSettings(timeouts: ConformanceTimeouts.standard),
             transport: ConformanceSuite.transport,
             environment: { environment[$0] },
             logger: logger

@@ -9,7 +9,7 @@ private struct Summary: StructuredOutput {
     var sentences: [String]
 }
 
-enum Snippet_app_integration_89 {
+enum Snippet_app_integration_92 {
     static func run() async throws {
 
         let storage = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
@@ -18,10 +18,13 @@ enum Snippet_app_integration_89 {
         let article = "The city council approved the new tram line on Monday…"
         let readOpenAIKey: @Sendable () async throws -> String = { "sk-…" }   // your keychain read
 
-        let loader = try ConfigLoader.withBundledDefaults(
+        // The config your app ships (a JSON file in its bundle): what serves before any fetch and whenever one is refused.
+        let shippedFile = Bundle.main.url(forResource: "hybrid.config", withExtension: "json")!
+        let loader = ConfigLoader(
+            bundled: try ConfigValidator.load(Data(contentsOf: shippedFile)),
             sourceURL: "https://config.example.com/hybrid.json", fetcher: ConfigFetcher(transport: URLSessionTransport.shared),
             cacheFile: storage.appendingPathComponent("config-cache.json"))
-        await loader.start()                       // last-known-good or bundled defaults, no network
+        await loader.start()                       // last-known-good or the shipped config, no network
         Task { await loader.refresh() }            // ETag fetch; a bad payload never replaces the config in force
         let factory = ModelFactory().withCredentials(.key(provider: readOpenAIKey), for: "openai-gpt-4o-mini")
         let router = try Router(

@@ -10,12 +10,14 @@ private struct AlbumQuery: StructuredOutput {
     static let guides: [String: JSONValue] = ["title": ["description": "The album's title as the user wrote it"]]
 }
 
-enum Snippet_app_integration_381 {
+enum Snippet_app_integration_384 {
     static func run() async throws {
 
 
-        let router = try Router(config: .fixed(try HybridConfigDocument.bundledDefaults().document), installId: "install-1")
-        let chat = router.conversation(feature: "assistant", tools: [
+        let router = try Router(
+            models: [.onDevice(), .openAI(apiKey: .key("sk-…"))],
+            instructions: "You are the assistant inside a music app. When a request needs a tool, call it.")
+        let chat = router.conversation(tools: [
             ConversationTool(name: "lookup_album", description: "Look up an album by title.", arguments: AlbumQuery.self) { query in
                 #"{"title": "\#(query.title)", "artist": "The Beatles", "year": 1969}"#     // look it up in your catalog
             },
