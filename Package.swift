@@ -293,7 +293,7 @@ let package = Package(
         // The app's public API as an app sees it (#49): no `package` access, so a test here cannot lean on a
         // declaration an app could not call.
         .testTarget(
-            name: "HybridAppTests", dependencies: ["HybridAI", "HybridTestSupport"], packageAccess: false,
+            name: "HybridAppTests", dependencies: ["HybridAI", "HybridTestSupport", "AppIntegrationFeatures"], packageAccess: false,
             swiftSettings: strict),
         // Fails when an app product's dependency closure reaches libcurl, SQLite or the local-model processes.
         .testTarget(name: "HybridPackageTests", dependencies: ["HybridTestSupport"], swiftSettings: strict),

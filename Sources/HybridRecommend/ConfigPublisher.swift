@@ -30,7 +30,7 @@ public struct ConfigPublisher: Sendable {
         /// Publish a document with unknown keys or conditions on undeclared labels (refused by default).
         public var allowUnknownKeys = false
 
-        /// Creates options; by default the publish is real, unsigned, conditional on the snapshot history, validated against the bundled templates, with 5 s / 15 s / 30 s connect, first-byte and total limits.
+        /// Creates options; by default the publish is real, unsigned, conditional on the snapshot history, template files resolved by `promptFiles` (none by default: the CLI passes the file's folder, then the harness's `prompts/` copies) and sent inline, with 5 s / 15 s / 30 s connect, first-byte and total limits.
         public init(
             ifMatch: String? = nil, dryRun: Bool = false, signer: ConfigSigner? = nil, promptFiles: PromptFileResolver = PromptFileResolver(),
             timeouts: HTTPTimeouts = HTTPTimeouts(connect: .seconds(5), firstByte: .seconds(15), total: .seconds(30))

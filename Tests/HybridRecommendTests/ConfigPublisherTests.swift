@@ -100,7 +100,7 @@ import Testing
         let signer = ConfigSigner.generate()
         let url = server.url("/signed.json")
         let body = try document(version: 2, priority: ["cloud"])
-        _ = try await publisher.publish(body, to: url, options: .init(signer: signer))
+        _ = try await publisher.publish(body, to: url, options: .init(signer: signer, promptFiles: .bundled))
         let verifier = try ConfigSignatureVerifier(publicKeyBase64: signer.publicKeyBase64)
         let stored = try #require(server.stored("/signed.json"))
         try verifier.verify(stored.body, signature: stored.signature, source: url)
@@ -149,6 +149,28 @@ import Testing
         await #expect(throws: PublishError.staleSignature(path: path)) {
             _ = try await publisher.publish(try document(version: 5, priority: ["local"]), to: url)
         }
+    }
+
+    /// An app has no `prompts/` folder: a document naming template files goes out with their text inline, signed as
+    /// sent, and an app's loader (no prompt files) takes it; a document without them goes out byte for byte (above).
+    @Test func templateFilesArePublishedInline() async throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("hybrid.config.json").path
+        var body = String(decoding: HybridConfigDocument.bundledDefaultsJSON, as: UTF8.self)
+        body = body.replacingOccurrences(of: "\"version\": 1,", with: "\"version\": 2,")
+        let signer = ConfigSigner.generate()
+        let (publisher, _) = try publisher()
+        _ = try await publisher.publish(Data(body.utf8), to: "file://" + path, options: .init(signer: signer, promptFiles: .bundled))
+
+        let sent = try #require(FileManager.default.contents(atPath: path))
+        #expect(!String(decoding: sent, as: UTF8.self).contains("templateFile"))
+        let signature = try String(contentsOfFile: path + ".sig", encoding: .utf8)
+        try ConfigSignatureVerifier(publicKeyBase64: signer.publicKeyBase64).verify(sent, signature: signature, source: path)
+        var expected = try HybridConfigDocument.bundledDefaults().document
+        expected.version = 2
+        #expect(try ConfigValidator.load(sent).document == expected)
+        #expect(throws: ConfigError.self) { try ConfigValidator.load(Data(body.utf8)) }
     }
 
     @Test func rollbackRepublishesAnEarlierVersionAboveTheCurrentOne() async throws {
