@@ -31,17 +31,6 @@ extension HybridConfigDocument {
     package static var bundledFiles: [String: String] { BundledDefaults.files }
 }
 
-extension PromptFileResolver {
-    /// The templates under `prompts/` as compiled into the harness.
-    package static let bundled = PromptFileResolver(directories: [], files: BundledDefaults.files)
-
-    /// This resolver with `directories` searched before its own (so `hybrid config validate prompts/hybrid.config.json`
-    /// sees edits on disk before the compiled-in copies).
-    package func searchingFirst(_ directories: [URL]) -> PromptFileResolver {
-        PromptFileResolver(directories: directories + self.directories, files: files)
-    }
-}
-
 extension ConfigLoader {
     /// A loader whose fallback is the harness's defaults, over any snapshot cache (by default one in memory).
     package static func withBundledDefaults(

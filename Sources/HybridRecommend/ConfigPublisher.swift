@@ -66,7 +66,7 @@ public struct ConfigPublisher: Sendable {
         }
         let document = validated.document
         // Apps resolve no template files (they have no prompts/ folder), so what goes out carries the text inline.
-        let body = validated.templateFiles.isEmpty ? body : Self.inliningTemplateFiles(body, promptFiles: options.promptFiles)
+        let body = validated.templateFiles.isEmpty ? body : inlined(body, options.promptFiles)
         let unknown = validated.warnings.filter(\.blocksPublishing)
         if !unknown.isEmpty && !options.allowUnknownKeys { throw .unknownKeys(unknown) }
         let latest = try await latestSnapshot(destination)
@@ -94,25 +94,6 @@ public struct ConfigPublisher: Sendable {
         }
         await readBackAndRecord(&outcome, body: body)
         return outcome
-    }
-
-    /// `body` with each `"templateFile": path` replaced by `"template": <the file's text>`, as canonical JSON. Called
-    /// only after validation resolved every file; every other member is kept as written (unknown keys included).
-    static func inliningTemplateFiles(_ body: Data, promptFiles: PromptFileResolver) -> Data {
-        func inline(_ value: JSONValue) -> JSONValue {
-            switch value {
-            case .object(var members):
-                if case .string(let path)? = members["templateFile"], let text = promptFiles.contents(of: path) {
-                    members["templateFile"] = nil
-                    members["template"] = .string(text)
-                }
-                return .object(members.mapValues(inline))
-            case .array(let items): return .array(items.map(inline))
-            default: return value
-            }
-        }
-        guard let tree = try? JSONValue(parsing: body) else { return body }
-        return Data(inline(tree).canonicalJSON.utf8)
     }
 
     /// Republishes version `version` of `destination` from the snapshot history as version (highest recorded + 1),
@@ -290,4 +271,10 @@ public struct ConfigPublisher: Sendable {
             outcome.warnings.append("published, but not recorded in the snapshot history (rollback to it will not be possible): \(error.description)")
         }
     }
+}
+
+/// `body` as canonical JSON with its template files' text inline (called once validation has found every file).
+private func inlined(_ body: Data, _ promptFiles: PromptFileResolver) -> Data {
+    guard let tree = try? JSONValue(parsing: body) else { return body }
+    return Data(promptFiles.inliningTemplateFiles(in: tree).canonicalJSON.utf8)
 }

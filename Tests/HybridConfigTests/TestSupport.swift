@@ -55,19 +55,8 @@ enum Fixtures {
     /// The bundled default config as a mutable JSON tree, its template files inlined as `hybrid config publish`
     /// sends them (an app resolves no template files).
     static var defaults: JSONValue {
-        func inline(_ value: JSONValue) -> JSONValue {
-            switch value {
-            case .object(var members):
-                if let path = members["templateFile"]?.stringValue {
-                    members["templateFile"] = nil
-                    members["template"] = .string(HybridConfigDocument.bundledFiles[path] ?? "")
-                }
-                return .object(members.mapValues(inline))
-            case .array(let items): return .array(items.map(inline))
-            default: return value
-            }
-        }
-        return inline(try! JSONDecoder().decode(JSONValue.self, from: HybridConfigDocument.bundledDefaultsJSON))
+        PromptFileResolver.bundled.inliningTemplateFiles(
+            in: try! JSONDecoder().decode(JSONValue.self, from: HybridConfigDocument.bundledDefaultsJSON))
     }
 
     /// The defaults with `edit` applied, as bytes.
