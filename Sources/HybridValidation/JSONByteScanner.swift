@@ -1,5 +1,5 @@
 /// A strict RFC 8259 reader over UTF-8 bytes for the fast paths that read one documented shape: providers' answers
-/// and stream chunks (`OpenAIResponseReader`, …) and route events (`JSONMembers`, HybridCore). It is the only reader
+/// and stream chunks and route events, through the member tables (`JSONMembers`, HybridCore). It is the only reader
 /// of those shapes: a stop means the input is not JSON of that shape, and the caller names where.
 package struct JSONByteScanner {
     /// The input is not JSON of the shape being read, here.

@@ -114,6 +114,8 @@ import Testing
         #"{"model":"m"} trailing"#,
         #"{"model":"m""#,
         #"{"model":"m",}"#,
+        #"{"model":"a","model":"b"}"#,
+        #"{"choices":[],"usage":{"prompt_tokens":1,"prompt_tokens":2}}"#,
         #"[]"#,
         "",
     ])
