@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import HybridConfig
 package import HybridCore
 
@@ -22,9 +22,9 @@ extension PromptFileResolver {
         }
     }
 
-    /// This resolver with `directories` searched before its own (so `hybrid config validate prompts/hybrid.config.json`
-    /// sees edits on disk before the compiled-in copies).
-    package func searchingFirst(_ directories: [URL]) -> PromptFileResolver {
-        PromptFileResolver(directories: directories + self.directories, files: files)
+    /// The templates of the config file at `path`: its folder first (so `hybrid config validate
+    /// prompts/hybrid.config.json` sees edits on disk), then the copies compiled into the harness.
+    package static func forConfigFile(_ path: String) -> PromptFileResolver {
+        PromptFileResolver(directories: [URL(fileURLWithPath: path).deletingLastPathComponent()], files: bundled.files)
     }
 }

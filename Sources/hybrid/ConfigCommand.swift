@@ -60,7 +60,7 @@ struct ConfigCommand: AsyncParsableCommand {
 
         func run() async throws {
             let data = try readFile(file)
-            let issues = ConfigValidator.issues(in: data, promptFiles: resolver(for: file))
+            let issues = ConfigValidator.issues(in: data, promptFiles: .forConfigFile(file))
             let errors = issues.filter { $0.severity == .error }
             for issue in issues { printError("\(file): \(issue)") }
             guard errors.isEmpty else {
@@ -113,7 +113,7 @@ struct ConfigCommand: AsyncParsableCommand {
                     for warning in validated.warnings { printError("warning: \(warning)") }
                     let old: HybridConfigDocument
                     if let previous {
-                        old = try ConfigValidator.load(try readFile(previous), promptFiles: resolver(for: previous)).document
+                        old = try ConfigValidator.load(try readFile(previous), promptFiles: .forConfigFile(previous)).document
                     } else {
                         old = try HybridConfigDocument.bundledDefaults().document
                     }
@@ -302,12 +302,7 @@ private func emit(_ data: Data, to output: String?) throws(ConfigError) {
     }
 }
 
-/// Template files of a config on disk resolve against its folder first, then the bundled prompts.
-private func resolver(for file: String) -> PromptFileResolver {
-    PromptFileResolver.bundled.searchingFirst([URL(fileURLWithPath: file).deletingLastPathComponent()])
-}
-
 /// A config file validated with its template files inlined (so diffs and exports show prompt text).
 private func resolvedDocument(_ file: String) throws(ConfigError) -> HybridConfigDocument {
-    try ConfigValidator.load(try readFile(file), promptFiles: resolver(for: file)).document
+    try ConfigValidator.load(try readFile(file), promptFiles: .forConfigFile(file)).document
 }

@@ -76,7 +76,7 @@ struct GlobalOptions: ParsableArguments {
         guard let data = FileManager.default.contents(atPath: config) else {
             throw CLIError("cannot read config file \(config)")
         }
-        let resolver = PromptFileResolver.bundled.searchingFirst([URL(fileURLWithPath: config).deletingLastPathComponent()])
+        let resolver = PromptFileResolver.forConfigFile(config)
         let document = try ConfigValidator.load(data, promptFiles: resolver).document
         return (document, Self.hash(document), config)
     }

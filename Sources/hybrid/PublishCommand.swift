@@ -28,7 +28,7 @@ struct PublishCommand: AsyncParsableCommand {
             guard let body = FileManager.default.contents(atPath: file) else {
                 throw CLIError("cannot read \(file)")
             }
-            let resolver = PromptFileResolver.bundled.searchingFirst([URL(fileURLWithPath: file).deletingLastPathComponent()])
+            let resolver = PromptFileResolver.forConfigFile(file)
             let outcome = try await target.publisher().publish(body, to: target.destination, options: target.options(promptFiles: resolver))
             target.report(outcome)
         }
