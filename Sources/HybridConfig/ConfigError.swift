@@ -52,7 +52,7 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let cache = Kind(name: .cache)
         /// A Firebase Remote Config template could not be imported or exported (``ConfigError/path``,
         /// ``ConfigError/reason``).
-        package static let firebase = Kind(name: .firebase)
+        static let firebase = Kind(name: .firebase)
 
         /// The kind's name as written in Swift (`versionRollback`), for logs and test names.
         public var description: String { name.rawValue }
@@ -73,11 +73,11 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     /// For ``Kind/httpStatus``: the status the server answered with.
     public let status: Int?
     /// For ``Kind/bodyTooLarge``: the limit in bytes that the body exceeded (`maxBodyBytes`).
-    package let limit: Int?
+    let limit: Int?
     /// For ``Kind/versionRollback``: the `version` of the config that was offered and refused.
     package let offered: Int?
     /// For ``Kind/versionRollback``: the `version` of the config in use, which the offered one is older than.
-    package let inUse: Int?
+    let inUse: Int?
     /// For ``Kind/signatureMissing`` and ``Kind/signatureInvalid``: where the payload came from (URL or file).
     public let source: String?
     /// For ``Kind/fileAccess`` and ``Kind/firebase``: the local file concerned.
@@ -105,34 +105,34 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     package static func notJSON(detail: String) -> ConfigError { ConfigError(.notJSON, detail: detail) }
 
     /// The payload is JSON but breaks the config's rules; every issue has a path. Only errors are listed here.
-    package static func invalid(_ issues: [ConfigIssue]) -> ConfigError { ConfigError(.invalid, issues: issues) }
+    static func invalid(_ issues: [ConfigIssue]) -> ConfigError { ConfigError(.invalid, issues: issues) }
 
     /// The source URL is not acceptable (plain HTTP to a non-loopback host, unknown scheme, unparsable).
-    package static func insecureSource(url: String, reason: String) -> ConfigError {
+    static func insecureSource(url: String, reason: String) -> ConfigError {
         ConfigError(.insecureSource, url: url, reason: reason)
     }
 
     /// The transfer failed (connection refused, timeout, truncated body).
-    package static func fetchFailed(url: String, reason: String) -> ConfigError {
+    static func fetchFailed(url: String, reason: String) -> ConfigError {
         ConfigError(.fetchFailed, url: url, reason: reason)
     }
 
     /// The server answered with a status other than 200 or 304.
-    package static func httpStatus(url: String, status: Int) -> ConfigError { ConfigError(.httpStatus, url: url, status: status) }
+    static func httpStatus(url: String, status: Int) -> ConfigError { ConfigError(.httpStatus, url: url, status: status) }
 
     /// The body was larger than the limit.
-    package static func bodyTooLarge(url: String, limit: Int) -> ConfigError { ConfigError(.bodyTooLarge, url: url, limit: limit) }
+    static func bodyTooLarge(url: String, limit: Int) -> ConfigError { ConfigError(.bodyTooLarge, url: url, limit: limit) }
 
     /// The offered config has a lower `version` than the one in use (a possible rollback attack).
-    package static func versionRollback(offered: Int, inUse: Int) -> ConfigError {
+    static func versionRollback(offered: Int, inUse: Int) -> ConfigError {
         ConfigError(.versionRollback, offered: offered, inUse: inUse)
     }
 
     /// A public key is configured but the payload came without a signature.
-    package static func signatureMissing(source: String) -> ConfigError { ConfigError(.signatureMissing, source: source) }
+    static func signatureMissing(source: String) -> ConfigError { ConfigError(.signatureMissing, source: source) }
 
     /// The signature does not match the payload bytes (tampered payload, wrong key, or a corrupt signature).
-    package static func signatureInvalid(source: String, reason: String) -> ConfigError {
+    static func signatureInvalid(source: String, reason: String) -> ConfigError {
         ConfigError(.signatureInvalid, reason: reason, source: source)
     }
 

@@ -10,9 +10,9 @@ public struct ConfigFetcher: Sendable {
     /// Limits for one fetch.
     public struct Options: Sendable {
         /// Larger bodies are refused. Default 2 MiB.
-        package var maxBodyBytes: Int
+        var maxBodyBytes: Int
         /// Connect, first-byte and total limits for each request (the detached `.sig` included).
-        package var timeouts: HTTPTimeouts
+        var timeouts: HTTPTimeouts
 
         /// Creates limits; defaults are 2 MiB and 5 s connect, 10 s first byte, 20 s total.
         public init(
@@ -35,7 +35,7 @@ public struct ConfigFetcher: Sendable {
     /// A body as received, with the headers the loader needs.
     package struct FetchedPayload: Sendable, Equatable {
         /// The URL as requested (with any query): the last-known-good cache is keyed by it.
-        package var url: String
+        var url: String
         /// The HTTP status (200; file sources report 200 too).
         package var status: Int
         /// The payload bytes exactly as received.
@@ -44,22 +44,13 @@ public struct ConfigFetcher: Sendable {
         package var etag: String?
         /// Base64 Ed25519 signature from `X-Hybrid-Signature` or the detached `.sig`, when there was one.
         package var signature: String?
-
-        /// Creates a payload record; `ConfigFetcher.fetch` builds these.
-        package init(url: String, status: Int, body: Data, etag: String?, signature: String?) {
-            self.url = url
-            self.status = status
-            self.body = body
-            self.etag = etag
-            self.signature = signature
-        }
     }
 
     /// Header that carries the base64 signature of the body.
     package static let signatureHeader = "X-Hybrid-Signature"
 
     /// The HTTP client (`CurlTransport` in production).
-    package let transport: any HTTPTransport
+    let transport: any HTTPTransport
     /// Size and time limits.
     package var options: Options
 
@@ -198,7 +189,7 @@ public struct ConfigFetcher: Sendable {
     }
 
     /// True for 127.0.0.0/8, `localhost` and `::1` (with or without brackets).
-    package static func isLoopback(host: String) -> Bool {
+    static func isLoopback(host: String) -> Bool {
         let h = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         if h == "localhost" || h == "::1" || h == "0:0:0:0:0:0:0:1" { return true }
         let octets = h.split(separator: ".", omittingEmptySubsequences: false)

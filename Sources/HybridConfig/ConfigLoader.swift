@@ -13,10 +13,10 @@ public actor ConfigLoader {
     /// Behaviour switches.
     public struct Options: Sendable {
         /// Accept a payload whose `version` is lower than the one in use (a deliberate rollback).
-        package var allowVersionRollback: Bool
+        var allowVersionRollback: Bool
         /// Refuse fetched payloads with unknown keys, unless they declare a newer `schemaVersion` (then the keys are
         /// warnings).
-        package var checkUnknownKeys: Bool
+        var checkUnknownKeys: Bool
 
         /// Creates options; by default lower versions are refused, and so are unknown keys in a document that does
         /// not declare a newer `schemaVersion`.
@@ -158,7 +158,7 @@ public actor ConfigLoader {
 
     /// Validates and applies a fetched payload.
     @discardableResult
-    package func offer(_ payload: ConfigFetcher.FetchedPayload) async -> ConfigResolution {
+    func offer(_ payload: ConfigFetcher.FetchedPayload) async -> ConfigResolution {
         let validated: ValidatedConfig
         do {
             if let verifier { try verifier.verify(payload.body, signature: payload.signature, source: URLRedaction.redact(payload.url)) }
@@ -203,7 +203,7 @@ public actor ConfigLoader {
     /// decode into the app's type (`typeName`, its schema `schema`): such a config keeps the one in force (the last
     /// known good), and `reasonNewOneRejected` names each JSON path. A config without an `outputSchema` for the
     /// feature is fine: typed calls send the type's own schema.
-    package func requireOutput(_ schema: JSONValue, named typeName: String, forFeature feature: String) {
+    func requireOutput(_ schema: JSONValue, named typeName: String, forFeature feature: String) {
         outputTypes[feature] = (typeName, schema)
     }
 

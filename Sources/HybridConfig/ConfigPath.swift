@@ -9,7 +9,7 @@ package struct ConfigPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The steps from the root; empty for the root.
-    package var components: [Component]
+    var components: [Component]
 
     /// Creates a path from steps; the default is the root.
     package init(_ components: [Component] = []) {
@@ -24,7 +24,7 @@ package struct ConfigPath: Sendable, Hashable, CustomStringConvertible {
     /// This path extended by an array index.
     package func index(_ index: Int) -> ConfigPath { appending(.index(index)) }
     /// This path followed by `other`.
-    package func appending(_ other: ConfigPath) -> ConfigPath { ConfigPath(components + other.components) }
+    func appending(_ other: ConfigPath) -> ConfigPath { ConfigPath(components + other.components) }
 
     /// One allocation per step (`components + [step]` made two): validation builds a path for every check.
     private func appending(_ component: Component) -> ConfigPath {

@@ -56,7 +56,7 @@ public struct ConfigResolution: Sendable {
     public var cacheError: ConfigError?
 
     /// Creates a resolution; `ConfigLoader` builds these, tests build them directly.
-    package init(
+    init(
         config: HybridConfigDocument,
         source: Source,
         etag: String? = nil,

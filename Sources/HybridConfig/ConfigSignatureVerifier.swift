@@ -31,7 +31,7 @@ public struct ConfigSignatureVerifier: Sendable {
     }
 
     /// The base64 raw public key.
-    package var publicKeyBase64: String { rawKey.base64EncodedString() }
+    var publicKeyBase64: String { rawKey.base64EncodedString() }
 
     /// Throws unless `signature` (base64) is a valid signature of `payload`; `source` names it in errors.
     package func verify(_ payload: Data, signature: String?, source: String) throws(ConfigError) {

@@ -199,7 +199,7 @@ public enum ConfigValidator {
     /// Keys the document model does not know, as warnings (a newer config may add fields an older app ignores).
     /// The document format this library reads: a document with a higher `schemaVersion` may carry keys it does not
     /// know, and an app then ignores them rather than refusing the document.
-    package static let schemaVersion = 1
+    static let schemaVersion = 1
 
     static func unknownKeys(in tree: JSONValue) -> [ConfigIssue] {
         var issues: [ConfigIssue] = []

@@ -1,7 +1,7 @@
 /// What one install uses for one feature after rollouts: the variant, the priority order and the arm.
 package struct FeatureAssignment: Sendable, Hashable {
     /// The feature name.
-    package var feature: String
+    var feature: String
     /// The prompt variant to use.
     package var variant: String
     /// Model ids to try, best first.

@@ -76,10 +76,10 @@ public struct FeatureConfig: Sendable, Hashable, Encodable {
     }
 
     /// The deadline as a duration, when one is set.
-    package var deadline: Duration? { deadlineMs.map { .milliseconds($0) } }
+    var deadline: Duration? { deadlineMs.map { .milliseconds($0) } }
 
     /// The variant named `name`, or the default variant when `name` is nil or unknown.
-    package func variant(named name: String? = nil) -> PromptVariant? {
+    func variant(named name: String? = nil) -> PromptVariant? {
         if let name, let v = variants[name] { return v }
         return variants[defaultVariant]
     }

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 import HybridCore
 
 /// A `ConfigSnapshotCache` in one JSON file: the last-known-good config survives relaunches without SQLite (for
@@ -6,24 +6,24 @@ import HybridCore
 ///
 /// Every `save` rewrites the file atomically (temporary file, `fsync`, rename), so a crash mid-save leaves the
 /// previous last-known-good in place. Keeps the newest `keep` snapshots per source. One process owns the file.
-package actor FileConfigSnapshotCache: ConfigSnapshotCache {
+actor FileConfigSnapshotCache: ConfigSnapshotCache {
     /// The JSON file.
-    package nonisolated let url: URL
+    nonisolated let url: URL
     /// How many snapshots per source are kept (newest first); older ones are dropped on save.
-    package nonisolated let keep: Int
+    nonisolated let keep: Int
     private var snapshots: [ConfigSnapshot]?
 
     /// A cache over `url`; nothing is read or created until the first call.
-    package init(url: URL, keep: Int = 10) {
+    init(url: URL, keep: Int = 10) {
         self.url = url
         self.keep = max(1, keep)
     }
 
-    package func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot? {
+    func lastKnownGood(source: String) async throws(ConfigError) -> ConfigSnapshot? {
         try loaded().last { $0.source == source }
     }
 
-    package func save(_ snapshot: ConfigSnapshot) async throws(ConfigError) {
+    func save(_ snapshot: ConfigSnapshot) async throws(ConfigError) {
         var updated = try loaded()
         // Re-saving a version makes it the newest again (a rollback republishes an old version's bytes).
         updated.removeAll { $0.source == snapshot.source && $0.version == snapshot.version }

@@ -24,11 +24,11 @@ public struct HybridConfigDocument: Sendable, Hashable, Encodable {
     package var conditions: [ConfigCondition]
     /// The custom label names the app sets (`eventLabels`) that conditions may test, beside the built-in ones; a
     /// condition on any other label is refused at publish (JSON key `labels`).
-    package var labels: [String]?
+    var labels: [String]?
     /// The document format it was written for (JSON key `schemaVersion`, default 1). A document for a newer format
     /// than ``ConfigValidator/schemaVersion`` may carry keys this library does not know; an app refuses unknown keys
     /// otherwise, keeping its last good config, because a misspelt key silently drops what it meant.
-    package var schemaVersion: Int?
+    var schemaVersion: Int?
 
     /// Creates a document built in code (declared models, a bundled default); nothing is checked here,
     /// `ConfigValidator` and the `Router` initialisers do that. Rollouts, conditions and provenance are what
@@ -52,7 +52,7 @@ public struct HybridConfigDocument: Sendable, Hashable, Encodable {
     }
 
     /// Every field, as the JSON readers fill them.
-    package init(
+    init(
         schema: String?, version: Int, description: String?, provenance: Provenance?, models: [String: ModelConfig],
         features: [String: FeatureConfig], rollouts: [String: RolloutConfig], routing: RoutingConfig?, conditions: [ConfigCondition]
     ) {

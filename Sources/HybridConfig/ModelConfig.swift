@@ -77,7 +77,7 @@ public struct ModelConfig: Sendable, Hashable, Codable {
     /// harness runs (`llama-server` starts with one slot; a second request would only wait in its queue and be
     /// measured as latency), one for on-device runtimes, 16 for hosted APIs, whose per-request latency, not
     /// their capacity, limits an eval.
-    package static func defaultMaxConcurrency(for kind: ProviderKind) -> Int {
+    static func defaultMaxConcurrency(for kind: ProviderKind) -> Int {
         switch kind {
         case .llamaCpp: 1
         case .appleFoundationModels, .ollama: 1

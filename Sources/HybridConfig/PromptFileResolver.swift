@@ -6,7 +6,7 @@ public import Foundation
 /// has none by default: a config it fetches comes with its templates inlined (`hybrid config publish` does that).
 public struct PromptFileResolver: Sendable {
     /// Folders standing for `prompts/`, searched in order.
-    package var directories: [URL]
+    var directories: [URL]
     /// Path relative to `prompts/` → text, consulted after the directories.
     package var files: [String: String]
 

@@ -35,7 +35,7 @@ package struct PromptTemplate: Sendable, Hashable {
     }
 
     /// The template text as written.
-    package let source: String
+    let source: String
     /// Text and variables in order.
     package let segments: [Segment]
 
@@ -56,7 +56,7 @@ package struct PromptTemplate: Sendable, Hashable {
     }
 
     /// The template with every variable replaced by its value.
-    package func render(_ values: [String: String]) throws(TemplateError) -> String {
+    func render(_ values: [String: String]) throws(TemplateError) -> String {
         var out = ""
         out.reserveCapacity(source.utf8.count)
         for segment in segments {

@@ -19,12 +19,12 @@ package enum RolloutBucketing {
     }
 
     /// Buckets covered by `percentage` (0–100, two decimals).
-    package static func threshold(percentage: Double) -> Int {
+    static func threshold(percentage: Double) -> Int {
         Int((min(max(percentage, 0), 100) * 100).rounded())
     }
 
     /// The arm `installId` falls in, or nil for the feature's defaults. Arms take consecutive bucket ranges.
-    package static func arm(for installId: String, feature: String, rollout: RolloutConfig) -> RolloutArm? {
+    static func arm(for installId: String, feature: String, rollout: RolloutConfig) -> RolloutArm? {
         let b = bucket(seed: rollout.seed, feature: feature, installId: installId)
         var upper = 0
         for arm in rollout.arms {

@@ -37,7 +37,7 @@ package struct RolloutPlan: Sendable, Hashable, Codable {
     }
 
     /// The arm the plan moves; nil: the rollout's only arm.
-    package var arm: String?
+    var arm: String?
     /// Percentages of installs, increasing, the last one 100.
     package var stages: [Double]
     /// Least time a stage lasts before the next may start.

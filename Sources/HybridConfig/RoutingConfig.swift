@@ -140,7 +140,7 @@ public struct RoutingConfig: Sendable, Hashable, Codable {
 
 extension HybridConfigDocument {
     /// The routing block in force for `feature`: its own over the document's defaults; nil when neither sets one.
-    package func routing(feature: String) -> RoutingConfig? {
+    func routing(feature: String) -> RoutingConfig? {
         routing(for: features[feature])
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-package import HybridCore
+import HybridCore
 
 /// Finds strings that look like credentials anywhere in a config, so a key pasted into a description, a URL's query,
 /// a header or a prompt is refused before it is published to every app, and so `hybrid config show` can redact it.
@@ -13,14 +13,14 @@ package import HybridCore
 /// The scan works on UTF-8 bytes without regular expressions: it runs on every config an app loads.
 package enum SecretScanner {
     /// A credential-looking value at a JSON path; it never carries the value itself.
-    package struct Finding: Sendable, Hashable, CustomStringConvertible {
+    struct Finding: Sendable, Hashable, CustomStringConvertible {
         /// Where it is, e.g. `models.gemini.baseURL` or `features.summarize.variants.terse.templateFile`.
-        package var path: String
+        var path: String
         /// What it looks like, e.g. `an OpenAI API key (sk-proj-…)`.
         package var kind: String
 
         /// A finding; the value itself is deliberately not part of it.
-        package init(path: String, kind: String) {
+        init(path: String, kind: String) {
             self.path = path
             self.kind = kind
         }
@@ -29,15 +29,15 @@ package enum SecretScanner {
     }
 
     /// One credential inside a string: what it looks like and where (UTF-8 offsets), for redaction.
-    package struct Match: Sendable, Hashable {
+    struct Match: Sendable, Hashable {
         /// What it looks like.
         package var kind: String
         /// Byte offsets into the string's UTF-8 view.
-        package var range: Range<Int>
+        var range: Range<Int>
     }
 
     /// Every credential-looking string in `value`, keys and values, at its JSON path under `path`, sorted by path.
-    package static func findings(in value: JSONValue, at path: ConfigPath = .root) -> [Finding] {
+    static func findings(in value: JSONValue, at path: ConfigPath = .root) -> [Finding] {
         var found: [Finding] = []
         var components = path.components
         components.reserveCapacity(components.count + 16)
@@ -46,12 +46,12 @@ package enum SecretScanner {
     }
 
     /// Findings in one string (a template file's text, say) reported at `path`.
-    package static func findings(inText text: String, at path: ConfigPath) -> [Finding] {
+    static func findings(inText text: String, at path: ConfigPath) -> [Finding] {
         matches(in: text).map { Finding(path: path.description, kind: $0.kind) }
     }
 
     /// Every credential-looking span of `text`, in order, not overlapping.
-    package static func matches(in text: String) -> [Match] {
+    static func matches(in text: String) -> [Match] {
         guard text.utf8.count >= ByteScanner.shortestCandidate else { return [] }
         var text = text
         // Native strings are contiguous UTF-8; `makeContiguousUTF8` only copies bridged or foreign ones.

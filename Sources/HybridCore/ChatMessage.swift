@@ -23,7 +23,7 @@ public struct ChatMessage: Sendable, Hashable, Codable {
         /// A tool's result, sent back after the model called it.
         public static let tool = Role(known: "tool")
         /// Every role, in written form order.
-        package static let allCases: [Role] = [.user, .assistant, .tool]
+        static let allCases: [Role] = [.user, .assistant, .tool]
 
         public var description: String { rawValue }
     }

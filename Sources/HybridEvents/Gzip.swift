@@ -35,7 +35,7 @@ package enum Gzip {
 
     /// The bytes of a gzip (or zlib) stream, or nil when `data` is not one or would inflate past `limit` bytes
     /// (so a small hostile body cannot exhaust a collector's memory).
-    package static func decompress(_ data: Data, limit: Int) -> Data? {
+    static func decompress(_ data: Data, limit: Int) -> Data? {
         try? inflate(data, limit: limit)
     }
 

@@ -5,23 +5,23 @@ extension HTTPBatchEventUploader {
     /// Where and how the uploader sends batches.
     public struct Configuration: Sendable {
         /// The collector's URL, e.g. `https://collector.example.com/v1/events`.
-        package var endpoint: String
+        var endpoint: String
         /// Sent as `Authorization: Bearer TOKEN`; from the app's configuration, never logged or stored.
         package var token: String?
         /// Where queued events are kept across app restarts (`spool.jsonl`); nil keeps them in memory only.
-        package var spoolDirectory: URL?
+        var spoolDirectory: URL?
         /// Events held (queued and not yet accepted) before new ones are dropped and counted.
-        package var maxQueuedEvents: Int
+        var maxQueuedEvents: Int
         /// Events per batch; a batch goes as soon as this many are queued.
-        package var maxBatchEvents: Int
+        var maxBatchEvents: Int
         /// A smaller batch goes once its oldest event has waited this long.
-        package var maxBatchAge: Duration
+        var maxBatchAge: Duration
         /// The wait after the first failed upload; doubled after each further failure, with jitter.
-        package var initialBackoff: Duration
+        var initialBackoff: Duration
         /// The longest wait between attempts (a longer `Retry-After` is still honoured).
-        package var maxBackoff: Duration
+        var maxBackoff: Duration
         /// Limits for one upload.
-        package var timeouts: HTTPTimeouts
+        var timeouts: HTTPTimeouts
 
         /// A configuration; the defaults suit an app in the field (batches of 500 or every 30 s, back-off from
         /// 1 s to 5 min, 10,000 events held).

@@ -22,7 +22,7 @@ public actor HTTPBatchEventUploader: RouteEventSink {
     }
 
     /// The configuration in force.
-    package nonisolated let configuration: Configuration
+    nonisolated let configuration: Configuration
     let transport: any HTTPTransport
     nonisolated let inbox = Mutex(Inbox())
     var queue: [RouteEvent] = []
@@ -75,7 +75,7 @@ public actor HTTPBatchEventUploader: RouteEventSink {
     }
 
     /// Events dropped so far because the queue was full.
-    package nonisolated var droppedCount: Int { inbox.withLock { $0.dropped } }
+    nonisolated var droppedCount: Int { inbox.withLock { $0.dropped } }
 
     /// What the uploader has done so far.
     public var currentStatus: Status {

@@ -12,13 +12,13 @@ import Synchronization
 /// `droppedCount`.
 public final class JSONLinesEventSink: RouteEventSink {
     /// The directory holding the files.
-    package let directory: URL
+    let directory: URL
     /// The base name of the files (`events` → `events.jsonl`, `events.1.jsonl`, …).
     package let name: String
     /// The size past which the current file is rotated.
-    package let maxFileBytes: Int
+    let maxFileBytes: Int
     /// How many rotated files are kept besides the current one.
-    package let maxRotatedFiles: Int
+    let maxRotatedFiles: Int
 
     private let queue = DispatchQueue(label: "HybridEvents.JSONLinesEventSink")
     // Touched only on `queue`.
@@ -62,7 +62,7 @@ public final class JSONLinesEventSink: RouteEventSink {
     }
 
     /// The current file (`index` 0) or a rotated one.
-    package func fileURL(_ index: Int) -> URL {
+    func fileURL(_ index: Int) -> URL {
         directory.appendingPathComponent(index == 0 ? "\(name).jsonl" : "\(name).\(index).jsonl")
     }
 

@@ -9,7 +9,7 @@ package enum RouteEventLines {
         /// The events, in file order.
         package var events: [RouteEvent]
         /// Lines that were not a valid event (a line torn by a crash mid-write, or foreign text); skipped.
-        package var malformedLines: Int
+        var malformedLines: Int
     }
 
     /// One event as a line: its JSON (written through the event's member table) and a newline. Throws when a
@@ -22,7 +22,7 @@ package enum RouteEventLines {
 
     /// Every readable event in `data`; a malformed line (such as a torn last line) is counted and skipped, so it
     /// never costs the lines around it.
-    package static func decode(_ data: Data) -> Decoded {
+    static func decode(_ data: Data) -> Decoded {
         var decoded = Decoded(events: [], malformedLines: 0)
         for line in data.split(separator: 0x0A, omittingEmptySubsequences: true) {
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }

@@ -15,11 +15,11 @@ public struct ModelFactory: Sendable {
     /// The HTTP client every adapter it builds shares.
     package var transport: any HTTPTransport
     /// Reads API keys by variable name; injected so tests and apps control where keys come from.
-    package var environment: @Sendable (String) -> String?
+    var environment: @Sendable (String) -> String?
     /// Builders registered for provider kinds, consulted before the built-in adapters.
-    package private(set) var registered: [ProviderKind: Builder] = [:]
+    private(set) var registered: [ProviderKind: Builder] = [:]
     /// Credentials by model id, in place of the config's `apiKeyEnv` (an app's keys, keychain reads, proxy tokens).
-    package private(set) var credentials: [String: ModelCredentials] = [:]
+    private(set) var credentials: [String: ModelCredentials] = [:]
 
     /// Creates a factory; by default keys come from the process environment and requests go through the platform's
     /// default transport. llama.cpp models are unavailable until registered (HybridLocalModel's `withLocalLlama()`).
@@ -93,7 +93,7 @@ public struct ModelFactory: Sendable {
 /// A configured model whose provider kind has no adapter on this platform (Apple Foundation Models on Linux).
 ///
 /// Listed as unavailable with the reason rather than dropped, so a config written for several platforms still loads.
-package struct UnsupportedModel: LanguageModel {
+struct UnsupportedModel: LanguageModel {
     package let id: String
     package let displayName: String
     package let tier: ModelTier
@@ -104,7 +104,7 @@ package struct UnsupportedModel: LanguageModel {
     package let reason: String
 
     /// A model that is always unavailable for `reason` (by default: the kind is not supported on this platform).
-    package init(
+    init(
         id: String, displayName: String, tier: ModelTier, capabilities: ModelCapabilities, kind: String, reason: String? = nil
     ) {
         self.id = id

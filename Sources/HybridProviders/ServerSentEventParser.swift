@@ -1,16 +1,16 @@
-package import Foundation
+import Foundation
 
 /// One event dispatched from a `text/event-stream` body.
-package struct ServerSentEvent: Sendable, Hashable {
+struct ServerSentEvent: Sendable, Hashable {
     /// The `event:` field, or `message` when the event had none.
     package var type: String
     /// The `data:` lines joined with `\n` (the final newline removed, as the spec says).
-    package var data: String
+    var data: String
     /// The last `id:` seen on the stream so far (it persists across events, per the spec).
-    package var lastEventID: String
+    var lastEventID: String
 
     /// Creates an event (the parser does this; tests build expected values with it).
-    package init(type: String = "message", data: String, lastEventID: String = "") {
+    init(type: String = "message", data: String, lastEventID: String = "") {
         self.type = type
         self.data = data
         self.lastEventID = lastEventID
@@ -24,7 +24,7 @@ package struct ServerSentEvent: Sendable, Hashable {
 /// between a CR and its LF or inside a multi-byte UTF-8 character, because lines are cut on raw bytes and
 /// decoded only once complete. An event is dispatched at the blank line that ends it; an event the stream
 /// ends in the middle of is discarded, as the spec requires. `retry:` is recorded in `reconnectionTime`.
-package struct ServerSentEventParser: Sendable {
+struct ServerSentEventParser: Sendable {
     private var line: [UInt8] = []
     /// The previous chunk ended with CR, so an LF starting the next chunk belongs to the same line break.
     private var skipLeadingLF = false
@@ -35,13 +35,13 @@ package struct ServerSentEventParser: Sendable {
     private var lastEventIDBuffer = ""
 
     /// The reconnection time from the last valid `retry:` field, if any.
-    package private(set) var reconnectionTime: Duration?
+    private(set) var reconnectionTime: Duration?
 
     /// A parser at the start of a stream.
-    package init() {}
+    init() {}
 
     /// Consumes one chunk of the body and returns the events it completed, in order.
-    package mutating func feed(_ chunk: Data) -> [ServerSentEvent] {
+    mutating func feed(_ chunk: Data) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         // Whole runs between line ends are appended at once: `Data`'s byte iterator cost more than the rest
         // of a streamed answer's parsing.
@@ -68,13 +68,13 @@ package struct ServerSentEventParser: Sendable {
     }
 
     /// Feeds a string's UTF-8 bytes (convenience for tests and fixtures).
-    package mutating func feed(_ text: String) -> [ServerSentEvent] {
+    mutating func feed(_ text: String) -> [ServerSentEvent] {
         feed(Data(text.utf8))
     }
 
     /// True when bytes of an unfinished line or event are buffered: the stream ended mid-event if this
     /// is true at the end of the body.
-    package var hasPendingEvent: Bool { !line.isEmpty || hasData || !eventTypeBuffer.isEmpty }
+    var hasPendingEvent: Bool { !line.isEmpty || hasData || !eventTypeBuffer.isEmpty }
 
     private mutating func endLine(into events: inout [ServerSentEvent]) {
         var bytes = line[...]

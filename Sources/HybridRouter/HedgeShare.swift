@@ -10,7 +10,7 @@ package final class HedgeShare: Sendable {
 
     /// Whether the next request of `feature` may hedge: always the first; then while the share hedged so far is
     /// below `cap` (the rule `RouteSimulator` replays, so the simulation and the router agree request by request).
-    package func allows(_ feature: String, cap: Double) -> Bool {
+    func allows(_ feature: String, cap: Double) -> Bool {
         counts.withLock { Self.allows($0[feature], cap: cap) }
     }
 

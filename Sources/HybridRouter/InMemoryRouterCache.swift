@@ -47,9 +47,9 @@ public final class InMemoryRouterCache: RouterCache {
     }
 
     /// Most entries kept.
-    package let capacity: Int
+    let capacity: Int
     /// How long an entry is served after it was stored.
-    package let ttl: Duration
+    let ttl: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
     private let state = Mutex(State())
 

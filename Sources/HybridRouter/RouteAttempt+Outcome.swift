@@ -34,32 +34,32 @@ extension RouteAttempt {
         }
 
         /// The model answered; its response is the one returned.
-        package static let served = Outcome(.served)
+        static let served = Outcome(.served)
         /// A cached response of this model was returned without calling it.
-        package static let servedFromCache = Outcome(.servedFromCache)
+        static let servedFromCache = Outcome(.servedFromCache)
         /// The model was still working when the overall deadline passed; its call was cancelled.
-        package static let cancelledAtDeadline = Outcome(.cancelledAtDeadline)
+        static let cancelledAtDeadline = Outcome(.cancelledAtDeadline)
         /// A hedged request: another model's answer won the race and this call was cancelled.
-        package static let lostRace = Outcome(.lostRace)
+        static let lostRace = Outcome(.lostRace)
 
         /// The model was not called, for the reason given.
-        package static func skipped(_ reason: RouteSkipReason) -> Outcome { Outcome(.skipped, skipReason: reason) }
+        static func skipped(_ reason: RouteSkipReason) -> Outcome { Outcome(.skipped, skipReason: reason) }
 
         /// The model was called and failed.
         package static func failed(_ error: GenerationError) -> Outcome { Outcome(.failed, error: error) }
 
         /// A stream: the model's text reached the app, then it failed (a stall past the attempt timeout is a
         /// `timeout` error); the text is billed and the next model recovers the answer, or the request fails.
-        package static func interrupted(_ error: GenerationError) -> Outcome { Outcome(.interrupted, error: error) }
+        static func interrupted(_ error: GenerationError) -> Outcome { Outcome(.interrupted, error: error) }
 
         /// The model answered, but the answer failed output checks the routing policy falls back on (listed).
-        package static func failedChecks(_ failures: [FailedOutputCheck]) -> Outcome {
+        static func failedChecks(_ failures: [FailedOutputCheck]) -> Outcome {
             Outcome(.failedChecks, checkFailures: failures)
         }
 
         /// The model was still working when its per-attempt timeout passed; the call was cancelled and the next
         /// model tried.
-        package static func timedOut(after limit: Duration) -> Outcome { Outcome(.timedOut, attemptTimeout: limit) }
+        static func timedOut(after limit: Duration) -> Outcome { Outcome(.timedOut, attemptTimeout: limit) }
 
         /// What happened, as ``RouteAttempt/description`` words it (`skipped: …`, `failed: …`).
         public var description: String {

@@ -17,7 +17,7 @@ public struct RouteAttempt: Sendable, Equatable, CustomStringConvertible {
     public var usage: TokenUsage?
 
     /// Creates an attempt; `startedAt` is measured from the start of the routed request.
-    package init(
+    init(
         modelID: String, tier: ModelTier?, outcome: Outcome, startedAt: Duration, duration: Duration,
         usage: TokenUsage? = nil
     ) {

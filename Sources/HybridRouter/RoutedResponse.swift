@@ -31,7 +31,7 @@ public struct RoutedResponse: Sendable, Equatable {
     public var totalCostUSD: Double
 
     /// Creates a routed response; `Router` builds these.
-    package init(
+    init(
         response: GenerationResponse, attempts: [RouteAttempt], variant: String, rolloutArm: String?,
         fromCache: Bool, truncatedInputs: [String] = [], failedChecks: [FailedOutputCheck] = [], isFailing: Bool = false,
         condition: String? = nil, totalUsage: TokenUsage = TokenUsage(promptTokens: 0, completionTokens: 0),

@@ -94,7 +94,7 @@ extension Router {
 
     /// The walk's rules for a plain request to `feature` with `input`, as this router plans it (before it adds the
     /// prompt's window, its cache and ledger): what the router check and the simulator must agree with.
-    package func plannedRules(feature: String, input: [String: String]) async throws(RouterError) -> RoutingWalk.Rules {
+    func plannedRules(feature: String, input: [String: String]) async throws(RouterError) -> RoutingWalk.Rules {
         try await plainPlan(feature: feature, input: input).rules
     }
 

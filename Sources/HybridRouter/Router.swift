@@ -35,7 +35,7 @@ public final class Router: Sendable {
     let cache: (any RouterCache)?
     let clock: RouterClock
     /// The app's routing block and input sizing.
-    package let policy: RouterDefaults
+    let policy: RouterDefaults
     /// The requests each feature hedged under `maxHedgedShare`.
     let hedgeShare: HedgeShare
     let onIncident: @Sendable (RouterIncident) -> Void

@@ -1,6 +1,6 @@
 import HybridCrypto
 import Foundation
-package import HybridCore
+import HybridCore
 
 /// A response cache key: SHA-256 over the feature, variant, model id and everything sent to the model.
 ///
@@ -8,10 +8,10 @@ package import HybridCore
 /// response cache name requests the same way.
 public struct RouterCacheKey: Sendable, Hashable {
     /// The digest as lowercase hex (64 characters).
-    package let hex: String
+    let hex: String
 
     /// The key for serving `request` of `feature`/`variant` with model `modelID`.
-    package init(feature: String, variant: String, modelID: String, request: GenerationRequest) {
+    init(feature: String, variant: String, modelID: String, request: GenerationRequest) {
         var text = ""
         for value in [feature, variant, modelID] {
             text += String(value.utf8.count) + ":" + value

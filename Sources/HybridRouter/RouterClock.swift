@@ -8,14 +8,14 @@ package struct RouterClock: Sendable {
     /// The current instant.
     package var now: @Sendable () -> ContinuousClock.Instant
     /// The current wall-clock date (for the billing month).
-    package var date: @Sendable () -> Date
+    var date: @Sendable () -> Date
     /// Returns at `deadline` (in `now`'s time), or throws `CancellationError` when the task is cancelled first.
-    package var sleep: @Sendable (_ deadline: ContinuousClock.Instant) async throws -> Void
+    var sleep: @Sendable (_ deadline: ContinuousClock.Instant) async throws -> Void
     /// Where the router's own tasks (a call raced against its deadline, a hedge's calls and timer, a stream's
     /// walk) run: nil, the global pool, in real time. A replay on a virtual clock sets the executor that moves
     /// that clock, because unstructured tasks do not inherit a task executor preference and a task running
     /// elsewhere would let it move time while work is still pending.
-    package var taskExecutor: (any TaskExecutor)?
+    var taskExecutor: (any TaskExecutor)?
 
     /// Creates a clock from its three functions; `now` and `sleep` must use the same time base.
     package init(

@@ -85,15 +85,15 @@ extension RouterDefaults {
     /// simulator (`ReplayPolicy`) and `hybrid simulate --stop-on`.
     package static let stoppingKinds: [GenerationError.Kind] = [.cancelled, .refusal]
     /// Rest after a rate limit without `Retry-After`.
-    package static let rateLimitCooldown: Duration = .seconds(30)
+    static let rateLimitCooldown: Duration = .seconds(30)
     /// Rest after a quota error a short wait will not fix.
-    package static let quotaCooldown: Duration = .seconds(15 * 60)
+    static let quotaCooldown: Duration = .seconds(15 * 60)
     /// What a request gets when every answer failed a check it falls back on.
-    package static let whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest
+    static let whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest
     /// How streams deliver text.
     package static let streaming: RoutingConfig.StreamingMode = .progressive
     /// What a progressive stream does when its model fails after text was shown: the next model goes on from it.
-    package static let streamRecovery: RoutingConfig.StreamRecovery = .continueAnswer
+    static let streamRecovery: RoutingConfig.StreamRecovery = .continueAnswer
 
     /// The bottom layer under the app's `routing`: the stopping kinds. The other constants above are the walk's
     /// own field defaults (`RoutingWalk.Rules`), so they need no block to say them again.

@@ -1,4 +1,4 @@
-package import HybridConfig
+import HybridConfig
 public import HybridCore
 
 /// Why a routed request produced no response.
@@ -50,15 +50,15 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The attempts made before the failure (empty for errors raised before routing).
     public let attempts: [RouteAttempt]
     /// For ``Code/unknownFeature``: the features the config in force does define.
-    package let knownFeatures: [String]
+    let knownFeatures: [String]
     /// For ``Code/inputTooShort``: the feature's minimum input length, in characters.
     public let minimumLength: Int?
     /// For ``Code/inputTooShort``: the input's length, in characters.
     public let inputLength: Int?
     /// For ``Code/renderFailed``: why the prompt could not be rendered.
-    package let renderError: PromptRenderError?
+    let renderError: PromptRenderError?
     /// For ``Code/deadlineExceeded``: the overall deadline that passed.
-    package let deadline: Duration?
+    let deadline: Duration?
     /// For ``Code/stopped`` and ``Code/streamInterrupted``: the model's error that ended the request.
     public let generationError: GenerationError?
     /// For ``Code/outputNotDecodable``: the type and why the best answer did not decode into it.
@@ -82,37 +82,37 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The config in force has no feature by that name; `known` lists the features it has.
-    package static func unknownFeature(_ name: String, known: [String]) -> RouterError {
+    static func unknownFeature(_ name: String, known: [String]) -> RouterError {
         RouterError(.unknownFeature, feature: name, knownFeatures: known)
     }
 
     /// The input is shorter than the feature's minimum; no model was called.
-    package static func inputTooShort(feature: String, minimum: Int, actual: Int) -> RouterError {
+    static func inputTooShort(feature: String, minimum: Int, actual: Int) -> RouterError {
         RouterError(.inputTooShort, feature: feature, minimumLength: minimum, inputLength: actual)
     }
 
     /// The feature's prompt could not be rendered with this input (missing variable, unknown variant).
-    package static func renderFailed(_ error: PromptRenderError) -> RouterError {
+    static func renderFailed(_ error: PromptRenderError) -> RouterError {
         RouterError(.renderFailed, feature: nil, renderError: error)
     }
 
     /// Every model in the priority order was skipped or failed.
-    package static func noEligibleModel(feature: String, attempts: [RouteAttempt]) -> RouterError {
+    static func noEligibleModel(feature: String, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.noEligibleModel, feature: feature, attempts: attempts)
     }
 
     /// The overall deadline passed before any model answered.
-    package static func deadlineExceeded(feature: String, deadline: Duration, attempts: [RouteAttempt]) -> RouterError {
+    static func deadlineExceeded(feature: String, deadline: Duration, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.deadlineExceeded, feature: feature, attempts: attempts, deadline: deadline)
     }
 
     /// A model failed with an error kind the policy does not fall back on (by default a refusal).
-    package static func stopped(feature: String, error: GenerationError, attempts: [RouteAttempt]) -> RouterError {
+    static func stopped(feature: String, error: GenerationError, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.stopped, feature: feature, attempts: attempts, generationError: error)
     }
 
     /// A streamed answer failed after text was already delivered, so no other model could take over.
-    package static func streamInterrupted(feature: String, error: GenerationError, attempts: [RouteAttempt]) -> RouterError {
+    static func streamInterrupted(feature: String, error: GenerationError, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.streamInterrupted, feature: feature, attempts: attempts, generationError: error)
     }
 
@@ -123,12 +123,12 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Every model called answered but failed an output check the policy falls back on, and the policy says
     /// `whenChecksFail: throw`. The attempts list each model's failed checks.
-    package static func outputChecksFailed(feature: String, attempts: [RouteAttempt]) -> RouterError {
+    static func outputChecksFailed(feature: String, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.outputChecksFailed, feature: feature, attempts: attempts)
     }
 
     /// A typed call's best answer did not decode into the app's type (`problem` names the type and the path).
-    package static func outputNotDecodable(feature: String, problem: String, attempts: [RouteAttempt]) -> RouterError {
+    static func outputNotDecodable(feature: String, problem: String, attempts: [RouteAttempt]) -> RouterError {
         RouterError(.outputNotDecodable, feature: feature, attempts: attempts, decodingProblem: problem)
     }
 

@@ -69,7 +69,7 @@ package final class BodyChannel: Sendable {
     }
 
     /// Consumer side: the next chunk, nil at the end of the body.
-    package func next() async throws(TransportError) -> Data? {
+    func next() async throws(TransportError) -> Data? {
         // A chunk already buffered (a burst of SSE events read at once) or the end already reached is returned
         // without suspending: a suspension resumed at once still goes through the executor's queue, once per chunk.
         if !Task.isCancelled, let ready = state.withLock({ Self.takeReady(&$0, url: url) }) { return try ready.get() }

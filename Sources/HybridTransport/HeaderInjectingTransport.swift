@@ -3,7 +3,7 @@
 /// key has to live in the binary or in an environment variable.
 package struct HeaderInjectingTransport: HTTPTransport {
     /// The transport that sends the request.
-    package let base: any HTTPTransport
+    let base: any HTTPTransport
     private let headers: @Sendable () async throws -> [String: String]
 
     /// A transport adding `headers()` (called before each request; a value replaces a header of the same name).

@@ -8,7 +8,7 @@ package struct ConstraintResult: Sendable, Hashable, Codable, CustomStringConver
     /// What the output had: a count, a boolean, or null when it could not be measured.
     package var observed: JSONValue
     /// The configured limit or pattern the observation was compared with.
-    package var limit: JSONValue
+    var limit: JSONValue
     /// A sentence a prompt author can act on, e.g. `5 sentences, at most 3 allowed`.
     package var message: String
 

@@ -3,9 +3,7 @@
 /// of those shapes: a stop means the input is not JSON of that shape, and the caller names where.
 package struct JSONByteScanner {
     /// The input is not JSON of the shape being read, here.
-    package struct Stop: Error {
-        package init() {}
-    }
+    package struct Stop: Error {}
 
     /// Nesting beyond this stops the scan, so a hostile body cannot exhaust the stack.
     static let maximumDepth = 128
@@ -90,7 +88,7 @@ package struct JSONByteScanner {
     }
 
     /// True when the bytes at `range` spell `name`.
-    package func matches(_ range: Range<Int>, _ name: StaticString) -> Bool {
+    func matches(_ range: Range<Int>, _ name: StaticString) -> Bool {
         guard range.count == name.utf8CodeUnitCount else { return false }
         let expected = name.utf8Start
         for offset in 0..<range.count where bytes[range.lowerBound + offset] != expected[offset] {

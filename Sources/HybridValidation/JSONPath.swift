@@ -5,19 +5,19 @@
 /// (`$["first name"]`) so every rendered path is unambiguous.
 package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// One step from a container to a member.
-    package enum Component: Sendable, Hashable {
+    enum Component: Sendable, Hashable {
         case key(String)
         case index(Int)
     }
 
     /// The steps from the document root; empty for the root itself.
-    package var components: [Component]
+    var components: [Component]
 
     /// The root of a document.
     package static let root = JSONPath(components: [])
 
     /// A path from the root through `components`.
-    package init(components: [Component]) {
+    init(components: [Component]) {
         self.components = components
     }
 

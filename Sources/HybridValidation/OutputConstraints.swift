@@ -183,7 +183,7 @@ public struct OutputConstraints: Sendable, Hashable, Codable {
     }
 
     /// White-space separated tokens that contain at least one letter or digit.
-    package static func wordCount(_ text: String) -> Int {
+    static func wordCount(_ text: String) -> Int {
         if let count = asciiWordCount(text.utf8) { return count }
         return text.split(whereSeparator: \.isWhitespace).count { $0.contains { $0.isLetter || $0.isNumber } }
     }

@@ -25,10 +25,10 @@ package struct SentenceSplitter: Sendable, Hashable {
     ]
 
     /// Lowercased abbreviations, without their final period, after which a `.` does not end a sentence.
-    package var abbreviations: Set<String>
+    var abbreviations: Set<String>
 
     /// A splitter; pass a larger set for domain jargon (keep entries lowercased, without the final period).
-    package init(abbreviations: Set<String> = SentenceSplitter.defaultAbbreviations) {
+    init(abbreviations: Set<String> = SentenceSplitter.defaultAbbreviations) {
         self.abbreviations = abbreviations
     }
 
@@ -69,7 +69,7 @@ package struct SentenceSplitter: Sendable, Hashable {
     }
 
     /// The sentences of `text`, trimmed, in order.
-    package func sentences(in text: String) -> [String] {
+    func sentences(in text: String) -> [String] {
         let chars = Array(text)
         var sentences: [String] = []
         forEachSentence(in: chars) { sentences.append(String(chars[$0]).trimmingWhitespace()) }

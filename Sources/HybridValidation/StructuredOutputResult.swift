@@ -1,7 +1,7 @@
 /// The outcome of a ``StructuredOutputCheck`` on one output.
 package struct StructuredOutputResult: Sendable, Hashable {
     /// Whether a Markdown code fence around the whole output was removed before parsing.
-    package var strippedCodeFence: Bool
+    var strippedCodeFence: Bool
     /// The parsed value, or nil when the text is not JSON.
     package var value: JSONValue?
     /// The parse failure (one violation, keyword `json`, at `$`) or every schema violation; empty when all passed.
@@ -10,7 +10,7 @@ package struct StructuredOutputResult: Sendable, Hashable {
     var schemaChecked: Bool
 
     /// A result as ``StructuredOutputCheck/check(_:)`` builds it.
-    package init(strippedCodeFence: Bool, value: JSONValue?, violations: [SchemaViolation], schemaChecked: Bool) {
+    init(strippedCodeFence: Bool, value: JSONValue?, violations: [SchemaViolation], schemaChecked: Bool) {
         self.strippedCodeFence = strippedCodeFence
         self.value = value
         self.violations = violations
@@ -18,10 +18,10 @@ package struct StructuredOutputResult: Sendable, Hashable {
     }
 
     /// Whether the (fence-stripped) text parsed as JSON.
-    package var parsesAsJSON: Bool { value != nil }
+    var parsesAsJSON: Bool { value != nil }
 
     /// Whether the text parsed and satisfied the schema (or parsed, when there was no schema).
-    package var passed: Bool { value != nil && violations.isEmpty }
+    var passed: Bool { value != nil && violations.isEmpty }
 
     /// One result per step, named `json_parses` and (with a schema) `schema_valid`, for per-check reporting.
     /// `schema_valid` fails when the text did not parse, since the schema could not hold.

@@ -1,6 +1,6 @@
 import Foundation
 @testable import HybridCollect
-import HybridCore
+@testable import HybridCore
 import HybridEvents
 import HybridReport
 import Testing

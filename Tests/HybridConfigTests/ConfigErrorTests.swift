@@ -1,4 +1,4 @@
-import HybridConfig
+@testable import HybridConfig
 import Testing
 
 @Suite("Config error")

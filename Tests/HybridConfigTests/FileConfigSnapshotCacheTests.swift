@@ -1,7 +1,7 @@
 import Foundation
-import HybridConfig
+@testable import HybridConfig
 import HybridConfigTools
-import HybridCore
+@testable import HybridCore
 import HybridTestSupport
 import Testing
 

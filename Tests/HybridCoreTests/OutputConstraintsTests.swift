@@ -1,5 +1,6 @@
 import Foundation
 import HybridCore
+@testable import HybridValidation
 import Testing
 
 @Suite struct SentenceSplitterTests {

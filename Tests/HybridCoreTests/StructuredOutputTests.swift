@@ -1,5 +1,5 @@
 import Foundation
-import HybridCore
+@testable import HybridCore
 import Testing
 
 /// The schema an app's Swift type sends to models, derived from `Decodable`, and the partial values of a stream.

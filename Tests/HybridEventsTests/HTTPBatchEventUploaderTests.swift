@@ -1,6 +1,6 @@
 import Foundation
-import HybridCore
-import HybridEvents
+@testable import HybridCore
+@testable import HybridEvents
 import HybridTestSupport
 import HybridTransport
 import Testing

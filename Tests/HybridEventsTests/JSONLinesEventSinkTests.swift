@@ -1,6 +1,6 @@
 import Foundation
 import HybridCore
-import HybridEvents
+@testable import HybridEvents
 import HybridTestSupport
 import Testing
 

@@ -3,7 +3,7 @@ import HybridConfigTools
 import HybridCore
 import HybridCurl
 import HybridLocalModel
-import HybridProviders
+@testable import HybridProviders
 import HybridTransport
 import Testing
 

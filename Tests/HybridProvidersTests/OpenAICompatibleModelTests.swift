@@ -1,6 +1,6 @@
 import Foundation
 import HybridCore
-import HybridProviders
+@testable import HybridProviders
 import HybridTestSupport
 import HybridTesting
 import HybridTransport

@@ -1,5 +1,5 @@
 import Foundation
-import HybridProviders
+@testable import HybridProviders
 import Testing
 
 /// Cases follow the WHATWG HTML "Server-sent events" section, "Interpreting an event stream"

@@ -2,7 +2,7 @@ import Foundation
 import HybridConfig
 import HybridCore
 @testable import HybridRecommend
-import HybridRouter
+@testable import HybridRouter
 import HybridStore
 import Testing
 

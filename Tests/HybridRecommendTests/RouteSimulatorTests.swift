@@ -1,6 +1,6 @@
 import HybridCore
 @testable import HybridRecommend
-import HybridRouter
+@testable import HybridRouter
 import HybridStore
 import Testing
 

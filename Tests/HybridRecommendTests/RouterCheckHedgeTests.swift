@@ -3,7 +3,7 @@ import HybridConfig
 import HybridCore
 import HybridRecommend
 import HybridReport
-import HybridRouter
+@testable import HybridRouter
 import HybridStore
 import Testing
 

@@ -2,7 +2,7 @@ import HybridConfig
 import HybridCore
 @testable import HybridRecommend
 import HybridReport
-import HybridRouter
+@testable import HybridRouter
 import Testing
 
 /// Routing settings are resolved once: the router, the simulator's replay of a config and a policy written from

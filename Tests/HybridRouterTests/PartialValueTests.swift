@@ -1,5 +1,5 @@
 import HybridConfig
-import HybridCore
+@testable import HybridCore
 import HybridRouter
 import HybridTestSupport
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import HybridCore
+@testable import HybridCore
 import HybridRouter
 import HybridTestSupport
 import Synchronization

@@ -1,7 +1,7 @@
 import Foundation
 import HybridConfig
 import HybridCore
-import HybridRouter
+@testable import HybridRouter
 import HybridStore
 import HybridTestSupport
 import Testing

@@ -1,6 +1,6 @@
 import HybridConfig
 import HybridCore
-import HybridRouter
+@testable import HybridRouter
 import HybridTestSupport
 import Testing
 

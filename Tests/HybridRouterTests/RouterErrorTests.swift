@@ -1,6 +1,6 @@
 import HybridConfig
-import HybridCore
-import HybridRouter
+@testable import HybridCore
+@testable import HybridRouter
 import Testing
 
 /// `RouterError` and `RouteAttempt.Outcome` are structs so new kinds do not break callers; what they print is what

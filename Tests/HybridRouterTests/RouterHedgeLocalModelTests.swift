@@ -8,7 +8,7 @@ import HybridCurl
 import HybridLocalModel
 import HybridLocalModelTestSupport
 import HybridProviders
-import HybridRouter
+@testable import HybridRouter
 import HybridTestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import HybridConfig
 import HybridCore
 import HybridEvents
-import HybridRouter
+@testable import HybridRouter
 import HybridTestSupport
 import Testing
 import HybridVirtualTime

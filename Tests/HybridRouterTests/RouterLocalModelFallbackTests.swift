@@ -5,7 +5,7 @@ import HybridCurl
 import HybridLocalModel
 import HybridLocalModelTestSupport
 import HybridProviders
-import HybridRouter
+@testable import HybridRouter
 import HybridTestSupport
 import HybridTransport
 import Synchronization

@@ -1,7 +1,7 @@
 import Foundation
 import HybridConfig
 import HybridCore
-import HybridRouter
+@testable import HybridRouter
 import HybridTestSupport
 import Testing
 

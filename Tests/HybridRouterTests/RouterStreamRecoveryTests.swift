@@ -1,7 +1,7 @@
 import HybridConfig
 import HybridCore
 import HybridEvents
-import HybridRouter
+@testable import HybridRouter
 import HybridTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import HybridConfig
 import HybridCore
-import HybridRouter
+@testable import HybridRouter
 import Testing
 
 /// Hedged requests as walk steps, on the script's virtual clock: the hedge timer, the search for a model to race

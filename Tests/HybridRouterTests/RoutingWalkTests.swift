@@ -1,6 +1,6 @@
 import HybridConfig
-import HybridCore
-import HybridRouter
+@testable import HybridCore
+@testable import HybridRouter
 import Testing
 
 /// A scripted shell for `RoutingWalk`: per position, the model's facts and what a call does, on a virtual clock in

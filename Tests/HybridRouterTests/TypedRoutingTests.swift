@@ -1,7 +1,7 @@
 import Foundation
 import HybridCore
 import HybridProviders
-import HybridRouter
+@testable import HybridRouter
 import HybridTestSupport
 import HybridTransport
 import Testing

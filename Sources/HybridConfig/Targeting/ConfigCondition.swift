@@ -43,12 +43,12 @@ package struct ConfigCondition: Sendable, Hashable, Codable {
     }
 
     /// Whether the condition holds for an install with these labels.
-    package func matches(_ labels: [String: String], installId: String) -> Bool {
+    func matches(_ labels: [String: String], installId: String) -> Bool {
         matches(TargetLabels(labels), installId: installId)
     }
 
     /// Whether the condition holds for an install with these labels (their versions parsed once).
-    package func matches(_ labels: TargetLabels, installId: String) -> Bool {
+    func matches(_ labels: TargetLabels, installId: String) -> Bool {
         for (label, test) in self.labels {
             guard let value = labels.values[label], test.matches(value, version: labels.versions[label]) else { return false }
         }
@@ -61,9 +61,9 @@ package struct ConfigCondition: Sendable, Hashable, Codable {
 /// request pays for no parsing (conditions are evaluated on every request).
 package struct TargetLabels: Sendable, Hashable {
     /// Label → value, as the app gave them.
-    package let values: [String: String]
+    let values: [String: String]
     /// Label → the value read as a version, for values that are one.
-    package let versions: [String: SemanticVersion]
+    let versions: [String: SemanticVersion]
 
     /// Parses the values that are versions.
     package init(_ values: [String: String]) {
@@ -122,7 +122,7 @@ package struct LabelTest: Sendable, Hashable, Codable {
     }
 
     /// Whether `value` passes every test set.
-    package func matches(_ value: String) -> Bool {
+    func matches(_ value: String) -> Bool {
         matches(value, version: SemanticVersion(value))
     }
 

@@ -13,19 +13,19 @@ package struct FeatureOverride: Sendable, Hashable, Codable {
     /// The priority order under the condition.
     package var priority: [String]?
     /// The default variant under the condition.
-    package var defaultVariant: String?
+    var defaultVariant: String?
     /// Variants replaced or added under the condition, by name.
-    package var variants: [String: PromptVariant]?
+    var variants: [String: PromptVariant]?
     /// Generation options under the condition (replacing the feature's as a whole).
     package var options: FeatureGenerationOptions?
     /// The routing block under the condition (replacing the feature's as a whole).
-    package var routing: RoutingConfig?
+    var routing: RoutingConfig?
     /// Output constraints under the condition (replacing the feature's as a whole).
-    package var constraints: OutputConstraints?
+    var constraints: OutputConstraints?
     /// The overall deadline under the condition.
-    package var deadlineMs: Int?
+    var deadlineMs: Int?
     /// The monthly budget under the condition.
-    package var monthlyBudgetUSD: Double?
+    var monthlyBudgetUSD: Double?
 
     /// Creates an override; nil fields keep the feature's values.
     package init(

@@ -5,7 +5,7 @@ package struct OutputChecks: Sendable, Hashable {
     /// The JSON parse and schema step; nil when the feature has no output schema.
     package var structured: StructuredOutputCheck?
     /// Soft constraints; nil when the feature has none.
-    package var constraints: OutputConstraints?
+    var constraints: OutputConstraints?
     /// The tool-call check; nil when the request offered no tools.
     package var tools: ToolCallCheck?
     /// The answer decodes into the app's type; nil unless the call asked for a Swift type (`generating:`).
@@ -78,7 +78,7 @@ package struct OutputCheckResult: Sendable, Hashable {
     /// The output parsed as JSON, when a schema applied and it parsed.
     package var parsed: JSONValue?
     /// The parse failure or every schema violation, with instance paths.
-    package var schemaViolations: [SchemaViolation]
+    var schemaViolations: [SchemaViolation]
     /// Every problem with the response's tool calls, at paths under `$.tool_calls[i]`.
     var toolViolations: [SchemaViolation]
 
@@ -144,7 +144,7 @@ public struct FailedOutputCheck: Sendable, Hashable, Codable, CustomStringConver
     public var message: String
 
     /// Creates a failure record.
-    package init(name: String, path: String?, keyword: String?, message: String) {
+    init(name: String, path: String?, keyword: String?, message: String) {
         self.name = name
         self.path = path
         self.keyword = keyword
@@ -185,7 +185,7 @@ package struct OutputCheckSelection: Sendable, Hashable {
     /// Selects nothing: outputs are never a reason to fall back.
     package static let none = OutputCheckSelection()
     /// Selects every check (the eval's "adherence").
-    package static let all = OutputCheckSelection(schema: true, allConstraints: true)
+    static let all = OutputCheckSelection(schema: true, allConstraints: true)
 
     /// Parses the written form; the error names the first entry that is neither `schema`, `constraints` nor a
     /// result name.
@@ -221,7 +221,7 @@ package struct OutputCheckSelectionError: Error, Sendable, Hashable, CustomStrin
     /// Position of the entry in the list.
     package var index: Int
     /// The entry as written.
-    package var entry: String
+    var entry: String
 
     package var description: String {
         "\"\(entry)\" is not an output check; use schema, constraints or one of "

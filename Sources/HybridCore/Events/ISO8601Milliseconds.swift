@@ -40,7 +40,7 @@ public struct ISO8601Milliseconds: Sendable, Codable, Hashable {
     }
 
     /// `date` as `yyyy-MM-ddTHH:mm:ss.SSSZ` in UTC.
-    package static func format(_ date: Date) -> String {
+    static func format(_ date: Date) -> String {
         let ms = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (days, msOfDay) = floorDivision(ms, 86_400_000)
         let civil = CivilDate(daysSinceEpoch: days)
@@ -57,7 +57,7 @@ public struct ISO8601Milliseconds: Sendable, Codable, Hashable {
     }
 
     /// Parses `yyyy-MM-ddTHH:mm:ss.SSSZ` quickly, and any other ISO 8601 date-time Foundation reads.
-    package static func parse(_ text: String) -> Date? {
+    static func parse(_ text: String) -> Date? {
         if let fast = parseCanonical(text) { return fast }
         if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
         return try? Date.ISO8601FormatStyle().parse(text)

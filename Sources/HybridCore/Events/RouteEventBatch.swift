@@ -8,11 +8,11 @@ package struct RouteEventBatch: Sendable, Codable, Hashable {
     package static let currentSchemaVersion = 1
 
     /// The wire version of this batch.
-    package var schemaVersion: Int
+    var schemaVersion: Int
     /// The events, oldest first.
     package var events: [RouteEvent]
     /// Events the sender dropped (queue full, spool unwritable) since its previous accepted batch; nil when none.
-    package var droppedEvents: Int?
+    var droppedEvents: Int?
 
     /// Creates a batch of the current schema version.
     package init(events: [RouteEvent], droppedEvents: Int? = nil) {

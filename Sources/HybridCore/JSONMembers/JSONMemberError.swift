@@ -2,9 +2,9 @@
 /// (`attempts[0].startMs`) and what is wrong with it, so a collector can say which field to fix.
 package struct JSONMemberError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The member's path from the value being read; empty for the value itself.
-    package var path: String
+    var path: String
     /// What is wrong (`missing`, `expected a number`, `duplicate member`).
-    package var problem: String
+    var problem: String
 
     package init(path: String = "", _ problem: String) {
         self.path = path

@@ -72,7 +72,7 @@ extension JSONMember {
 /// from the table's names, ``JSONMemberNames``), a duplicate or missing required member is caught with a bit mask,
 /// unknown members are skipped (but validated), and every error names the member's JSON path.
 package struct JSONMembers<Root>: Sendable {
-    package let members: [JSONMember<Root>]
+    let members: [JSONMember<Root>]
     private let required: UInt64
     /// Each member's way into the root, apart from the members so the reader's loads stay small.
     private let slots: [JSONMemberSlot<Root>]
@@ -136,7 +136,7 @@ package struct JSONMembers<Root>: Sendable {
     }
 
     /// Writes `root` as an object: members in table order, absent optionals omitted.
-    package func write(_ root: Root, to writer: inout JSONTextWriter) throws(JSONMemberError) {
+    func write(_ root: Root, to writer: inout JSONTextWriter) throws(JSONMemberError) {
         writer.raw("{")
         for member in members {
             do {
@@ -174,7 +174,7 @@ extension JSONMemberObject {
     }
 
     /// The value as compact JSON.
-    package func jsonBytes() throws(JSONMemberError) -> [UInt8] {
+    func jsonBytes() throws(JSONMemberError) -> [UInt8] {
         var writer = JSONTextWriter()
         try writeJSON(&writer)
         return writer.bytes
@@ -183,7 +183,7 @@ extension JSONMemberObject {
 
 /// The value `read` takes from `bytes`, which must hold nothing after it but white space.
 @inline(__always)
-package func readWhole<Value>(
+func readWhole<Value>(
     _ bytes: some ContiguousBytes, _ read: (inout JSONByteScanner) throws(JSONMemberError) -> Value
 ) throws(JSONMemberError) -> Value {
     let result: Result<Value, JSONMemberError> = bytes.withUnsafeBytes { raw in

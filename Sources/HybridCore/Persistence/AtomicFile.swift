@@ -84,7 +84,7 @@ package enum AtomicFile {
 
     /// Hidden and named after the target, so stale ones are easy to find and never mistaken for the file; the writer's
     /// process id and a UUID follow.
-    package static func temporaryPrefix(for url: URL) -> String { "." + url.lastPathComponent + ".tmp-" }
+    static func temporaryPrefix(for url: URL) -> String { "." + url.lastPathComponent + ".tmp-" }
 
     private struct Failure: Error {
         var reason: String
@@ -126,9 +126,9 @@ package enum AtomicFile {
 /// A file-backed store could not read or replace its file; names the file and the step that failed.
 package struct AtomicFileError: Error, Sendable, CustomStringConvertible {
     /// The file or directory concerned.
-    package var path: String
+    var path: String
     /// What was being done (`read`, `write`).
-    package var operation: String
+    var operation: String
     /// The system's explanation.
     package var reason: String
 

@@ -5,7 +5,7 @@ package struct DecodeCheck: Sendable, Hashable {
     /// The check's result name.
     package static let resultName = "decodes"
     /// The type, for messages and equality.
-    package let typeName: String
+    let typeName: String
     private let attempt: @Sendable (JSONValue) -> String?
 
     /// The check for `type`, decoding with ``JSONValueDecoder``.
@@ -22,7 +22,7 @@ package struct DecodeCheck: Sendable, Hashable {
     }
 
     /// The result on the answer parsed as JSON (nil: it did not parse).
-    package func check(_ parsed: JSONValue?) -> ConstraintResult {
+    func check(_ parsed: JSONValue?) -> ConstraintResult {
         guard let parsed else {
             return ConstraintResult(
                 name: Self.resultName, passed: false, observed: .null, limit: .string(typeName),

@@ -27,7 +27,7 @@ public struct PartialValue<T: StructuredOutput>: Sendable {
     }
 
     /// The partial value of `json` (an answer's complete part so far).
-    package init(json: JSONValue) {
+    init(json: JSONValue) {
         self.init(json: json, placeholders: Placeholders())
     }
 

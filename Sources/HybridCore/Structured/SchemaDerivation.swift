@@ -6,11 +6,11 @@ import Foundation
 ///
 /// The schema is the strict subset every provider accepts: every object lists all its properties as `required` with
 /// `additionalProperties: false` (OpenAI's strict mode demands both), and an optional property may be `null`.
-package enum SchemaDerivation {
+enum SchemaDerivation {
     /// Why a type has no derivable schema: where, and what went wrong.
-    package struct Failure: Error, CustomStringConvertible, Sendable {
+    struct Failure: Error, CustomStringConvertible, Sendable {
         /// The property path (`address.city`), empty for the root.
-        package var path: String
+        var path: String
         /// What went wrong.
         package var message: String
         package var description: String { path.isEmpty ? message : "at \(path): \(message)" }

@@ -54,7 +54,7 @@ extension StructuredOutput {
     public static var typeDescription: String? { nil }
 
     /// The schema as the validator and the router take it.
-    package static var jsonSchema: JSONSchema {
+    static var jsonSchema: JSONSchema {
         get throws(SchemaError) { try JSONSchema(schema) }
     }
 }

@@ -19,4 +19,4 @@
 ///   `overloaded_error` → `.unavailable`; 400 "prompt is too long" → `.contextWindowExceeded`; stop reason
 ///   `refusal` → `.refusal`. The API key never appears in an error or a log line.
 /// - `availability()` never touches the network.
-package typealias AnthropicModel = HTTPLanguageModel
+typealias AnthropicModel = HTTPLanguageModel

@@ -18,4 +18,4 @@
 ///   `RetryInfo.retryDelay`; 400 `INVALID_ARGUMENT` about the input token count → `.contextWindowExceeded`;
 ///   an invalid key → `.authentication`; 503 → `.unavailable`.
 /// - `availability()` never touches the network.
-package typealias GeminiModel = HTTPLanguageModel
+typealias GeminiModel = HTTPLanguageModel

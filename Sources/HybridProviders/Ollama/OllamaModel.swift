@@ -17,4 +17,4 @@
 ///   is rough: prompts within about 10 % of the window may slip through either way.
 /// - Errors: 404 "model … not found" → `.unavailable(.notInstalled)` with the `ollama pull` command; a
 ///   `{"error": …}` line mid-stream → `.serverError`.
-package typealias OllamaModel = HTTPLanguageModel
+typealias OllamaModel = HTTPLanguageModel

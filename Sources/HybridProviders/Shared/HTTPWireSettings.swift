@@ -5,21 +5,21 @@ package import HybridTransport
 /// ``HTTPLanguageModel`` itself (the llama.cpp runtime, tests against loopback servers) may change them.
 package struct HTTPWireSettings: Sendable, Equatable {
     /// Transfer time limits; a request's deadline can only shorten them.
-    package var timeouts: HTTPTimeouts
+    var timeouts: HTTPTimeouts
     /// Sent with every request after the standard headers (`OpenAI-Organization`, `anthropic-beta`, a gateway's
     /// routing header).
-    package var extraHeaders: HTTPHeaders
+    var extraHeaders: HTTPHeaders
     /// Responses (and whole streams) longer than this fail instead of growing memory without bound.
-    package var maxResponseBytes: Int
+    var maxResponseBytes: Int
     /// Chat Completions: the body field that carries `maxOutputTokens`.
-    package var maxTokensParameter: MaxTokensParameter
+    var maxTokensParameter: MaxTokensParameter
     /// Anthropic: the required `anthropic-version` header.
-    package var anthropicVersion: String
+    var anthropicVersion: String
     /// Ollama: send `capabilities.contextWindow` as `options.num_ctx`, so Ollama's window is the one the router
     /// plans with (its own default is small and it truncates longer prompts silently).
-    package var ollamaSendsContextWindow: Bool
+    var ollamaSendsContextWindow: Bool
     /// Ollama: how long it keeps the model loaded (`"5m"`, `"-1"`); nil for its default.
-    package var ollamaKeepAlive: String?
+    var ollamaKeepAlive: String?
 
     /// Settings with the defaults every built model gets unless a parameter says otherwise.
     package init(

@@ -14,9 +14,9 @@ public import HybridCore
 /// (``restore(_:)``, or the `transcript:` argument when opening). A turn that fails leaves it as it was before.
 public actor Conversation {
     /// The feature this conversation serves.
-    package nonisolated let feature: String
+    nonisolated let feature: String
     /// The most model calls one turn may make.
-    package nonisolated let stepLimit: Int
+    nonisolated let stepLimit: Int
     /// Every turn so far, oldest first: user text, assistant answers and tool calls, tool results.
     public private(set) var transcript: [ChatMessage]
 

@@ -5,10 +5,4 @@ public struct ConversationStep: Sendable, Equatable {
     public var routed: RoutedResponse
     /// The tool calls run after this step, in the order the model made them; empty for the final answer.
     public var toolExecutions: [ToolExecution]
-
-    /// A step; the conversation builds these.
-    package init(routed: RoutedResponse, toolExecutions: [ToolExecution]) {
-        self.routed = routed
-        self.toolExecutions = toolExecutions
-    }
 }

@@ -10,7 +10,7 @@ public struct ConversationTool: Sendable {
     /// The tool as offered to every model.
     public var definition: ToolDefinition
     /// Runs one call and returns the result text.
-    package var handler: @Sendable (ToolCall) async throws -> String
+    var handler: @Sendable (ToolCall) async throws -> String
 
     /// A tool with its handler.
     public init(_ definition: ToolDefinition, handler: @escaping @Sendable (ToolCall) async throws -> String) {

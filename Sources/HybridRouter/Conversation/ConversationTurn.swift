@@ -6,10 +6,4 @@ public struct ConversationTurn: Sendable, Equatable {
     public var response: GenerationResponse
     /// Every model call of the turn, in order; the last one produced `response`.
     public var steps: [ConversationStep]
-
-    /// A turn; the conversation builds these.
-    package init(response: GenerationResponse, steps: [ConversationStep]) {
-        self.response = response
-        self.steps = steps
-    }
 }

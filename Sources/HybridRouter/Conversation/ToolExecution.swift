@@ -11,12 +11,4 @@ public struct ToolExecution: Sendable, Equatable {
     public var succeeded: Bool
     /// How long the handler ran (zero when it was not called).
     public var duration: Duration
-
-    /// An execution record; the conversation builds these.
-    package init(call: ToolCall, result: String, succeeded: Bool, duration: Duration) {
-        self.call = call
-        self.result = result
-        self.succeeded = succeeded
-        self.duration = duration
-    }
 }

@@ -11,7 +11,7 @@ public struct ModelChoice: Sendable {
     /// The model as a config declares it (kind, endpoint, tier, prices, window); never a key.
     public var config: ModelConfig
     /// Where its key or proxy headers come from; nil reads the config's `apiKeyEnv`, if any.
-    package var credentials: ModelCredentials?
+    var credentials: ModelCredentials?
     /// An instance the app built itself; used in place of building one from `config`.
     var instance: (any LanguageModel)?
 

@@ -10,7 +10,7 @@ public import HybridCore
 /// what the SQLite ledger is for.
 public actor FileSpendLedger: SpendLedger {
     /// The JSON file.
-    package nonisolated let url: URL
+    nonisolated let url: URL
     private var records: [SpendKey: SpendRecord]?
 
     /// A ledger over `url`; nothing is read or created until the first call.

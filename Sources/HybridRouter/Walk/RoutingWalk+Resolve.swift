@@ -4,16 +4,16 @@ import HybridCore
 extension RoutingWalk.Rules {
     /// What one call adds to a feature's settings: the app's per-call privacy and deadline, and whether the answer
     /// must decode into the app's type.
-    package struct CallSettings: Sendable, Equatable {
+    struct CallSettings: Sendable, Equatable {
         /// A stricter privacy class for this call; a looser one is ignored.
         package var privacy: PrivacyClass?
         /// The call's own overall deadline, instead of the feature's.
-        package var deadline: Duration?
+        var deadline: Duration?
         /// A typed call: an answer the app cannot decode falls back like a failed output check.
-        package var typedOutput = false
+        var typedOutput = false
 
         /// Settings of a plain call: the feature's own.
-        package init(privacy: PrivacyClass? = nil, deadline: Duration? = nil, typedOutput: Bool = false) {
+        init(privacy: PrivacyClass? = nil, deadline: Duration? = nil, typedOutput: Bool = false) {
             self.privacy = privacy
             self.deadline = deadline
             self.typedOutput = typedOutput
@@ -24,7 +24,7 @@ extension RoutingWalk.Rules {
     /// feature's `routing` block over the document's, then the app's `defaults` for whatever the config does not
     /// say. The router, the simulator and the router check all come through here, so a routing default or a rule
     /// is decided once; resolved per request, so a config published remotely changes the rules at the next one.
-    package init(feature: FeatureConfig, document: HybridConfigDocument, defaults: RouterDefaults, call: CallSettings = .init()) {
+    init(feature: FeatureConfig, document: HybridConfigDocument, defaults: RouterDefaults, call: CallSettings = .init()) {
         self.init(routing: document.routing(for: feature), deadlineMs: feature.deadlineMs, privacy: feature.privacy, defaults: defaults)
         if let stricter = call.privacy, stricter.maximumTier < feature.privacy.maximumTier { privacy = stricter }
         if let deadline = call.deadline { self.deadline = deadline }
@@ -38,7 +38,7 @@ extension RoutingWalk.Rules {
 
     /// The rules of `feature` as an install with `labels` sees it (a condition's override applies); nil when the
     /// document has no such feature. What the simulator and the router check resolve, so they see the router's rules.
-    package static func resolve(
+    static func resolve(
         document: HybridConfigDocument, feature: String, labels: TargetLabels, installId: String, defaults: RouterDefaults
     ) -> RoutingWalk.Rules? {
         guard let resolved = document.resolve(feature: feature, labels: labels, installId: installId) else { return nil }

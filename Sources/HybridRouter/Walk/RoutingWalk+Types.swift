@@ -11,35 +11,35 @@ extension RoutingWalk {
         /// The output checks whose failure moves on to the next model.
         package var outputFallback: OutputCheckSelection = .none
         /// The per-attempt timeout; nil: none.
-        package var attemptTimeout: Duration?
+        var attemptTimeout: Duration?
         /// The overall deadline from the walk's start; nil: none.
-        package var deadline: Duration?
+        var deadline: Duration?
         /// How long a model rests after a retryable rate limit without `Retry-After`.
-        package var rateLimitCooldown: Duration = RouterDefaults.rateLimitCooldown
+        var rateLimitCooldown: Duration = RouterDefaults.rateLimitCooldown
         /// How long a model rests after a quota refusal a retry cannot fix.
-        package var quotaCooldown: Duration = RouterDefaults.quotaCooldown
+        var quotaCooldown: Duration = RouterDefaults.quotaCooldown
         /// What a request gets when every answer failed a check it falls back on.
         package var whenChecksFail: RoutingConfig.WhenChecksFail = RouterDefaults.whenChecksFail
         /// The highest tier allowed; nil: any.
         package var privacy: PrivacyClass?
         /// Tokens the prompt and the reserved output need in a context window.
-        package var neededWindow = 0
+        var neededWindow = 0
         /// Whether the shell has a response cache to look in.
-        package var usesCache = false
+        var usesCache = false
         /// Whether models are asked whether they can serve before being called.
         package var checksAvailability = false
         /// The feature's monthly cap on metered models when a ledger can enforce it; nil: none.
-        package var budgetCapUSD: Double?
+        var budgetCapUSD: Double?
         /// How a stream delivers text; the walk itself does not read it (the shell's `deltaSink` does).
         package var streaming: RoutingConfig.StreamingMode = RouterDefaults.streaming
         /// Whether a progressive stream whose model failed after its text was shown goes on with the next model
         /// (`continue` and `restart`: how is the shell's business) or fails.
-        package var streamRecovery: RoutingConfig.StreamRecovery = RouterDefaults.streamRecovery
+        var streamRecovery: RoutingConfig.StreamRecovery = RouterDefaults.streamRecovery
         /// When and what to race against a slow call; nil: never hedge.
         package var hedge: Hedge?
 
         /// Rules with nothing set: every error falls back, no checks, no timers.
-        package init() {}
+        init() {}
 
         /// The action for an error kind; kinds nobody listed fall back.
         package func action(for kind: GenerationError.Kind) -> RoutingConfig.ErrorAction {
@@ -54,19 +54,19 @@ extension RoutingWalk {
         /// How long a call may go without an answer (or, streaming progressively, without text) before the race.
         package var after: Duration
         /// Tiers a raced model may run on; nil: any (privacy still applies).
-        package var tiers: Set<ModelTier>?
+        var tiers: Set<ModelTier>?
         /// The most a raced call may be expected to cost (`ModelFacts.estimatedCostUSD`); nil: no cap.
-        package var maxExtraCostUSD: Double?
+        var maxExtraCostUSD: Double?
 
         /// A hedge after `after`, to any tier, without a cost cap unless given.
-        package init(after: Duration, tiers: Set<ModelTier>? = nil, maxExtraCostUSD: Double? = nil) {
+        init(after: Duration, tiers: Set<ModelTier>? = nil, maxExtraCostUSD: Double? = nil) {
             self.after = after
             self.tiers = tiers
             self.maxExtraCostUSD = maxExtraCostUSD
         }
 
         /// The config's hedge block (its share cap is the shell's: it counts requests across walks).
-        package init(config: HedgeConfig) {
+        init(config: HedgeConfig) {
             self.init(after: .milliseconds(config.afterMs), tiers: config.tiers.map(Set.init), maxExtraCostUSD: config.maxExtraCostPerRequestUSD)
         }
 
@@ -85,11 +85,11 @@ extension RoutingWalk {
         /// Tokens the model's context window holds; nil when the shell does not know it (no window rule applies).
         package var contextWindow: Int?
         /// Whether calls are billed and count toward the feature's budget.
-        package var isMetered: Bool
+        var isMetered: Bool
         /// How much longer the model rests after a rate limit; nil or zero: it does not.
-        package var coolingDownFor: Duration?
+        var coolingDownFor: Duration?
         /// What calling the model for this request is expected to cost, for the hedge's cost cap; nil: unknown or free.
-        package var estimatedCostUSD: Double?
+        var estimatedCostUSD: Double?
 
         /// Facts of a known model.
         package init(

@@ -48,7 +48,7 @@ package struct RoutingWalk: Sendable {
     }
 
     /// The rules in force.
-    package let rules: Rules
+    let rules: Rules
     /// How many models the order has.
     package let count: Int
     /// Every attempt so far, skips included, in order.
