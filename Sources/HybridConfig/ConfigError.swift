@@ -61,7 +61,7 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure; the way to tell errors apart (`error.kind == .fetchFailed`).
     public let kind: Kind
     /// For ``Kind/notJSON``: where and why JSON parsing stopped.
-    package let detail: String?
+    let detail: String?
     /// For ``Kind/invalid``: every error-severity issue, each with its path; empty for the other kinds.
     public let issues: [ConfigIssue]
     /// The config source URL, for ``Kind/insecureSource``, ``Kind/fetchFailed``, ``Kind/httpStatus`` and
@@ -69,13 +69,13 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     public let url: String?
     /// Why, in words, for ``Kind/insecureSource``, ``Kind/fetchFailed``, ``Kind/signatureInvalid``,
     /// ``Kind/invalidKey``, ``Kind/fileAccess``, ``Kind/cache`` and ``Kind/firebase``.
-    package let reason: String?
+    let reason: String?
     /// For ``Kind/httpStatus``: the status the server answered with.
     public let status: Int?
     /// For ``Kind/bodyTooLarge``: the limit in bytes that the body exceeded (`maxBodyBytes`).
     let limit: Int?
     /// For ``Kind/versionRollback``: the `version` of the config that was offered and refused.
-    package let offered: Int?
+    let offered: Int?
     /// For ``Kind/versionRollback``: the `version` of the config in use, which the offered one is older than.
     let inUse: Int?
     /// For ``Kind/signatureMissing`` and ``Kind/signatureInvalid``: where the payload came from (URL or file).

@@ -37,7 +37,7 @@ public struct ConfigFetcher: Sendable {
         /// The URL as requested (with any query): the last-known-good cache is keyed by it.
         var url: String
         /// The HTTP status (200; file sources report 200 too).
-        package var status: Int
+        var status: Int
         /// The payload bytes exactly as received.
         package var body: Data
         /// The server's ETag (a content hash for `file://`), sent back as `If-None-Match` next time.
@@ -52,7 +52,7 @@ public struct ConfigFetcher: Sendable {
     /// The HTTP client (`CurlTransport` in production).
     let transport: any HTTPTransport
     /// Size and time limits.
-    package var options: Options
+    var options: Options
 
     /// Creates a fetcher over `transport`; it keeps no state between fetches (the caller keeps the ETag).
     public init(transport: any HTTPTransport = URLSessionTransport.shared, options: Options = Options()) {

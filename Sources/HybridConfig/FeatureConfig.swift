@@ -85,7 +85,7 @@ public struct FeatureConfig: Sendable, Hashable, Encodable {
     }
 
     /// The system instructions for a variant: its own, else the feature's.
-    package func instructions(for variant: PromptVariant) -> String? {
+    func instructions(for variant: PromptVariant) -> String? {
         variant.instructions ?? instructions
     }
 }

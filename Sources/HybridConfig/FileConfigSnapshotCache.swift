@@ -37,7 +37,7 @@ actor FileConfigSnapshotCache: ConfigSnapshotCache {
         snapshots = updated
     }
 
-    package func history(source: String, limit: Int) async throws(ConfigError) -> [ConfigSnapshot] {
+    func history(source: String, limit: Int) async throws(ConfigError) -> [ConfigSnapshot] {
         Array(try loaded().filter { $0.source == source }.reversed().prefix(max(0, limit)))
     }
 

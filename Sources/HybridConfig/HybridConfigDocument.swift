@@ -5,7 +5,7 @@ public import Foundation
 /// `version` must increase with every published change: the loader refuses a lower version than the one in use.
 public struct HybridConfigDocument: Sendable, Hashable, Encodable {
     /// Editor hint (`"$schema": "./hybrid-config.schema.json"`); ignored by the loader.
-    package var schema: String?
+    var schema: String?
     /// Increases with every published change.
     public var version: Int
     /// What this config is and who or which eval run produced it.

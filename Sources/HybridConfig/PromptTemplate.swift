@@ -8,7 +8,7 @@ import HybridCore
 /// `{{x}}` stays literal text.
 package struct PromptTemplate: Sendable, Hashable {
     /// A piece of a parsed template.
-    package enum Segment: Sendable, Hashable {
+    enum Segment: Sendable, Hashable {
         case text(String)
         case variable(String)
     }
@@ -37,7 +37,7 @@ package struct PromptTemplate: Sendable, Hashable {
     /// The template text as written.
     let source: String
     /// Text and variables in order.
-    package let segments: [Segment]
+    let segments: [Segment]
 
     /// Parses `source`.
     package init(_ source: String) throws(TemplateError) {

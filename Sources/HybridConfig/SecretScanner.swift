@@ -17,7 +17,7 @@ package enum SecretScanner {
         /// Where it is, e.g. `models.gemini.baseURL` or `features.summarize.variants.terse.templateFile`.
         var path: String
         /// What it looks like, e.g. `an OpenAI API key (sk-proj-…)`.
-        package var kind: String
+        var kind: String
 
         /// A finding; the value itself is deliberately not part of it.
         init(path: String, kind: String) {
@@ -31,7 +31,7 @@ package enum SecretScanner {
     /// One credential inside a string: what it looks like and where (UTF-8 offsets), for redaction.
     struct Match: Sendable, Hashable {
         /// What it looks like.
-        package var kind: String
+        var kind: String
         /// Byte offsets into the string's UTF-8 view.
         var range: Range<Int>
     }

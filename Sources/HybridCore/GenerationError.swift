@@ -72,7 +72,7 @@ public struct GenerationError: Error, Sendable, Equatable, CustomStringConvertib
     /// For ``Kind/unavailable``: why the model cannot be used, in words a user can act on.
     public let reason: UnavailabilityReason?
     /// For ``Kind/timeout``: the limit that passed, when the adapter knows it (a deadline cut may not).
-    package let after: Duration?
+    let after: Duration?
     /// For ``Kind/timeout``: which part of the request ran out of time, so a slow connect is told from a slow model.
     public let phase: TimeoutPhase?
     /// For ``Kind/serverError``: the HTTP status, when there was one (a mid-stream error has none).

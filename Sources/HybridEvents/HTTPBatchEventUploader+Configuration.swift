@@ -7,7 +7,7 @@ extension HTTPBatchEventUploader {
         /// The collector's URL, e.g. `https://collector.example.com/v1/events`.
         var endpoint: String
         /// Sent as `Authorization: Bearer TOKEN`; from the app's configuration, never logged or stored.
-        package var token: String?
+        var token: String?
         /// Where queued events are kept across app restarts (`spool.jsonl`); nil keeps them in memory only.
         var spoolDirectory: URL?
         /// Events held (queued and not yet accepted) before new ones are dropped and counted.

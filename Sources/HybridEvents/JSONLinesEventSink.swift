@@ -14,7 +14,7 @@ public final class JSONLinesEventSink: RouteEventSink {
     /// The directory holding the files.
     let directory: URL
     /// The base name of the files (`events` → `events.jsonl`, `events.1.jsonl`, …).
-    package let name: String
+    let name: String
     /// The size past which the current file is rotated.
     let maxFileBytes: Int
     /// How many rotated files are kept besides the current one.

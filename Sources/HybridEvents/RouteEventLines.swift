@@ -7,7 +7,7 @@ package enum RouteEventLines {
     /// The events of a JSON Lines file, and how many lines could not be read.
     package struct Decoded: Sendable {
         /// The events, in file order.
-        package var events: [RouteEvent]
+        var events: [RouteEvent]
         /// Lines that were not a valid event (a line torn by a crash mid-write, or foreign text); skipped.
         var malformedLines: Int
     }
@@ -36,7 +36,7 @@ package enum RouteEventLines {
     }
 
     /// The events of the file at `url`; none when it does not exist.
-    package static func read(_ url: URL) throws -> Decoded {
+    static func read(_ url: URL) throws -> Decoded {
         guard FileManager.default.fileExists(atPath: url.path) else { return Decoded(events: [], malformedLines: 0) }
         return decode(try Data(contentsOf: url))
     }

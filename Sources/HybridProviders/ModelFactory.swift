@@ -95,13 +95,13 @@ public struct ModelFactory: Sendable {
 /// Listed as unavailable with the reason rather than dropped, so a config written for several platforms still loads.
 struct UnsupportedModel: LanguageModel {
     package let id: String
-    package let displayName: String
-    package let tier: ModelTier
-    package let capabilities: ModelCapabilities
+    let displayName: String
+    let tier: ModelTier
+    let capabilities: ModelCapabilities
     /// The provider kind from the config, named in the unavailability reason.
-    package let kind: String
+    let kind: String
     /// Why no adapter serves it, with the fix when there is one.
-    package let reason: String
+    let reason: String
 
     /// A model that is always unavailable for `reason` (by default: the kind is not supported on this platform).
     init(
@@ -115,15 +115,15 @@ struct UnsupportedModel: LanguageModel {
         self.reason = reason ?? "provider kind \(kind) is not supported on this platform"
     }
 
-    package func availability() async -> ModelAvailability {
+    func availability() async -> ModelAvailability {
         .unavailable(.other(reason))
     }
 
-    package func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
+    func generate(_ request: GenerationRequest) async throws(GenerationError) -> GenerationResponse {
         throw .unavailable(model: id, reason: .other(reason))
     }
 
-    package func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
+    func stream(_ request: GenerationRequest) -> AsyncThrowingStream<GenerationEvent, any Error> {
         AsyncThrowingStream { $0.finish(throwing: GenerationError.unavailable(model: id, reason: .other(reason))) }
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// like the dictionary, sees a key set after start-up.
 @usableFromInline enum ProcessEnvironment {
     /// The value of `name`, or nil when it is unset.
-    @usableFromInline @Sendable package static func value(_ name: String) -> String? {
+    @usableFromInline @Sendable static func value(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// One event dispatched from a `text/event-stream` body.
 struct ServerSentEvent: Sendable, Hashable {
     /// The `event:` field, or `message` when the event had none.
-    package var type: String
+    var type: String
     /// The `data:` lines joined with `\n` (the final newline removed, as the spec says).
     var data: String
     /// The last `id:` seen on the stream so far (it persists across events, per the spec).

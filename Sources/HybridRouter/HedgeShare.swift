@@ -15,7 +15,7 @@ package final class HedgeShare: Sendable {
     }
 
     /// One more request of `feature` walked under the cap, hedged or not.
-    package func count(_ feature: String, hedged: Bool) {
+    func count(_ feature: String, hedged: Bool) {
         counts.withLock { counts in
             let now = counts[feature] ?? (0, 0)
             counts[feature] = (now.requests + 1, now.hedged + (hedged ? 1 : 0))

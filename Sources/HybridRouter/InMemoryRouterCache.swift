@@ -67,7 +67,7 @@ public final class InMemoryRouterCache: RouterCache {
     }
 
     /// Entries currently held (expired ones included until they are looked up or evicted).
-    package var count: Int { state.withLock { $0.index.count } }
+    var count: Int { state.withLock { $0.index.count } }
 
     public func response(for key: RouterCacheKey) async -> GenerationResponse? {
         let instant = now()

@@ -46,7 +46,7 @@ extension RouteAttempt {
         static func skipped(_ reason: RouteSkipReason) -> Outcome { Outcome(.skipped, skipReason: reason) }
 
         /// The model was called and failed.
-        package static func failed(_ error: GenerationError) -> Outcome { Outcome(.failed, error: error) }
+        static func failed(_ error: GenerationError) -> Outcome { Outcome(.failed, error: error) }
 
         /// A stream: the model's text reached the app, then it failed (a stall past the attempt timeout is a
         /// `timeout` error); the text is billed and the next model recovers the answer, or the request fails.

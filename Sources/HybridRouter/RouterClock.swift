@@ -6,7 +6,7 @@ package import Foundation
 /// the wall-clock date whose UTC month the spend ledger is keyed by.
 package struct RouterClock: Sendable {
     /// The current instant.
-    package var now: @Sendable () -> ContinuousClock.Instant
+    var now: @Sendable () -> ContinuousClock.Instant
     /// The current wall-clock date (for the billing month).
     var date: @Sendable () -> Date
     /// Returns at `deadline` (in `now`'s time), or throws `CancellationError` when the task is cancelled first.
@@ -32,7 +32,7 @@ package struct RouterClock: Sendable {
 
     /// Real time: `ContinuousClock` and `Date()`. Sleeps ask for zero tolerance, so the timer is not coalesced
     /// late and a deadline fires on time.
-    package static let system = RouterClock(
+    static let system = RouterClock(
         now: { ContinuousClock.now },
         date: { Date() },
         sleep: { deadline in try await Task.sleep(until: deadline, tolerance: .zero, clock: .continuous) }

@@ -91,7 +91,7 @@ extension RouterDefaults {
     /// What a request gets when every answer failed a check it falls back on.
     static let whenChecksFail: RoutingConfig.WhenChecksFail = .returnBest
     /// How streams deliver text.
-    package static let streaming: RoutingConfig.StreamingMode = .progressive
+    static let streaming: RoutingConfig.StreamingMode = .progressive
     /// What a progressive stream does when its model fails after text was shown: the next model goes on from it.
     static let streamRecovery: RoutingConfig.StreamRecovery = .continueAnswer
 

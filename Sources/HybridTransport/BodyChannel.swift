@@ -54,7 +54,7 @@ package final class BodyChannel: Sendable {
     }
 
     /// Consumer side: the task iterating was cancelled or the stream was dropped. Aborts a running transfer.
-    package func cancel() {
+    func cancel() {
         let (waiter, abort): (CheckedContinuation<Result<Data?, TransportError>, Never>?, Bool) = state.withLock { s in
             let abort = !s.cancelled && s.end == nil
             s.cancelled = true

@@ -21,7 +21,7 @@ package enum RetryAfter {
     }
 
     /// `Retry-After: 120` (fractions tolerated, negatives rejected).
-    package static func seconds(_ value: String) -> Duration? {
+    static func seconds(_ value: String) -> Duration? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard let seconds = Double(trimmed), seconds.isFinite, seconds >= 0 else { return nil }
         return .milliseconds(Int64((seconds * 1000).rounded()))

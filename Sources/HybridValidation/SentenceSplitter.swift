@@ -77,7 +77,7 @@ package struct SentenceSplitter: Sendable, Hashable {
     }
 
     /// The number of sentences in `text`; the same count as `sentences(in:).count` without building the strings.
-    package func count(in text: String) -> Int {
+    func count(in text: String) -> Int {
         var count = 0
         forEachSentence(in: Array(text)) { _ in count += 1 }
         return count

@@ -1,5 +1,5 @@
 import Foundation
-import HybridConfig
+@testable import HybridConfig
 import HybridConfigTools
 import HybridCurl
 import HybridTransport

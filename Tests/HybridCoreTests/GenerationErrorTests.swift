@@ -1,4 +1,4 @@
-import HybridCore
+@testable import HybridCore
 import Testing
 
 @Suite("Generation error")

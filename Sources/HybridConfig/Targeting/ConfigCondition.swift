@@ -140,7 +140,7 @@ package struct LabelTest: Sendable, Hashable, Codable {
     }
 
     /// Whether no test is set (the validator refuses it: it would hold for any value).
-    package var isEmpty: Bool { equals == nil && oneOf == nil && prefix == nil && atLeast == nil && below == nil }
+    var isEmpty: Bool { equals == nil && oneOf == nil && prefix == nil && atLeast == nil && below == nil }
 }
 
 /// A slice of installs by their seeded percentile: `from` ≤ percentile < `below`.
@@ -171,7 +171,7 @@ package struct PercentileRange: Sendable, Hashable, Codable {
     }
 
     /// Whether `installId`'s bucket (the rollouts' SHA-256 bucketing, feature-independent) lies in the range.
-    package func contains(installId: String) -> Bool {
+    func contains(installId: String) -> Bool {
         let bucket = RolloutBucketing.bucket(seed: seed, feature: "", installId: installId)
         return bucket >= RolloutBucketing.threshold(percentage: from) && bucket < RolloutBucketing.threshold(percentage: below)
     }

@@ -17,7 +17,7 @@ package struct FeatureOverride: Sendable, Hashable, Codable {
     /// Variants replaced or added under the condition, by name.
     var variants: [String: PromptVariant]?
     /// Generation options under the condition (replacing the feature's as a whole).
-    package var options: FeatureGenerationOptions?
+    var options: FeatureGenerationOptions?
     /// The routing block under the condition (replacing the feature's as a whole).
     var routing: RoutingConfig?
     /// Output constraints under the condition (replacing the feature's as a whole).

@@ -3,11 +3,11 @@
 /// it, so a result the report calls adherent is exactly one the router would accept.
 package struct OutputChecks: Sendable, Hashable {
     /// The JSON parse and schema step; nil when the feature has no output schema.
-    package var structured: StructuredOutputCheck?
+    var structured: StructuredOutputCheck?
     /// Soft constraints; nil when the feature has none.
     var constraints: OutputConstraints?
     /// The tool-call check; nil when the request offered no tools.
-    package var tools: ToolCallCheck?
+    var tools: ToolCallCheck?
     /// The answer decodes into the app's type; nil unless the call asked for a Swift type (`generating:`).
     package var decodes: DecodeCheck?
 

@@ -8,7 +8,7 @@ package struct ToolCallCheck: Sendable, Hashable {
     package static let resultName = "tool_arguments"
 
     /// The tools the request offered.
-    package var tools: [ToolDefinition]
+    var tools: [ToolDefinition]
 
     /// A check against `tools`.
     package init(tools: [ToolDefinition]) {

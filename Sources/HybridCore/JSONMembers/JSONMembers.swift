@@ -4,7 +4,7 @@ package import Foundation
 /// Built by ``JSONMember/member(_:_:)`` from a key path, so a member is one line of its type's table.
 package struct JSONMember<Root>: Sendable {
     /// The member's name on the wire.
-    package let name: StaticString
+    let name: StaticString
     /// Whether the object is refused without it (every non-optional property).
     let isRequired: Bool
     fileprivate let slot: JSONMemberSlot<Root>
@@ -88,7 +88,7 @@ package struct JSONMembers<Root>: Sendable {
     }
 
     /// Reads one object into `root` (which holds placeholders for the required members).
-    package func read(_ json: inout JSONByteScanner, into root: inout Root) throws(JSONMemberError) {
+    func read(_ json: inout JSONByteScanner, into root: inout Root) throws(JSONMemberError) {
         var seen: UInt64 = 0
         guard try scanning("an object", { () throws(JSONByteScanner.Stop) in try json.openObject() }) else {
             return try checkRequired(seen)

@@ -13,7 +13,7 @@ import Darwin
 /// Used by the file-backed spend ledger and config snapshot cache, which apps use instead of SQLite.
 package enum AtomicFile {
     /// The file's bytes, or nil when it does not exist.
-    package static func read(_ url: URL) throws(AtomicFileError) -> Data? {
+    static func read(_ url: URL) throws(AtomicFileError) -> Data? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
             return try Data(contentsOf: url)

@@ -12,12 +12,12 @@ enum SchemaDerivation {
         /// The property path (`address.city`), empty for the root.
         var path: String
         /// What went wrong.
-        package var message: String
+        var message: String
         package var description: String { path.isEmpty ? message : "at \(path): \(message)" }
     }
 
     /// The schema of `type`, with `guides` (JSON Schema keywords) by property path and `typeDescription` on the root.
-    package static func schema<T: Decodable>(
+    static func schema<T: Decodable>(
         of type: T.Type, guides: [String: JSONValue] = [:], typeDescription: String? = nil
     ) throws(Failure) -> JSONValue {
         let root = NodeBox()

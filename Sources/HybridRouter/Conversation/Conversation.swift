@@ -35,7 +35,7 @@ public actor Conversation {
     }
 
     /// The tools offered to the model, as registered.
-    package nonisolated var toolDefinitions: [ToolDefinition] { tools.map(\.definition) }
+    nonisolated var toolDefinitions: [ToolDefinition] { tools.map(\.definition) }
 
     /// Replaces the transcript, e.g. with one saved from an earlier session.
     public func restore(_ transcript: [ChatMessage]) {

@@ -19,7 +19,7 @@ public struct ConversationTool: Sendable {
     }
 
     /// The tool's name.
-    package var name: String { definition.name }
+    var name: String { definition.name }
 }
 
 extension ConversationTool {

@@ -6,7 +6,7 @@ extension RoutingWalk.Rules {
     /// must decode into the app's type.
     struct CallSettings: Sendable, Equatable {
         /// A stricter privacy class for this call; a looser one is ignored.
-        package var privacy: PrivacyClass?
+        var privacy: PrivacyClass?
         /// The call's own overall deadline, instead of the feature's.
         var deadline: Duration?
         /// A typed call: an answer the app cannot decode falls back like a failed output check.

@@ -21,7 +21,7 @@ extension RoutingWalk {
         /// What a request gets when every answer failed a check it falls back on.
         package var whenChecksFail: RoutingConfig.WhenChecksFail = RouterDefaults.whenChecksFail
         /// The highest tier allowed; nil: any.
-        package var privacy: PrivacyClass?
+        var privacy: PrivacyClass?
         /// Tokens the prompt and the reserved output need in a context window.
         var neededWindow = 0
         /// Whether the shell has a response cache to look in.
@@ -52,7 +52,7 @@ extension RoutingWalk {
     /// request. Privacy is judged as for any call; the tiers and the cost cap only limit which model is raced.
     package struct Hedge: Sendable, Equatable {
         /// How long a call may go without an answer (or, streaming progressively, without text) before the race.
-        package var after: Duration
+        var after: Duration
         /// Tiers a raced model may run on; nil: any (privacy still applies).
         var tiers: Set<ModelTier>?
         /// The most a raced call may be expected to cost (`ModelFacts.estimatedCostUSD`); nil: no cap.
@@ -81,9 +81,9 @@ extension RoutingWalk {
     /// What the shell knows of a model of the order when the walk reaches it.
     package struct ModelFacts: Sendable {
         /// The model's tier; nil when the shell does not know it (a replay without tiers), so privacy is not judged.
-        package var tier: ModelTier?
+        var tier: ModelTier?
         /// Tokens the model's context window holds; nil when the shell does not know it (no window rule applies).
-        package var contextWindow: Int?
+        var contextWindow: Int?
         /// Whether calls are billed and count toward the feature's budget.
         var isMetered: Bool
         /// How much longer the model rests after a rate limit; nil or zero: it does not.

@@ -50,7 +50,7 @@ package struct RoutingWalk: Sendable {
     /// The rules in force.
     let rules: Rules
     /// How many models the order has.
-    package let count: Int
+    let count: Int
     /// Every attempt so far, skips included, in order.
     package internal(set) var attempts: [RouteAttempt] = []
 
