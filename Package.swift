@@ -139,7 +139,7 @@ let package = Package(
         // The example app: feature code on the app products only; the app shell registers the local model.
         .target(
             name: "AppIntegrationFeatures",
-            dependencies: ["HybridRouter", "HybridConfig", "HybridProviders", "HybridCore"],
+            dependencies: ["HybridRouter", "HybridConfig", "HybridProviders", "HybridCore", "HybridTransport"],
             path: "Examples/AppIntegration/Features",
             swiftSettings: strict
         ),

@@ -13,7 +13,7 @@ public struct ModelFactory: Sendable {
     package typealias Builder = @Sendable (_ id: String, _ config: ModelConfig, _ transport: any HTTPTransport) -> any LanguageModel
 
     /// The HTTP client every adapter it builds shares.
-    package var transport: any HTTPTransport
+    var transport: any HTTPTransport
     /// Reads API keys by variable name; injected so tests and apps control where keys come from.
     var environment: @Sendable (String) -> String?
     /// Builders registered for provider kinds, consulted before the built-in adapters.

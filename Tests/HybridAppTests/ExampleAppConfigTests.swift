@@ -18,7 +18,8 @@ struct ExampleAppConfigTests {
     func theAppStartsOnIt() async throws {
         let storage = FileManager.default.temporaryDirectory.appendingPathComponent("hybrid-example-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storage) }
-        let feature = try await SummaryFeature.start(models: ModelFactory(), storage: storage, installId: "install-1")
+        let feature = try await SummaryFeature.start(
+            models: ModelFactory(), transport: URLSessionTransport.shared, storage: storage, installId: "install-1")
         #expect(await feature.loader.current.config == (try AppConfig.bundled().document))
         await #expect(throws: RouterError.self) { _ = try await feature.summarize("Too short.") }
         do {

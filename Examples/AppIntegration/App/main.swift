@@ -21,13 +21,14 @@ let installation = LocalModelInstallation.discover()
 if case .failure(let reason) = installation {
     print("Local model not set up: \(reason.message). Cloud models will be tried if their API keys are set.")
 }
-let models = ModelFactory(transport: URLSessionTransport.shared).withLocalLlama(installation)
+let transport = URLSessionTransport.shared
+let models = ModelFactory(transport: transport).withLocalLlama(installation)
 
 // 2. The feature: config (the shipped AppConfig, last-known-good in a file), router, spend ledger in a file. An app uses
 //    Application Support and a UUID stored on first launch as the install id (it picks the rollout arm).
 let storage = URL(fileURLWithPath: ".hybrid/example-app", isDirectory: true)
 let installId = ProcessInfo.processInfo.environment["HYBRID_INSTALL_ID"] ?? "example-install-0001"
-let summary = try await SummaryFeature.start(models: models, storage: storage, installId: installId)
+let summary = try await SummaryFeature.start(models: models, transport: transport, storage: storage, installId: installId)
 
 // 3. Prewarm when the screen appears: the local server starts and warms before the user asks.
 if let warmed = await summary.prewarm() { print("prewarmed: \(warmed)") }

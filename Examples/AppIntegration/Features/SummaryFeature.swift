@@ -1,11 +1,12 @@
 // The example app's feature code. It imports only the products an iPhone, iPad or Mac app links (HybridCore,
-// HybridConfig, HybridProviders, HybridRouter): no libcurl, no SQLite, no child processes. Which models exist, and over which
+// HybridConfig, HybridProviders, HybridRouter, HybridTransport): no libcurl, no SQLite, no child processes. Which models exist, and over which
 // transport, is decided by the app target (`App/main.swift`), the way a Mac app would register its own runtime.
 public import Foundation
 public import HybridConfig
 public import HybridCore
 public import HybridProviders
 public import HybridRouter
+public import HybridTransport
 
 /// What the app's contact card shows, decoded from the `extract` feature's answer; its schema goes to every model.
 public struct Contact: StructuredOutput {
@@ -27,14 +28,17 @@ public struct SummaryFeature: Sendable {
     /// Loads the config (last-known-good from `storage`) and builds the router.
     ///
     /// - Parameters:
-    ///   - models: the app's model factory (its transport; the local model kind if the app ships one).
+    ///   - models: the app's model factory (the local model kind if the app ships one).
+    ///   - transport: the HTTP client the remote config is fetched with (the one the factory's models use).
     ///   - storage: a directory the app owns, such as Application Support; holds the config cache and spend ledger.
     ///   - installId: stable per install; picks the rollout arm.
     ///   - configURL: the remote config, nil for the shipped config only.
-    public static func start(models: ModelFactory, storage: URL, installId: String, configURL: String? = nil) async throws -> SummaryFeature {
+    public static func start(
+        models: ModelFactory, transport: any HTTPTransport, storage: URL, installId: String, configURL: String? = nil
+    ) async throws -> SummaryFeature {
         let loader = ConfigLoader(
             bundled: try AppConfig.bundled(), sourceURL: configURL,
-            fetcher: configURL.map { _ in ConfigFetcher(transport: models.transport) },
+            fetcher: configURL.map { _ in ConfigFetcher(transport: transport) },
             cacheFile: storage.appendingPathComponent("config-cache.json"))
         await loader.start()
         // A fetched config whose extract schema would break `Contact` is refused; the one in force stays.
