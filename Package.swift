@@ -73,7 +73,13 @@ let package = Package(
         ),
         // What only operators run on configs, out of the app products: `config diff`, signing for `publish`, and the
         // Firebase Remote Config template mapping of `import-firebase` / `export-firebase`.
-        .target(name: "HybridConfigTools", dependencies: ["HybridCore", "HybridConfig", "HybridCrypto"], swiftSettings: strict),
+        .target(
+            name: "HybridConfigTools",
+            dependencies: [
+                "HybridCore", "HybridConfig", "HybridCrypto",
+                .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
+            ],
+            swiftSettings: strict),
         // The llama-server child-process manager and `LocalLlamaModel` (Linux and macOS): harness, CLI, Mac apps.
         .target(
             name: "HybridLocalModel",

@@ -81,7 +81,7 @@ private final class HashContext: @unchecked Sendable {
 package enum Curve25519 {
     package enum Signing {
         /// `raw` when it is 32 bytes that `load` turns into a libcrypto key.
-        fileprivate static func checked(_ raw: Data, kind: String, load: (Data) -> OpaquePointer?) throws -> Data {
+        static func checked(_ raw: Data, kind: String, load: (Data) -> OpaquePointer?) throws -> Data {
             guard raw.count == 32, let key = load(raw) else {
                 throw KeyError(description: "an Ed25519 \(kind) key is 32 bytes, found \(raw.count)")
             }
@@ -90,8 +90,8 @@ package enum Curve25519 {
         }
 
         /// A key that is not a 32-byte Ed25519 key, or a failure of libcrypto.
-        package struct KeyError: Error, CustomStringConvertible {
-            package let description: String
+        struct KeyError: Error, CustomStringConvertible {
+            let description: String
         }
 
         /// An Ed25519 public key.
@@ -104,8 +104,8 @@ package enum Curve25519 {
                 rawRepresentation = try Signing.checked(Data(data), kind: "public", load: Self.key)
             }
 
-            /// Bytes libcrypto itself derived.
-            fileprivate init(derived raw: Data) {
+            /// Bytes libcrypto itself derived (by the harness's private key, HybridConfigTools).
+            package init(derived raw: Data) {
                 rawRepresentation = raw
             }
 
@@ -125,71 +125,6 @@ package enum Curve25519 {
             static func key(_ raw: Data) -> OpaquePointer? {
                 raw.withUnsafeBytes { bytes in
                     EVP_PKEY_new_raw_public_key(
-                        EVP_PKEY_ED25519, nil, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
-                }
-            }
-        }
-
-        /// An Ed25519 private key.
-        package struct PrivateKey: Sendable {
-            /// The 32 raw bytes (the seed).
-            package let rawRepresentation: Data
-
-            /// A new random key.
-            package init() {
-                var raw = Data(count: 32)
-                let context = EVP_PKEY_CTX_new_id(EVP_PKEY_ED25519, nil)
-                var key: OpaquePointer?
-                if EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_keygen(context, &key) == 1, let key {
-                    var length = 32
-                    raw.withUnsafeMutableBytes { bytes in
-                        _ = EVP_PKEY_get_raw_private_key(key, bytes.bindMemory(to: UInt8.self).baseAddress, &length)
-                    }
-                    EVP_PKEY_free(key)
-                }
-                EVP_PKEY_CTX_free(context)
-                rawRepresentation = raw
-            }
-
-            /// The key with raw bytes `data`; throws unless they are 32 bytes libcrypto accepts.
-            package init(rawRepresentation data: some DataProtocol) throws {
-                rawRepresentation = try Signing.checked(Data(data), kind: "private", load: Self.key)
-            }
-
-            /// The matching public key.
-            package var publicKey: PublicKey {
-                var raw = Data(count: 32)
-                if let key = Self.key(rawRepresentation) {
-                    var length = 32
-                    raw.withUnsafeMutableBytes { bytes in
-                        _ = EVP_PKEY_get_raw_public_key(key, bytes.bindMemory(to: UInt8.self).baseAddress, &length)
-                    }
-                    EVP_PKEY_free(key)
-                }
-                return PublicKey(derived: raw)
-            }
-
-            /// The 64-byte Ed25519 signature of `data`.
-            package func signature(for data: some DataProtocol) throws -> Data {
-                guard let key = Self.key(rawRepresentation), let context = EVP_MD_CTX_new() else {
-                    throw KeyError(description: "libcrypto could not load the key")
-                }
-                defer {
-                    EVP_MD_CTX_free(context)
-                    EVP_PKEY_free(key)
-                }
-                let message = [UInt8](data)
-                var signature = [UInt8](repeating: 0, count: 64)
-                var length = 64
-                guard EVP_DigestSignInit(context, nil, nil, nil, key) == 1,
-                    EVP_DigestSign(context, &signature, &length, message, message.count) == 1
-                else { throw KeyError(description: "libcrypto could not sign") }
-                return Data(signature.prefix(length))
-            }
-
-            static func key(_ raw: Data) -> OpaquePointer? {
-                raw.withUnsafeBytes { bytes in
-                    EVP_PKEY_new_raw_private_key(
                         EVP_PKEY_ED25519, nil, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count)
                 }
             }

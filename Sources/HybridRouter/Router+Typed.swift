@@ -7,9 +7,6 @@ public struct RoutedValue<Content: Sendable>: Sendable {
     public var content: Content
     /// Who served, every attempt, the rollout arm and the variant.
     public var routed: RoutedResponse
-
-    /// The model that served the answer.
-    package var servedBy: ModelIdentity { routed.servedBy }
 }
 
 /// One step of a typed stream: what has been generated so far, as far as it is complete.
@@ -23,9 +20,6 @@ public struct PartialSnapshot<Content: StructuredOutput>: Sendable {
     public var content: Content?
     /// The routed response, on the last snapshot only (then `content` is the final value).
     public var completed: RoutedResponse?
-
-    /// True on the last snapshot.
-    package var isComplete: Bool { completed != nil }
 }
 
 extension Router {

@@ -91,14 +91,14 @@ extension ProviderConformance {
         var final: Person?
         for try await snapshot in stream {
             let now = (name: snapshot.partial.name, company: snapshot.partial.company)
-            #expect(now.name != nil || now.company != nil || snapshot.isComplete, "a snapshot with nothing known")
+            #expect(now.name != nil || now.company != nil || snapshot.completed != nil, "a snapshot with nothing known")
             if let before = seen.last {
                 #expect(Self.extends(now.name, before.name), "the name changed: \(before) → \(now)")
                 #expect(Self.extends(now.company, before.company), "the company changed: \(before) → \(now)")
             }
             #expect(now.company == nil || now.name != nil, "company before name: \(now)")
             seen.append(now)
-            if snapshot.isComplete { final = snapshot.content }
+            if snapshot.completed != nil { final = snapshot.content }
         }
         let value = try #require(final, "the stream ended without a final value")
         #expect(seen.last?.name == value.name && seen.last?.company == value.company)
@@ -128,7 +128,7 @@ extension ProviderConformance {
             id: "backup", tier: .thirdParty, script: [.reply(#"{"name": "Ada Lovelace", "company": "Babbage & Co"}"#)])
         let router = try Router(models: [.model(harness.model), .model(backup)])
         let answer = try await router.respond(to: "Ada Lovelace works at Analytical Engines Ltd.", generating: PickyPerson.self)
-        #expect(answer.servedBy.id == "backup" && answer.content.company == "Babbage & Co")
+        #expect(answer.routed.servedBy.id == "backup" && answer.content.company == "Babbage & Co")
         let first = try #require(answer.routed.attempts.first)
         #expect(first.modelID == harness.model.id && first.outcome.checkFailures.map(\.name) == [DecodeCheck.resultName])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HybridConfigTools
 import HybridCrypto
 import Testing
 

@@ -55,7 +55,7 @@ import Testing
         var final: Trip?
         for try await snapshot in router.streamResponse(to: "plan", generating: Trip.self) {
             seen.append(Seen(snapshot.partial))
-            if snapshot.isComplete { final = snapshot.content }
+            if snapshot.completed != nil { final = snapshot.content }
         }
         let last = try #require(final)
         // Usable before the whole value: the title arrives long before `content` exists.

@@ -33,7 +33,7 @@ struct TypedRoutingTests {
             id: "cloud", tier: .thirdParty, script: [.reply(#"{"label": "negative", "confidence": 0.9}"#)])
         let router = try Router(models: [.model(local), .model(cloud)])
         let answer = try await router.respond(to: "Rate: meh", generating: Verdict.self)
-        #expect(answer.content.label == .negative && answer.servedBy.id == "cloud")
+        #expect(answer.content.label == .negative && answer.routed.servedBy.id == "cloud")
         let first = try #require(answer.routed.attempts.first?.outcome)
         #expect(first.kind == .failedChecks && first.checkFailures.map(\.name) == ["decodes"])
         // The schema derived from the type went to the model, descriptions included.
@@ -72,7 +72,7 @@ struct TypedRoutingTests {
         for try await snapshot in router.streamResponse(to: "x", generating: Verdict.self) { snapshots.append(snapshot) }
         #expect(snapshots.contains { $0.json == ["label": "neutral"] && $0.content == nil })
         let last = try #require(snapshots.last)
-        #expect(last.isComplete && last.content?.label == .neutral && last.completed?.servedBy.id == "local")
+        #expect(last.completed != nil && last.content?.label == .neutral && last.completed?.servedBy.id == "local")
     }
 
     @Test func credentialsTravelAsEachAPIExpectsAndNeverAsConfig() async throws {

@@ -57,7 +57,7 @@ do {
 // 5. A typed call: the answer decoded into the app's `Contact`.
 do {
     let card = try await summary.contact(in: "Grace Hopper of Remington Rand writes about compilers and COBOL.")
-    print("Contact: \(card.content.name), \(card.content.company), topics \(card.content.topics) (served by \(card.servedBy))")
+    print("Contact: \(card.content.name), \(card.content.company), topics \(card.content.topics) (served by \(card.routed.servedBy))")
 } catch {
     print("contact failed: \(error)")
 }
