@@ -165,12 +165,12 @@ enum CLIBenchmark {
             url = "\(baseURL)/chat/completions"
 
             var document = try HybridConfigDocument.bundledDefaults().document
-            document.models = [
-                "bench": ModelConfig(
-                    kind: .openAICompatible, baseURL: baseURL, model: "bench", tier: .privateCloud,
-                    pricing: ModelPricing(inputPerMillion: 0.5, outputPerMillion: 1.5), contextWindow: 8192,
-                    capabilities: .init(structuredOutput: false, streaming: streaming), maxConcurrency: concurrency)
-            ]
+            var bench = ModelConfig(
+                kind: .openAICompatible, baseURL: baseURL, model: "bench", tier: .privateCloud,
+                pricing: ModelPricing(inputPerMillion: 0.5, outputPerMillion: 1.5), contextWindow: 8192,
+                capabilities: .init(structuredOutput: false, streaming: streaming))
+            bench.maxConcurrency = concurrency
+            document.models = ["bench": bench]
             document.features = ["summarize": document.features["summarize"]!]
             document.features["summarize"]!.priority = ["bench"]
             document.rollouts = [:]

@@ -121,6 +121,9 @@ extension ConfigValidator {
                 warning(pricing.key("cachedInputPerMillion"), "cached input (\(cached)) costs more than uncached input (\(model.pricing.inputPerMillion))")
             }
             if model.contextWindow <= 0 { error(path.key("contextWindow"), "must be more than 0, found \(model.contextWindow)") }
+            if model.maxTokensField != nil, ![.openAICompatible, .llamaCpp].contains(model.kind) {
+                error(path.key("maxTokensField"), "only Chat Completions models (openai-compatible, llama-cpp) send it; \(model.kind.rawValue) does not")
+            }
             if let limit = model.maxConcurrency, limit < 1 {
                 error(path.key("maxConcurrency"), "must be at least 1, found \(limit)")
             }

@@ -225,7 +225,7 @@ public enum ConfigValidator {
         check(tree["routing"]?["hedge"], hedgeKeys, root.key("routing").key("hedge"))
         each(tree["models"]) { id, model in
             let p = root.key("models").key(id)
-            check(model, ["kind", "baseURL", "model", "tier", "apiKeyEnv", "pricing", "contextWindow", "maxOutputTokens", "capabilities", "displayName", "maxConcurrency"], p)
+            check(model, ["kind", "baseURL", "model", "tier", "apiKeyEnv", "pricing", "contextWindow", "maxOutputTokens", "maxTokensField", "capabilities", "displayName", "maxConcurrency"], p)
             check(model["pricing"], ["inputPerMillion", "outputPerMillion", "cachedInputPerMillion"], p.key("pricing"))
             check(model["capabilities"], ["structuredOutput", "streaming"], p.key("capabilities"))
         }

@@ -18,6 +18,19 @@ public struct ModelConfig: Sendable, Hashable, Codable {
         }
     }
 
+    /// The Chat Completions request field that limits output length (JSON key `maxTokensField`).
+    ///
+    /// `max_tokens` is the default because llama.cpp, vLLM and Ollama all read it and OpenAI still accepts it for
+    /// non-reasoning chat models. OpenAI deprecated it in favour of `max_completion_tokens` (which also bounds
+    /// hidden reasoning tokens) and refuses `max_tokens` for o-series and newer reasoning models, so configure
+    /// `max_completion_tokens` for those. Exactly one of the two fields is ever sent.
+    public enum MaxTokensField: String, Sendable, Hashable, Codable {
+        /// `max_tokens`: llama.cpp, vLLM, Ollama, older OpenAI chat models.
+        case maxTokens = "max_tokens"
+        /// `max_completion_tokens`: OpenAI reasoning models (o1, o3, gpt-5…).
+        case maxCompletionTokens = "max_completion_tokens"
+    }
+
     /// Which API it speaks.
     public var kind: ProviderKind
     /// Endpoint root such as `https://api.openai.com/v1`; nil for kinds whose endpoint the harness manages
@@ -35,6 +48,8 @@ public struct ModelConfig: Sendable, Hashable, Codable {
     public var contextWindow: Int
     /// The most tokens one response may have, when below the context window.
     public var maxOutputTokens: Int?
+    /// Chat Completions models only: the request field that carries the output-token limit; nil is `max_tokens`.
+    public var maxTokensField: MaxTokensField?
     /// Requests an eval keeps in flight to this model at once; nil means the kind's default
     /// (`defaultMaxConcurrency`). The CLI's `--per-model-concurrency` overrides it.
     package var maxConcurrency: Int?
@@ -53,9 +68,9 @@ public struct ModelConfig: Sendable, Hashable, Codable {
         pricing: ModelPricing,
         contextWindow: Int,
         maxOutputTokens: Int? = nil,
+        maxTokensField: MaxTokensField? = nil,
         capabilities: Capabilities,
-        displayName: String? = nil,
-        maxConcurrency: Int? = nil
+        displayName: String? = nil
     ) {
         self.kind = kind
         self.baseURL = baseURL
@@ -65,9 +80,9 @@ public struct ModelConfig: Sendable, Hashable, Codable {
         self.pricing = pricing
         self.contextWindow = contextWindow
         self.maxOutputTokens = maxOutputTokens
+        self.maxTokensField = maxTokensField
         self.capabilities = capabilities
         self.displayName = displayName
-        self.maxConcurrency = maxConcurrency
     }
 
     /// `maxConcurrency`, or the kind's default when it is not set.

@@ -24,6 +24,7 @@ enum Snippet_README_50 {
                 .llamaServer(url: environment["LOCAL_MODEL_URL"] ?? "http://127.0.0.1:8080/v1"),
                 // Cloud fallback. In an app pass the key from the keychain (.key(provider:)) or, better, call your own
                 // proxy with a short-lived token: .openAI(apiKey: .proxy(headers: { ... }), baseURL: "https://proxy…").
+                // OpenAI's reasoning models read only max_completion_tokens: .openAI(model: "o3", …, maxTokensField: .maxCompletionTokens).
                 .openAI(
                     model: "gpt-4o-mini", apiKey: .key(environment["OPENAI_API_KEY"] ?? "sk-…"),
                     baseURL: environment["OPENAI_BASE_URL"] ?? "https://api.openai.com/v1"),

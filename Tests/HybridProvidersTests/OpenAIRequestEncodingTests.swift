@@ -1,4 +1,5 @@
 import Foundation
+import HybridConfig
 import HybridCore
 import HybridProviders
 import HybridTestSupport
@@ -86,14 +87,25 @@ struct OpenAIRequestEncodingTests {
         )
     }
 
-    @Test("max_completion_tokens replaces max_tokens when configured")
+    @Test("a config's maxTokensField picks the one output-limit field sent; max_tokens when it says nothing")
     func maxCompletionTokens() async throws {
-        let transport = ScriptedHTTPTransport(ScriptedHTTPResponse(OpenAIWireFixtures.openAICompletion))
-        let model = TestModels.model(transport, settings: HTTPWireSettings(maxTokensParameter: .maxCompletionTokens))
-        _ = try await model.generate(GenerationRequest(prompt: "x", options: GenerationOptions(maxOutputTokens: 64)))
-        let body = try jsonBody(try #require(await transport.requests.first))
-        #expect(body["max_completion_tokens"] == 64)
-        #expect(body["max_tokens"] == nil)
+        let document = try ConfigValidator.decode(Data(#"""
+            {"version": 1, "models": {"o3": {"kind": "openai-compatible", "baseURL": "https://api.example.test/v1",
+              "model": "o3", "tier": "third-party", "apiKeyEnv": "HYBRID_TEST_OPENAI_KEY", "maxTokensField": "max_completion_tokens",
+              "pricing": {"inputPerMillion": 0, "outputPerMillion": 0}, "contextWindow": 200000,
+              "capabilities": {"structuredOutput": true, "streaming": true}}},
+             "features": {}}
+            """#.utf8))
+        let reasoning = try #require(document.models["o3"])
+        #expect(reasoning.maxTokensField == .maxCompletionTokens)
+        for (config, sent, absent) in [(reasoning, "max_completion_tokens", "max_tokens"), (TestModels.config(), "max_tokens", "max_completion_tokens")] {
+            let transport = ScriptedHTTPTransport(ScriptedHTTPResponse(OpenAIWireFixtures.openAICompletion))
+            _ = try await TestModels.model(transport, config: config)
+                .generate(GenerationRequest(prompt: "x", options: GenerationOptions(maxOutputTokens: 64)))
+            let body = try jsonBody(try #require(await transport.requests.first))
+            #expect(body[sent] == 64, "\(sent)")
+            #expect(body[absent] == nil, "\(absent)")
+        }
     }
 
     @Test("Authorization carries the key read through the injected environment")

@@ -21,7 +21,7 @@ import Testing
             responseSchema: ["type": "object"], responseSchemaName: "answer")
         request.tools = [ToolDefinition(name: "lookup", description: "Finds", parameters: ["type": "object"])]
         request.toolChoice = .tool("lookup")
-        let written = try body(OpenAIChatRequest(request, model: "m", stream: true, maxTokensParameter: .maxCompletionTokens))
+        let written = try body(OpenAIChatRequest(request, model: "m", stream: true, maxTokensField: .maxCompletionTokens))
         let expected: JSONValue = [
             "max_completion_tokens": 100, "model": "m", "seed": 42, "stream": true, "temperature": 0.2, "top_p": 0.9,
             "stream_options": ["include_usage": true],
@@ -39,9 +39,9 @@ import Testing
             "tool_choice": ["type": "function", "function": ["name": "lookup"]],
         ]
         #expect(written == expected)
-        let plain = try body(OpenAIChatRequest(GenerationRequest(prompt: "x"), model: "m", stream: false, maxTokensParameter: .maxTokens))
+        let plain = try body(OpenAIChatRequest(GenerationRequest(prompt: "x"), model: "m", stream: false, maxTokensField: .maxTokens))
         #expect(plain == ["model": "m", "stream": false, "messages": [["role": "user", "content": "x"]]])
-        var infinite = OpenAIChatRequest(request, model: "m", stream: false, maxTokensParameter: .maxTokens)
+        var infinite = OpenAIChatRequest(request, model: "m", stream: false, maxTokensField: .maxTokens)
         infinite.temperature = .infinity
         #expect(infinite.jsonBody() == nil)
     }
@@ -51,7 +51,7 @@ import Testing
         var request = GenerationRequest(prompt: "q")
         request.messages.append(.assistant(toolCalls: [ToolCall(id: "c", name: "f", argumentsText: #"{"b":1, "a":2}"#)]))
         let text = String(decoding: try #require(
-            OpenAIChatRequest(request, model: "m", stream: false, maxTokensParameter: .maxTokens).jsonBody()), as: UTF8.self)
+            OpenAIChatRequest(request, model: "m", stream: false, maxTokensField: .maxTokens).jsonBody()), as: UTF8.self)
         #expect(text.contains(#""arguments":"{\"b\":1, \"a\":2}""#))
         #expect(text.hasPrefix(#"{"messages":[{"content":"q","role":"user"},{"role":"assistant","tool_calls":[{"function""#))
     }

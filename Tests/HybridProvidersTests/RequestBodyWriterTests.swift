@@ -34,7 +34,7 @@ import Testing
             id: "m", config: TestModels.config(.ollama, model: "m", capabilities: ModelCapabilities(contextWindow: 8192)),
             settings: HTTPWireSettings(ollamaKeepAlive: "5m"))
         for request in [Self.request, Self.schemaRequest] {
-            try Self.expectCanonical(OpenAIChatRequest(request, model: "m", stream: true, maxTokensParameter: .maxTokens).jsonBody(), "openai")
+            try Self.expectCanonical(OpenAIChatRequest(request, model: "m", stream: true, maxTokensField: .maxTokens).jsonBody(), "openai")
             try Self.expectCanonical(
                 AnthropicMessagesRequest(request, setup: ProviderWireFormatTests.anthropic, stream: true).jsonBody(), "anthropic")
             try Self.expectCanonical(GeminiRequest(request).jsonBody(), "gemini")

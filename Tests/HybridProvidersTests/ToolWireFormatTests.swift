@@ -46,7 +46,7 @@ struct ToolWireFormatTests {
 
     @Test("each tool choice in OpenAI, Anthropic and Gemini form", arguments: choiceCases)
     func toolChoices(_ item: ChoiceCase) throws {
-        let openAIBody = try json(OpenAIChatRequest(request(item.choice), model: "m", stream: false, maxTokensParameter: .maxTokens))
+        let openAIBody = try json(OpenAIChatRequest(request(item.choice), model: "m", stream: false, maxTokensField: .maxTokens))
         #expect(openAIBody["tool_choice"] == item.openAI)
         let anthropicBody = try json(
             AnthropicMessagesRequest(request(item.choice), setup: ProviderWireFormatTests.anthropic, stream: false))
@@ -56,9 +56,9 @@ struct ToolWireFormatTests {
 
     @Test("no tool choice leaves every provider's default; no tools sends no tools")
     func defaults() throws {
-        #expect(try json(OpenAIChatRequest(request(nil), model: "m", stream: false, maxTokensParameter: .maxTokens))["tool_choice"] == nil)
+        #expect(try json(OpenAIChatRequest(request(nil), model: "m", stream: false, maxTokensField: .maxTokens))["tool_choice"] == nil)
         #expect(try json(GeminiRequest(request(nil)))["toolConfig"] == nil)
-        let plain = try json(OpenAIChatRequest(GenerationRequest(prompt: "x"), model: "m", stream: false, maxTokensParameter: .maxTokens))
+        let plain = try json(OpenAIChatRequest(GenerationRequest(prompt: "x"), model: "m", stream: false, maxTokensField: .maxTokens))
         #expect(plain["tools"] == nil)
         #expect(plain["messages"]?.arrayValue?.allSatisfy { $0["tool_calls"] == nil } == true)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HybridConfig
 import HybridCore
 
 /// The body of `POST /chat/completions`, built from a `GenerationRequest` and written by ``jsonBody()``.
@@ -47,7 +48,7 @@ struct OpenAIChatRequest: Equatable {
     var tools: [ToolDefinition]?
     var toolChoice: ToolChoice?
 
-    init(_ request: GenerationRequest, model: String, stream: Bool, maxTokensParameter: HTTPWireSettings.MaxTokensParameter) {
+    init(_ request: GenerationRequest, model: String, stream: Bool, maxTokensField: ModelConfig.MaxTokensField) {
         self.model = model
         var messages: [Message] = []
         if let instructions = request.instructions, !instructions.isEmpty {
@@ -67,7 +68,7 @@ struct OpenAIChatRequest: Equatable {
         case nil:
             break
         }
-        switch maxTokensParameter {
+        switch maxTokensField {
         case .maxTokens: maxTokens = options.maxOutputTokens
         case .maxCompletionTokens: maxCompletionTokens = options.maxOutputTokens
         }

@@ -8,7 +8,7 @@ struct OpenAIWire: WireFormat {
 
     func httpRequest(for request: GenerationRequest, stream: Bool, apiKey: String?, context: WireContext) throws(GenerationError) -> HTTPRequest {
         let chatRequest = OpenAIChatRequest(
-            request, model: setup.model, stream: stream, maxTokensParameter: setup.settings.maxTokensParameter)
+            request, model: setup.model, stream: stream, maxTokensField: setup.config.maxTokensField ?? .maxTokens)
         guard let body = chatRequest.jsonBody() else {
             throw .invalidRequest(model: context.modelID, detail: "temperature and top_p must be finite numbers to be sent as JSON")
         }

@@ -1,7 +1,7 @@
 package import HybridTransport
 
 /// The HTTP settings a model's config entry does not carry: transfer limits, headers a gateway wants, and the few
-/// knobs one provider's wire has. Every model ``ModelFactory`` builds uses the defaults; a caller that builds an
+/// knobs one provider's wire has (Chat Completions' output-limit field is the config's `maxTokensField`). Every model ``ModelFactory`` builds uses the defaults; a caller that builds an
 /// ``HTTPLanguageModel`` itself (the llama.cpp runtime, tests against loopback servers) may change them.
 package struct HTTPWireSettings: Sendable, Equatable {
     /// Transfer time limits; a request's deadline can only shorten them.
@@ -11,8 +11,6 @@ package struct HTTPWireSettings: Sendable, Equatable {
     var extraHeaders: HTTPHeaders
     /// Responses (and whole streams) longer than this fail instead of growing memory without bound.
     var maxResponseBytes: Int
-    /// Chat Completions: the body field that carries `maxOutputTokens`.
-    var maxTokensParameter: MaxTokensParameter
     /// Anthropic: the required `anthropic-version` header.
     var anthropicVersion: String
     /// Ollama: send `capabilities.contextWindow` as `options.num_ctx`, so Ollama's window is the one the router
@@ -26,7 +24,6 @@ package struct HTTPWireSettings: Sendable, Equatable {
         timeouts: HTTPTimeouts = HTTPTimeouts(),
         extraHeaders: HTTPHeaders = HTTPHeaders(),
         maxResponseBytes: Int = 32 << 20,
-        maxTokensParameter: MaxTokensParameter = .maxTokens,
         anthropicVersion: String = "2023-06-01",
         ollamaSendsContextWindow: Bool = true,
         ollamaKeepAlive: String? = nil
@@ -34,22 +31,8 @@ package struct HTTPWireSettings: Sendable, Equatable {
         self.timeouts = timeouts
         self.extraHeaders = extraHeaders
         self.maxResponseBytes = maxResponseBytes
-        self.maxTokensParameter = maxTokensParameter
         self.anthropicVersion = anthropicVersion
         self.ollamaSendsContextWindow = ollamaSendsContextWindow
         self.ollamaKeepAlive = ollamaKeepAlive
-    }
-
-    /// The Chat Completions request field that limits output length.
-    ///
-    /// `max_tokens` is the default because llama.cpp, vLLM and Ollama all read it and OpenAI still accepts it for
-    /// non-reasoning chat models. OpenAI deprecated it in favour of `max_completion_tokens` (which also bounds
-    /// hidden reasoning tokens) and rejects `max_tokens` for o-series and newer reasoning models, so configure
-    /// `.maxCompletionTokens` for those. Exactly one of the two fields is ever sent.
-    package enum MaxTokensParameter: String, Sendable, Hashable, Codable {
-        /// `max_tokens`: llama.cpp, vLLM, Ollama, older OpenAI chat models.
-        case maxTokens = "max_tokens"
-        /// `max_completion_tokens`: OpenAI reasoning models (o1, o3, gpt-5…).
-        case maxCompletionTokens = "max_completion_tokens"
     }
 }

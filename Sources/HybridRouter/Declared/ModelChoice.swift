@@ -35,15 +35,16 @@ public struct ModelChoice: Sendable {
     }
 
     /// An OpenAI model, or any OpenAI-compatible endpoint (`baseURL`); `apiKey` may be a key, a keychain read or
-    /// your proxy's headers.
+    /// your proxy's headers. OpenAI's reasoning models (o1, o3, gpt-5) need `maxTokensField: .maxCompletionTokens`
+    /// when a request limits its output.
     public static func openAI(
         model: String = "gpt-4o-mini", apiKey: ModelCredentials, baseURL: String = "https://api.openai.com/v1",
-        id: String? = nil, tier: ModelTier = .thirdParty, pricing: ModelPricing? = nil
+        id: String? = nil, tier: ModelTier = .thirdParty, pricing: ModelPricing? = nil,
+        maxTokensField: ModelConfig.MaxTokensField? = nil
     ) -> ModelChoice {
-        ModelChoice(
-            id: id ?? "openai-\(model)",
-            config: Self.config(.openAICompatible, baseURL, model, tier, window: 128_000, pricing: pricing).naming(apiKey),
-            credentials: apiKey)
+        var config = Self.config(.openAICompatible, baseURL, model, tier, window: 128_000, pricing: pricing).naming(apiKey)
+        config.maxTokensField = maxTokensField
+        return ModelChoice(id: id ?? "openai-\(model)", config: config, credentials: apiKey)
     }
 
     /// An Anthropic model (structured output as a forced tool call).
