@@ -170,7 +170,7 @@ let package = Package(
         .target(
             name: "HybridCollect",
             dependencies: [
-                "HybridCore", "HybridStore", "HybridEvents",
+                "HybridCore", "HybridStore", "HybridEvents", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -294,7 +294,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "HybridEventsTests", dependencies: ["HybridProjectTestSupport", "HybridEvents", "HybridCore", "HybridTransport", "HybridTestSupport"],
+            name: "HybridEventsTests", dependencies: ["HybridProjectTestSupport", "HybridEvents", "HybridCollect", "HybridCore", "HybridTransport", "HybridTestSupport"],
             swiftSettings: strict),
         // The app's public API as an app sees it (#49): no `package` access, so a test here cannot lean on a
         // declaration an app could not call.

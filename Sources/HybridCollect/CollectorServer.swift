@@ -64,7 +64,7 @@ public struct CollectorServer: Sendable {
             var data = Data(buffer: body)
             if request.headers[.contentEncoding]?.lowercased() == "gzip" {
                 do {
-                    data = try Gzip.inflate(data, limit: maximumBodyBytes)
+                    data = try Gunzip.inflate(data, limit: maximumBodyBytes)
                 } catch .tooLarge {
                     throw CollectError.tooLarge(limit: maximumBodyBytes)
                 } catch {

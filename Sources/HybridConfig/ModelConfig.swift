@@ -50,8 +50,8 @@ public struct ModelConfig: Sendable, Hashable, Codable {
     public var maxOutputTokens: Int?
     /// Chat Completions models only: the request field that carries the output-token limit; nil is `max_tokens`.
     public var maxTokensField: MaxTokensField?
-    /// Requests an eval keeps in flight to this model at once; nil means the kind's default
-    /// (`defaultMaxConcurrency`). The CLI's `--per-model-concurrency` overrides it.
+    /// Requests an eval keeps in flight to this model at once; nil means the kind's default (the runner's
+    /// `effectiveMaxConcurrency`). The CLI's `--per-model-concurrency` overrides it.
     package var maxConcurrency: Int?
     /// What it can do.
     public var capabilities: Capabilities
@@ -83,21 +83,6 @@ public struct ModelConfig: Sendable, Hashable, Codable {
         self.maxTokensField = maxTokensField
         self.capabilities = capabilities
         self.displayName = displayName
-    }
-
-    /// `maxConcurrency`, or the kind's default when it is not set.
-    package var effectiveMaxConcurrency: Int { maxConcurrency ?? Self.defaultMaxConcurrency(for: kind) }
-
-    /// Requests in flight per model when the config does not say: the slot count of the local servers the
-    /// harness runs (`llama-server` starts with one slot; a second request would only wait in its queue and be
-    /// measured as latency), one for on-device runtimes, 16 for hosted APIs, whose per-request latency, not
-    /// their capacity, limits an eval.
-    static func defaultMaxConcurrency(for kind: ProviderKind) -> Int {
-        switch kind {
-        case .llamaCpp: 1
-        case .appleFoundationModels, .ollama: 1
-        case .openAICompatible, .anthropic, .gemini, .applePrivateCloudCompute: 16
-        }
     }
 
     /// The capabilities in the core type adapters and the router use.

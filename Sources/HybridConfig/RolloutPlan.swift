@@ -31,9 +31,6 @@ package struct RolloutPlan: Sendable, Hashable, Codable {
     /// hurts.
     package enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
         case adherence, errorRate, fallbackRate, latencyMeanMs, costPer1000USD
-
-        /// True when a higher value is worse (every metric but adherence).
-        package var higherIsWorse: Bool { self != .adherence }
     }
 
     /// The arm the plan moves; nil: the rollout's only arm.

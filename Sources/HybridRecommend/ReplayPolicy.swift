@@ -65,8 +65,11 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
     /// The walk's rules for this policy: the routing block through the router's resolver over the app defaults.
     package var rules: RoutingWalk.Rules {
         RoutingWalk.Rules(
-            routing: routing, deadlineMs: deadlineMs, privacy: privacy, defaults: .standard)
+            routing: routing, deadlineMs: deadlineMs, privacy: privacy, defaults: Self.appDefaults)
     }
+
+    /// The defaults an app gets without saying anything, merged once rather than per replayed request.
+    private static let appDefaults = RouterDefaults()
 
     /// When a request moves on, as the command line writes it: `error`, the output checks, the attempt timeout and
     /// the quality floors.
@@ -117,5 +120,12 @@ public struct ReplayPolicy: Sendable, Hashable, Codable, CustomStringConvertible
     /// The smallest `timeout` threshold among the conditions, in milliseconds.
     static func timeoutMs(_ conditions: [FallbackCondition]) -> Double? {
         conditions.compactMap { if case .timeout(let ms) = $0 { ms } else { nil } }.min()
+    }
+}
+
+extension OutputCheckSelection {
+    /// The written form of a routing block's `fallbackOnOutput`, in a fixed order.
+    var entries: [String] {
+        (schema ? ["schema"] : []) + (allConstraints ? ["constraints"] : []) + names.sorted()
     }
 }

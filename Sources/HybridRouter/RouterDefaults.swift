@@ -99,7 +99,4 @@ extension RouterDefaults {
     /// own field defaults (`RoutingWalk.Rules`), so they need no block to say them again.
     static let builtInRouting = RoutingConfig(
         onError: Dictionary(uniqueKeysWithValues: stoppingKinds.map { ($0.rawValue, .stop) }))
-
-    /// The defaults an app gets without saying anything.
-    package static let standard = RouterDefaults()
 }

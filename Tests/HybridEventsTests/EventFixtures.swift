@@ -1,6 +1,7 @@
 import Foundation
 import HybridCore
 @testable import HybridEvents
+import HybridCollect
 import HybridTestSupport
 import Synchronization
 
@@ -40,7 +41,7 @@ final class TestCollector: Sendable {
         let state = box
         server = try LoopbackHTTPServer { request in
             if let next = state.lock.withLock({ $0.script.isEmpty ? nil : $0.script.removeFirst() }) { return next }
-            guard let json = Gzip.decompress(request.body, limit: 10 << 20),
+            guard let json = try? Gunzip.inflate(request.body, limit: 10 << 20),
                 let batch = try? JSONDecoder().decode(RouteEventBatch.self, from: json)
             else { return .json(status: 400, #"{"error":"malformed batch"}"#) }
             let response = state.lock.withLock { state -> RouteEventBatchResponse in

@@ -4,27 +4,6 @@ import Testing
 
 /// The unpaired methods field reports use, against published worked examples and closed forms.
 @Suite struct FieldStatisticsTests {
-    /// Newcombe (1998), Statistics in Medicine 17, 873–890, Table II, method 10 (score, no continuity correction),
-    /// examples (a), (b) and (d), published to four decimals.
-    @Test(arguments: [
-        (56, 70, 48, 80, 0.0524, 0.3339),
-        (9, 10, 3, 10, 0.1705, 0.8090),
-        (5, 56, 0, 29, -0.0381, 0.1926),
-    ])
-    func newcombeMatchesThePublishedIntervals(
-        _ example: (Int, Int, Int, Int, Double, Double)
-    ) throws {
-        let (s1, n1, s2, n2, lower, upper) = example
-        let interval = try #require(NewcombeInterval(successes1: s1, trials1: n1, successes2: s2, trials2: n2))
-        #expect(abs(interval.lower - lower) < 5e-5)
-        #expect(abs(interval.upper - upper) < 5e-5)
-        #expect(abs(interval.difference - (Double(s1) / Double(n1) - Double(s2) / Double(n2))) < 1e-12)
-    }
-
-    @Test func newcombeWithoutTrialsIsNil() {
-        #expect(NewcombeInterval(successes1: 0, trials1: 0, successes2: 1, trials2: 2) == nil)
-    }
-
     /// Critical values from any χ² table (e.g. NIST/SEMATECH e-Handbook §1.3.6.7.4); for 2 degrees of freedom the
     /// survival function is exactly e^(−x/2).
     @Test func chiSquareSurvivalMatchesTableValues() {
@@ -60,16 +39,6 @@ import Testing
         let impossible = try #require(
             SampleRatioMismatch(observed: ["a": 500, "b": 500, "c": 1], expectedPercent: ["a": 50, "b": 50]))
         #expect(impossible.mismatch)
-    }
-
-    /// Two-sample power formula (Chow, Shao & Wang 2008, §4.2): p̄ = 0.5, n = 1,000 per arm, α = 0.05, power 0.8:
-    /// (1.959964 + 0.841621) · √(0.25 · 2/1000) = 0.062645.
-    @Test func twoSampleMinimumDetectableEffect() throws {
-        let mde = try #require(MinimumDetectableEffect.twoProportions(pooledRate: 0.5, counts: 1_000, 1_000))
-        #expect(abs(mde - 0.062645) < 1e-5)
-        let means = try #require(MinimumDetectableEffect.twoMeans(standardDeviation: 100, counts: 50, 50))
-        #expect(abs(means - 2.801585 * 100 * (0.04).squareRoot()) < 1e-3)
-        #expect(MinimumDetectableEffect.twoProportions(pooledRate: 0, counts: 10, 10) == nil)
     }
 
     /// Johari et al. (2022) closed forms, evaluated by hand: θ̂ = 0.03, V = 0.0005, τ = 0.05 gives Λ < 1 (p = 1)
@@ -109,36 +78,6 @@ import Testing
             if rejected { everRejected += 1 }
         }
         #expect(Double(everRejected) / Double(experiments) <= 0.05)
-    }
-
-    @Test func twoSampleBootstrapFindsAShiftInMediansAndNoneBetweenEqualSamples() throws {
-        var rng = SplitMix64(seed: 11)
-        let base = (0..<400).map { _ in Double(rng.nextIndex(below: 1_000)) }
-        let shifted = base.map { $0 + 300 }
-        let configuration = BootstrapConfiguration(resamples: 1_000)
-        let shift = try #require(TwoSampleBootstrap(shifted, base, statistic: .quantile(0.5), configuration: configuration))
-        #expect(abs(shift.difference - 300) < 1e-9)
-        #expect(shift.lower > 150 && shift.upper < 450)
-        #expect(shift.pValue < 0.01)
-        let same = try #require(TwoSampleBootstrap(base, base, statistic: .quantile(0.95), configuration: configuration))
-        #expect(same.difference == 0)
-        #expect(same.lower < 0 && same.upper > 0)
-        #expect(same.pValue > 0.2)
-    }
-
-    @Test func twoSampleBootstrapOfMeansAgreesWithWelchAtLargeN() throws {
-        var rng = SplitMix64(seed: 3)
-        let a = (0..<1_500).map { _ in Double(rng.nextIndex(below: 200)) }
-        let b = (0..<1_500).map { _ in Double(rng.nextIndex(below: 200)) + 10 }
-        let resampled = try #require(
-            TwoSampleBootstrap(a, b, statistic: .mean, configuration: BootstrapConfiguration(resamples: 2_000)))
-        let normal = try #require(
-            TwoSampleBootstrap(a, b, statistic: .mean, configuration: BootstrapConfiguration(maximumResampledCount: 100)))
-        #expect(normal.method == .normalApproximation)
-        #expect(abs(resampled.lower - normal.lower) < 0.6)
-        #expect(abs(resampled.upper - normal.upper) < 0.6)
-        #expect(resampled.upper < 0)
-        #expect(TwoSampleBootstrap([1], [1, 2], statistic: .mean) == nil)
     }
 }
 

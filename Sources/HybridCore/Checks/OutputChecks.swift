@@ -209,11 +209,6 @@ package struct OutputCheckSelection: Sendable, Hashable {
         if names.contains(name) { return true }
         return OutputChecks.schemaResultNames.contains(name) ? schema : allConstraints
     }
-
-    /// The written form, in a fixed order.
-    package var entries: [String] {
-        (schema ? ["schema"] : []) + (allConstraints ? ["constraints"] : []) + names.sorted()
-    }
 }
 
 /// An entry of an output-check list that names no check.

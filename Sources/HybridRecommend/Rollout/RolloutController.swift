@@ -141,3 +141,8 @@ public struct RolloutController: Sendable {
         return document
     }
 }
+
+extension RolloutPlan.Metric {
+    /// True when a higher value is worse (every metric but adherence).
+    var higherIsWorse: Bool { self != .adherence }
+}

@@ -55,17 +55,6 @@ public struct MixtureSPRT: Sendable, Hashable, Codable {
         return MixtureSPRT(difference: p1 - p2, variance: variance, tau: tau, alpha: alpha)
     }
 
-    /// Two independent means from their moments; τ defaults to half the pooled standard deviation.
-    public static func means(_ first: SampleMoments, _ second: SampleMoments, tau: Double? = nil, alpha: Double = 0.05)
-        -> MixtureSPRT?
-    {
-        guard let sd1 = first.standardDeviation, let sd2 = second.standardDeviation else { return nil }
-        let variance = sd1 * sd1 / Double(first.count) + sd2 * sd2 / Double(second.count)
-        let pooled = ((sd1 * sd1 + sd2 * sd2) / 2).squareRoot()
-        return MixtureSPRT(
-            difference: first.mean - second.mean, variance: variance, tau: tau ?? pooled / 2, alpha: alpha)
-    }
-
     /// The smallest true difference this test would declare at level `alpha` with probability `power` when read
     /// now, at variance `variance`: it rejects once |θ̂| exceeds the always-valid half-width c, so with θ̂ ~ N(δ, V)
     /// the power at δ is about Φ((δ − c)/√V), and δ = c + z_power·√V. Pass α divided by the number of comparisons
