@@ -24,7 +24,7 @@ public struct ModelConfig: Sendable, Hashable, Codable {
     /// non-reasoning chat models. OpenAI deprecated it in favour of `max_completion_tokens` (which also bounds
     /// hidden reasoning tokens) and refuses `max_tokens` for o-series and newer reasoning models, so configure
     /// `max_completion_tokens` for those. Exactly one of the two fields is ever sent.
-    public enum MaxTokensField: String, Sendable, Hashable, Codable {
+    public enum MaxTokensField: String, Sendable, Hashable, Codable, CaseIterable {
         /// `max_tokens`: llama.cpp, vLLM, Ollama, older OpenAI chat models.
         case maxTokens = "max_tokens"
         /// `max_completion_tokens`: OpenAI reasoning models (o1, o3, gpt-5…).

@@ -85,8 +85,26 @@ private enum Primitive {
             guard let i = value.intValue, let converted = integer.init(exactly: i) else { throw mismatch(type, value, path()) }
             return converted as! T
         default:
-            return try T(from: TreeDecoder(value: value, codingPath: path()))
+            do {
+                return try T(from: TreeDecoder(value: value, codingPath: path()))
+            } catch DecodingError.dataCorrupted(let context) {
+                throw namingTheCases(of: type, value, context)
+            }
         }
+    }
+
+    /// The standard library's error for a string enum given an unknown value ("Cannot initialize Kind from invalid
+    /// String value x") names a Swift type the reader of a config never sees; this one names the values it takes.
+    private static func namingTheCases<T>(of type: T.Type, _ value: JSONValue, _ context: DecodingError.Context) -> DecodingError {
+        guard case .string(let raw) = value, context.debugDescription.hasPrefix("Cannot initialize"),
+            let cases = type as? any CaseIterable.Type
+        else { return .dataCorrupted(context) }
+        let known = rawValues(of: cases).map { "\"\($0)\"" }.joined(separator: ", ")
+        return .dataCorrupted(.init(codingPath: context.codingPath, debugDescription: "unknown value \"\(raw)\"; expected one of \(known)"))
+    }
+
+    private static func rawValues<E: CaseIterable>(of _: E.Type) -> [String] {
+        E.allCases.compactMap { ($0 as? any RawRepresentable).map { "\($0.rawValue)" } }
     }
 }
 

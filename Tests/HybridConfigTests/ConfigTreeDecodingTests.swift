@@ -116,4 +116,11 @@ import HybridProjectTestSupport
             #expect(error.issues.allSatisfy { $0.path.hasPrefix("features.") || $0.path.hasPrefix("models.") }, "\(error.issues)")
         }
     }
+
+    /// Every string enum of the config says which values it takes, not which Swift type failed to initialise.
+    @Test func anUnknownEnumValueNamesTheValuesItTakes() {
+        let issues = Fixtures.errors(Fixtures.config { $0.set(["features", "summarize", "routing"], ["streaming": "sometimes"]) })
+        #expect(issues.map(\.path) == ["features.summarize.routing.streaming"], "\(issues)")
+        #expect(issues.first?.message == #"unknown value "sometimes"; expected one of "progressive", "buffered""#, "\(issues)")
+    }
 }

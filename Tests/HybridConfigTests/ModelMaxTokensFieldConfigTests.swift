@@ -22,5 +22,6 @@ struct ModelMaxTokensFieldConfigTests {
     @Test func anUnknownFieldNameIsAnErrorAtItsPath() {
         let issues = Fixtures.errors(Fixtures.config { $0.set(["models", "openai-gpt-4o-mini", "maxTokensField"], "max_output") })
         #expect(issues.map(\.path) == ["models.openai-gpt-4o-mini.maxTokensField"], "\(issues)")
+        #expect(issues.first?.message == #"unknown value "max_output"; expected one of "max_tokens", "max_completion_tokens""#)
     }
 }
