@@ -27,8 +27,8 @@ package struct RolloutPlan: Sendable, Hashable, Codable {
         }
     }
 
-    /// The metrics a guardrail may watch: the field report's always-valid comparisons, each with the direction that
-    /// hurts.
+    /// The metrics a guardrail may watch: the field report's always-valid comparisons (higher is worse for every one
+    /// but adherence; the rollout controller judges the direction).
     package enum Metric: String, Sendable, Hashable, Codable, CaseIterable {
         case adherence, errorRate, fallbackRate, latencyMeanMs, costPer1000USD
     }
