@@ -27,7 +27,7 @@ BUDGET = 700
 MODULES = ["HybridCore", "HybridValidation", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter",
            "HybridEvents", "HybridAI", "HybridCrypto"]
 # The `package` declarations of the same modules may not grow (#52: the goal is 450).
-PACKAGE_CEILING = 509
+PACKAGE_CEILING = 508
 PACKAGE_GOAL = 450
 TYPE = re.compile(r"\b(struct|class|enum|protocol|actor|extension)\s+([A-Za-z_][\w.]*)")
 MODIFIERS = (r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:nonisolated|final|static|mutating|override|convenience|"

@@ -130,7 +130,7 @@ public struct LocalLlamaModel: LanguageModel {
         return stream
     }
 
-    private func adapter() async throws(GenerationError) -> OpenAICompatibleModel {
+    private func adapter() async throws(GenerationError) -> HTTPLanguageModel {
         guard let server else {
             if case .failure(let reason) = installation { throw .unavailable(model: id, reason: reason) }
             throw .unavailable(model: id, reason: .notInstalled(what: "llama-server", fix: LocalModelInstallation.fixCommand))
@@ -141,7 +141,7 @@ public struct LocalLlamaModel: LanguageModel {
             contextWindow: capabilities.contextWindow, maxOutputTokens: capabilities.maxOutputTokens,
             capabilities: .init(structuredOutput: capabilities.structuredOutput, streaming: capabilities.streaming),
             displayName: displayName)
-        return OpenAICompatibleModel(
+        return HTTPLanguageModel(
             id: id, config: config, settings: HTTPWireSettings(timeouts: timeouts), transport: transport)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import HybridCore
 import HybridCurl
-import HybridProviders
+@testable import HybridProviders
 import HybridTesting
 import HybridTestSupport
 import HybridTransport

@@ -1,7 +1,7 @@
 import Foundation
 import HybridConfig
 import HybridCore
-import HybridProviders
+@testable import HybridProviders
 import HybridTestSupport
 import HybridTesting
 import HybridTransport

@@ -9,4 +9,4 @@
 ///   not used as a time to first token: it excludes queueing and network time, so it would not compare with
 ///   measured values.
 /// - `availability()` never touches the network: probing a local server is the local-model manager's job.
-package typealias OpenAICompatibleModel = HTTPLanguageModel
+typealias OpenAICompatibleModel = HTTPLanguageModel
