@@ -41,34 +41,34 @@ let package = Package(
     targets: [
         // JSON values, their reader and writers, JSON Schema and the output checks: what validates model output and
         // configs, below the core (whose requests carry schemas and whose answers are checked). No Foundation.
-        .target(name: "HybridValidation", swiftSettings: strict),
-        .target(name: "HybridCore", dependencies: ["HybridValidation"], swiftSettings: strict),
+        .target(name: "HybridValidation", path: "Sources/App/HybridValidation", swiftSettings: strict),
+        .target(name: "HybridCore", dependencies: ["HybridValidation"], path: "Sources/App/HybridCore", swiftSettings: strict),
         // SHA-256 and Ed25519: CryptoKit on Apple platforms, the system's libcrypto (OpenSSL) on Linux, where
         // swift-crypto would compile a BoringSSL of its own into every clean build.
-        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibCrypto", path: "Sources/System/CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(
             name: "HybridCrypto", dependencies: [.target(name: "CLibCrypto", condition: .when(platforms: [.linux]))],
-            swiftSettings: strict),
+            path: "Sources/App/HybridCrypto", swiftSettings: strict),
         .systemLibrary(
-            name: "CCurl",
+            name: "CCurl", path: "Sources/System/CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
-        .target(name: "HybridTransport", swiftSettings: strict),
+        .target(name: "HybridTransport", path: "Sources/App/HybridTransport", swiftSettings: strict),
         // The system zlib, for gzip upload bodies; part of every platform's SDK, so apps may link it.
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/System/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Route event sinks an app ships (memory, JSON Lines files, the HTTP batch uploader); no NIO, curl, SQLite.
-        .target(name: "HybridEvents", dependencies: ["HybridCore", "HybridTransport", "CZlib"], swiftSettings: strict),
+        .target(name: "HybridEvents", dependencies: ["HybridCore", "HybridTransport", "CZlib"], path: "Sources/App/HybridEvents", swiftSettings: strict),
         // libcurl's multi interface: the harness's transport on Linux; not for apps (the iOS SDK has no libcurl).
-        .target(name: "HybridCurl", dependencies: ["CCurl", "HybridTransport"], swiftSettings: strict),
+        .target(name: "HybridCurl", dependencies: ["CCurl", "HybridTransport"], path: "Sources/Harness/HybridCurl", swiftSettings: strict),
         .target(
             name: "HybridProviders",
-            dependencies: ["HybridCore", "HybridTransport", "HybridConfig", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HybridCore", "HybridTransport", "HybridConfig", .product(name: "Logging", package: "swift-log")], path: "Sources/App/HybridProviders",
             swiftSettings: strict
         ),
         .target(
             name: "HybridConfig",
-            dependencies: ["HybridCore", "HybridTransport", "HybridCrypto"],
+            dependencies: ["HybridCore", "HybridTransport", "HybridCrypto"], path: "Sources/App/HybridConfig",
             swiftSettings: strict
         ),
         // What only operators run on configs, out of the app products: `config diff`, signing for `publish`, and the
@@ -78,12 +78,12 @@ let package = Package(
             dependencies: [
                 "HybridCore", "HybridConfig", "HybridCrypto",
                 .target(name: "CLibCrypto", condition: .when(platforms: [.linux])),
-            ],
+            ], path: "Sources/Harness/HybridConfigTools",
             swiftSettings: strict),
         // The llama-server child-process manager and `LocalLlamaModel` (Linux and macOS): harness, CLI, Mac apps.
         .target(
             name: "HybridLocalModel",
-            dependencies: ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders"],
+            dependencies: ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders"], path: "Sources/Harness/HybridLocalModel",
             swiftSettings: strict
         ),
         .target(
@@ -93,40 +93,40 @@ let package = Package(
                 // The raw SQLite API (`sqlite3_column_*`) for the report's read path, and for the field-event
                 // insert that binds columns directly; GRDB's own system library.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ],
+            ], path: "Sources/Harness/HybridStore",
             swiftSettings: strict
         ),
         // Debian's libpq (PostgreSQL's own client; TLS through the system OpenSSL for sslmode=require): the shared
         // store's connection without postgres-nio's second BoringSSL and NIOSSL in every clean build.
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .systemLibrary(name: "CLibPQ", path: "Sources/System/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         // The shared store: the same store protocols over PostgreSQL, for many workers filling one run at once.
         .target(
             name: "HybridPostgres",
             dependencies: [
                 "HybridCore", "HybridConfig", "HybridStore", "HybridTransport", "CLibPQ",
                 .product(name: "Logging", package: "swift-log"),
-            ],
+            ], path: "Sources/Harness/HybridPostgres",
             swiftSettings: strict
         ),
         .target(
             name: "HybridRunner",
-            dependencies: ["HybridCore", "HybridConfig", "HybridStore", "HybridCrypto"],
+            dependencies: ["HybridCore", "HybridConfig", "HybridStore", "HybridCrypto"], path: "Sources/Harness/HybridRunner",
             swiftSettings: strict
         ),
-        .target(name: "HybridReport", dependencies: ["HybridCore", "HybridStore"], swiftSettings: strict),
+        .target(name: "HybridReport", dependencies: ["HybridCore", "HybridStore"], path: "Sources/Harness/HybridReport", swiftSettings: strict),
         .target(
             name: "HybridRecommend",
             dependencies: [
                 "HybridCore", "HybridConfig", "HybridConfigTools", "HybridStore", "HybridReport", "HybridTransport", "HybridRouter",
                 "HybridVirtualTime",
-            ],
+            ], path: "Sources/Harness/HybridRecommend",
             swiftSettings: strict
         ),
         // The calibration zoo: seeded null and non-null scenarios driven through the real report and recommend code
         // (`hybrid-bench calibrate`, and a reduced zoo in the tests). Never shipped to apps.
         .target(
             name: "HybridCalibration",
-            dependencies: ["HybridCore", "HybridConfig", "HybridConfigTools", "HybridStore", "HybridReport", "HybridRecommend"],
+            dependencies: ["HybridCore", "HybridConfig", "HybridConfigTools", "HybridStore", "HybridReport", "HybridRecommend"], path: "Sources/Harness/HybridCalibration",
             swiftSettings: strict
         ),
         .target(
@@ -134,12 +134,12 @@ let package = Package(
             dependencies: [
                 "HybridCore", "HybridConfig", "HybridProviders", "HybridTransport",
                 "HybridCrypto",
-            ],
+            ], path: "Sources/App/HybridRouter",
             swiftSettings: strict
         ),
         .target(
             name: "HybridAI",
-            dependencies: ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter", "HybridEvents"],
+            dependencies: ["HybridCore", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter", "HybridEvents"], path: "Sources/App/HybridAI",
             swiftSettings: strict
         ),
         // The example app: feature code on the app products only; the app shell registers the local model.
@@ -163,7 +163,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
+            ], path: "Sources/Harness/HybridView",
             swiftSettings: strict
         ),
         // `hybrid collect` / `hybrid ingest`: router events from apps into field runs (Hummingbird, SQLite, zlib).
@@ -174,7 +174,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
+            ], path: "Sources/Harness/HybridCollect",
             swiftSettings: strict
         ),
         .executableTarget(
@@ -184,7 +184,7 @@ let package = Package(
                 "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView", "HybridPostgres", "HybridCollect",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
+            ], path: "Sources/Harness/hybrid",
             swiftSettings: strict
         ),
         .executableTarget(
@@ -194,20 +194,20 @@ let package = Package(
                 "HybridProviders", "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridPostgres", "HybridEvents", "HybridCollect",
                 "HybridCalibration", "hybrid-measure",
             ],
-            path: "Benchmarks/hybrid-bench",
+            path: "Sources/Tools/hybrid-bench",
             swiftSettings: strict
         ),
         // MeasuredProcess's launcher (C, about 1 MB resident): a program forked from it reports its own peak RSS,
         // not the test's or the benchmark's.
-        .executableTarget(name: "hybrid-measure"),
+        .executableTarget(name: "hybrid-measure", path: "Sources/Tools/hybrid-measure"),
         // Loopback HTTP servers and fixtures shared by the tests and the benchmarks; never shipped to apps.
         // The clock router tests and `router check` move by hand; a harness module, so no app links it.
-        .target(name: "HybridVirtualTime", dependencies: ["HybridRouter"], swiftSettings: strict),
-        .target(name: "HybridTestSupport", dependencies: ["HybridCore", "HybridTransport", "HybridVirtualTime"], swiftSettings: strict),
+        .target(name: "HybridVirtualTime", dependencies: ["HybridRouter"], path: "Sources/Testing/HybridVirtualTime", swiftSettings: strict),
+        .target(name: "HybridTestSupport", dependencies: ["HybridCore", "HybridTransport", "HybridVirtualTime"], path: "Sources/Testing/HybridTestSupport", swiftSettings: strict),
         // The project's own test launchers (the built `hybrid`, PostgreSQL, headless Chromium, measured child
         // processes, the Python JSON Schema oracle): for this package's tests and benchmarks only, so the HybridTesting
         // product a third party imports holds the conformance suites and scripted parts, not these. Imports Swift Testing.
-        .target(name: "HybridProjectTestSupport", dependencies: ["HybridTestSupport", "HybridCore", "HybridTransport"], swiftSettings: strict),
+        .target(name: "HybridProjectTestSupport", dependencies: ["HybridTestSupport", "HybridCore", "HybridTransport"], path: "Sources/Testing/HybridProjectTestSupport", swiftSettings: strict),
         // The public test kit (product HybridTesting): re-exports HybridTestSupport and adds the provider conformance
         // suite, so a third-party `LanguageModel` proves itself in a few lines. Imports Swift Testing.
         .target(
@@ -215,7 +215,7 @@ let package = Package(
             dependencies: [
                 "HybridTestSupport", "HybridCore", "HybridTransport", "HybridRouter",
                 .product(name: "Logging", package: "swift-log"),
-            ],
+            ], path: "Sources/Testing/HybridTesting",
             swiftSettings: strict
         ),
         // Tests on the real local model: the installed-model guard and the local + loopback-cloud config. Its own
@@ -223,16 +223,16 @@ let package = Package(
         // processes. Imports Swift Testing.
         .target(
             name: "HybridLocalModelTestSupport",
-            dependencies: ["HybridLocalModel", "HybridConfig", "HybridConfigTools", "HybridCore", "HybridProviders", "HybridCurl"],
+            dependencies: ["HybridLocalModel", "HybridConfig", "HybridConfigTools", "HybridCore", "HybridProviders", "HybridCurl"], path: "Sources/Testing/HybridLocalModelTestSupport",
             swiftSettings: strict
         ),
         // HybridProjectTestSupport runs the Python jsonschema oracle; HybridReport provides the seeded SplitMix64.
         .testTarget(
-            name: "HybridCoreTests", dependencies: ["HybridProjectTestSupport", "HybridCore", "HybridValidation", "HybridTestSupport", "HybridReport"],
+            name: "HybridCoreTests", dependencies: ["HybridProjectTestSupport", "HybridCore", "HybridValidation", "HybridTestSupport", "HybridReport"], path: "Tests/App/HybridCoreTests",
             swiftSettings: strict),
         .testTarget(
             name: "HybridTransportTests",
-            dependencies: ["HybridTransport", "HybridCurl", "HybridTestSupport"],
+            dependencies: ["HybridTransport", "HybridCurl", "HybridTestSupport"], path: "Tests/App/HybridTransportTests",
             swiftSettings: strict
         ),
         .testTarget(
@@ -242,30 +242,32 @@ let package = Package(
                 "HybridProviders", "HybridTransport", "HybridTestSupport", "HybridTesting", "HybridCurl", "HybridLocalModel",
                 "HybridConfig", .product(name: "Logging", package: "swift-log"), "HybridLocalModelTestSupport",
                 "HybridProjectTestSupport",
-            ],
+            ], path: "Tests/App/HybridProvidersTests",
             swiftSettings: strict
         ),
         // Writes results from a separate process so the store tests can SIGKILL a writer mid-run.
-        .executableTarget(name: "hybrid-store-stress", dependencies: ["HybridStore"], swiftSettings: strict),
+        .executableTarget(name: "hybrid-store-stress", dependencies: ["HybridStore"], path: "Sources/Tools/hybrid-store-stress", swiftSettings: strict),
         .testTarget(
             name: "HybridStoreTests",
             dependencies: [
                 "HybridConfigTools",
                 "HybridProjectTestSupport", "HybridStore", "hybrid-store-stress", "HybridTestSupport", "HybridTesting", "HybridPostgres", "HybridCore",
+                // FileSpendLedger, the file store apps keep spend in, killed mid-write like the SQLite store.
+                "HybridRouter", "hybrid-ledger-stress",
                 // The rollout's crash and race tests drive `RolloutDriver` over both backends.
                 "HybridRecommend", "HybridConfig",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ],
+            ], path: "Tests/Harness/HybridStoreTests",
             swiftSettings: strict
         ),
         .testTarget(
             name: "HybridConfigTests",
-            dependencies: ["HybridProjectTestSupport", "HybridConfig", "HybridConfigTools", "HybridTestSupport", "HybridCurl", "HybridCrypto"],
+            dependencies: ["HybridProjectTestSupport", "HybridConfig", "HybridConfigTools", "HybridTestSupport", "HybridCurl", "HybridCrypto"], path: "Tests/App/HybridConfigTests",
             swiftSettings: strict
         ),
         .testTarget(
             name: "HybridReportTests",
-            dependencies: ["HybridProjectTestSupport", "HybridReport", "HybridStore", "HybridCore", "HybridTestSupport", "hybrid"],
+            dependencies: ["HybridProjectTestSupport", "HybridReport", "HybridStore", "HybridCore", "HybridTestSupport", "hybrid"], path: "Tests/Harness/HybridReportTests",
             exclude: ["Golden"],
             swiftSettings: strict
         ),
@@ -275,14 +277,14 @@ let package = Package(
                 "HybridRecommend", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridConfigTools", "HybridCore", "HybridTransport",
                 "HybridRunner", "HybridProviders", "HybridRouter", "HybridCurl", "HybridLocalModel", "HybridReport",
                 "HybridLocalModelTestSupport", "HybridCalibration", "HybridProjectTestSupport", "hybrid", "HybridVirtualTime",
-            ],
+            ], path: "Tests/Harness/HybridRecommendTests",
             swiftSettings: strict
         ),
         // Adds spend through FileSpendLedger from a separate process so the router tests can SIGKILL a writer mid-write.
-        .executableTarget(name: "hybrid-ledger-stress", dependencies: ["HybridRouter", "HybridCore"], swiftSettings: strict),
+        .executableTarget(name: "hybrid-ledger-stress", dependencies: ["HybridRouter", "HybridCore"], path: "Sources/Tools/hybrid-ledger-stress", swiftSettings: strict),
         .testTarget(
             name: "HybridViewTests",
-            dependencies: ["HybridProjectTestSupport", "HybridView", "HybridStore", "HybridCore", "HybridRunner", "HybridTestSupport", "hybrid", "HybridRecommend"],
+            dependencies: ["HybridProjectTestSupport", "HybridView", "HybridStore", "HybridCore", "HybridRunner", "HybridTestSupport", "hybrid", "HybridRecommend"], path: "Tests/Harness/HybridViewTests",
             swiftSettings: strict
         ),
         .testTarget(
@@ -290,26 +292,26 @@ let package = Package(
             dependencies: [
                 "HybridProjectTestSupport", "HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridProviders", "HybridCurl",
                 "HybridLocalModel", "hybrid-ledger-stress", "HybridEvents", "HybridLocalModelTestSupport", "HybridVirtualTime",
-            ],
+            ], path: "Tests/App/HybridRouterTests",
             swiftSettings: strict
         ),
         .testTarget(
-            name: "HybridEventsTests", dependencies: ["HybridProjectTestSupport", "HybridEvents", "HybridCollect", "HybridCore", "HybridTransport", "HybridTestSupport"],
+            name: "HybridEventsTests", dependencies: ["HybridProjectTestSupport", "HybridEvents", "HybridCollect", "HybridCore", "HybridTransport", "HybridTestSupport"], path: "Tests/App/HybridEventsTests",
             swiftSettings: strict),
         // The app's public API as an app sees it (#49): no `package` access, so a test here cannot lean on a
         // declaration an app could not call.
         .testTarget(
-            name: "HybridAppTests", dependencies: ["HybridAI", "HybridTestSupport", "AppIntegrationFeatures"], packageAccess: false,
+            name: "HybridAppTests", dependencies: ["HybridAI", "HybridTestSupport", "AppIntegrationFeatures"], path: "Tests/App/HybridAppTests", packageAccess: false,
             swiftSettings: strict),
         // Fails when an app product's dependency closure reaches libcurl, SQLite or the local-model processes.
-        .testTarget(name: "HybridPackageTests", dependencies: ["HybridTestSupport"], swiftSettings: strict),
+        .testTarget(name: "HybridPackageTests", dependencies: ["HybridTestSupport"], path: "Tests/Harness/HybridPackageTests", swiftSettings: strict),
         .testTarget(
             name: "HybridRunnerTests",
             dependencies: [
                 "HybridConfigTools",
                 "HybridProjectTestSupport", "HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders",
                 "HybridReport", "HybridLocalModelTestSupport", "hybrid-measure",
-            ],
+            ], path: "Tests/Harness/HybridRunnerTests",
             swiftSettings: strict
         ),
         // The collector in-process and the field loop end to end (router → uploader → `hybrid collect` → report → recommend).
@@ -320,14 +322,31 @@ let package = Package(
                 "HybridProjectTestSupport", "HybridCollect", "HybridStore", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridTransport",
                 "HybridRouter", "HybridConfig", "HybridProviders", "HybridLocalModel", "HybridEvents", "HybridReport", "hybrid",
                 "HybridLocalModelTestSupport", "HybridPostgres", "HybridRecommend",
-            ],
+            ], path: "Tests/Harness/HybridCollectTests",
             swiftSettings: strict
         ),
+        // libcurl's transport: its own tests, the loopback server, and the transport conformance suite run on both transports.
+        .testTarget(
+            name: "HybridCurlTests", dependencies: ["HybridCurl", "HybridTransport", "HybridTestSupport"],
+            path: "Tests/Harness/HybridCurlTests", swiftSettings: strict),
+        // The app's providers and router on the real SmolLM2 (llama-server child processes).
+        .testTarget(
+            name: "HybridLocalModelTests",
+            dependencies: [
+                "HybridLocalModel", "HybridLocalModelTestSupport", "HybridProjectTestSupport", "HybridTestSupport", "HybridTesting",
+                "HybridProviders", "HybridRouter", "HybridConfig", "HybridConfigTools", "HybridCore", "HybridCurl", "HybridTransport",
+            ],
+            path: "Tests/Harness/HybridLocalModelTests", swiftSettings: strict),
+        // JSON Schema and member tables checked against second opinions: Python's jsonschema and seeded random documents.
+        .testTarget(
+            name: "HybridCoreOracleTests",
+            dependencies: ["HybridCore", "HybridValidation", "HybridProjectTestSupport", "HybridTestSupport", "HybridReport"],
+            path: "Tests/Harness/HybridCoreOracleTests", swiftSettings: strict),
         // Every Swift block of README.md and docs/, written here by scripts/extract-doc-snippets.py (run by
         // `make test`) and compiled against the app products as an app would import them.
         .testTarget(
             name: "HybridDocSnippetTests",
-            dependencies: ["HybridAI", "HybridLocalModel", "HybridTesting", "HybridLocalModelTestSupport", "HybridCurl"],
+            dependencies: ["HybridAI", "HybridLocalModel", "HybridTesting", "HybridLocalModelTestSupport", "HybridCurl"], path: "Tests/App/HybridDocSnippetTests",
             packageAccess: false, swiftSettings: strict),
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
         .testTarget(
@@ -336,7 +355,7 @@ let package = Package(
                 "HybridConfigTools",
                 "HybridProjectTestSupport", "hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore", "HybridTesting",
                 "HybridPostgres", .product(name: "GRDB", package: "GRDB.swift"), "HybridLocalModelTestSupport", "HybridRecommend",
-            ],
+            ], path: "Tests/Harness/HybridCLITests",
             swiftSettings: strict
         ),
     ],
