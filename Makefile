@@ -68,7 +68,7 @@ run: setup
 	.build/debug/hybrid config publish .hybrid/recommended.config.json \
 	  --to file://$(CURDIR)/.hybrid/published/hybrid.config.json --dry-run
 
-# Every Swift block of README.md and docs/ is written into Tests/HybridDocSnippetTests and compiled with the tests;
+# Every Swift block of README.md and docs/ is written into Tests/App/HybridDocSnippetTests and compiled with the tests;
 # the README's app quick start is then built as a fresh package and run against SmolLM2 and a loopback fallback.
 # Tests run one at a time: on 2 cores, parallel suites that start llama-server, Chromium and CLI child processes
 # starve each other for seconds, and the deadline and timeout tests then fail for reasons not their own.

@@ -203,7 +203,7 @@ let package = Package(
         // Loopback HTTP servers and fixtures shared by the tests and the benchmarks; never shipped to apps.
         // The clock router tests and `router check` move by hand; a harness module, so no app links it.
         .target(name: "HybridVirtualTime", dependencies: ["HybridRouter"], path: "Sources/Testing/HybridVirtualTime", swiftSettings: strict),
-        .target(name: "HybridTestSupport", dependencies: ["HybridCore", "HybridTransport", "HybridVirtualTime"], path: "Sources/Testing/HybridTestSupport", swiftSettings: strict),
+        .target(name: "HybridTestSupport", dependencies: ["HybridCore", "HybridTransport", "HybridRouter", "HybridVirtualTime"], path: "Sources/Testing/HybridTestSupport", swiftSettings: strict),
         // The project's own test launchers (the built `hybrid`, PostgreSQL, headless Chromium, measured child
         // processes, the Python JSON Schema oracle): for this package's tests and benchmarks only, so the HybridTesting
         // product a third party imports holds the conformance suites and scripted parts, not these. Imports Swift Testing.
@@ -346,7 +346,7 @@ let package = Package(
         // `make test`) and compiled against the app products as an app would import them.
         .testTarget(
             name: "HybridDocSnippetTests",
-            dependencies: ["HybridAI", "HybridLocalModel", "HybridTesting", "HybridLocalModelTestSupport", "HybridCurl"], path: "Tests/App/HybridDocSnippetTests",
+            dependencies: ["HybridAI", "HybridLocalModel", "HybridTesting", "HybridTestSupport", "HybridLocalModelTestSupport", "HybridCurl"], path: "Tests/App/HybridDocSnippetTests",
             packageAccess: false, swiftSettings: strict),
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
         .testTarget(

@@ -56,7 +56,7 @@ for module_dir in debug.glob("*.build"):
     if not times:
         continue
     name = module_dir.name[:-len(".build")]
-    owner = owners.get(name, "HybridAI (this package)" if (pathlib.Path(sys.argv[1]).parent / "Sources" / name).exists()
+    owner = owners.get(name, "HybridAI (this package)" if any((pathlib.Path(sys.argv[1]).parent / "Sources").glob("*/" + name))
                        or name.startswith("Hybrid") or name.startswith("hybrid") else "other")
     first, last, count = spans.get(owner, (min(times), max(times), 0))
     spans[owner] = (min(first, min(times)), max(last, max(times)), count + 1)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes every ```swift block of README.md and docs/*.md into Tests/HybridDocSnippetTests/, one file per block, so
+"""Writes every ```swift block of README.md and docs/*.md into Tests/App/HybridDocSnippetTests/, one file per block, so
 `swift build --build-tests` (and so `make test`) type-checks them against the package as an app would use it.
 
 A block's `import` lines go to the top of its file, its type declarations to file scope as `private` (two blocks may
@@ -17,7 +17,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PRIVATE = re.compile(r"^((?:@\w+(?:\([^)]*\))?\s+)*)(?=(?:final )?(?:struct|enum|class|actor|protocol|typealias)\b)")
-OUT = ROOT / "Tests" / "HybridDocSnippetTests"
+OUT = ROOT / "Tests" / "App" / "HybridDocSnippetTests"
 DECLARATION = re.compile(
     r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:public |private |fileprivate |internal |final )*"
     r"(struct|enum|class|actor|protocol|extension|typealias)\b")

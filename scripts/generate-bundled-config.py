@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/HybridConfigTools/BundledDefaults.swift from every file under prompts/.
+"""Writes Sources/Harness/HybridConfigTools/BundledDefaults.swift from every file under prompts/.
 
 The harness's defaults (its models, the bundled datasets' features) are compiled into the harness, not into the
 modules an app links, as Swift string literals (not SwiftPM resources) so the `hybrid` binary has a working config
@@ -14,7 +14,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROMPTS = ROOT / "prompts"
-OUT = ROOT / "Sources" / "HybridConfigTools" / "BundledDefaults.swift"
+OUT = ROOT / "Sources" / "Harness" / "HybridConfigTools" / "BundledDefaults.swift"
 
 
 def swift_literal(text: str) -> str:

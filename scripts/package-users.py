@@ -117,7 +117,7 @@ def main():
     defined, users = read_index(store)
     unused_only = "--unused" in sys.argv
     for module in public_api.MODULES:
-        for path in sorted((ROOT / "Sources" / module).rglob("*.swift")):
+        for path in sorted(public_api.module_dir(module).rglob("*.swift")):
             relative, in_block = str(path.relative_to(ROOT)), False
             for number, raw in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
                 line, in_block = public_api.strip_comments(raw, in_block)

@@ -11,7 +11,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 swiftc -emit-module -parse-as-library -swift-version 6 -module-name FoundationModels \
     scripts/apple-sdk-stubs/FoundationModels.swift -emit-module-path "$work/FoundationModels.swiftmodule"
-cp Sources/HybridProviders/AppleFoundationModels/*.swift "$work/"
+cp Sources/App/HybridProviders/AppleFoundationModels/*.swift "$work/"
 sed -i 's/compiler(>=6.4)/compiler(>=6.0)/' "$work"/*.swift
 swiftc -typecheck -swift-version 6 -warnings-as-errors \
     -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault \

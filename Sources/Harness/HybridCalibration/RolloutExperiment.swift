@@ -36,6 +36,20 @@ public struct RolloutExperiment: Sendable {
         stages: [1, 5, 25, 50, 100], minStageHours: 24, minInstallsPerArm: 20,
         guardrails: [.init(metric: .errorRate), .init(metric: .adherence)])
 
+    /// `runs` seeded rollouts of the calibration scenario (4,000 installs over 12 days, a look every 12 hours, the
+    /// calibration plan) whose change raises the error rate by `errorRate`, run concurrently: what the rollout tests
+    /// (a few dozen) and `hybrid-bench calibrate` (200) measure the rule on.
+    public static func calibration(errorRate: Double, runs: Int) async -> [Outcome] {
+        var scenario = FieldScenario(name: "staged rollout", installs: 4_000, days: 12)
+        scenario.looksPerDay = 2
+        scenario.effect = .init(errorRate: errorRate)
+        let experiment = RolloutExperiment(scenario, plan: calibrationPlan)
+        return await withTaskGroup(of: Outcome.self) { group in
+            for seed in 0..<runs { group.addTask { experiment.run(seed: UInt64(9_000 + seed)) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
     /// Rollout `seed`, look by look, until it completes or rolls back.
     public func run(seed: UInt64) -> Outcome {
         var population = FieldPopulation(scenario, seed: seed)

@@ -1,6 +1,7 @@
 import Dispatch
 public import Foundation
 import HybridTestSupport
+import Synchronization
 
 /// Runs the `hybrid` executable that `swift build --build-tests` put in `.build/debug`, as users and CI do, and
 /// captures what it prints (stdout and stderr together).
@@ -36,21 +37,23 @@ public enum HybridCLI {
     }
 
     /// Runs `hybrid ARGUMENTS` in `directory` to its end, off the cooperative pool; the child is SIGKILLed if
-    /// reading its output fails, and after `killAfter` when given (as `kill -9` would).
+    /// reading its output fails, after `killAfter` when given (as `kill -9` would), and as soon as `killWhen` holds
+    /// (polled every 10 ms): a test that kills the child at a known point waits for that point, not for a guess.
     /// `environment` is added to this process's environment for the child (a key variable a config names), so no
     /// test sets variables in its own process, which tests running in parallel would share.
     public static func run(
         _ arguments: [String], in directory: URL, packageRoot: URL? = nil, killAfter: Duration? = nil,
-        environment: [String: String] = [:]
+        killWhen: (@Sendable () -> Bool)? = nil, environment: [String: String] = [:]
     ) async throws -> Outcome {
         let executable = try executable(packageRoot: packageRoot)
         return try await BlockingWork.run {
-            try runBlocking(executable, arguments, in: directory, killAfter: killAfter, environment: environment)
+            try runBlocking(executable, arguments, in: directory, killAfter: killAfter, killWhen: killWhen, environment: environment)
         }
     }
 
     private static func runBlocking(
-        _ executable: URL, _ arguments: [String], in directory: URL, killAfter: Duration?, environment: [String: String]
+        _ executable: URL, _ arguments: [String], in directory: URL, killAfter: Duration?, killWhen: (@Sendable () -> Bool)?,
+        environment: [String: String]
     ) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
@@ -70,8 +73,21 @@ public enum HybridCLI {
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: item)
             return item
         }
+        let exited = Mutex(false)
+        if let killWhen {
+            DispatchQueue.global().async {
+                while !exited.withLock({ $0 }) {
+                    if killWhen() {
+                        exited.withLock { if !$0 { kill(pid, SIGKILL) } }
+                        return
+                    }
+                    usleep(10_000)
+                }
+            }
+        }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        exited.withLock { $0 = true }
         killer?.cancel()
         return Outcome(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
     }

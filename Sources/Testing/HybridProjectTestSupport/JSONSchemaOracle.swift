@@ -1,4 +1,5 @@
 public import Foundation
+import HybridTestSupport
 public import HybridCore
 
 /// A second opinion on JSON Schema verdicts: Python's `jsonschema` (Draft 2020-12), which `make setup` installs
@@ -42,8 +43,7 @@ public enum JSONSchemaOracle {
 
     /// The project's `.venv/bin/python`, or a `python3` on PATH that can import `jsonschema`.
     public static func python() throws -> URL {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = ProjectRoot.url
         let venv = root.appendingPathComponent(".venv/bin/python")
         if FileManager.default.isExecutableFile(atPath: venv.path) { return venv }
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {

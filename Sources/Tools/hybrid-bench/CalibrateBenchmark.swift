@@ -25,11 +25,32 @@ enum CalibrateBenchmark {
                 failed.append(row.scenario)
             }
         }
+        if only.isEmpty || only.contains(where: { "staged rollout".localizedCaseInsensitiveContains($0) }) {
+            failed += await stagedRollouts(runs: experiments)
+        }
         print("")
         print(CalibrationZoo.render(rows))
         if !failed.isEmpty {
             print("calibrate: null scenarios above 5 % (or with an upper bound above 8 %): \(failed.joined(separator: "; "))")
             exit(1)
         }
+    }
+
+    /// The staged rollout's rule over `runs` seeded rollouts of a harmless change (rolled back in at most 5 %) and of a
+    /// 10-point error-rate regression (rolled back before the 50 % stage in at least 90 %); the failed rows' names.
+    static func stagedRollouts(runs: Int) async -> [String] {
+        var failed: [String] = []
+        for (name, errorRate) in [("staged rollout, harmless change", 0.0), ("staged rollout, 10-point error-rate regression", 0.10)] {
+            let started = Date()
+            let outcomes = await RolloutExperiment.calibration(errorRate: errorRate, runs: runs)
+            let rolledBack = outcomes.filter { $0.rolledBackAt != nil }.count
+            let early = outcomes.filter { ($0.rolledBackAt ?? 100) < 50 }.count
+            let harmless = errorRate == 0
+            print(String(format: "calibrate: %@: %@ (%.1f s)", name,
+                         harmless ? "rolled back in \(rolledBack) of \(runs)" : "rolled back before 50 % in \(early) of \(runs)",
+                         Date().timeIntervalSince(started)))
+            if harmless ? Double(rolledBack) > 0.05 * Double(runs) : Double(early) < 0.90 * Double(runs) { failed.append(name) }
+        }
+        return failed
     }
 }

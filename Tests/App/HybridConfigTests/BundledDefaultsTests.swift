@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Bundled defaults")
 struct BundledDefaultsTests {
-    /// Fails while Sources/HybridConfig/BundledDefaults.swift is stale: run scripts/generate-bundled-config.py.
+    /// Fails while Sources/Harness/HybridConfigTools/BundledDefaults.swift is stale: run scripts/generate-bundled-config.py.
     @Test func bundledDefaultsMatchPromptsFolder() throws {
         let prompts = Fixtures.repositoryRoot.appendingPathComponent("prompts")
         let enumerator = try #require(FileManager.default.enumerator(at: prompts, includingPropertiesForKeys: [.isRegularFileKey]))

@@ -1,4 +1,5 @@
 import Foundation
+import HybridTestSupport
 import Testing
 
 /// docs/config-reference.md is written by hand, so a key added to `prompts/hybrid-config.schema.json` (and to the
@@ -7,8 +8,7 @@ import Testing
 @Suite("Config reference doc")
 struct ConfigReferenceDocTests {
     @Test func everySchemaPropertyIsDocumented() throws {
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = ProjectRoot.url
         let schemaData = try Data(contentsOf: root.appendingPathComponent("prompts/hybrid-config.schema.json"))
         let schema = try JSONSerialization.jsonObject(with: schemaData)
         let reference = try String(contentsOf: root.appendingPathComponent("docs/config-reference.md"), encoding: .utf8)

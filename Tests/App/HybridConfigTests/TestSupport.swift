@@ -2,6 +2,7 @@ import Foundation
 import HybridConfig
 import HybridConfigTools
 import HybridCore
+import HybridTestSupport
 import HybridTransport
 import Synchronization
 import Testing
@@ -93,9 +94,7 @@ enum Fixtures {
     }
 
     /// The repository root, found from this file's path.
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    }
+    static var repositoryRoot: URL { ProjectRoot.url }
 }
 
 /// A scripted `HTTPTransport` for unit tests: answers from a handler and records every request.

@@ -1,4 +1,6 @@
 import Foundation
+// Testable for the package-only ProjectRoot; the snippets themselves import only what an app can.
+@testable import HybridTestSupport
 import Testing
 
 /// The Swift blocks of README.md and docs/ are compiled into this target by `make test`
@@ -6,8 +8,7 @@ import Testing
 @Suite("Documentation snippets")
 struct DocSnippetsTests {
     @Test func everySwiftBlockOfTheDocsIsCompiledHere() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let root = ProjectRoot.url
         let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
             .filter { $0.hasSuffix(".md") }.map { "docs/" + $0 }
         var blocks = 0

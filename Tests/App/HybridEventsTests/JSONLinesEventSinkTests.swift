@@ -9,9 +9,9 @@ struct JSONLinesEventSinkTests {
     @Test("files rotate by size, keep the newest events in order, and hold only whole lines")
     func rotation() async throws {
         try await withTemporaryDirectory { directory in
-            let lineBytes = try RouteEventLines.line(EventFixtures.event(10)).count
+            let lineBytes = try RouteEventLines.line(RouteEvent.fixture(10)).count
             let sink = JSONLinesEventSink(directory: directory.url, maxFileBytes: lineBytes * 3, maxRotatedFiles: 2)
-            for i in 10..<30 { sink.record(EventFixtures.event(i)) }
+            for i in 10..<30 { sink.record(RouteEvent.fixture(i)) }
             await sink.flush()
             let files = sink.files
             #expect(files.map(\.lastPathComponent) == ["events.2.jsonl", "events.1.jsonl", "events.jsonl"])
@@ -34,8 +34,8 @@ struct JSONLinesEventSinkTests {
     func tornLine() async throws {
         try await withTemporaryDirectory { directory in
             let first = JSONLinesEventSink(directory: directory.url)
-            first.record(EventFixtures.event(1))
-            first.record(EventFixtures.event(2))
+            first.record(RouteEvent.fixture(1))
+            first.record(RouteEvent.fixture(2))
             await first.flush()
             let url = first.fileURL(0)
             let handle = try FileHandle(forWritingTo: url)
@@ -44,7 +44,7 @@ struct JSONLinesEventSinkTests {
             try handle.close()
             // The app restarts after the crash that tore the line.
             let second = JSONLinesEventSink(directory: directory.url)
-            second.record(EventFixtures.event(3))
+            second.record(RouteEvent.fixture(3))
             await second.flush()
             let decoded = try RouteEventLines.read(url)
             #expect(decoded.events.map(\.id) == ["event-1", "event-2", "event-3"])

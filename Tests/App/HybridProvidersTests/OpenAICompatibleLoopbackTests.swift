@@ -1,18 +1,18 @@
 import Foundation
 import HybridCore
-import HybridCurl
 @testable import HybridProviders
 import HybridTesting
 import HybridTestSupport
 import HybridTransport
 import Testing
 
-/// The same wire fixtures as the scripted tests, sent through the real `CurlTransport` by an in-process
-/// HTTP server on 127.0.0.1 (OS-chosen port). Proves the adapter works over real sockets, chunked framing
-/// and curl's own chunking of the body.
-@Suite("OpenAI-compatible over CurlTransport and LoopbackHTTPServer")
+/// The same wire fixtures as the scripted tests, sent through `URLSessionTransport` (what apps use) by an
+/// in-process HTTP server on 127.0.0.1 (OS-chosen port). Proves the adapter works over real sockets, chunked framing
+/// and the transport's own chunking of the body. The harness's libcurl transport runs the same conformance suite
+/// (`TransportConformanceTests`) and carries every eval.
+@Suite("OpenAI-compatible over URLSessionTransport and LoopbackHTTPServer")
 struct OpenAICompatibleLoopbackTests {
-    static let transport = CurlTransport()
+    static let transport = URLSessionTransport()
 
     /// Serves `fixture` byte for byte (see `WireFixture.scripted`).
     static func scripted(_ fixture: WireFixture, chunkSize: Int = 17, delay: Duration? = nil) -> ScriptedResponse {

@@ -1,10 +1,10 @@
 import Foundation
 import HybridConfig
 import HybridCore
-import HybridCurl
 import HybridProviders
 import HybridRouter
 import HybridTestSupport
+import HybridTransport
 import Synchronization
 import Testing
 
@@ -71,7 +71,7 @@ import Testing
     }
 
     static func router(_ document: HybridConfigDocument) throws -> Router {
-        let factory = ModelFactory(transport: CurlTransport.shared, environment: { $0 == "FAKE_KEY" ? "test-key" : nil })
+        let factory = ModelFactory(transport: URLSessionTransport.shared, environment: { $0 == "FAKE_KEY" ? "test-key" : nil })
         let models = Dictionary(uniqueKeysWithValues: document.models.map { ($0.key, factory.model(id: $0.key, config: $0.value)) })
         return try Router(config: .fixed(document), models: .models(models), installId: "conversation", onIncident: { _ in })
     }

@@ -2,7 +2,6 @@ import Foundation
 import HybridConfig
 import HybridCore
 @testable import HybridRouter
-import HybridStore
 import HybridTestSupport
 import Testing
 
@@ -69,7 +68,7 @@ struct RouterDeadlineBudgetTests {
 
     @Test("a metered model over the feature's monthly cap is skipped; spend is recorded after each success")
     func budgetCap() async throws {
-        let ledger = SQLiteSpendLedger(database: try HybridDatabase.inMemory())
+        let ledger = InMemorySpendLedger()
         // $1000 per million tokens both ways: 5 + 5 tokens cost $0.01, exactly the cap.
         let pricing = ModelPricing(inputPerMillion: 1000, outputPerMillion: 1000)
         let usage = TokenUsage(promptTokens: 5, completionTokens: 5)
@@ -99,7 +98,7 @@ struct RouterDeadlineBudgetTests {
 
     @Test("spend from an earlier month does not count toward this month's cap")
     func budgetResetsMonthly() async throws {
-        let ledger = SQLiteSpendLedger(database: try HybridDatabase.inMemory())
+        let ledger = InMemorySpendLedger()
         let lastMonth = try #require(BillingMonth(year: 2001, month: 1))
         try await ledger.addSpend(model: "paid", month: lastMonth, usd: 100)
         let paid = ScriptedLanguageModel(id: "paid", tier: .thirdParty, whenExhausted: .reply("paid"))

@@ -2,7 +2,6 @@ import Foundation
 import HybridConfig
 import HybridCore
 import HybridRouter
-import HybridStore
 import HybridTestSupport
 import Synchronization
 import HybridVirtualTime

@@ -19,21 +19,6 @@ struct RouterStreamRecoveryTests {
         return events
     }
 
-    /// The text the app shows at the end: deltas since the last reset.
-    static func screen(_ events: [RoutedStreamEvent]) -> String {
-        events.reduce(into: "") { text, event in
-            switch event {
-            case .delta(let piece): text += piece
-            case .reset: text = ""
-            default: break
-            }
-        }
-    }
-
-    static func completed(_ events: [RoutedStreamEvent]) -> RoutedResponse? {
-        events.lazy.compactMap { if case .completed(let routed) = $0 { routed } else { nil } }.first
-    }
-
     @Test("continue (the default): the next model gets the text shown as the start of its answer, and the stream goes on with no reset")
     func continuesFromTheShownText() async throws {
         let a = ScriptedLanguageModel(id: "a", script: [.partialThenFail(["The river ", "rose overnight"], Self.broken)])
@@ -41,8 +26,8 @@ struct RouterStreamRecoveryTests {
         let events = try await Self.events(try Fixtures.router([a, b]).stream(feature: Fixtures.feature, input: Fixtures.input))
 
         #expect(!events.contains(.reset))
-        #expect(Self.screen(events) == "The river rose overnight and the bridge closed.")
-        let routed = try #require(Self.completed(events))
+        #expect(events.screen == "The river rose overnight and the bridge closed.")
+        let routed = try #require(events.completed)
         #expect(routed.response.text == "The river rose overnight and the bridge closed.")
         #expect(routed.servedBy.id == "b")
         #expect(routed.attempts.map(\.outcome.kind) == [.interrupted, .served])
@@ -57,8 +42,8 @@ struct RouterStreamRecoveryTests {
         let a = ScriptedLanguageModel(id: "a", script: [.partialThenFail(["The river ", "rose"], Self.broken)])
         let b = ScriptedLanguageModel(id: "b", script: [.reply("The river rose overnight.")])
         let events = try await Self.events(try Fixtures.router([a, b]).stream(feature: Fixtures.feature, input: Fixtures.input))
-        #expect(Self.screen(events) == "The river rose overnight.")
-        #expect(Self.completed(events)?.response.text == "The river rose overnight.")
+        #expect(events.screen == "The river rose overnight.")
+        #expect(events.completed?.response.text == "The river rose overnight.")
     }
 
     @Test("restart: a reset follows the interrupted attempt, then the next model's whole answer, asked afresh")
@@ -74,8 +59,8 @@ struct RouterStreamRecoveryTests {
             return
         }
         #expect(interrupted.modelID == "a" && interrupted.outcome.kind == .interrupted)
-        #expect(Self.screen(events) == "Floods closed the bridge.")
-        #expect(Self.completed(events)?.response.text == "Floods closed the bridge.")
+        #expect(events.screen == "Floods closed the bridge.")
+        #expect(events.completed?.response.text == "Floods closed the bridge.")
         #expect(b.requests.first?.messages == a.requests.first?.messages)
     }
 
@@ -85,7 +70,7 @@ struct RouterStreamRecoveryTests {
         let b = ScriptedLanguageModel(id: "b", script: [.reply("rose.")])
         let router = try Fixtures.router([a, b], routing: RoutingConfig(attemptTimeoutMs: 200))
         let events = try await Self.events(router.stream(feature: Fixtures.feature, input: Fixtures.input))
-        let routed = try #require(Self.completed(events))
+        let routed = try #require(events.completed)
         #expect(routed.response.text == "The river rose.")
         #expect(routed.attempts[0].outcome.error?.kind == .timeout)
     }
@@ -101,7 +86,7 @@ struct RouterStreamRecoveryTests {
         let clock = TestClock()
         let configs = ["a": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing), "b": Fixtures.modelConfig(tier: .privateCloud, pricing: pricing)]
         let router = try Fixtures.router([a, b], configs: configs, ledger: ledger, clock: clock, eventSink: sink)
-        let routed = try #require(Self.completed(try await Self.events(router.stream(feature: Fixtures.feature, input: Fixtures.input))))
+        let routed = try #require(try await Self.events(router.stream(feature: Fixtures.feature, input: Fixtures.input)).completed)
 
         let usage = try #require(routed.attempts[0].usage)
         #expect(usage.isEstimated && usage.promptTokens > 0 && usage.completionTokens > 0)

@@ -20,9 +20,11 @@ struct CLIFixture {
 
     var database: String { path("runs.sqlite") }
 
-    /// `hybrid ARGUMENTS` run in this directory.
-    func hybrid(_ arguments: [String], killAfter: Duration? = nil) async throws -> HybridCLI.Outcome {
-        try await HybridCLI.run(arguments, in: directory, killAfter: killAfter)
+    /// `hybrid ARGUMENTS` run in this directory (killed after `killAfter`, or as soon as `killWhen` holds).
+    func hybrid(
+        _ arguments: [String], killAfter: Duration? = nil, killWhen: (@Sendable () -> Bool)? = nil
+    ) async throws -> HybridCLI.Outcome {
+        try await HybridCLI.run(arguments, in: directory, killAfter: killAfter, killWhen: killWhen)
     }
 
     /// The bundled `summarize` feature over OpenAI-compatible models at `baseURL` (private cloud, no key needed),

@@ -2,6 +2,7 @@ import Foundation
 import HybridReport
 import HybridStore
 import HybridTestSupport
+import Synchronization
 import Testing
 
 /// Both judge modes through `hybrid eval --judge …` and `hybrid rescore`, reported in every format: pairwise verdicts
@@ -60,16 +61,22 @@ struct JudgeModesCLITests {
     @Test func aKilledPairwisePassResumesWithoutAskingAgain() async throws {
         // The judge hangs the first time it is asked about case 4: the pass (arms in order, cases k1… in order) has
         // stored bullet@fake-a's k1–k3 when the process is killed.
+        let asked = Mutex(false)
         let fake = try FakeChatCompletionsServer { prompt, attempt in
             guard prompt.contains("Reply with A, B or TIE only") else { return .reply("Case \(CLIFixture.caseNumber(in: prompt) ?? 0) was fine.") }
-            if prompt.contains("Case 4") && attempt == 0 { return .reply("TIE", delay: .seconds(12)) }
+            if prompt.contains("Case 4") && attempt == 0 {
+                asked.withLock { $0 = true }
+                return .reply("TIE", delay: .seconds(12))
+            }
             return .reply(prompt.contains("Case 2") ? "B" : "TIE")
         }
         defer { fake.stop() }
         let (fixture, evalArguments) = try CLIFixture.summarizing(models: ["fake-a", "fake-b"], baseURL: fake.baseURL, cases: 6)
         defer { fixture.remove() }
         let arguments = evalArguments + ["--judge", "fake-b", "--judge-mode", "pairwise", "--pairwise-baseline", "concise@fake-b"]
-        let killed = try await fixture.hybrid(["eval", "--run-id", "r1"] + arguments, killAfter: .seconds(6))
+        // Killed the moment the judge is asked about case 4 (a minute at most, if it never is).
+        let killed = try await fixture.hybrid(
+            ["eval", "--run-id", "r1"] + arguments, killAfter: .seconds(60), killWhen: { asked.withLock { $0 } })
         #expect(killed.status != 0, "killed mid-pass: \(killed.output)")
         let before = try await SQLiteResultStore(path: fixture.database).pairwiseVerdicts(run: "r1").map { "\($0.armID) \($0.caseID)" }
         #expect(before == ["bullet@fake-a k1", "bullet@fake-a k2", "bullet@fake-a k3"])

@@ -48,8 +48,10 @@ struct RolloutKillTests {
             try await store.insert(Self.events(for: try host.document()))
 
             host.hang(storing: hostStoresBeforeHanging)
+            // Killed the moment its upload is held by the host (a minute at most, if it never comes).
             let killed = try await fixture.hybrid(
-                ["rollout", "step", "summarize", "--to", destination, "--db", db], killAfter: .seconds(8))
+                ["rollout", "step", "summarize", "--to", destination, "--db", db], killAfter: .seconds(60),
+                killWhen: { host.isHoldingAnUpload })
             #expect(killed.status != 0, "the step was killed: \(killed.output)")
             let pending = try #require(try await Self.state(store).pending, "the decision was written before the upload")
             #expect(pending.decision.action == .advance && pending.decision.configVersion == 3)
@@ -110,6 +112,7 @@ final class HangingConfigHost: Sendable {
         var etag = ""
         var versions: [Int] = []
         var hang: Bool? = nil  // nil: answer; false: hang without storing; true: store, then hang
+        var holding = false  // an upload arrived while hanging and is held unanswered
     }
 
     /// Shared with the server's handler, which must not capture `self` before init ends.
@@ -143,7 +146,10 @@ final class HangingConfigHost: Sendable {
                         s.versions.append(version)
                     }
                     var response = ScriptedResponse(status: 204, headers: [("ETag", s.etag)])
-                    if hang != nil { response.headDelay = .seconds(120) }
+                    if hang != nil {
+                        response.headDelay = .seconds(120)
+                        s.holding = true
+                    }
                     return response
                 default:
                     return .text(status: 405, "method not allowed")
@@ -156,6 +162,13 @@ final class HangingConfigHost: Sendable {
     var storedVersions: [Int] { state.withLock { $0.versions } }
     func document() throws -> HybridConfigDocument { try ConfigValidator.load(state.withLock { $0.body }).document }
     func hang(storing: Bool) { state.withLock { $0.hang = storing } }
-    func stopHanging() { state.withLock { $0.hang = nil } }
+    /// Whether an upload is being held (the host received it and has not answered).
+    var isHoldingAnUpload: Bool { state.withLock { $0.holding } }
+    func stopHanging() {
+        state.withLock {
+            $0.hang = nil
+            $0.holding = false
+        }
+    }
     func stop() { server.stop() }
 }

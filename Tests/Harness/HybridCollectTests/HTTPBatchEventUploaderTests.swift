@@ -36,7 +36,7 @@ struct HTTPBatchEventUploaderTests {
         let collector = try TestCollector()
         defer { collector.stop() }
         let uploader = HTTPBatchEventUploader(configuration: Self.configuration(collector.endpoint, batch: 3))
-        for i in 0..<3 { uploader.record(EventFixtures.event(i)) }
+        for i in 0..<3 { uploader.record(RouteEvent.fixture(i)) }
         #expect(await collector.server.waitUntil { _ in collector.batches.count == 1 })
         let request = try #require(collector.server.requests.first)
         #expect(request.method == "POST" && request.pathWithoutQuery == "/v1/events")
@@ -49,7 +49,7 @@ struct HTTPBatchEventUploaderTests {
         #expect(gunzip.status == 0)
         let batch = try JSONDecoder().decode(RouteEventBatch.self, from: Data(gunzip.stdout.utf8))
         #expect(batch.schemaVersion == 1)
-        #expect(batch.events == (0..<3).map(EventFixtures.event))
+        #expect(batch.events == (0..<3).map(RouteEvent.fixture))
         let status = try await Self.status(of: uploader) { $0.sent == 3 }
         #expect(status.sent == 3 && status.pending == 0)
     }
@@ -59,12 +59,12 @@ struct HTTPBatchEventUploaderTests {
         let collector = try TestCollector()
         defer { collector.stop() }
         let uploader = HTTPBatchEventUploader(configuration: Self.configuration(collector.endpoint, batch: 3))
-        for i in 0..<5 { uploader.record(EventFixtures.event(i)) }
+        for i in 0..<5 { uploader.record(RouteEvent.fixture(i)) }
         let first = try await Self.status(of: uploader) { $0.sent == 3 }
         #expect(first.sent == 3 && first.pending == 2)
         try await Task.sleep(for: .milliseconds(300))
         #expect(collector.batches.count == 1, "two fresh events went on their own")
-        uploader.record(EventFixtures.event(5))
+        uploader.record(RouteEvent.fixture(5))
         let second = try await Self.status(of: uploader) { $0.sent == 6 }
         #expect(second.sent == 6 && collector.batches.count == 2)
     }
@@ -76,8 +76,8 @@ struct HTTPBatchEventUploaderTests {
         let uploader = HTTPBatchEventUploader(
             configuration: Self.configuration(collector.endpoint, batch: 2, backoff: .milliseconds(10)))
         let started = ContinuousClock.now
-        uploader.record(EventFixtures.event(1))
-        uploader.record(EventFixtures.event(2))
+        uploader.record(RouteEvent.fixture(1))
+        uploader.record(RouteEvent.fixture(2))
         #expect(await collector.server.waitUntil { _ in collector.batches.count == 1 })
         // The back-off alone is 10 ms: only the server's Retry-After makes the retry wait a second.
         #expect(ContinuousClock.now - started >= .milliseconds(950))
@@ -93,10 +93,10 @@ struct HTTPBatchEventUploaderTests {
         defer { collector.stop() }
         let uploader = HTTPBatchEventUploader(
             configuration: Self.configuration(collector.endpoint, batch: 1, backoff: .milliseconds(1)))
-        uploader.record(EventFixtures.event(1))
+        uploader.record(RouteEvent.fixture(1))
         #expect(await collector.server.waitUntil { _ in collector.server.requestCount == 1 })
         try await Task.sleep(for: .milliseconds(200))
-        uploader.record(EventFixtures.event(2))
+        uploader.record(RouteEvent.fixture(2))
         let status = await uploader.flush()
         #expect(collector.server.requestCount == 1)
         #expect(status.stopped && status.pending == 2 && status.failedUploads == 1)
@@ -109,13 +109,13 @@ struct HTTPBatchEventUploaderTests {
         let collector = try TestCollector()
         defer { collector.stop() }
         let uploader = HTTPBatchEventUploader(configuration: Self.configuration(collector.endpoint, maxQueued: 5))
-        for i in 0..<8 { uploader.record(EventFixtures.event(i)) }
+        for i in 0..<8 { uploader.record(RouteEvent.fixture(i)) }
         #expect(uploader.droppedCount == 3)
         let status = await uploader.flush()
         #expect(status.droppedCount == 3 && status.sent == 5 && status.pending == 0)
         #expect(collector.batches.map(\.droppedEvents) == [3])
         #expect(collector.eventIDs == (0..<5).map { "event-\($0)" })
-        uploader.record(EventFixtures.event(9))
+        uploader.record(RouteEvent.fixture(9))
         await uploader.flush()
         #expect(collector.batches.last?.droppedEvents == nil)
     }
@@ -126,7 +126,7 @@ struct HTTPBatchEventUploaderTests {
             let down = try TestCollector(script: Array(repeating: .json(status: 503, "{}"), count: 10))
             defer { down.stop() }
             let first = HTTPBatchEventUploader(configuration: Self.configuration(down.endpoint, spool: directory.url))
-            for i in 0..<4 { first.record(EventFixtures.event(i)) }
+            for i in 0..<4 { first.record(RouteEvent.fixture(i)) }
             let failed = await first.flush()
             #expect(failed.pending == 4 && failed.failedUploads == 1)
 

@@ -299,8 +299,7 @@ struct SchemaCaseGenerator {
 @Suite("JSON Schema on the project's config schema")
 struct ConfigSchemaSelfCheckTests {
     @Test func bundledConfigConformsToItsSchema() async throws {
-        let prompts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("prompts")
+        let prompts = ProjectRoot.appending("prompts")
         let schemaText = try String(contentsOf: prompts.appendingPathComponent("hybrid-config.schema.json"), encoding: .utf8)
         let configText = try String(contentsOf: prompts.appendingPathComponent("hybrid.config.json"), encoding: .utf8)
         let schema = try JSONSchema(JSONValue(parsing: schemaText))

@@ -102,8 +102,7 @@ private final class RecordingModel: LanguageModel {
 
     /// The first `count` inputs of the bundled extract dataset.
     static func inputs(count: Int) throws -> [String] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("datasets/extract.jsonl")
+        let url = ProjectRoot.appending("datasets/extract.jsonl")
         let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").prefix(count)
         return try lines.map { line in
             let value = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))

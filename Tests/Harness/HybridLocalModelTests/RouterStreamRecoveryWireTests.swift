@@ -84,8 +84,8 @@ import Testing
         let events = try await Self.events(try Self.router(firstURL: breaking.baseURL + "/v1", secondURL: next.baseURL + "/v1"))
 
         #expect(!events.contains(.reset))
-        #expect(RouterStreamRecoveryTests.screen(events) == shown + " and the bridge closed.")
-        let routed = try #require(RouterStreamRecoveryTests.completed(events))
+        #expect(events.screen == shown + " and the bridge closed.")
+        let routed = try #require(events.completed)
         #expect(routed.response.text == shown + " and the bridge closed.")
         #expect(routed.attempts.map(\.outcome.kind) == [.interrupted, .served], "\(routed.attempts)")
         #expect((routed.attempts[0].usage?.completionTokens ?? 0) > 0)
@@ -102,7 +102,7 @@ import Testing
         defer { breaking.stop(); next.stop() }
         let events = try await Self.events(try Self.router(firstURL: breaking.baseURL + "/v1", secondURL: next.baseURL + "/v1", recovery: .restart))
         #expect(events.contains(.reset))
-        #expect(RouterStreamRecoveryTests.screen(events) == "Floods closed the bridge.")
+        #expect(events.screen == "Floods closed the bridge.")
         #expect(next.requests.map(Self.assistantPrefix) == [nil])
     }
 
@@ -127,20 +127,20 @@ import Testing
         let input = "Write a long story about a river town, a flood and the people who rebuilt the bridge."
         for try await event in router.stream(feature: "summarize", input: ["input": input]) {
             events.append(event)
-            if case .delta = event, !killed, RouterStreamRecoveryTests.screen(events).count >= 20 {
+            if case .delta = event, !killed, events.screen.count >= 20 {
                 let pid = try #require(await process.processIdentifier)
                 kill(pid, SIGKILL)
                 killed = true
             }
         }
-        let routed = try #require(RouterStreamRecoveryTests.completed(events))
+        let routed = try #require(events.completed)
         let interrupted = try #require(routed.attempts.first)
         #expect(interrupted.modelID == LocalAndCloudConfig.localModel && interrupted.outcome.kind == .interrupted, "\(routed.attempts)")
         #expect(routed.servedBy.id == LocalAndCloudConfig.cloudModel)
         let shown = try #require(cloud.requests.first.flatMap(Self.assistantPrefix))
         #expect(shown.count >= 20, "SmolLM2's text before the kill, as the cloud received it: \(shown)")
         #expect(routed.response.text == shown + " and the bridge closed.")
-        #expect(RouterStreamRecoveryTests.screen(events) == routed.response.text)
+        #expect(events.screen == routed.response.text)
         #expect(!events.contains(.reset))
         // What docs/app-integration.md shows: the events as the app received them.
         for event in events {

@@ -20,7 +20,7 @@ struct ArchitectureMapTests {
         }
     }
 
-    /// The names a first cell gives in backticks (`Benchmarks/hybrid-bench` names `hybrid-bench`).
+    /// The names a first cell gives in backticks (`Tools/hybrid-bench` names `hybrid-bench`).
     static func named(_ cell: String) -> [String] {
         cell.matches(of: /`([^`]+)`/).map { String($0.output.1.split(separator: "/").last ?? "") }
     }
@@ -57,6 +57,19 @@ struct ArchitectureMapTests {
                 """)
         }
         #expect(covered == names, "targets without a row in ARCHITECTURE.md: \(names.subtracting(covered).sorted())")
+    }
+
+    @Test("each row names a target with the half it sits in (`App/HybridCore`: Sources/App/HybridCore)")
+    func rowsNameTheirHalf() async throws {
+        let manifest = try await PackageLayoutTests.manifest.value
+        for row in try Self.table(startingWith: "| module (folder) |") {
+            for match in row[0].matches(of: /`([^`]+)`/) {
+                let parts = match.output.1.split(separator: "/").map(String.init)
+                guard let target = manifest.targets[parts.last ?? ""] else { continue }
+                let half = PackageHalvesTests.half(of: target)?.rawValue
+                #expect(parts.count == 2 ? parts[0] == half : half == nil, "ARCHITECTURE.md writes `\(match.output.1)`; it sits in \(target.path ?? "?")")
+            }
+        }
     }
 
     @Test("the products table lists every library product and nothing that is not one")

@@ -20,7 +20,7 @@ struct PackageLayoutTests {
     /// Words that mean a child process or libcurl in app code (whole words, except the `curl_` prefix).
     static let forbiddenWords = ["Process", "fork", "posix_spawn", "setpriv"]
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = ProjectRoot.url
     /// Dumped once for the three tests (a `swift package` call takes seconds).
     static let manifest = Task { try await Manifest.load(packageRoot: packageRoot) }
 

@@ -11,8 +11,7 @@ struct CheckCommandTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data(schema.utf8).write(to: directory.appendingPathComponent("schema.json"))
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        let packageRoot = ProjectRoot.url
         return try await ChildProcess.run(
             HybridCLI.executable(packageRoot: packageRoot), ["check", "--schema", "schema.json"], in: directory,
             input: Data(output.utf8))

@@ -10,8 +10,7 @@ import HybridProjectTestSupport
 struct ReportCommandTests {
     typealias F = ReportFixtures
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let packageRoot = ProjectRoot.url
 
     static func hybrid(_ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
         let outcome = try await HybridCLI.run(arguments, in: directory, packageRoot: packageRoot)

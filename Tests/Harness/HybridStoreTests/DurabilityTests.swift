@@ -17,9 +17,7 @@ import Darwin
 struct DurabilityTests {
     /// The `hybrid-store-stress` executable SwiftPM built next to the test bundle (the test target depends on it).
     static func stressExecutable() throws -> URL {
-        // <package>/Tests/HybridStoreTests/DurabilityTests.swift → <package>
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try BuiltExecutable.find("hybrid-store-stress", override: "HYBRID_STORE_STRESS", packageRoot: packageRoot)
+        try BuiltExecutable.find("hybrid-store-stress", override: "HYBRID_STORE_STRESS", packageRoot: ProjectRoot.url)
     }
 
     struct StressError: Error, CustomStringConvertible {

@@ -18,8 +18,7 @@ struct FileSpendLedgerCrashTests {
     static let month = BillingMonth(year: 2025, month: 6)!
 
     static func writer() throws -> URL {
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try BuiltExecutable.find("hybrid-ledger-stress", override: "HYBRID_LEDGER_STRESS", packageRoot: packageRoot)
+        try BuiltExecutable.find("hybrid-ledger-stress", override: "HYBRID_LEDGER_STRESS", packageRoot: ProjectRoot.url)
     }
 
     @Test("three writers killed mid-run: every acknowledged write is in the file, and the file always decodes")

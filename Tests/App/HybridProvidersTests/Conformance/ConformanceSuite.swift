@@ -1,13 +1,12 @@
 import Foundation
 import HybridCore
-import HybridCurl
 import HybridProviders
 import HybridTesting
 import HybridTransport
 import Testing
 
 /// Every provider registered here runs every check below against its own loopback fixture server, through the
-/// real `CurlTransport`. To add a provider: write its `ProviderFixture` and add one line.
+/// `URLSessionTransport`, the transport apps use (the harness runs the same fixtures over libcurl in the eval tests). To add a provider: write its `ProviderFixture` and add one line.
 enum ConformanceFixtures {
     static let all: [any ProviderFixture] = [
         OpenAICompatibleFixture(),
@@ -26,7 +25,7 @@ enum ConformanceFixtures {
 @Suite("Provider conformance")
 struct ConformanceSuite {
     /// The transport every fixture's model sends through.
-    static let transport = CurlTransport()
+    static let transport = URLSessionTransport()
     static let personSchema = ProviderConformance.personSchema
 
     @Test("plain text: text, usage, identity and request shape", arguments: ConformanceFixtures.arguments)

@@ -5,18 +5,6 @@ import HybridCollect
 import HybridTestSupport
 import Synchronization
 
-/// Events with distinct ids for the sink tests.
-enum EventFixtures {
-    static func event(_ index: Int) -> RouteEvent {
-        RouteEvent(
-            id: "event-\(index)", timestamp: Date(timeIntervalSince1970: 1_795_000_000 + Double(index)), installId: "install-\(index % 7)",
-            feature: "summarize", configVersion: 3, variant: "plain", rolloutArm: index.isMultiple(of: 2) ? "bullets" : nil,
-            bucket: index * 37 % 10_000, servedBy: "local", servedTier: .onDevice, outcome: .served,
-            attempts: [.init(model: "local", tier: .onDevice, outcome: .served, startMs: 0, durationMs: 120)],
-            latencyMs: 121, inputTokens: 40, outputTokens: 12, labels: ["appVersion": "1.0"])
-    }
-}
-
 /// A collector stand-in on a `LoopbackHTTPServer`: answers each upload with the next scripted status (200 with
 /// the counts once the script runs out), gunzipping and decoding every batch it accepts.
 final class TestCollector: Sendable {
