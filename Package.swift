@@ -228,20 +228,18 @@ let package = Package(
         ),
         // HybridProjectTestSupport runs the Python jsonschema oracle; HybridReport provides the seeded SplitMix64.
         .testTarget(
-            name: "HybridCoreTests", dependencies: ["HybridProjectTestSupport", "HybridCore", "HybridValidation", "HybridTestSupport", "HybridReport"], path: "Tests/App/HybridCoreTests",
+            name: "HybridCoreTests", dependencies: ["HybridCore", "HybridValidation"], path: "Tests/App/HybridCoreTests",
             swiftSettings: strict),
         .testTarget(
             name: "HybridTransportTests",
-            dependencies: ["HybridTransport", "HybridCurl", "HybridTestSupport"], path: "Tests/App/HybridTransportTests",
+            dependencies: ["HybridTransport", "HybridTestSupport"], path: "Tests/App/HybridTransportTests",
             swiftSettings: strict
         ),
         .testTarget(
             name: "HybridProvidersTests",
             dependencies: [
-                "HybridConfigTools",
-                "HybridProviders", "HybridTransport", "HybridTestSupport", "HybridTesting", "HybridCurl", "HybridLocalModel",
-                "HybridConfig", .product(name: "Logging", package: "swift-log"), "HybridLocalModelTestSupport",
-                "HybridProjectTestSupport",
+                "HybridProviders", "HybridTransport", "HybridTestSupport", "HybridTesting", "HybridConfig", "HybridCore",
+                .product(name: "Logging", package: "swift-log"),
             ], path: "Tests/App/HybridProvidersTests",
             swiftSettings: strict
         ),
@@ -262,7 +260,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HybridConfigTests",
-            dependencies: ["HybridProjectTestSupport", "HybridConfig", "HybridConfigTools", "HybridTestSupport", "HybridCurl", "HybridCrypto"], path: "Tests/App/HybridConfigTests",
+            dependencies: ["HybridProjectTestSupport", "HybridConfig", "HybridConfigTools", "HybridTestSupport", "HybridCurl", "HybridCrypto"], path: "Tests/Harness/HybridConfigTests",
             swiftSettings: strict
         ),
         .testTarget(
@@ -290,13 +288,13 @@ let package = Package(
         .testTarget(
             name: "HybridRouterTests",
             dependencies: [
-                "HybridProjectTestSupport", "HybridRouter", "HybridTestSupport", "HybridStore", "HybridConfig", "HybridProviders", "HybridCurl",
-                "HybridLocalModel", "hybrid-ledger-stress", "HybridEvents", "HybridLocalModelTestSupport", "HybridVirtualTime",
+                "HybridRouter", "HybridTestSupport", "HybridConfig", "HybridProviders", "HybridEvents", "HybridVirtualTime",
+                "HybridTransport", "HybridCore",
             ], path: "Tests/App/HybridRouterTests",
             swiftSettings: strict
         ),
         .testTarget(
-            name: "HybridEventsTests", dependencies: ["HybridProjectTestSupport", "HybridEvents", "HybridCollect", "HybridCore", "HybridTransport", "HybridTestSupport"], path: "Tests/App/HybridEventsTests",
+            name: "HybridEventsTests", dependencies: ["HybridEvents", "HybridCore", "HybridTransport", "HybridTestSupport"], path: "Tests/App/HybridEventsTests",
             swiftSettings: strict),
         // The app's public API as an app sees it (#49): no `package` access, so a test here cannot lean on a
         // declaration an app could not call.
@@ -346,8 +344,13 @@ let package = Package(
         // `make test`) and compiled against the app products as an app would import them.
         .testTarget(
             name: "HybridDocSnippetTests",
-            dependencies: ["HybridAI", "HybridLocalModel", "HybridTesting", "HybridTestSupport", "HybridLocalModelTestSupport", "HybridCurl"], path: "Tests/App/HybridDocSnippetTests",
+            dependencies: ["HybridAI", "HybridTesting", "HybridTestSupport"], path: "Tests/App/HybridDocSnippetTests",
             packageAccess: false, swiftSettings: strict),
+        // The blocks marked `<!-- snippet: runs -->`, written here too and run against the real SmolLM2.
+        .testTarget(
+            name: "HybridDocSnippetRunTests",
+            dependencies: ["HybridAI", "HybridLocalModel", "HybridLocalModelTestSupport", "HybridCurl"],
+            path: "Tests/Harness/HybridDocSnippetRunTests", packageAccess: false, swiftSettings: strict),
         // The `hybrid` executable run as users run it: option checks, config sources, resume integrity.
         .testTarget(
             name: "HybridCLITests",

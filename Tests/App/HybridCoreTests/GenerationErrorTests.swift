@@ -1,4 +1,5 @@
 @testable import HybridCore
+@testable import HybridValidation
 import Testing
 
 @Suite("Generation error")

@@ -1,4 +1,5 @@
-import HybridCore
+@testable import HybridCore
+@testable import HybridValidation
 import Testing
 
 /// A schema, an instance and whether it conforms; for cases where the verdict, not the message, is the point.

@@ -1,5 +1,6 @@
 import Foundation
-import HybridCore
+@testable import HybridCore
+@testable import HybridValidation
 import Testing
 
 /// One schema, one instance, and the exact violations (`path: message`) expected; empty means it conforms.

@@ -1,6 +1,6 @@
 import Foundation
-import HybridCore
-import HybridValidation
+@testable import HybridCore
+@testable import HybridValidation
 import Testing
 
 /// Objects collect their members in one shared buffer and switch to a dictionary past 16 keys: every size, nesting

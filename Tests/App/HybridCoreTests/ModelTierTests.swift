@@ -1,4 +1,5 @@
-import HybridCore
+@testable import HybridCore
+@testable import HybridValidation
 import Testing
 
 @Test func tiersAreOrderedFromMostToLeastPrivate() {

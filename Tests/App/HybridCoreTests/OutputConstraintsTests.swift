@@ -1,5 +1,5 @@
 import Foundation
-import HybridCore
+@testable import HybridCore
 @testable import HybridValidation
 import Testing
 

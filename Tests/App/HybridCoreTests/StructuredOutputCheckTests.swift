@@ -1,4 +1,4 @@
-import HybridCore
+@testable import HybridCore
 @testable import HybridValidation
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HybridCore
+@testable import HybridValidation
 import Testing
 
 /// The schema an app's Swift type sends to models, derived from `Decodable`, and the partial values of a stream.

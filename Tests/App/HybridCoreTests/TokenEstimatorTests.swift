@@ -1,4 +1,5 @@
 @testable import HybridCore
+@testable import HybridValidation
 import Testing
 
 /// The estimate counts Unicode scalars from UTF-8 lead bytes; it must count exactly what `unicodeScalars` counts.

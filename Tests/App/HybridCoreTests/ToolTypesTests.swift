@@ -1,5 +1,6 @@
 import Foundation
 @testable import HybridCore
+@testable import HybridValidation
 import Testing
 
 @Suite struct ToolTypesTests {

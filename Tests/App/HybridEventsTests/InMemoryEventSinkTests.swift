@@ -1,6 +1,7 @@
 import Foundation
-import HybridCore
-import HybridEvents
+@testable import HybridValidation
+@testable import HybridCore
+@testable import HybridEvents
 import Testing
 
 @Suite struct InMemoryEventSinkTests {

@@ -1,7 +1,8 @@
 import Foundation
-import HybridCore
+@testable import HybridValidation
+@testable import HybridCore
 @testable import HybridEvents
-import HybridTestSupport
+@testable import HybridTestSupport
 import Testing
 
 @Suite("JSONLinesEventSink: append, size-based rotation, torn lines")

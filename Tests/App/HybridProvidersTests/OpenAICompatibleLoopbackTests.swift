@@ -1,9 +1,10 @@
 import Foundation
-import HybridCore
+@testable import HybridValidation
+@testable import HybridCore
 @testable import HybridProviders
-import HybridTesting
-import HybridTestSupport
-import HybridTransport
+@testable import HybridTesting
+@testable import HybridTestSupport
+@testable import HybridTransport
 import Testing
 
 /// The same wire fixtures as the scripted tests, sent through `URLSessionTransport` (what apps use) by an

@@ -1,9 +1,10 @@
 import Foundation
-import HybridCore
+@testable import HybridValidation
+@testable import HybridCore
 @testable import HybridProviders
-import HybridTestSupport
-import HybridTesting
-import HybridTransport
+@testable import HybridTestSupport
+@testable import HybridTesting
+@testable import HybridTransport
 import Testing
 
 @Suite("OpenAICompatibleModel responses")

@@ -1,8 +1,9 @@
 import Foundation
-import HybridCore
-import HybridTestSupport
-import HybridTesting
-import HybridTransport
+@testable import HybridValidation
+@testable import HybridCore
+@testable import HybridTestSupport
+@testable import HybridTesting
+@testable import HybridTransport
 import Testing
 
 @testable import HybridProviders

@@ -1,10 +1,11 @@
 import Foundation
-import HybridConfig
-import HybridCore
-import HybridProviders
-import HybridTestSupport
-import HybridTesting
-import HybridTransport
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
+@testable import HybridProviders
+@testable import HybridTestSupport
+@testable import HybridTesting
+@testable import HybridTransport
 import Testing
 
 /// Request fields as documented in the OpenAI Chat Completions reference

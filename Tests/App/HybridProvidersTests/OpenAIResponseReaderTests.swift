@@ -1,5 +1,6 @@
 import Foundation
-import HybridCore
+@testable import HybridValidation
+@testable import HybridCore
 @testable import HybridProviders
 import Testing
 

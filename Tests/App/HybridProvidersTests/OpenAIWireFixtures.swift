@@ -1,6 +1,8 @@
 import Foundation
-import HybridTesting
-import HybridTransport
+@testable import HybridCore
+@testable import HybridValidation
+@testable import HybridTesting
+@testable import HybridTransport
 import Testing
 
 /// Wire fixtures for the OpenAI-compatible Chat Completions adapter.

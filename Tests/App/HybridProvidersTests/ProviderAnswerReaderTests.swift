@@ -1,4 +1,5 @@
 import Foundation
+@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridProviders
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
-import HybridConfig
-import HybridCore
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
 @testable import HybridProviders
 import Testing
 

@@ -1,8 +1,9 @@
 import Foundation
-import HybridConfig
-import HybridCore
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
 @testable import HybridProviders
-import HybridTesting
+@testable import HybridTesting
 import Testing
 
 /// Every request body is written straight to bytes (`jsonBody()`), without `JSONEncoder`: each must be valid JSON,

@@ -1,4 +1,6 @@
 import Foundation
+@testable import HybridCore
+@testable import HybridValidation
 @testable import HybridProviders
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
-import HybridCore
+@testable import HybridValidation
+@testable import HybridCore
 @testable import HybridProviders
-import HybridTesting
+@testable import HybridTesting
 import Testing
 
 /// The parts of the tool mapping the conformance round trip does not reach: every tool choice in each format,

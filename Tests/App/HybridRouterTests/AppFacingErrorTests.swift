@@ -1,7 +1,9 @@
 import Foundation
-import HybridConfig
-import HybridRouter
-import HybridTestSupport
+@testable import HybridCore
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridRouter
+@testable import HybridTestSupport
 import Testing
 
 /// A config that does not validate never reaches a router, even one built in code without the validator (the

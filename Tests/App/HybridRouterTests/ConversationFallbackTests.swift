@@ -1,10 +1,11 @@
 import Foundation
-import HybridConfig
-import HybridCore
-import HybridProviders
-import HybridRouter
-import HybridTestSupport
-import HybridTransport
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
+@testable import HybridProviders
+@testable import HybridRouter
+@testable import HybridTestSupport
+@testable import HybridTransport
 import Synchronization
 import Testing
 

@@ -1,7 +1,8 @@
-import HybridConfig
+@testable import HybridValidation
+@testable import HybridConfig
 @testable import HybridCore
-import HybridRouter
-import HybridTestSupport
+@testable import HybridRouter
+@testable import HybridTestSupport
 import Testing
 
 /// Typed partials: every property readable as it arrives, nested types partial too, arrays growing; a partial

@@ -1,7 +1,8 @@
 import Foundation
+@testable import HybridValidation
 @testable import HybridCore
-import HybridRouter
-import HybridTestSupport
+@testable import HybridRouter
+@testable import HybridTestSupport
 import Synchronization
 import Testing
 

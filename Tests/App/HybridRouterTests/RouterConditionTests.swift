@@ -1,8 +1,9 @@
-import HybridConfig
-import HybridCore
-import HybridEvents
-import HybridRouter
-import HybridTestSupport
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
+@testable import HybridEvents
+@testable import HybridRouter
+@testable import HybridTestSupport
 import Testing
 
 @Suite("Router: conditions select overrides by the app's labels")

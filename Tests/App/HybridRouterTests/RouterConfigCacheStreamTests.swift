@@ -1,8 +1,9 @@
 import Foundation
+@testable import HybridValidation
 @testable import HybridConfig
-import HybridCore
+@testable import HybridCore
 @testable import HybridRouter
-import HybridTestSupport
+@testable import HybridTestSupport
 import Synchronization
 import Testing
 

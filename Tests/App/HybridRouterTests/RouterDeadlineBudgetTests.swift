@@ -1,8 +1,10 @@
 import Foundation
-import HybridConfig
-import HybridCore
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
 @testable import HybridRouter
-import HybridTestSupport
+@testable import HybridTestSupport
+@testable import HybridVirtualTime
 import Testing
 
 @Suite("Router: overall deadline and monthly budget")

@@ -1,7 +1,8 @@
-import HybridConfig
-import HybridCore
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
 @testable import HybridRouter
-import HybridTestSupport
+@testable import HybridTestSupport
 import Testing
 
 /// The app's defaults are a routing block in the config's vocabulary, one layer under the config's.

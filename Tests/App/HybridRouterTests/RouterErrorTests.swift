@@ -1,4 +1,5 @@
-import HybridConfig
+@testable import HybridValidation
+@testable import HybridConfig
 @testable import HybridCore
 @testable import HybridRouter
 import Testing

@@ -1,9 +1,10 @@
 import Foundation
-import HybridConfig
-import HybridCore
-import HybridEvents
-import HybridRouter
-import HybridTestSupport
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
+@testable import HybridEvents
+@testable import HybridRouter
+@testable import HybridTestSupport
 import Testing
 
 @Suite("Router: one RouteEvent per request to the configured sink")

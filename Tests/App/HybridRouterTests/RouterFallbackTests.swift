@@ -1,7 +1,8 @@
-import HybridConfig
-import HybridCore
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
 @testable import HybridRouter
-import HybridTestSupport
+@testable import HybridTestSupport
 import Testing
 
 @Suite("Router: priority walk, skips and fallback rules")

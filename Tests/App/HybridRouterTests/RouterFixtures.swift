@@ -1,10 +1,11 @@
 import Foundation
-import HybridConfig
-import HybridCore
-import HybridRouter
-import HybridTestSupport
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
+@testable import HybridRouter
+@testable import HybridTestSupport
 import Synchronization
-import HybridVirtualTime
+@testable import HybridVirtualTime
 
 /// The router tests' clock: virtual time that moves only when a scripted model's delay advances it, a deadline
 /// hands a hanging call to the router's timer, or a test jumps ahead (cooldowns, cache expiry, the billing month).

@@ -1,11 +1,12 @@
 import Foundation
-import HybridConfig
-import HybridCore
-import HybridEvents
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
+@testable import HybridEvents
 @testable import HybridRouter
-import HybridTestSupport
+@testable import HybridTestSupport
 import Testing
-import HybridVirtualTime
+@testable import HybridVirtualTime
 
 /// The router's shell for hedged requests on the virtual clock: two calls really run at once, the loser's task is
 /// cancelled (the scripted model sees the cancellation), both attempts are reported, and the loser is billed.

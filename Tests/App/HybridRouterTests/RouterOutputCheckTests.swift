@@ -1,8 +1,9 @@
 import Foundation
-import HybridConfig
-import HybridCore
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
 @testable import HybridRouter
-import HybridTestSupport
+@testable import HybridTestSupport
 import Testing
 
 @Suite("Router: routing policy from the config, output checks, attempt timeouts, streaming modes")

@@ -1,6 +1,7 @@
-import HybridCore
-import HybridRouter
-import HybridTestSupport
+@testable import HybridValidation
+@testable import HybridCore
+@testable import HybridRouter
+@testable import HybridTestSupport
 import Testing
 
 @Suite("Router.prewarm")

@@ -1,8 +1,9 @@
-import HybridConfig
-import HybridCore
-import HybridEvents
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
+@testable import HybridEvents
 @testable import HybridRouter
-import HybridTestSupport
+@testable import HybridTestSupport
 import Testing
 
 /// Stream recovery with scripted models: what the app sees (deltas, `.reset`), what the next model is sent, what is

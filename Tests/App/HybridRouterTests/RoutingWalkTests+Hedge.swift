@@ -1,5 +1,6 @@
-import HybridConfig
-import HybridCore
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
 @testable import HybridRouter
 import Testing
 

@@ -1,9 +1,10 @@
 import Foundation
-import HybridCore
-import HybridProviders
+@testable import HybridValidation
+@testable import HybridCore
+@testable import HybridProviders
 @testable import HybridRouter
-import HybridTestSupport
-import HybridTransport
+@testable import HybridTestSupport
+@testable import HybridTransport
 import Testing
 
 /// Models declared in Swift, answers decoded into Swift types, partial values while streaming, and credentials an

@@ -1,5 +1,7 @@
 import Foundation  // Needed: without it the Swift 6.3 @Test macro expansion below fails with "@const value" errors.
-import HybridTransport
+@testable import HybridCore
+@testable import HybridValidation
+@testable import HybridTransport
 import Testing
 
 @Suite("URL redaction")

@@ -1,6 +1,8 @@
 import Foundation
-import HybridTestSupport
-import HybridTransport
+@testable import HybridCore
+@testable import HybridValidation
+@testable import HybridTestSupport
+@testable import HybridTransport
 import Testing
 
 // What URLSessionTransport cannot do that CurlTransport does, each shown against the loopback server and marked as a

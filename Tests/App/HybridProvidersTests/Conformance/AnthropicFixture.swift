@@ -1,9 +1,10 @@
 import Foundation
-import HybridConfig
-import HybridCore
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
 @testable import HybridProviders
-import HybridTestSupport
-import HybridTesting
+@testable import HybridTestSupport
+@testable import HybridTesting
 import Logging
 import Testing
 

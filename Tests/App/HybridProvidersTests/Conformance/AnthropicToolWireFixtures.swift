@@ -1,5 +1,6 @@
-import HybridCore
-import HybridTesting
+@testable import HybridValidation
+@testable import HybridCore
+@testable import HybridTesting
 import Testing
 
 /// Tool-call fixtures for the Anthropic adapter, in the shapes of:

@@ -1,8 +1,9 @@
 import Foundation
-import HybridCore
-import HybridProviders
-import HybridTesting
-import HybridTransport
+@testable import HybridValidation
+@testable import HybridCore
+@testable import HybridProviders
+@testable import HybridTesting
+@testable import HybridTransport
 import Testing
 
 /// Every provider registered here runs every check below against its own loopback fixture server, through the

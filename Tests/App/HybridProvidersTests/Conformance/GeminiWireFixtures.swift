@@ -1,5 +1,7 @@
 import Foundation
-import HybridTesting
+@testable import HybridCore
+@testable import HybridValidation
+@testable import HybridTesting
 
 /// Wire fixtures for the Gemini API adapter.
 ///

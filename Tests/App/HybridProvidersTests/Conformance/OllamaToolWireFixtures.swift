@@ -1,5 +1,6 @@
-import HybridCore
-import HybridTesting
+@testable import HybridValidation
+@testable import HybridCore
+@testable import HybridTesting
 import Testing
 
 /// Tool-call fixtures for Ollama's native `/api/chat`, in the shapes of Ollama's API documentation

@@ -1,10 +1,11 @@
 import Foundation
-import HybridConfig
-import HybridCore
+@testable import HybridValidation
+@testable import HybridConfig
+@testable import HybridCore
 @testable import HybridProviders
-import HybridTestSupport
-import HybridTesting
-import HybridTransport
+@testable import HybridTestSupport
+@testable import HybridTesting
+@testable import HybridTransport
 import Logging
 import Testing
 
