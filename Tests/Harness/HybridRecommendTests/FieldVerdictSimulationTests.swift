@@ -54,8 +54,8 @@ struct FieldVerdictSimulationTests {
     /// two-fold in device speed, so latency needs more of them): each found in at least 80 % of the experiments, and
     /// the report's MDE predicts the share found within a few points.
     @Test(arguments: [
-        PowerCase(effect: .init(adherence: 0.10), metric: "adherence", verdict: "better", installs: 800, days: 3, experiments: 200),
-        PowerCase(effect: .init(latency: 0.20), metric: "latencyMeanMs", verdict: "worse", installs: 2_000, days: 2, experiments: 100),
+        PowerCase(effect: .init(adherence: 0.10), metric: "adherence", verdict: "better", installs: 800, days: 3, experiments: 60),
+        PowerCase(effect: .init(latency: 0.20), metric: "latencyMeanMs", verdict: "worse", installs: 2_000, days: 2, experiments: 40),
     ])
     func aRealEffectIsFoundAsOftenAsTheMDEPredicts(_ power: PowerCase) {
         let (metric, verdict, experiments) = (power.metric, power.verdict, power.experiments)
