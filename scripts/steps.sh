@@ -4,10 +4,12 @@
 # Sourced, not run.
 
 STEP_ROWS=()
-STEP_STARTED_AT=$(date +%s.%N)
+# Seconds since the epoch with a fraction where bash has EPOCHREALTIME (5.0 on), whole seconds elsewhere (macOS's 3.2).
+steps_now() { echo "${EPOCHREALTIME:-$(date +%s)}"; }
+STEP_STARTED_AT=$(steps_now)
 
-# Wall seconds since $1 (from `date +%s.%N`), one decimal.
-steps_elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+# Wall seconds since $1 (from `steps_now`), one decimal.
+steps_elapsed() { awk -v a="$1" -v b="$(steps_now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 steps_summary() {
   echo
@@ -20,7 +22,7 @@ step() {
   local name="$1"
   shift
   local started
-  started=$(date +%s.%N)
+  started=$(steps_now)
   echo "== $name"
   "$@"
   local status=$?
