@@ -1,6 +1,6 @@
 public import Foundation
-import HybridTestSupport
 public import HybridCore
+import HybridTestSupport
 
 /// A second opinion on JSON Schema verdicts: Python's `jsonschema` (Draft 2020-12), which `make setup` installs
 /// into the project's `.venv`, run once per batch so hundreds of cases cost one process start.

@@ -1,7 +1,7 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridEvents
+@testable import HybridValidation
 import Testing
 
 @Suite struct InMemoryEventSinkTests {

@@ -1,8 +1,8 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridEvents
 @testable import HybridTestSupport
+@testable import HybridValidation
 import Testing
 
 @Suite("JSONLinesEventSink: append, size-based rotation, torn lines")

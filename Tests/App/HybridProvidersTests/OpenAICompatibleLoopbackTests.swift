@@ -1,10 +1,10 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridProviders
-@testable import HybridTesting
 @testable import HybridTestSupport
+@testable import HybridTesting
 @testable import HybridTransport
+@testable import HybridValidation
 import Testing
 
 /// The same wire fixtures as the scripted tests, sent through `URLSessionTransport` (what apps use) by an

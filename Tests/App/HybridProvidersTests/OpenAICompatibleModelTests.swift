@@ -1,10 +1,10 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridProviders
 @testable import HybridTestSupport
 @testable import HybridTesting
 @testable import HybridTransport
+@testable import HybridValidation
 import Testing
 
 @Suite("OpenAICompatibleModel responses")

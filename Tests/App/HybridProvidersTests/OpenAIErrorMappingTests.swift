@@ -1,9 +1,9 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridTestSupport
 @testable import HybridTesting
 @testable import HybridTransport
+@testable import HybridValidation
 import Testing
 
 @testable import HybridProviders

@@ -1,7 +1,7 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridProviders
+@testable import HybridValidation
 import Testing
 
 /// The one writer of Chat Completions request bodies and the one reader of answers and stream chunks (issue #30:

@@ -1,11 +1,11 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridProviders
 @testable import HybridTestSupport
 @testable import HybridTesting
 @testable import HybridTransport
+@testable import HybridValidation
 
 enum TestModels {
     /// A config entry of `kind` with `capabilities` in the config's fields (no prices: these tests bill nothing).

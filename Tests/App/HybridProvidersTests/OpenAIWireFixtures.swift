@@ -1,8 +1,8 @@
 import Foundation
 @testable import HybridCore
-@testable import HybridValidation
 @testable import HybridTesting
 @testable import HybridTransport
+@testable import HybridValidation
 import Testing
 
 /// Wire fixtures for the OpenAI-compatible Chat Completions adapter.

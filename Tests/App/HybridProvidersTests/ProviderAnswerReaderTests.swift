@@ -1,7 +1,7 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridProviders
+@testable import HybridValidation
 import Testing
 
 /// Anthropic, Gemini and Ollama answers are read from bytes through member tables, as OpenAI's are through its

@@ -1,8 +1,8 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridProviders
+@testable import HybridValidation
 import Testing
 
 /// Unit tests for the pieces of the Anthropic, Gemini and Ollama wire formats that the conformance suite does

@@ -1,9 +1,9 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridProviders
 @testable import HybridTesting
+@testable import HybridValidation
 import Testing
 
 /// Every request body is written straight to bytes (`jsonBody()`), without `JSONEncoder`: each must be valid JSON,

@@ -1,9 +1,9 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridProviders
 @testable import HybridTestSupport
 @testable import HybridTransport
+@testable import HybridValidation
 import Testing
 
 /// What the engine hands the transport: every timeout within the request's deadline, a body limit sized by the

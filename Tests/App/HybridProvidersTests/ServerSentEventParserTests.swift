@@ -1,7 +1,7 @@
 import Foundation
 @testable import HybridCore
-@testable import HybridValidation
 @testable import HybridProviders
+@testable import HybridValidation
 import Testing
 
 /// Cases follow the WHATWG HTML "Server-sent events" section, "Interpreting an event stream"

@@ -1,8 +1,8 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridProviders
 @testable import HybridTesting
+@testable import HybridValidation
 import Testing
 
 /// The parts of the tool mapping the conformance round trip does not reach: every tool choice in each format,

@@ -1,9 +1,9 @@
 import Foundation
-@testable import HybridCore
-@testable import HybridValidation
 @testable import HybridConfig
+@testable import HybridCore
 @testable import HybridRouter
 @testable import HybridTestSupport
+@testable import HybridValidation
 import Testing
 
 /// A config that does not validate never reaches a router, even one built in code without the validator (the

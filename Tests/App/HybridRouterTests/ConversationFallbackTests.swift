@@ -1,11 +1,11 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridProviders
 @testable import HybridRouter
 @testable import HybridTestSupport
 @testable import HybridTransport
+@testable import HybridValidation
 import Synchronization
 import Testing
 

@@ -1,8 +1,8 @@
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridRouter
 @testable import HybridTestSupport
+@testable import HybridValidation
 import Testing
 
 /// Typed partials: every property readable as it arrives, nested types partial too, arrays growing; a partial

@@ -1,8 +1,8 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridRouter
 @testable import HybridTestSupport
+@testable import HybridValidation
 import Synchronization
 import Testing
 

@@ -1,9 +1,9 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridRouter
 @testable import HybridTestSupport
+@testable import HybridValidation
 @testable import HybridVirtualTime
 import Testing
 

@@ -1,8 +1,8 @@
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridRouter
 @testable import HybridTestSupport
+@testable import HybridValidation
 import Testing
 
 /// The app's defaults are a routing block in the config's vocabulary, one layer under the config's.

@@ -1,7 +1,7 @@
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridRouter
+@testable import HybridValidation
 import Testing
 
 /// `RouterError` and `RouteAttempt.Outcome` are structs so new kinds do not break callers; what they print is what

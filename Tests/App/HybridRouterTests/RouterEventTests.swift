@@ -1,10 +1,10 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridEvents
 @testable import HybridRouter
 @testable import HybridTestSupport
+@testable import HybridValidation
 import Testing
 
 @Suite("Router: one RouteEvent per request to the configured sink")

@@ -1,8 +1,8 @@
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridRouter
 @testable import HybridTestSupport
+@testable import HybridValidation
 import Testing
 
 @Suite("Router: priority walk, skips and fallback rules")

@@ -1,11 +1,11 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridRouter
 @testable import HybridTestSupport
-import Synchronization
+@testable import HybridValidation
 @testable import HybridVirtualTime
+import Synchronization
 
 /// The router tests' clock: virtual time that moves only when a scripted model's delay advances it, a deadline
 /// hands a hanging call to the router's timer, or a test jumps ahead (cooldowns, cache expiry, the billing month).

@@ -1,12 +1,12 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridEvents
 @testable import HybridRouter
 @testable import HybridTestSupport
-import Testing
+@testable import HybridValidation
 @testable import HybridVirtualTime
+import Testing
 
 /// The router's shell for hedged requests on the virtual clock: two calls really run at once, the loser's task is
 /// cancelled (the scripted model sees the cancellation), both attempts are reported, and the loser is billed.

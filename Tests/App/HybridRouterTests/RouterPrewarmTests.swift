@@ -1,7 +1,7 @@
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridRouter
 @testable import HybridTestSupport
+@testable import HybridValidation
 import Testing
 
 @Suite("Router.prewarm")

@@ -1,9 +1,9 @@
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridEvents
 @testable import HybridRouter
 @testable import HybridTestSupport
+@testable import HybridValidation
 import Testing
 
 /// Stream recovery with scripted models: what the app sees (deltas, `.reset`), what the next model is sent, what is

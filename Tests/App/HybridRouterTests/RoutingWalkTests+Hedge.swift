@@ -1,7 +1,7 @@
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridRouter
+@testable import HybridValidation
 import Testing
 
 /// Hedged requests as walk steps, on the script's virtual clock: the hedge timer, the search for a model to race

@@ -1,7 +1,7 @@
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridRouter
+@testable import HybridValidation
 import Testing
 
 /// A scripted shell for `RoutingWalk`: per position, the model's facts and what a call does, on a virtual clock in

@@ -1,10 +1,10 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridProviders
 @testable import HybridRouter
 @testable import HybridTestSupport
 @testable import HybridTransport
+@testable import HybridValidation
 import Testing
 
 /// Models declared in Swift, answers decoded into Swift types, partial values while streaming, and credentials an

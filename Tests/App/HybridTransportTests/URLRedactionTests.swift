@@ -1,7 +1,7 @@
 import Foundation  // Needed: without it the Swift 6.3 @Test macro expansion below fails with "@const value" errors.
 @testable import HybridCore
-@testable import HybridValidation
 @testable import HybridTransport
+@testable import HybridValidation
 import Testing
 
 @Suite("URL redaction")

@@ -1,8 +1,8 @@
 import Foundation
 @testable import HybridCore
-@testable import HybridValidation
 @testable import HybridTestSupport
 @testable import HybridTransport
+@testable import HybridValidation
 import Testing
 
 // What URLSessionTransport cannot do that CurlTransport does, each shown against the loopback server and marked as a

@@ -1,10 +1,10 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridConfig
 @testable import HybridCore
 @testable import HybridProviders
 @testable import HybridTestSupport
 @testable import HybridTesting
+@testable import HybridValidation
 import Logging
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 @testable import HybridCore
-@testable import HybridValidation
 @testable import HybridTesting
+@testable import HybridValidation
 
 /// Wire fixtures for the Anthropic Messages API adapter.
 ///

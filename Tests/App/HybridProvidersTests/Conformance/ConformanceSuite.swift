@@ -1,9 +1,9 @@
 import Foundation
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridProviders
 @testable import HybridTesting
 @testable import HybridTransport
+@testable import HybridValidation
 import Testing
 
 /// Every provider registered here runs every check below against its own loopback fixture server, through the

@@ -1,6 +1,6 @@
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridTesting
+@testable import HybridValidation
 import Testing
 
 /// Tool-call fixtures for Ollama's native `/api/chat`, in the shapes of Ollama's API documentation

@@ -1,6 +1,6 @@
-@testable import HybridValidation
 @testable import HybridCore
 @testable import HybridTesting
+@testable import HybridValidation
 import Testing
 
 /// Tool-call fixtures for the OpenAI-compatible adapter, in the shapes of:
