@@ -7,11 +7,11 @@ export PATH := $(PATH):/opt/swift/usr/bin
 # postgresql (the shared-store tests start their own throwaway server from its programs; none is left running),
 # zlib1g-dev (gzip for the event uploader, CZlib), libpq-dev (the shared PostgreSQL store's client, CLibPQ),
 # libssl-dev (SHA-256 and Ed25519 from the system libcrypto on Linux, CLibCrypto; apps on Apple platforms use CryptoKit).
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake nginx-light python3-venv chromium postgresql zlib1g-dev \
-  libpq-dev libssl-dev
+RUN_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake python3-venv zlib1g-dev libpq-dev libssl-dev
+APT_PACKAGES := $(RUN_PACKAGES) nginx-light chromium postgresql
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: all deps setup build run test test-app bench bench-build clean help local-server
+.PHONY: all deps deps-run setup build run test test-app bench bench-build clean help local-server
 
 all: build
 
@@ -24,14 +24,23 @@ help:
 	@echo "make setup  install system packages, llama-server and SmolLM2 (idempotent)"
 	@echo "make local-server  serve SmolLM2 on http://127.0.0.1:8080/v1 for the README's app quick start"
 
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+# Installs the Debian packages missing from $(1), or says which and how when it cannot.
+define install_packages
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
 	  { $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; } \
 	    || { echo "could not install the Debian packages:$$missing; install them with: sudo apt-get install -y$$missing" >&2; exit 1; }; \
 	fi
+endef
+
+deps:
+	$(call install_packages,$(APT_PACKAGES))
+
+# `make run` needs neither nginx, Chromium nor PostgreSQL (tests start them).
+deps-run:
+	$(call install_packages,$(RUN_PACKAGES))
 
 setup: deps
 	@bash scripts/setup-local-model.sh

@@ -15,21 +15,9 @@ TAG="$(date -u +%Y%m%d-%H%M%S)"
 HYBRID=.build/debug/hybrid
 read -r -a SWIFT_FLAGS <<<"${SWIFT_BUILD_FLAGS:-}"
 
-step "system packages" make --no-print-directory deps
-# llama-server (built once per machine) and the Swift build each leave a core idle at times (link steps, module
-# chains); side by side they finish sooner than one after the other. The setup's output is shown when it is waited for.
-setup_log="$(mktemp)"
-bash scripts/setup-local-model.sh >"$setup_log" 2>&1 &
-setup_pid=$!
-trap 'kill "$setup_pid" 2>/dev/null; rm -f "$setup_log"' EXIT
-step "swift build --product hybrid (llama-server setup beside it)" swift build "${SWIFT_FLAGS[@]}" --product hybrid
-wait_for_setup() {
-  wait "$setup_pid"
-  local status=$?
-  cat "$setup_log"
-  return $status
-}
-step "llama-server and SmolLM2: the rest of their setup" wait_for_setup
+step "system packages (what make run needs)" make --no-print-directory deps-run
+step "llama-server and SmolLM2 (built once per machine)" bash scripts/setup-local-model.sh
+step "swift build --product hybrid" swift build "${SWIFT_FLAGS[@]}" --product hybrid
 step "hybrid models" "$HYBRID" models
 step "eval summarize" "$HYBRID" eval --feature summarize --dataset datasets/summarize.jsonl --run-id "summarize-$TAG"
 step "eval extract" "$HYBRID" eval --feature extract --dataset datasets/extract.jsonl --run-id "extract-$TAG"
