@@ -21,9 +21,9 @@ APP_SERIAL='HybridDocSnippetTests\.conforms|URLSessionTransportLimitsTests|Porta
 APP=(--package-path Tests/App --scratch-path .build-app)
 step "doc snippets written" python3 scripts/extract-doc-snippets.py
 step "swift build --build-tests (Tests/App)" swift build "${APP[@]}" --build-tests
-step "app tests, three at a time" swift test "${APP[@]}" --skip-build --parallel --experimental-maximum-parallelization-width 3 \
+step "app tests, three at a time" swift test "${APP[@]}" --disable-xctest --skip-build --parallel --experimental-maximum-parallelization-width 3 \
   --skip "$APP_SERIAL"
-step "app tests that time themselves, one at a time" swift test "${APP[@]}" --skip-build --no-parallel --filter "$APP_SERIAL"
+step "app tests that time themselves, one at a time" swift test "${APP[@]}" --disable-xctest --skip-build --no-parallel --filter "$APP_SERIAL"
 echo
 echo "Left to make test (Tests/Harness: curl, SQLite, PostgreSQL, nginx, Chromium or the local model):"
 ls Tests/Harness | sed 's/^/  /'

@@ -20,8 +20,8 @@ step "public API list" python3 scripts/public-api.py --check
 step "doc snippets written" python3 scripts/extract-doc-snippets.py
 step "swift build --build-tests" swift build --build-tests "${SWIFT_FLAGS[@]}"
 step "Apple adapters type-check" bash scripts/typecheck-apple-adapters.sh
-step "tests, three at a time" swift test --skip-build --parallel --experimental-maximum-parallelization-width 3 \
+step "tests, three at a time" swift test --disable-xctest --skip-build --parallel --experimental-maximum-parallelization-width 3 \
   --skip "$SERIAL_TESTS" "${SWIFT_FLAGS[@]}"
-step "tests that need the machine, one at a time" swift test --skip-build --no-parallel --filter "$SERIAL_TESTS" "${SWIFT_FLAGS[@]}"
+step "tests that need the machine, one at a time" swift test --disable-xctest --skip-build --no-parallel --filter "$SERIAL_TESTS" "${SWIFT_FLAGS[@]}"
 step "README quick start as a fresh package" bash scripts/check-quickstart.sh
 steps_summary

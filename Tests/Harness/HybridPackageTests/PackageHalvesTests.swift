@@ -12,13 +12,15 @@ import Testing
 /// - `Sources/Tools`: stress and measuring executables the tests and benchmarks run.
 /// - `Tests/App`: the app half's tests. They build on App targets, the example app and the app test kits only, so
 ///   `make test-app` builds and runs them where none of the harness's system packages is installed.
-/// - `Tests/Harness`: everything else, including app modules tested against curl, SQLite or the real local model.
+/// - `Tests/Harness`: everything else, including app modules tested against curl, SQLite, the real local model or the
+///   harness's bundled config (HybridConfigTests' fixtures).
 @Suite("Package layout: folders by half")
 struct PackageHalvesTests {
     enum Half: String, CaseIterable { case app = "App", system = "System", harness = "Harness", testing = "Testing", tools = "Tools" }
 
     /// Test kits an app-half test may use: their closures reach no harness target, system library or package.
-    static let appTestKits: Set = ["HybridTestSupport", "HybridTesting", "HybridProjectTestSupport", "HybridVirtualTime"]
+    /// (What the nested `Tests/App` package can reach: the `HybridTesting` product and the modules it brings.)
+    static let appTestKits: Set = ["HybridTestSupport", "HybridTesting", "HybridVirtualTime"]
     /// The example app's feature code (Examples/), written on the app products only.
     static let exampleApp: Set = ["AppIntegrationFeatures"]
 
