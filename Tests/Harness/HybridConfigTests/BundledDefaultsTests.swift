@@ -2,13 +2,14 @@ import Foundation
 @testable import HybridConfig
 import HybridConfigTools
 import HybridCore
+import HybridTestSupport
 import Testing
 
 @Suite("Bundled defaults")
 struct BundledDefaultsTests {
     /// Fails while Sources/Harness/HybridConfigTools/BundledDefaults.swift is stale: run scripts/generate-bundled-config.py.
     @Test func bundledDefaultsMatchPromptsFolder() throws {
-        let prompts = Fixtures.repositoryRoot.appendingPathComponent("prompts")
+        let prompts = ProjectRoot.url.appendingPathComponent("prompts")
         let enumerator = try #require(FileManager.default.enumerator(at: prompts, includingPropertiesForKeys: [.isRegularFileKey]))
         var onDisk: [String: String] = [:]
         for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {

@@ -14,7 +14,7 @@ import HybridProjectTestSupport
     /// Documents the reader must read.
     static let valid: [(String, Data)] = [
         ("bundled defaults", HybridConfigDocument.bundledDefaultsJSON),
-        ("prompts/hybrid.config.json", try! Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("prompts/hybrid.config.json"))),
+        ("prompts/hybrid.config.json", try! Data(contentsOf: ProjectRoot.url.appendingPathComponent("prompts/hybrid.config.json"))),
         ("generated 203 features", try! GeneratedConfig.document(base: HybridConfigDocument.bundledDefaultsJSON, features: 200)),
         ("every optional field set", Fixtures.config { tree in
             tree.set(["routing"], ["streaming": "buffered", "attemptTimeoutMs": 4000, "fallbackOnOutput": ["schema"]])

@@ -2,6 +2,7 @@ import Foundation
 @testable import HybridConfig
 import HybridConfigTools
 import HybridCore
+import HybridTestSupport
 import Testing
 
 @Suite("Routing policy in the config")
@@ -86,7 +87,7 @@ struct RoutingConfigTests {
     }
 
     @Test func jsonSchemaFileDescribesTheRoutingBlock() throws {
-        let url = Fixtures.repositoryRoot.appendingPathComponent("prompts/hybrid-config.schema.json")
+        let url = ProjectRoot.url.appendingPathComponent("prompts/hybrid-config.schema.json")
         let schema = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: url))
         let routing = try #require(schema["$defs"]?["routing"]?["properties"]?.objectValue)
         #expect(Set(routing.keys) == Set(["onError", "fallbackOnOutput", "attemptTimeoutMs", "rateLimitCooldownMs", "quotaCooldownMs", "whenChecksFail", "streaming", "streamRecovery", "hedge"]))

@@ -92,9 +92,6 @@ enum Fixtures {
             return error.issues
         }
     }
-
-    /// The repository root, found from this file's path.
-    static var repositoryRoot: URL { ProjectRoot.url }
 }
 
 /// A scripted `HTTPTransport` for unit tests: answers from a handler and records every request.

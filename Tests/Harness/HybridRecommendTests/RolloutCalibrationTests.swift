@@ -13,13 +13,9 @@ struct RolloutCalibrationTests {
     /// 40, or `HYBRID_ROLLOUT_RUNS` when set.
     static let runs = ProcessInfo.processInfo.environment["HYBRID_ROLLOUT_RUNS"].flatMap(Int.init) ?? 40
 
-    static func outcomes(errorRate: Double) async -> [RolloutExperiment.Outcome] {
-        await RolloutExperiment.calibration(errorRate: errorRate, runs: runs)
-    }
-
     @Test("a harmless change: rolled back in at most 5 % of the rollouts, and it completes")
     func harmlessChangesAreNotRolledBack() async {
-        let outcomes = await Self.outcomes(errorRate: 0)
+        let outcomes = await RolloutExperiment.calibration(errorRate: 0, runs: Self.runs)
         let rolledBack = outcomes.filter { $0.rolledBackAt != nil }
         print("rollout calibration: harmless change rolled back in \(rolledBack.count) of \(outcomes.count) (stages: \(rolledBack.compactMap(\.rolledBackAt)))")
         #expect(Double(rolledBack.count) <= 0.05 * Double(outcomes.count))
@@ -29,7 +25,7 @@ struct RolloutCalibrationTests {
 
     @Test("a 10-point error-rate regression: rolled back before the 50 % stage in at least 90 % of the rollouts")
     func regressionsAreRolledBackEarly() async {
-        let outcomes = await Self.outcomes(errorRate: 0.10)
+        let outcomes = await RolloutExperiment.calibration(errorRate: 0.10, runs: Self.runs)
         let early = outcomes.filter { ($0.rolledBackAt ?? 100) < 50 }
         let byStage = Dictionary(grouping: outcomes.compactMap(\.rolledBackAt), by: { $0 }).mapValues(\.count)
         let installs = outcomes.compactMap(\.armInstallsAtRollback).sorted()
