@@ -11,6 +11,11 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// The harness's packages (SQLite, the HTTP servers, the CLI parser) are used only under the `Harness` trait, on by
+// default: an app that depends on HybridAI with `traits: []` resolves and fetches swift-log alone (SE-0450 prunes a
+// dependency every use of which is trait-guarded). One trait per condition: SwiftPM 6.2 reads several as all-of.
+let harness: TargetDependencyCondition? = .when(traits: ["Harness"])
+
 let package = Package(
     name: "HybridAI",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -29,6 +34,10 @@ let package = Package(
         .library(name: "HybridLocalModel", targets: ["HybridLocalModel"]),
         .library(name: "HybridTesting", targets: ["HybridTesting"]),
         .executable(name: "hybrid", targets: ["hybrid"]),
+    ],
+    traits: [
+        .trait(name: "Harness", description: "The evaluation harness: the hybrid CLI, its SQLite store and servers. Apps leave it off."),
+        .default(enabledTraits: ["Harness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -89,10 +98,10 @@ let package = Package(
         .target(
             name: "HybridStore",
             dependencies: [
-                "HybridCore", "HybridConfig", .product(name: "GRDB", package: "GRDB.swift"),
+                "HybridCore", "HybridConfig", .product(name: "GRDB", package: "GRDB.swift", condition: harness),
                 // The raw SQLite API (`sqlite3_column_*`) for the report's read path, and for the field-event
                 // insert that binds columns directly; GRDB's own system library.
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift", condition: harness),
             ], path: "Sources/Harness/HybridStore",
             swiftSettings: strict
         ),
@@ -160,8 +169,8 @@ let package = Package(
             name: "HybridView",
             dependencies: [
                 "HybridCore", "HybridStore", "HybridReport", "HybridRunner", "HybridRecommend",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: harness),
+                .product(name: "NIOCore", package: "swift-nio", condition: harness),
                 .product(name: "Logging", package: "swift-log"),
             ], path: "Sources/Harness/HybridView",
             swiftSettings: strict
@@ -171,8 +180,8 @@ let package = Package(
             name: "HybridCollect",
             dependencies: [
                 "HybridCore", "HybridStore", "HybridEvents", "CZlib",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: harness),
+                .product(name: "NIOCore", package: "swift-nio", condition: harness),
                 .product(name: "Logging", package: "swift-log"),
             ], path: "Sources/Harness/HybridCollect",
             swiftSettings: strict
@@ -182,7 +191,7 @@ let package = Package(
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridProviders", "HybridStore", "HybridRunner", "HybridConfig", "HybridConfigTools",
                 "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView", "HybridPostgres", "HybridCollect",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: harness),
                 .product(name: "Logging", package: "swift-log"),
             ], path: "Sources/Harness/hybrid",
             swiftSettings: strict
@@ -254,7 +263,7 @@ let package = Package(
                 "HybridRouter", "hybrid-ledger-stress",
                 // The rollout's crash and race tests drive `RolloutDriver` over both backends.
                 "HybridRecommend", "HybridConfig",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift", condition: harness),
             ], path: "Tests/Harness/HybridStoreTests",
             swiftSettings: strict
         ),
@@ -357,7 +366,7 @@ let package = Package(
             dependencies: [
                 "HybridConfigTools",
                 "HybridProjectTestSupport", "hybrid", "HybridTestSupport", "HybridConfig", "HybridStore", "HybridReport", "HybridCore", "HybridTesting",
-                "HybridPostgres", .product(name: "GRDB", package: "GRDB.swift"), "HybridLocalModelTestSupport", "HybridRecommend",
+                "HybridPostgres", .product(name: "GRDB", package: "GRDB.swift", condition: harness), "HybridLocalModelTestSupport", "HybridRecommend",
             ], path: "Tests/Harness/HybridCLITests",
             swiftSettings: strict
         ),

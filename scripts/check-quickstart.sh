@@ -27,7 +27,7 @@ import PackageDescription
 let package = Package(
     name: "QuickStart",
     platforms: [.macOS(.v15), .iOS(.v18)],
-    dependencies: [.package(path: "$ROOT")],
+    dependencies: [.package(path: "$ROOT", traits: [])],
     targets: [.executableTarget(name: "QuickStart", dependencies: [.product(name: "HybridAI", package: "$IDENTITY")])]
 )
 EOF
@@ -38,6 +38,16 @@ text = open(sys.argv[1], encoding="utf-8").read()
 section = text.split("## Your app: quick start", 1)[1]
 print(section.split("```swift\n", 1)[1].split("\n```", 1)[0])
 PY
+
+# An app resolves only what it links: with `traits: []`, as the README says, swift-log is the one package fetched.
+grep -q 'traits: \[\])`, product' "$ROOT/README.md" \
+  || { echo "README.md's quick start no longer tells apps to depend with traits: [] (check-quickstart.sh writes it)"; exit 1; }
+swift package resolve --package-path "$WORK/QuickStart" --scratch-path "$ROOT/.build-quickstart" >/dev/null
+resolved="$(python3 -c 'import json, sys; print(" ".join(sorted(p["identity"] for p in json.load(open(sys.argv[1]))["pins"])))' \
+  "$WORK/QuickStart/Package.resolved")"
+[ "$resolved" = "swift-log" ] \
+  || { echo "a fresh app package resolved '$resolved'; only swift-log was expected (a harness package lost its trait guard in Package.swift?)"; exit 1; }
+echo "a fresh app package resolves: $resolved"
 
 start=$(date +%s)
 swift build --package-path "$WORK/QuickStart" --scratch-path "$ROOT/.build-quickstart" -q

@@ -1,9 +1,8 @@
 // swift-tools-version: 6.1
 // `make test-app`: the app half's tests (the folders beside this file) built and run on their own, against the app
-// products of the package two folders up, linked as an app links them. SwiftPM fetches the root package's dependencies
-// (it resolves a dependency's whole manifest) but builds only the app modules and swift-log: nothing of GRDB,
-// Hummingbird, NIO or the argument parser, no libcurl, SQLite or libpq, so it runs where none of the harness's system
-// packages is installed. The root package builds the same folders as its own test targets for `make test`.
+// products of the package two folders up, linked as an app links them: with `traits: []`, as the README tells apps,
+// so SwiftPM resolves, fetches and builds the app modules and swift-log alone: nothing of GRDB, Hummingbird, NIO or the
+// argument parser, no libcurl, SQLite or libpq, so it runs where none of the harness's system packages is installed. The root package builds the same folders as its own test targets for `make test`.
 // Tests reach the app modules' `package` declarations through `@testable import`, which works from here too.
 import Foundation
 import PackageDescription
@@ -23,7 +22,7 @@ let package = Package(
     name: "HybridAIAppTests",
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [
-        .package(path: "../.."),
+        .package(path: "../..", traits: []),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [

@@ -62,6 +62,15 @@ struct PackageHalvesTests {
         }
     }
 
+    @Test("every package but swift-log is used under the Harness trait only, so an app with traits: [] never fetches it")
+    func harnessPackagesAreTraitGuarded() async throws {
+        let manifest = try await PackageLayoutTests.manifest.value
+        for target in manifest.targets.values.sorted(by: { $0.name < $1.name }) {
+            let unguarded = Set(target.unguardedPackages).subtracting(PackageLayoutTests.allowedPackages)
+            #expect(unguarded.isEmpty, "\(target.name) depends on \(unguarded.sorted()) without `condition: harness` in Package.swift")
+        }
+    }
+
     @Test("the app half's tests build on the app half and its test kits alone (what make test-app builds)")
     func appTestsStayInTheAppHalf() async throws {
         let manifest = try await PackageLayoutTests.manifest.value

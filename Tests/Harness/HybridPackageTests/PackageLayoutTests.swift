@@ -79,6 +79,8 @@ struct Manifest {
         var path: String?
         var targetDependencies: [String]
         var packageDependencies: [String]
+        /// Packages this target depends on whatever traits are enabled (no `condition: harness`).
+        var unguardedPackages: [String] = []
     }
 
     var root: URL
@@ -98,16 +100,19 @@ struct Manifest {
             guard let name = target["name"] as? String else { continue }
             var local: [String] = []
             var packages: [String] = []
+            var unguarded: [String] = []
             for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
                 if let byName = (dependency["byName"] ?? dependency["target"]) as? [Any], let first = byName.first as? String {
                     local.append(first)
                 } else if let product = dependency["product"] as? [Any], product.count > 1, let package = product[1] as? String {
                     packages.append(package)
+                    let traits = (product.count > 3 ? product[3] as? [String: Any] : nil)?["traits"] as? [String] ?? []
+                    if traits.isEmpty { unguarded.append(package) }
                 }
             }
             targets[name] = Target(
                 name: name, type: target["type"] as? String ?? "", path: target["path"] as? String,
-                targetDependencies: local, packageDependencies: packages)
+                targetDependencies: local, packageDependencies: packages, unguardedPackages: unguarded)
         }
         return Manifest(root: packageRoot, products: products, targets: targets)
     }
