@@ -111,15 +111,7 @@ extension ConfigValidator {
             } else if model.kind == .anthropic || model.kind == .gemini || (model.kind == .openAICompatible && model.tier == .thirdParty) {
                 error(path.key("apiKeyEnv"), "required for \(model.kind.rawValue) models on tier \(model.tier.rawValue): name the environment variable holding the key")
             }
-            let pricing = path.key("pricing")
-            for (key, value) in [("inputPerMillion", model.pricing.inputPerMillion), ("outputPerMillion", model.pricing.outputPerMillion),
-                                 ("cachedInputPerMillion", model.pricing.cachedInputPerMillion ?? 0)]
-            where !(value.isFinite && value >= 0) {
-                error(pricing.key(key), "must be a price of 0 or more dollars per million tokens, found \(value)")
-            }
-            if let cached = model.pricing.cachedInputPerMillion, cached > model.pricing.inputPerMillion {
-                warning(pricing.key("cachedInputPerMillion"), "cached input (\(cached)) costs more than uncached input (\(model.pricing.inputPerMillion))")
-            }
+            checkPricing(model, path.key("pricing"))
             if model.contextWindow <= 0 { error(path.key("contextWindow"), "must be more than 0, found \(model.contextWindow)") }
             if model.maxTokensField != nil, ![.openAICompatible, .llamaCpp].contains(model.kind) {
                 error(path.key("maxTokensField"), "only Chat Completions models (openai-compatible, llama-cpp) send it; \(model.kind.rawValue) does not")
@@ -230,9 +222,38 @@ extension ConfigValidator {
             if let budget = feature.monthlyBudgetUSD, !(budget.isFinite && budget >= 0) {
                 error(path.key("monthlyBudgetUSD"), "must be 0 or more dollars, found \(budget)")
             }
+            if feature.monthlyBudgetUSD != nil { checkBudgetIsPriced(feature.priority, path.key("monthlyBudgetUSD")) }
             if let routing = feature.routing { checkRouting(routing, path.key("routing")) }
             checkEffectiveRouting(name, feature, path)
             checkOverrides(feature, inputs: seenInputs, path.key("overrides"))
+        }
+
+        /// Prices are dollars per million tokens, 0 or more; a hosted model without prices is allowed (its cost is
+        /// reported as unknown) but said.
+        mutating func checkPricing(_ model: ModelConfig, _ path: ConfigPath) {
+            guard let pricing = model.pricing else {
+                if model.tier == .thirdParty {
+                    warning(path, "missing: the cost of this model's calls is reported as unknown and a monthly budget over it is refused; give inputPerMillion and outputPerMillion")
+                }
+                return
+            }
+            for (key, value) in [("inputPerMillion", pricing.inputPerMillion), ("outputPerMillion", pricing.outputPerMillion),
+                                 ("cachedInputPerMillion", pricing.cachedInputPerMillion ?? 0)]
+            where !(value.isFinite && value >= 0) {
+                error(path.key(key), "must be a price of 0 or more dollars per million tokens, found \(value)")
+            }
+            if let cached = pricing.cachedInputPerMillion, cached > pricing.inputPerMillion {
+                warning(path.key("cachedInputPerMillion"), "cached input (\(cached)) costs more than uncached input (\(pricing.inputPerMillion))")
+            }
+        }
+
+        /// A budget counts dollars, so every metered model it covers needs a price: one of unknown price would never
+        /// count against it.
+        mutating func checkBudgetIsPriced(_ priority: [String], _ path: ConfigPath) {
+            for id in priority {
+                guard let model = document.models[id], model.pricing == nil, model.isMetered else { continue }
+                error(path, "covers model \"\(id)\", whose price is unknown: give models.\(id).pricing (or, in code, pricing: on its declaration) so its calls count against the budget")
+            }
         }
 
         // MARK: Routing

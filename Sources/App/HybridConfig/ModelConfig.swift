@@ -42,8 +42,10 @@ public struct ModelConfig: Sendable, Hashable, Codable {
     public var tier: ModelTier
     /// Name of the environment variable holding the API key, such as `OPENAI_API_KEY`.
     public var apiKeyEnv: String?
-    /// Published prices (0 for local models).
-    public var pricing: ModelPricing
+    /// Prices per million tokens (``ModelPricing/free`` for local models); nil when unknown: the cost of its calls is
+    /// then reported as unknown (`RoutedResponse.totalCostUSD` is nil), never as $0, and a monthly budget over it is
+    /// refused when the config is validated.
+    public var pricing: ModelPricing?
     /// Prompt plus completion tokens it accepts (for llama.cpp, the server's `-c`).
     public var contextWindow: Int
     /// The most tokens one response may have, when below the context window.
@@ -65,7 +67,7 @@ public struct ModelConfig: Sendable, Hashable, Codable {
         model: String,
         tier: ModelTier,
         apiKeyEnv: String? = nil,
-        pricing: ModelPricing,
+        pricing: ModelPricing?,
         contextWindow: Int,
         maxOutputTokens: Int? = nil,
         maxTokensField: MaxTokensField? = nil,
@@ -95,8 +97,10 @@ public struct ModelConfig: Sendable, Hashable, Codable {
         )
     }
 
-    /// Whether a call to this model is billed per token (a monthly budget cap applies to it).
+    /// Whether a call to this model is billed per token (a monthly budget cap applies to it); a hosted model of
+    /// unknown price is taken as billed.
     package var isMetered: Bool {
-        pricing.inputPerMillion > 0 || pricing.outputPerMillion > 0 || (pricing.cachedInputPerMillion ?? 0) > 0
+        guard let pricing else { return tier == .thirdParty }
+        return pricing.inputPerMillion > 0 || pricing.outputPerMillion > 0 || (pricing.cachedInputPerMillion ?? 0) > 0
     }
 }

@@ -27,15 +27,16 @@ public struct RoutedResponse: Sendable, Equatable {
     /// the answer (none for a cached answer). `response.usage` is the answer's alone.
     public var totalUsage: TokenUsage
     /// What the request cost at the config's prices: every call in ``totalUsage``, each at its own model's prices
-    /// (zero for free and cached answers). The same sum the field event's `costUSD` reports.
-    public var totalCostUSD: Double
+    /// (zero for free and cached answers); nil when a model called has no prices (``ModelConfig/pricing``), so an
+    /// unknown cost never reads as $0. The field event's `costUSD` sums the calls whose cost is known.
+    public var totalCostUSD: Double?
 
     /// Creates a routed response; `Router` builds these.
     init(
         response: GenerationResponse, attempts: [RouteAttempt], variant: String, rolloutArm: String?,
         fromCache: Bool, truncatedInputs: [String] = [], failedChecks: [FailedOutputCheck] = [], isFailing: Bool = false,
         condition: String? = nil, totalUsage: TokenUsage = TokenUsage(promptTokens: 0, completionTokens: 0),
-        totalCostUSD: Double = 0
+        totalCostUSD: Double? = 0
     ) {
         self.response = response
         self.attempts = attempts

@@ -72,7 +72,7 @@ extension RouteEvent {
             if attempt.calledModel, let usage = attempt.usage {
                 event.inputTokens = usage.promptTokens
                 event.outputTokens = usage.completionTokens
-                event.costUSD = document.models[attempt.modelID].map { $0.pricing.cost(of: usage) }
+                event.costUSD = document.models[attempt.modelID]?.pricing?.cost(of: usage)
             }
             return event
         }

@@ -65,8 +65,8 @@ final class Plan: Sendable {
     /// What a call to a model priced as `config` is expected to cost for this request: the prompt's estimate and
     /// the reserved output at its prices. The hedge's cost cap judges a raced model by it, and the router check
     /// gives the simulator the same figure (`Router.plannedCosts`).
-    func expectedCost(for config: ModelConfig) -> Double {
-        config.pricing.cost(of: TokenUsage(promptTokens: promptTokens, completionTokens: outputReserve))
+    func expectedCost(for config: ModelConfig) -> Double? {
+        config.pricing?.cost(of: TokenUsage(promptTokens: promptTokens, completionTokens: outputReserve))
     }
 
     func routed(
@@ -78,7 +78,17 @@ final class Plan: Sendable {
             response: response, attempts: attempts, variant: variant, rolloutArm: arm, fromCache: fromCache,
             truncatedInputs: truncatedInputs, failedChecks: failedChecks, isFailing: isFailing, condition: condition,
             totalUsage: calls.reduce(TokenUsage(promptTokens: 0, completionTokens: 0)) { $0 + $1.1 },
-            totalCostUSD: calls.reduce(0) { $0 + (document.models[$1.0]?.pricing.cost(of: $1.1) ?? 0) })
+            totalCostUSD: Self.totalCost(of: calls, in: document))
+    }
+
+    /// The calls' costs summed; nil when a call's model has no prices (its cost is unknown, not zero).
+    private static func totalCost(of calls: [(String, TokenUsage)], in document: HybridConfigDocument) -> Double? {
+        var total = 0.0
+        for (id, usage) in calls {
+            guard let cost = document.models[id]?.pricing?.cost(of: usage) else { return nil }
+            total += cost
+        }
+        return total
     }
 }
 
@@ -100,10 +110,10 @@ extension Router {
 
     /// What a plain request to `feature` with `input` is expected to cost on each model of the config, by model id,
     /// as the hedge's cost cap judges a raced model: what the router check hands the simulator, so both judge a cap
-    /// by the same estimate rather than the simulator by the stored bill.
+    /// by the same estimate rather than the simulator by the stored bill. A model of unknown price is left out.
     package func plannedCosts(feature: String, input: [String: String]) async throws(RouterError) -> [String: Double] {
         let plan = try await plainPlan(feature: feature, input: input)
-        return plan.document.models.mapValues(plan.expectedCost(for:))
+        return plan.document.models.compactMapValues(plan.expectedCost(for:))
     }
 
     /// The plan of a plain request (no privacy, deadline or typed output of the call's own) over the config now.

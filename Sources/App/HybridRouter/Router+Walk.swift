@@ -174,7 +174,7 @@ extension Router {
 
     /// What calling `candidate` for `plan` is expected to cost (`Plan.expectedCost(for:)`); nil when unpriced.
     private func expectedCost(of candidate: Candidate, plan: Plan) -> Double? {
-        candidate.config.map(plan.expectedCost(for:))
+        candidate.config.flatMap(plan.expectedCost(for:))
     }
 
     private func call(
@@ -381,9 +381,8 @@ extension Router {
     }
 
     private func bill(_ usage: TokenUsage, by candidate: Candidate) async {
-        guard let ledger, let config = candidate.config, config.isMetered else { return }
-        let cost = config.pricing.cost(of: usage)
-        guard cost > 0 else { return }
+        // A budget never covers a model of unknown price (the validator refuses it), so nil here has no budget to count in.
+        guard let ledger, let config = candidate.config, config.isMetered, let cost = config.pricing?.cost(of: usage), cost > 0 else { return }
         do {
             try await ledger.addSpend(model: candidate.id, month: BillingMonth(containing: clock.date()), usd: cost)
         } catch {

@@ -32,9 +32,9 @@ public enum ConfigDiff {
                 note(path + ".tier", a.tier, b.tier) { $0.rawValue }
                 note(path + ".baseURL", a.baseURL, b.baseURL) { $0 ?? "none" }
                 note(path + ".apiKeyEnv", a.apiKeyEnv, b.apiKeyEnv) { $0 ?? "none" }
-                note(path + ".pricing.inputPerMillion", a.pricing.inputPerMillion, b.pricing.inputPerMillion) { "$\(number($0))/M" }
-                note(path + ".pricing.outputPerMillion", a.pricing.outputPerMillion, b.pricing.outputPerMillion) { "$\(number($0))/M" }
-                note(path + ".pricing.cachedInputPerMillion", a.pricing.cachedInputPerMillion, b.pricing.cachedInputPerMillion) {
+                note(path + ".pricing.inputPerMillion", a.pricing?.inputPerMillion, b.pricing?.inputPerMillion) { $0.map { "$\(number($0))/M" } ?? "unknown" }
+                note(path + ".pricing.outputPerMillion", a.pricing?.outputPerMillion, b.pricing?.outputPerMillion) { $0.map { "$\(number($0))/M" } ?? "unknown" }
+                note(path + ".pricing.cachedInputPerMillion", a.pricing?.cachedInputPerMillion, b.pricing?.cachedInputPerMillion) {
                     $0.map { "$\(number($0))/M" } ?? "none"
                 }
                 note(path + ".contextWindow", a.contextWindow, b.contextWindow) { String($0) }
@@ -128,8 +128,9 @@ public enum ConfigDiff {
         return list.isEmpty ? "no differences" : list.map(\.description).joined(separator: "\n")
     }
 
-    private static func price(_ p: ModelPricing) -> String {
-        "$\(number(p.inputPerMillion)) in / $\(number(p.outputPerMillion)) out"
+    private static func price(_ p: ModelPricing?) -> String {
+        guard let p else { return "price unknown" }
+        return "$\(number(p.inputPerMillion)) in / $\(number(p.outputPerMillion)) out"
             + (p.cachedInputPerMillion.map { " / $\(number($0)) cached" } ?? "") + " per M tokens"
     }
 

@@ -239,9 +239,10 @@ enum ConfigReport {
         lines.append("")
         lines.append("models:")
         for (id, m) in doc.models.sorted(by: { $0.key < $1.key }) {
-            let cached = m.pricing.cachedInputPerMillion.map { " / $\($0) cached" } ?? ""
+            let cached = m.pricing?.cachedInputPerMillion.map { " / $\($0) cached" } ?? ""
+            let price = m.pricing.map { "$\($0.inputPerMillion) in / $\($0.outputPerMillion) out\(cached) per M tokens" } ?? "price unknown"
             lines.append("  \(id): \(m.kind.rawValue) \(m.model) [\(m.tier.rawValue)] \(m.baseURL ?? "(managed endpoint)")")
-            lines.append("    $\(m.pricing.inputPerMillion) in / $\(m.pricing.outputPerMillion) out\(cached) per M tokens; context \(m.contextWindow)\(m.apiKeyEnv.map { "; key from $\($0)" } ?? "")")
+            lines.append("    \(price); context \(m.contextWindow)\(m.apiKeyEnv.map { "; key from $\($0)" } ?? "")")
         }
         lines.append("")
         lines.append("features:")

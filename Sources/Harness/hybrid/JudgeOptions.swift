@@ -86,7 +86,7 @@ struct JudgeOptions: ParsableArguments {
         var pairwise = PairwiseJudge(
             model: existing[judge] ?? ModelFactory.harness().model(id: judge, config: config),
             criteria: try rubric.map(JudgePairsCommand.text) ?? LLMJudge.defaultRubric,
-            inputPricePerMillion: config.pricing.inputPerMillion, outputPricePerMillion: config.pricing.outputPerMillion)
+            inputPricePerMillion: config.pricing?.inputPerMillion ?? 0, outputPricePerMillion: config.pricing?.outputPerMillion ?? 0)
         pairwise.budget = budget
         let labels = try judgeLabels.map { try LabelFile.pairPreferences($0) } ?? [:]
         let pass = try await PairwisePass(store: store, judge: pairwise.cached(in: store))
@@ -108,6 +108,10 @@ struct JudgeOptions: ParsableArguments {
         guard let config = document.models[judge] else {
             throw CLIError("unknown judge model \"\(judge)\" (configured: \(document.models.keys.sorted().joined(separator: ", ")))")
         }
+        // The judge's calls are billed and counted against --judge-budget: an unknown price would count as nothing.
+        guard config.pricing != nil || !config.isMetered else {
+            throw CLIError("judge model \"\(judge)\" has no pricing in the config: give models.\(judge).pricing (inputPerMillion, outputPerMillion)")
+        }
         return config
     }
 
@@ -128,7 +132,7 @@ struct JudgeOptions: ParsableArguments {
         let config = try judgeConfig(judge, in: document)
         var made = LLMJudge(
             model: existing[judge] ?? factory.model(id: judge, config: config),
-            inputPricePerMillion: config.pricing.inputPerMillion, outputPricePerMillion: config.pricing.outputPerMillion)
+            inputPricePerMillion: config.pricing?.inputPerMillion ?? 0, outputPricePerMillion: config.pricing?.outputPerMillion ?? 0)
         if let rubric {
             let file = rubric.hasPrefix("@") ? String(rubric.dropFirst()) : nil
             let text = try JudgePairsCommand.text(rubric)

@@ -42,7 +42,7 @@ struct JudgePairsCommand: AsyncParsableCommand {
             let config = try JudgeOptions.judgeConfig(judge, in: document)
             let judgeModel = PairwiseJudge(
                 model: ModelFactory.harness().model(id: judge, config: config), criteria: try Self.text(criteria),
-                inputPricePerMillion: config.pricing.inputPerMillion, outputPricePerMillion: config.pricing.outputPerMillion)
+                inputPricePerMillion: config.pricing?.inputPerMillion ?? 0, outputPricePerMillion: config.pricing?.outputPerMillion ?? 0)
             let labelled = try labels.map { try LabelFile.pairPreferences($0, arms: pair) } ?? [:]
             let pass = try await PairwisePass(store: store, judge: judgeModel.cached(in: store))
                 .run(runID: run, baseline: pair[0], arms: [pair[1]], labels: labelled)

@@ -35,8 +35,8 @@ struct ModelsCommand: AsyncParsableCommand {
                 let lines = status.split(separator: "\n", omittingEmptySubsequences: false)
                 if lines.count > 1 { details.append("\(id): " + status) }
                 rows.append([
-                    id, config.kind.rawValue, config.tier.rawValue, Self.price(config.pricing.inputPerMillion),
-                    Self.price(config.pricing.outputPerMillion), String(config.contextWindow), String(lines[0]),
+                    id, config.kind.rawValue, config.tier.rawValue, config.pricing.map { Self.price($0.inputPerMillion) } ?? "?",
+                    config.pricing.map { Self.price($0.outputPerMillion) } ?? "?", String(config.contextWindow), String(lines[0]),
                 ])
             }
             print(TextTable.render(rows))

@@ -38,7 +38,7 @@ struct BundledDefaultsTests {
         #expect(doc.features["summarize"]?.constraints?.maxSentences == 3)
         #expect(doc.features["extract"]?.outputSchema != nil)
         // A million cached + a million fresh prompt tokens and a million completion tokens on gpt-4o-mini.
-        let cost = openai.pricing.cost(of: TokenUsage(promptTokens: 2_000_000, completionTokens: 1_000_000, cachedTokens: 1_000_000))
+        let cost = try #require(openai.pricing).cost(of: TokenUsage(promptTokens: 2_000_000, completionTokens: 1_000_000, cachedTokens: 1_000_000))
         #expect(abs(cost - (0.15 + 0.075 + 0.60)) < 1e-9)
     }
 

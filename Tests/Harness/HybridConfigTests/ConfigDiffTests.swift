@@ -15,7 +15,7 @@ struct ConfigDiffTests {
         var new = old
         new.version = 2
         new.features["summarize"]?.priority = ["gemini-flash", "local-smollm2"]
-        new.models["gemini-flash"]?.pricing.inputPerMillion = 0.075
+        new.models["gemini-flash"]?.pricing?.inputPerMillion = 0.075
         new.models["ollama-llama3"] = new.models["local-smollm2"]
         new.models["anthropic-claude-haiku"] = nil
         new.features["summarize"]?.variants["concise"]?.template = "Summarize in one sentence.\n\n{{input}}"

@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:136", Snippet_app_integration_136.run),
-        ("docs/app-integration.md:174", Snippet_app_integration_174.run),
-        ("docs/app-integration.md:230", Snippet_app_integration_230.run),
-        ("docs/app-integration.md:274", Snippet_app_integration_274.run),
-        ("docs/app-integration.md:426", Snippet_app_integration_426.run),
+        ("docs/app-integration.md:140", Snippet_app_integration_140.run),
+        ("docs/app-integration.md:178", Snippet_app_integration_178.run),
+        ("docs/app-integration.md:239", Snippet_app_integration_239.run),
+        ("docs/app-integration.md:283", Snippet_app_integration_283.run),
+        ("docs/app-integration.md:435", Snippet_app_integration_435.run),
     ]
 }

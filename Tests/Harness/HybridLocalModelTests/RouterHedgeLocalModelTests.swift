@@ -43,7 +43,7 @@ import Testing
             let slots = try #require(URL(string: String(base.dropLast("/v1".count)) + "/slots"))
             let unhedged = try await Self.run(Router(config: .fixed(plain), models: .models(models), installId: "e2e", onIncident: { _ in }), seed: 1, slots: slots)
             let raced = try await Self.run(Router(config: .fixed(hedged), models: .models(models), installId: "e2e", onIncident: { _ in }), seed: 2, slots: slots)
-            try Self.check(unhedged: unhedged, hedged: raced, pricing: hedged.models[LocalAndCloudConfig.cloudModel]!.pricing, cap: hedge)
+            try Self.check(unhedged: unhedged, hedged: raced, pricing: try #require(hedged.models[LocalAndCloudConfig.cloudModel]?.pricing), cap: hedge)
         } catch {
             await local.process?.stop()
             throw error

@@ -36,7 +36,8 @@ public struct ModelChoice: Sendable {
 
     /// An OpenAI model, or any OpenAI-compatible endpoint (`baseURL`); `apiKey` may be a key, a keychain read or
     /// your proxy's headers. OpenAI's reasoning models (o1, o3, gpt-5) need `maxTokensField: .maxCompletionTokens`
-    /// when a request limits its output.
+    /// when a request limits its output. Without `pricing`, a model ``PublishedPrices`` lists gets its list price;
+    /// any other has an unknown cost (never $0).
     public static func openAI(
         model: String = "gpt-4o-mini", apiKey: ModelCredentials, baseURL: String = "https://api.openai.com/v1",
         id: String? = nil, tier: ModelTier = .thirdParty, pricing: ModelPricing? = nil,
@@ -47,7 +48,8 @@ public struct ModelChoice: Sendable {
         return ModelChoice(id: id ?? "openai-\(model)", config: config, credentials: apiKey)
     }
 
-    /// An Anthropic model (structured output as a forced tool call).
+    /// An Anthropic model (structured output as a forced tool call). Without `pricing`, ``PublishedPrices``' list
+    /// price, or an unknown cost.
     public static func anthropic(
         model: String = "claude-3-5-haiku-latest", apiKey: ModelCredentials,
         baseURL: String = "https://api.anthropic.com/v1", id: String? = nil, pricing: ModelPricing? = nil
@@ -58,7 +60,7 @@ public struct ModelChoice: Sendable {
             credentials: apiKey)
     }
 
-    /// A Gemini model.
+    /// A Gemini model. Without `pricing`, ``PublishedPrices``' list price, or an unknown cost.
     public static func gemini(
         model: String = "gemini-2.0-flash", apiKey: ModelCredentials,
         baseURL: String = "https://generativelanguage.googleapis.com/v1beta", id: String? = nil,
@@ -109,7 +111,7 @@ public struct ModelChoice: Sendable {
         ModelConfig(
             kind: kind, baseURL: baseURL, model: model, tier: tier,
             apiKeyEnv: tier == .thirdParty ? appProvidedKey : nil,
-            pricing: pricing ?? ModelPricing(inputPerMillion: 0, outputPerMillion: 0), contextWindow: window,
+            pricing: pricing ?? (tier == .thirdParty ? PublishedPrices.price(of: model, kind: kind) : .free), contextWindow: window,
             capabilities: .init(structuredOutput: true, streaming: true), displayName: displayName)
     }
 }

@@ -19,7 +19,7 @@ public struct EvalPlan: Sendable {
     public var repeats: Int
     /// Seed of the work-item shuffle, so a resumed run uses the same order.
     public var seed: UInt64
-    /// Price table of every arm's model, from the config in force.
+    /// Price table of every arm's model with prices in the config in force (a model without them has an unknown cost).
     public var pricing: [String: ModelPricing]
     /// Version of the config in force.
     public var configVersion: Int
@@ -73,7 +73,7 @@ public struct EvalPlan: Sendable {
         self.dataset = dataset
         self.repeats = max(1, repeats)
         self.seed = seed
-        self.pricing = Dictionary(uniqueKeysWithValues: modelIDs.map { ($0, config.models[$0]!.pricing) })
+        self.pricing = Dictionary(uniqueKeysWithValues: modelIDs.compactMap { id in config.models[id]!.pricing.map { (id, $0) } })
         self.configVersion = config.version
         self.configHash = configHash
     }

@@ -114,7 +114,8 @@ struct SampleContext: Sendable {
     ) -> ResultRecord {
         let metrics = scorer.score(
             output: response.text, toolCalls: response.toolCalls, reference: evalCase.reference, conversation: evalCase.conversation)
-        let pricing = plan.pricing[item.arm.modelID] ?? .free
+        // A model without prices in the config has an unknown cost, stored as such (nil), never as $0.
+        let pricing = plan.pricing[item.arm.modelID] ?? (item.arm.tier == .thirdParty ? nil : .free)
         return ResultRecord(
             key: key(item, evalCase), feature: plan.feature, promptVariant: item.arm.variant, modelID: item.arm.modelID,
             tier: item.arm.tier, renderedPromptHash: ContentHash.hex(of: prompt), renderedPrompt: prompt,
@@ -122,7 +123,7 @@ struct SampleContext: Sendable {
             rawOutput: TranscriptText.output(text: response.text, toolCalls: response.toolCalls),
             parsedOutput: metrics.parsed ?? response.structured, usage: response.usage,
             timings: ResultTimings(response.timing, retryBackoff: retryTime, coldStart: response.coldStart && !cacheHit),
-            costUSD: cacheHit ? 0 : pricing.cost(of: response.usage),
+            costUSD: cacheHit ? 0 : pricing?.cost(of: response.usage),
             constraints: metrics.constraintOutcomes, scores: metrics.qualityScores,
             retries: retries, cacheHit: cacheHit)
     }

@@ -11,7 +11,7 @@ private struct CityInfo: StructuredOutput {
     static let guides: [String: JSONValue] = ["landmarks": ["description": "Famous sights, by name", "minItems": 1, "maxItems": 2]]
 }
 
-enum Snippet_app_integration_174 {
+enum Snippet_app_integration_178 {
     static func run() async throws {
 
 
@@ -32,7 +32,7 @@ enum Snippet_app_integration_174 {
             if let landmarks = snapshot.partial.landmarks { print("landmarks so far:", landmarks) }
             if let city = snapshot.content, let routed = snapshot.completed {
                 print("done:", city.name, city.country, city.landmarks, "served by", routed.servedBy.id,
-                      "for $\(routed.totalCostUSD), \(routed.totalUsage.promptTokens)+\(routed.totalUsage.completionTokens) tokens")
+                      "for", routed.totalCostUSD.map { "$\($0)" } ?? "an unknown cost", "\(routed.totalUsage.promptTokens)+\(routed.totalUsage.completionTokens) tokens")
             }
         }
     }

@@ -4,7 +4,7 @@ import Foundation
 import HybridAI
 
 
-enum Snippet_app_integration_426 {
+enum Snippet_app_integration_435 {
     static func run() async throws {
 
         let environment = ProcessInfo.processInfo.environment
@@ -15,7 +15,7 @@ enum Snippet_app_integration_426 {
         let session = router.conversation()             // the declared `respond` feature, with a transcript
         _ = try await session.send("My name is Ada and I like tea.")
         let reply = try await session.send("What do I like to drink?")
-        let spent = reply.steps.reduce(0) { $0 + $1.routed.totalCostUSD }
+        let spent = reply.steps.reduce(0) { $0 + ($1.routed.totalCostUSD ?? 0) }  // the local model is free
         print(reply.response.text, "(\(await session.transcript.count) messages so far, $\(spent) this turn)")
     }
 }

@@ -12,7 +12,7 @@ private struct CityInfo: StructuredOutput {
     static let guides: [String: JSONValue] = ["landmarks": ["description": "Famous sights, by name", "minItems": 2, "maxItems": 3]]
 }
 
-enum Snippet_README_57 {
+enum Snippet_README_59 {
     static func run() async throws {
 
 
@@ -25,9 +25,12 @@ enum Snippet_README_57 {
                 // Cloud fallback. In an app pass the key from the keychain (.key(provider:)) or, better, call your own
                 // proxy with a short-lived token: .openAI(apiKey: .proxy(headers: { ... }), baseURL: "https://proxy…").
                 // OpenAI's reasoning models read only max_completion_tokens: .openAI(model: "o3", …, maxTokensField: .maxCompletionTokens).
+                // Priced, so totalCostUSD and budgets count it (unpriced models OpenAI, Anthropic and Gemini list get
+                // PublishedPrices; any other model's cost is unknown, never $0).
                 .openAI(
                     model: "gpt-4o-mini", apiKey: .key(environment["OPENAI_API_KEY"] ?? "sk-…"),
-                    baseURL: environment["OPENAI_BASE_URL"] ?? "https://api.openai.com/v1"),
+                    baseURL: environment["OPENAI_BASE_URL"] ?? "https://api.openai.com/v1",
+                    pricing: ModelPricing(inputPerMillion: 0.15, outputPerMillion: 0.60)),
             ],
             instructions: "Answer with JSON only.", options: .init(temperature: 0))
 
@@ -35,7 +38,7 @@ enum Snippet_README_57 {
             let city = try await router.respond(
                 to: "Give the name, the country and two landmarks of the city of Paris.", generating: CityInfo.self)
             print(city.content.name, city.content.country, city.content.landmarks)
-            print("served by", city.routed.servedBy.id, "after", city.routed.attempts.count, "attempt(s), $\(city.routed.totalCostUSD)")
+            print("served by", city.routed.servedBy.id, "after", city.routed.attempts.count, "attempt(s),", city.routed.totalCostUSD.map { "$\($0)" } ?? "cost unknown")
         } catch {
             // Nothing answered: a sentence for the user, and every model tried with its reason for you.
             print(error.localizedDescription, error.recoverySuggestion ?? "")
