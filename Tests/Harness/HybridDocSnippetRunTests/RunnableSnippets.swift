@@ -4,8 +4,8 @@ enum RunnableSnippets {
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
         ("docs/app-integration.md:136", Snippet_app_integration_136.run),
         ("docs/app-integration.md:174", Snippet_app_integration_174.run),
-        ("docs/app-integration.md:230", Snippet_app_integration_230.run),
-        ("docs/app-integration.md:274", Snippet_app_integration_274.run),
-        ("docs/app-integration.md:426", Snippet_app_integration_426.run),
+        ("docs/app-integration.md:258", Snippet_app_integration_258.run),
+        ("docs/app-integration.md:302", Snippet_app_integration_302.run),
+        ("docs/app-integration.md:454", Snippet_app_integration_454.run),
     ]
 }
