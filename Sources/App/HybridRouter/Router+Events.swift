@@ -163,6 +163,7 @@ extension RouterError {
         case .cancelled: "cancelled"
         case .outputChecksFailed: "output_checks_failed"
         case .outputNotDecodable: "output_not_decodable"
+        case .invalidOutputType: "invalid_output_type"
         }
     }
 }

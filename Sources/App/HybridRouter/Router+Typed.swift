@@ -30,7 +30,7 @@ extension Router {
         feature: String, input: [String: String], generating type: T.Type, privacy: PrivacyClass? = nil,
         deadline: Duration? = nil
     ) async throws(RouterError) -> RoutedValue<T> {
-        let output = Self.typedOutput(T.self)
+        let output = try Self.typedOutput(T.self, feature: feature)
         var request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline)
         request.output = output
         let routed = try await traced(request) { plan async throws(RouterError) in try await walkGenerate(plan) }.get()
@@ -50,14 +50,20 @@ extension Router {
     private func snapshots<T: StructuredOutput>(
         feature: String, input: [String: String], generating type: T.Type, privacy: PrivacyClass?, deadline: Duration?
     ) -> AsyncThrowingStream<PartialSnapshot<T>, any Error> {
-        let output = Self.typedOutput(T.self)
+        let (stream, continuation) = AsyncThrowingStream<PartialSnapshot<T>, any Error>.makeStream()
+        let output: TypedOutput
+        do {
+            output = try Self.typedOutput(T.self, feature: feature)
+        } catch {
+            continuation.finish(throwing: error)
+            return stream
+        }
         var request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline)
         request.output = output
-        let events = stream(request)
-        let (stream, continuation) = AsyncThrowingStream<PartialSnapshot<T>, any Error>.makeStream()
+        let events = self.stream(request)
         let task = Task.starting(on: clock.taskExecutor) {
             do {
-                let placeholders = PartialValue<T>.Placeholders()
+                let placeholders = PartialValue<T>.Placeholders(schema: output.schema.source)
                 var text = ""
                 var last: JSONValue?
                 for try await event in events {
@@ -102,11 +108,13 @@ extension Router {
         }
     }
 
-    static func typedOutput<T: StructuredOutput>(_ type: T.Type) -> TypedOutput {
+    /// The type's schema and decoding check; a type without a valid schema fails the request before any model is
+    /// called.
+    static func typedOutput<T: StructuredOutput>(_ type: T.Type, feature: String) throws(RouterError) -> TypedOutput {
         do {
-            return TypedOutput(schema: try JSONSchema(T.schema), decodes: DecodeCheck(T.self))
+            return TypedOutput(schema: try T.jsonSchema, decodes: DecodeCheck(T.self))
         } catch {
-            preconditionFailure("the schema of \(T.self) is not a valid JSON Schema: \(error)")
+            throw .invalidOutputType(feature: feature, error)
         }
     }
 

@@ -14,7 +14,7 @@ extension RouterError: LocalizedError {
         case .cancelled: "The request was cancelled."
         case .outputChecksFailed, .outputNotDecodable: "The answer could not be used."
         case .inputTooShort: "The text is too short."
-        case .unknownFeature, .renderFailed: "Something went wrong in the app."
+        case .unknownFeature, .renderFailed, .invalidOutputType: "Something went wrong in the app."
         }
     }
 
@@ -25,7 +25,7 @@ extension RouterError: LocalizedError {
         case .deadlineExceeded, .streamInterrupted, .outputChecksFailed, .outputNotDecodable: "Try again."
         case .stopped: generationError?.userRemedy
         case .inputTooShort: minimumLength.map { "Write at least \($0) characters." } ?? "Write a little more."
-        case .cancelled, .unknownFeature, .renderFailed: nil
+        case .cancelled, .unknownFeature, .renderFailed, .invalidOutputType: nil
         }
     }
 

@@ -13,7 +13,7 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Internal so the router's own switches stay exhaustive while callers cannot depend on the list.
         enum Kind: String, Sendable {
             case unknownFeature, inputTooShort, renderFailed, noEligibleModel, deadlineExceeded, stopped
-            case streamInterrupted, cancelled, outputChecksFailed, outputNotDecodable
+            case streamInterrupted, cancelled, outputChecksFailed, outputNotDecodable, invalidOutputType
         }
 
         let kind: Kind
@@ -38,6 +38,9 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let outputChecksFailed = Code(kind: .outputChecksFailed)
         /// A typed call (`generating:`) got an answer that does not decode into the type from every model tried.
         public static let outputNotDecodable = Code(kind: .outputNotDecodable)
+        /// A typed call's (or a typed tool's) type has no valid schema: a mistake in the app's code, found before any
+        /// model was called; ``RouterError/outputTypeError`` says where.
+        public static let invalidOutputType = Code(kind: .invalidOutputType)
 
         /// The code's name as written in Swift (`deadlineExceeded`).
         public var description: String { kind.rawValue }
@@ -63,13 +66,17 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     public let generationError: GenerationError?
     /// For ``Code/outputNotDecodable``: the type and why the best answer did not decode into it.
     let decodingProblem: String?
+    /// For ``Code/invalidOutputType``: the type, the property and what is wrong with them.
+    public let outputTypeError: StructuredOutputError?
 
     private init(
         _ code: Code, feature: String?, attempts: [RouteAttempt] = [], knownFeatures: [String] = [],
         minimumLength: Int? = nil, inputLength: Int? = nil, renderError: PromptRenderError? = nil,
-        deadline: Duration? = nil, generationError: GenerationError? = nil, decodingProblem: String? = nil
+        deadline: Duration? = nil, generationError: GenerationError? = nil, decodingProblem: String? = nil,
+        outputTypeError: StructuredOutputError? = nil
     ) {
         self.decodingProblem = decodingProblem
+        self.outputTypeError = outputTypeError
         self.code = code
         self.feature = feature
         self.attempts = attempts
@@ -132,6 +139,11 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         RouterError(.outputNotDecodable, feature: feature, attempts: attempts, decodingProblem: problem)
     }
 
+    /// The app's type for a typed call or tool has no valid schema (`error` names the type and the property).
+    static func invalidOutputType(feature: String, _ error: StructuredOutputError) -> RouterError {
+        RouterError(.invalidOutputType, feature: feature, outputTypeError: error)
+    }
+
     /// What failed and what to do about it, with every attempt's reason.
     public var description: String {
         let name = feature ?? ""
@@ -159,6 +171,9 @@ public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
         case .outputNotDecodable:
             return "\(name): no model's answer decodes into the app's type: \(decodingProblem ?? ""); put a model with "
                 + "structured output earlier in the order, or describe the properties better. " + Self.list(attempts)
+        case .invalidOutputType:
+            return "\(name): no model was asked: " + (outputTypeError.map { "\($0)" } ?? "")
+                + " (StructuredOutput.validateSchema() finds this in a unit test)"
         }
     }
 

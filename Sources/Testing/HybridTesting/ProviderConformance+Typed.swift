@@ -25,13 +25,15 @@ extension ProviderConformance {
                 throw DecodingError.dataCorruptedError(forKey: .company, in: container, debugDescription: "not this one")
             }
         }
-        static let schema = Person.schema
+        static var schema: JSONValue {
+            get throws(StructuredOutputError) { try Person.schema }
+        }
     }
 
     /// The structured request with `T`'s derived schema.
-    static func typedRequest<T: StructuredOutput>(_ type: T.Type) -> GenerationRequest {
+    static func typedRequest<T: StructuredOutput>(_ type: T.Type) throws -> GenerationRequest {
         var request = structuredRequest
-        request.responseSchema = T.schema
+        request.responseSchema = try T.schema
         return request
     }
 
@@ -47,7 +49,7 @@ extension ProviderConformance {
 
         let streamed = try Self.harness(fixture) { Self.served(fixture.structuredStream) }
         defer { streamed.server.stop() }
-        let run = await ConformanceChecks.run(streamed.model.stream(typedRequest(Person.self)))
+        let run = await ConformanceChecks.run(streamed.model.stream(try typedRequest(Person.self)))
         #expect(run.error == nil, "\(String(describing: run.error))")
         var text = ""
         var memberCounts: [Int] = []

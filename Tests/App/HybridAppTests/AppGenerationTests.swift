@@ -40,7 +40,7 @@ struct AppGenerationTests {
         #expect(names.first == "Porto " && names.last == "Porto Alegre", "the name grew word by word: \(names)")
         #expect(zip(names, names.dropFirst()).allSatisfy { $1.hasPrefix($0) })
         #expect(last?.landmarks == ["Usina do Gasometro", "Mercado Publico"])
-        let schema = City.schema
+        let schema = try City.schema
         #expect(schema["properties"]?["landmarks"]?["maxItems"] == 2)
     }
 
@@ -102,7 +102,7 @@ struct AppGenerationTests {
         #expect(received.withLock { $0 } == ["Abbey Road 1969"])
         #expect(turn.response.text == #"tool said {"artist": "The Beatles"}"#)
         let offered = try #require(model.offered.withLock { $0.first })
-        #expect(offered.parameters == AlbumQuery.schema)
+        #expect(try offered.parameters == AlbumQuery.schema)
     }
 
     @Test("typed arguments that do not fit the type never reach the handler: the model reads the error")

@@ -54,6 +54,40 @@ struct TypedRoutingTests {
         }
     }
 
+    struct Misguided: StructuredOutput {
+        var tags: [String]
+        static let guides: [String: JSONValue] = ["tag": ["maxItems": 3]]
+    }
+
+    @Test("a type without a valid schema fails the request, the stream and a typed tool's turn, naming the type and the guide; no model is asked")
+    func aTypeWithoutASchemaIsAnErrorNotACrash() async throws {
+        let model = ScriptedLanguageModel(id: "local", script: [.reply(#"{"tags": []}"#)])
+        let router = try Router(models: [.model(model)])
+        do {
+            _ = try await router.respond(to: "x", generating: Misguided.self)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.code == .invalidOutputType)
+            #expect(error.outputTypeError?.typeName == "Misguided" && error.outputTypeError?.path == "tag")
+            #expect(error.description.contains(#"Misguided.guides names "tag" (did you mean "tags"?)"#), "\(error)")
+        }
+        var streamed: RouterError?
+        do {
+            for try await _ in router.streamResponse(to: "x", generating: Misguided.self) {}
+        } catch {
+            streamed = error
+        }
+        #expect(streamed?.code == .invalidOutputType && streamed?.outputTypeError?.path == "tag")
+        let tool = ConversationTool(name: "tag", description: "Tags a text.", arguments: Misguided.self) { _ in "ok" }
+        do {
+            _ = try await router.conversation(tools: [tool]).send("x")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.routerError?.outputTypeError?.typeName == "Misguided", "\(error)")
+        }
+        #expect(model.requests.isEmpty)
+    }
+
     @Test func textRespondUsesTheDeclaredOrder() async throws {
         let down = ScriptedLanguageModel(id: "local", availability: .unavailable(.notRunning("stopped")))
         let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, script: [.reply("Hello.")])

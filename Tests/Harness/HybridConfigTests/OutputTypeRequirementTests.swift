@@ -42,8 +42,8 @@ struct OutputTypeRequirementTests {
         #expect(issue.message.contains("breaks the app's Contact: properties.company is not required"))
     }
 
-    @Test func compatibilityNamesEachPath() {
-        let type = Contact.schema
+    @Test func compatibilityNamesEachPath() throws {
+        let type = try Contact.schema
         #expect(SchemaCompatibility.problems(config: type, type: type).isEmpty)
         let config: JSONValue = [
             "type": "object", "required": ["name", "company", "topics"],

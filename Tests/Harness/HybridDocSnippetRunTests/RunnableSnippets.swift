@@ -4,8 +4,8 @@ enum RunnableSnippets {
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
         ("docs/app-integration.md:140", Snippet_app_integration_140.run),
         ("docs/app-integration.md:178", Snippet_app_integration_178.run),
-        ("docs/app-integration.md:239", Snippet_app_integration_239.run),
-        ("docs/app-integration.md:283", Snippet_app_integration_283.run),
-        ("docs/app-integration.md:435", Snippet_app_integration_435.run),
+        ("docs/app-integration.md:267", Snippet_app_integration_267.run),
+        ("docs/app-integration.md:311", Snippet_app_integration_311.run),
+        ("docs/app-integration.md:463", Snippet_app_integration_463.run),
     ]
 }

@@ -18,9 +18,14 @@ public struct PartialValue<T: StructuredOutput>: Sendable {
         let low: JSONValue
         let high: JSONValue
 
-        /// Derived from `T.schema`.
-        package init() {
-            let schema = T.schema
+        /// Derived from `T.schema`; a type without one has none, so every property reads nil (its requests fail
+        /// with the schema's error before any answer arrives).
+        init() {
+            self.init(schema: (try? T.schema) ?? [:])
+        }
+
+        /// Derived from `schema`, the type's schema already derived.
+        package init(schema: JSONValue) {
             low = PartialValue.placeholder(schema, high: false)
             high = PartialValue.placeholder(schema, high: true)
         }

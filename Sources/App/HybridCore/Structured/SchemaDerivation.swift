@@ -7,18 +7,26 @@ import Foundation
 /// The schema is the strict subset every provider accepts: every object lists all its properties as `required` with
 /// `additionalProperties: false` (OpenAI's strict mode demands both), and an optional property may be `null`.
 enum SchemaDerivation {
-    /// Why a type has no derivable schema: where, and what went wrong.
-    struct Failure: Error, CustomStringConvertible, Sendable {
-        /// The property path (`address.city`), empty for the root.
+    /// Why a type has no derivable schema: where (the property path, `address.city`; empty for the root), and what
+    /// went wrong. ``schema(of:guides:typeDescription:)`` names the type in the ``StructuredOutputError`` it throws.
+    struct Failure: Error, Sendable {
         var path: String
-        /// What went wrong.
-        var message: String
-        package var description: String { path.isEmpty ? message : "at \(path): \(message)" }
+        var kind: StructuredOutputError.Kind
     }
 
     /// The schema of `type`, with `guides` (JSON Schema keywords) by property path and `typeDescription` on the root.
     static func schema<T: Decodable>(
         of type: T.Type, guides: [String: JSONValue] = [:], typeDescription: String? = nil
+    ) throws(StructuredOutputError) -> JSONValue {
+        do {
+            return try derive(T.self, guides: guides, typeDescription: typeDescription)
+        } catch {
+            throw StructuredOutputError(typeName: String(describing: T.self), path: error.path, kind: error.kind)
+        }
+    }
+
+    private static func derive<T: Decodable>(
+        _ type: T.Type, guides: [String: JSONValue], typeDescription: String?
     ) throws(Failure) -> JSONValue {
         let root = NodeBox()
         do {
@@ -26,9 +34,9 @@ enum SchemaDerivation {
         } catch let failure as Failure {
             throw failure
         } catch {
-            throw Failure(path: "", message: "\(error) (a value its init(from:) refuses: declare `static var schema`)")
+            throw Failure(path: "", kind: .underivable("\(error)"))
         }
-        try check(guides, against: root.node.propertyPaths(under: ""), of: T.self)
+        try check(guides, against: root.node.propertyPaths(under: ""))
         var schema = root.node.schema(path: "", guides: guides)
         if let typeDescription, case .object(var members) = schema {
             members["description"] = .string(typeDescription)
@@ -45,27 +53,23 @@ enum SchemaDerivation {
     ]
 
     /// A guide naming a property the type does not have, a keyword outside ``guideKeywords`` or one that does not
-    /// apply to the property's kind is a mistake: an error at first use, not silence.
-    private static func check<T>(_ guides: [String: JSONValue], against known: [String: DerivedNode], of type: T.Type) throws(Failure) {
+    /// apply to the property's kind is a mistake: an error at first use, not silence. A misspelt name comes with the
+    /// nearest name the type has.
+    private static func check(_ guides: [String: JSONValue], against known: [String: DerivedNode]) throws(Failure) {
+        let names = known.keys.sorted()
         let unknown = guides.keys.filter { known[$0] == nil }.sorted()
-        if !unknown.isEmpty {
+        if let first = unknown.first {
             throw Failure(
-                path: "",
-                message: "guides name \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")), which \(T.self) does not have "
-                    + "(its properties: \(known.keys.sorted().joined(separator: ", ")))")
+                path: first,
+                kind: .unknownGuides(unknown.map { StructuredOutputError.UnknownGuide($0, among: names) }, known: names))
         }
         for (path, guide) in guides.sorted(by: { $0.key < $1.key }) {
-            guard case .object(let keywords) = guide else {
-                throw Failure(path: path, message: "a guide is an object of JSON Schema keywords, such as [\"maxItems\": 3]")
-            }
+            guard case .object(let keywords) = guide else { throw Failure(path: path, kind: .guideNotObject) }
             let kind = known[path]?.kind ?? ""
             for keyword in keywords.keys.sorted() {
-                guard let applies = guideKeywords[keyword] else {
-                    throw Failure(
-                        path: path, message: "\"\(keyword)\" is not a guide keyword (\(guideKeywords.keys.sorted().joined(separator: ", ")))")
-                }
+                guard let applies = guideKeywords[keyword] else { throw Failure(path: path, kind: .unknownKeyword(keyword)) }
                 if let applies, !applies.contains(kind) {
-                    throw Failure(path: path, message: "\"\(keyword)\" applies to \(applies.sorted().joined(separator: " or ")) values; this is \(kind)")
+                    throw Failure(path: path, kind: .keywordNotApplicable(keyword, appliesTo: applies.sorted(), kind: kind))
                 }
             }
         }
@@ -80,7 +84,8 @@ enum DerivedNode {
     case integer
     case number
     case boolean
-    case choice([String])
+    /// The raw values of a `CaseIterable` enum backed by `String` or an integer (all strings or all integers).
+    case choice([JSONValue])
     case array(NodeBox)
     case object([(name: String, box: NodeBox, optional: Bool)])
     case map(NodeBox)
@@ -88,7 +93,8 @@ enum DerivedNode {
     /// The kind of value, as guide keywords name them.
     var kind: String {
         switch self {
-        case .string, .choice: "string"
+        case .string: "string"
+        case .choice(let cases): cases.contains { $0.stringValue == nil } ? "number" : "string"
         case .integer, .number: "number"
         case .boolean: "boolean"
         case .array: "array"
@@ -107,7 +113,7 @@ enum DerivedNode {
         case .integer: out = ["type": "integer"]
         case .number: out = ["type": "number"]
         case .boolean: out = ["type": "boolean"]
-        case .choice(let cases): out = ["type": "string", "enum": .array(cases.map(JSONValue.string))]
+        case .choice(let cases): out = ["type": .string(kind == "string" ? "string" : "integer"), "enum": .array(cases)]
         case .array(let element):
             out = ["type": "array", "items": element.node.schema(path: path + "[]", guides: guides)]
         case .map(let value):
@@ -173,24 +179,54 @@ final class NodeBox {
     /// Records `T` at this position and returns a placeholder value of it.
     func derive<T: Decodable>(_ type: T.Type, path: [any CodingKey]) throws -> T {
         if let value = primitive(T.self) { return value }
-        if let choice = T.self as? any StructuredChoice.Type {
-            let (cases, first) = Self.cases(of: choice)
-            guard let first = first as? T else {
-                throw SchemaDerivation.Failure(path: Self.describe(path), message: "\(T.self) has no cases")
-            }
-            node = .choice(cases)
-            return first
-        }
+        if let value = try choice(T.self, path: path) { return value }
         if let map = T.self as? any DerivableStringMap.Type {
             let element = NodeBox()
             node = .map(element)
             if let value = try map.derivePlaceholder(into: element, path: path) as? T { return value }
         }
-        return try T(from: DerivingDecoder(box: self, codingPath: path))
+        do {
+            return try T(from: DerivingDecoder(box: self, codingPath: path))
+        } catch let failure as SchemaDerivation.Failure {
+            throw failure
+        } catch where T.self is any RawRepresentable.Type && !(T.self is any CaseIterable.Type) {
+            // A raw-value enum's decoding refuses the placeholder raw value; its cases are what is missing.
+            throw SchemaDerivation.Failure(path: Self.describe(path), kind: .notCaseIterable(String(describing: T.self)))
+        } catch {
+            throw SchemaDerivation.Failure(path: Self.describe(path), kind: .underivable("\(error)"))
+        }
     }
 
-    private static func cases<C: StructuredChoice>(of type: C.Type) -> ([String], Any?) {
-        (type.allCases.map(\.rawValue), type.allCases.first)
+    /// A `CaseIterable` enum backed by `String` or an integer (``StructuredChoice`` or not) is a choice of its raw
+    /// values, with its first case as the placeholder; nil for any other type.
+    private func choice<T>(_ type: T.Type, path: [any CodingKey]) throws(SchemaDerivation.Failure) -> T? {
+        guard let iterable = T.self as? any CaseIterable.Type, let (cases, first) = Self.rawCases(of: iterable) else {
+            return nil
+        }
+        guard let first = first as? T else {
+            throw SchemaDerivation.Failure(path: Self.describe(path), kind: .noCases(String(describing: T.self)))
+        }
+        node = .choice(cases)
+        return first
+    }
+
+    /// The cases' raw values as JSON and the first case; nil unless every raw value is a string or an integer.
+    private static func rawCases<C: CaseIterable>(of type: C.Type) -> ([JSONValue], Any?)? {
+        var raws: [JSONValue] = []
+        for value in type.allCases {
+            guard let raw = value as? any RawRepresentable, let json = rawJSON(raw) else { return nil }
+            raws.append(json)
+        }
+        let strings = raws.filter { $0.stringValue != nil }.count
+        return strings == 0 || strings == raws.count ? (raws, type.allCases.first) : nil
+    }
+
+    private static func rawJSON<R: RawRepresentable>(_ value: R) -> JSONValue? {
+        switch value.rawValue {
+        case let string as String: .string(string)
+        case let integer as any BinaryInteger: Int(exactly: integer).map(JSONValue.int)
+        default: nil
+        }
     }
 
     /// Placeholders for the types a decoder has dedicated methods or formats for.

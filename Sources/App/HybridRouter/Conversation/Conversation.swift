@@ -47,6 +47,9 @@ public actor Conversation {
     /// - Parameter deadline: overrides the feature's `deadlineMs` for this turn.
     public func send(_ text: String, deadline: Duration? = nil) async throws(ConversationError) -> ConversationTurn {
         guard !busy else { throw ConversationError(.busy, feature: feature) }
+        if let mistake = tools.lazy.compactMap(\.argumentsError).first {
+            throw ConversationError(.routing(.invalidOutputType(feature: feature, mistake)), feature: feature)
+        }
         busy = true
         defer { busy = false }
         let start = router.clock.now()

@@ -11,6 +11,8 @@ public struct ConversationTool: Sendable {
     public var definition: ToolDefinition
     /// Runs one call and returns the result text.
     var handler: @Sendable (ToolCall) async throws -> String
+    /// Why the arguments type has no schema; a conversation offering the tool fails its turns with it.
+    var argumentsError: StructuredOutputError?
 
     /// A tool with its handler.
     public init(_ definition: ToolDefinition, handler: @escaping @Sendable (ToolCall) async throws -> String) {
@@ -27,13 +29,24 @@ extension ConversationTool {
     /// model is offered the type's schema (its guides included) and the handler gets the decoded value.
     ///
     /// Arguments that break the schema or do not decode never reach the handler: the model is answered
-    /// `error: …` and may correct itself, as with any tool.
+    /// `error: …` and may correct itself, as with any tool. An arguments type without a valid schema fails each
+    /// turn of a conversation offering the tool with ``RouterError/Code/invalidOutputType`` (see
+    /// ``StructuredOutput/validateSchema()``).
     public init<Arguments: StructuredOutput>(
         name: String, description: String, arguments: Arguments.Type = Arguments.self,
         handler: @escaping @Sendable (Arguments) async throws -> String
     ) {
-        self.init(ToolDefinition(name: name, description: description, parameters: Arguments.schema)) { call in
+        let parameters: JSONValue
+        var argumentsError: StructuredOutputError?
+        do {
+            parameters = try Arguments.jsonSchema.source
+        } catch {
+            parameters = ["type": "object"]
+            argumentsError = error
+        }
+        self.init(ToolDefinition(name: name, description: description, parameters: parameters)) { call in
             try await handler(try JSONValueDecoder().decode(Arguments.self, from: call.arguments ?? [:]))
         }
+        self.argumentsError = argumentsError
     }
 }

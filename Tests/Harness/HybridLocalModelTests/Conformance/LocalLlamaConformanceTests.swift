@@ -61,7 +61,7 @@ struct LocalLlamaConformanceTests {
         let model = try model()
         var request = GenerationRequest(
             instructions: "Answer with JSON.", messages: [.user("Is the sky blue? Reply as {\"ok\": true or false}.")],
-            options: Self.options, responseSchema: Answer.schema, responseSchemaName: "answer")
+            options: Self.options, responseSchema: try Answer.schema, responseSchemaName: "answer")
         let response = try await model.generate(request)
         _ = try JSONValueDecoder().decode(Answer.self, from: try #require(response.structured))
         request.options = Self.options
