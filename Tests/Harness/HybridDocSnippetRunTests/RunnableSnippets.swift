@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:136", Snippet_app_integration_136.run),
-        ("docs/app-integration.md:174", Snippet_app_integration_174.run),
-        ("docs/app-integration.md:230", Snippet_app_integration_230.run),
-        ("docs/app-integration.md:274", Snippet_app_integration_274.run),
-        ("docs/app-integration.md:426", Snippet_app_integration_426.run),
+        ("docs/app-integration.md:143", Snippet_app_integration_143.run),
+        ("docs/app-integration.md:213", Snippet_app_integration_213.run),
+        ("docs/app-integration.md:269", Snippet_app_integration_269.run),
+        ("docs/app-integration.md:313", Snippet_app_integration_313.run),
+        ("docs/app-integration.md:465", Snippet_app_integration_465.run),
     ]
 }

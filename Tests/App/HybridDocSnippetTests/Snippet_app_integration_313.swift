@@ -4,7 +4,7 @@ import Foundation
 import HybridAI
 
 
-enum Snippet_app_integration_274 {
+enum Snippet_app_integration_313 {
     static func run() async throws {
 
         let environment = ProcessInfo.processInfo.environment
