@@ -3,7 +3,7 @@ import Foundation
 @testable import HybridCore
 @testable import HybridRouter
 @testable import HybridTestSupport
-@testable import HybridTransport
+import HybridTransport
 @testable import HybridVirtualTime
 import Synchronization
 import Testing
@@ -31,6 +31,7 @@ struct ConfigFreshnessTests {
         // Short of the interval nothing is fetched (the schedule sleeps in virtual time until it is due).
         clock.advance(to: start + Self.interval - .seconds(1))
         #expect(try await Self.servedBy(router) == "b")
+        _ = await loader.settled()
         #expect(server.http.requestCount == 1)
 
         // Due: one conditional fetch; the server's 304 keeps v2.
