@@ -289,6 +289,15 @@ let package = Package(
         ),
         // Adds spend through FileSpendLedger from a separate process so the router tests can SIGKILL a writer mid-write.
         .executableTarget(name: "hybrid-ledger-stress", dependencies: ["HybridRouter", "HybridCore"], path: "Sources/Tools/hybrid-ledger-stress", swiftSettings: strict),
+        // Routes requests with a JSONLinesEventSink and returns from main at once, so the events tests see what a
+        // process that exits right after its last request leaves on disk.
+        .executableTarget(
+            name: "hybrid-events-exit", dependencies: ["HybridRouter", "HybridEvents", "HybridTestSupport"],
+            path: "Sources/Tools/hybrid-events-exit", swiftSettings: strict),
+        .testTarget(
+            name: "HybridEventsProcessTests",
+            dependencies: ["HybridProjectTestSupport", "HybridTestSupport", "HybridEvents", "HybridCore", "hybrid-events-exit"],
+            path: "Tests/Harness/HybridEventsProcessTests", swiftSettings: strict),
         .testTarget(
             name: "HybridViewTests",
             dependencies: ["HybridProjectTestSupport", "HybridView", "HybridStore", "HybridCore", "HybridRunner", "HybridTestSupport", "hybrid", "HybridRecommend"], path: "Tests/Harness/HybridViewTests",

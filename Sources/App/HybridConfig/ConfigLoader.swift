@@ -17,23 +17,49 @@ public actor ConfigLoader {
         /// Refuse fetched payloads with unknown keys, unless they declare a newer `schemaVersion` (then the keys are
         /// warnings).
         var checkUnknownKeys: Bool
+        /// How long a fetch stays fresh (like Firebase Remote Config's `minimumFetchInterval`): from `start()` on, a
+        /// conditional fetch begins in the background whenever this long has passed since the last one began. nil:
+        /// only `refresh()` fetches.
+        var refreshInterval: Duration?
+        /// How long `start()` (which a router awaits before every request) waits for the first fetch, beginning it
+        /// when none has: a fetch that ends in time serves the first request; a slower one keeps going. nil: never.
+        var firstFetchWait: Duration?
 
         /// Creates options; by default lower versions are refused, and so are unknown keys in a document that does
-        /// not declare a newer `schemaVersion`.
-        public init(allowVersionRollback: Bool = false, checkUnknownKeys: Bool = true) {
+        /// not declare a newer `schemaVersion`, and the loader fetches only when `refresh()` is called.
+        ///
+        /// - Parameters:
+        ///   - refreshInterval: with it, `start()` schedules a conditional fetch (ETag) in the background whenever this
+        ///     long has passed since the last fetch began (at once when none has), so a long-running process follows
+        ///     the remote config; a 304 or a refused payload keeps the config in force. A router reads the config at
+        ///     the start of every request, so the first request that starts after a fetch ended is served what it
+        ///     brought; requests meanwhile keep the config in force.
+        ///   - firstFetchWait: with it, `start()` waits up to this long for the first fetch, so on a quick network the
+        ///     first requests are served the fetched config rather than the last-known-good copy or the bundled
+        ///     defaults; a slower fetch keeps going and serves the first request after it ends.
+        public init(
+            allowVersionRollback: Bool = false, checkUnknownKeys: Bool = true, refreshInterval: Duration? = nil,
+            firstFetchWait: Duration? = nil
+        ) {
             self.allowVersionRollback = allowVersionRollback
             self.checkUnknownKeys = checkUnknownKeys
+            self.refreshInterval = refreshInterval
+            self.firstFetchWait = firstFetchWait
         }
     }
 
     private let bundled: ValidatedConfig
-    private let sourceURL: String?
-    private let fetcher: ConfigFetcher?
+    let sourceURL: String?
+    let fetcher: ConfigFetcher?
     private let cache: any ConfigSnapshotCache
     private let verifier: ConfigSignatureVerifier?
     private let promptFiles: PromptFileResolver
-    private let options: Options
+    let options: Options
     private let now: @Sendable () -> Date
+    /// Elapsed time for `refreshInterval` and `firstFetchWait` (virtual in tests); `sleep` returns at an instant of
+    /// `monotonicNow`'s time base, or throws when cancelled.
+    let monotonicNow: @Sendable () -> ContinuousClock.Instant
+    let sleep: @Sendable (ContinuousClock.Instant) async throws -> Void
 
     /// The resolution in force.
     public private(set) var current: ConfigResolution
@@ -42,6 +68,16 @@ public actor ConfigLoader {
     private var starting: Task<Void, Never>?
     /// Feature → (the app's type name, its schema): output types a fetched config must stay compatible with.
     private var outputTypes: [String: (name: String, schema: JSONValue)] = [:]
+    /// The fetch in flight; every `refresh()` meanwhile joins it.
+    var fetching: Task<ConfigResolution, Never>?
+    /// When the last fetch began; nil before the first.
+    var lastFetchBegan: ContinuousClock.Instant?
+    /// Fetches that have ended (applied, not modified, refused or failed).
+    var fetchesEnded = 0
+    /// Where the first callers of `start()` stand in their wait for the first fetch (`Options.firstFetchWait`).
+    var firstFetchWaiting = FirstFetchWait.notBegun
+    /// The background task that fetches every `refreshInterval`; it holds the loader weakly.
+    var refreshSchedule: Task<Void, Never>?
 
     /// A loader over validated bundled defaults.
     ///
@@ -64,7 +100,9 @@ public actor ConfigLoader {
             verifier: verifier, promptFiles: promptFiles, options: options)
     }
 
-    /// A loader over any snapshot cache (the harness keeps them in SQLite or PostgreSQL) and clock.
+    /// A loader over any snapshot cache (the harness keeps them in SQLite or PostgreSQL) and clocks: `now` dates
+    /// snapshots; `monotonicNow` and `sleep` (`ContinuousClock`, which counts while the device sleeps, so a config
+    /// fetched before a night in a drawer is stale in the morning) time `refreshInterval` and `firstFetchWait`.
     package init(
         bundled: ValidatedConfig,
         sourceURL: String?,
@@ -73,7 +111,9 @@ public actor ConfigLoader {
         verifier: ConfigSignatureVerifier? = nil,
         promptFiles: PromptFileResolver = PromptFileResolver(),
         options: Options = Options(),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        monotonicNow: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        sleep: @escaping @Sendable (ContinuousClock.Instant) async throws -> Void = { try await Task.sleep(until: $0, clock: .continuous) }
     ) {
         self.bundled = bundled
         self.sourceURL = sourceURL
@@ -83,20 +123,37 @@ public actor ConfigLoader {
         self.promptFiles = promptFiles
         self.options = options
         self.now = now
+        self.monotonicNow = monotonicNow
+        self.sleep = sleep
         self.current = ConfigResolution(
             config: bundled.document, source: .bundled, warnings: bundled.warnings, templateFiles: bundled.templateFiles
         )
     }
 
-    /// Loads the last-known-good copy for the source, if there is a usable one; never touches the network.
+    /// Loads the last-known-good copy for the source, if there is a usable one, and returns the resolution in force.
     ///
-    /// Runs once (later calls return what is in force): at start-up, or by itself before the first `refresh()` or
-    /// the first request a router reads the config for.
+    /// The copy is read once (later calls return what is in force): at start-up, or by itself before the first
+    /// `refresh()` or the first request a router reads the config for (a router awaits `start()` before every
+    /// request). Without `Options.refreshInterval` and `Options.firstFetchWait` it never touches the network. With
+    /// `refreshInterval`, the first call schedules the background fetches; with `firstFetchWait`, the first calls
+    /// wait up to that long for the first fetch (beginning it when none has).
     @discardableResult
     public func start() async -> ConfigResolution {
+        await loadLastKnownGoodOnce()
+        beginFirstFetchWaitIfAsked()
+        scheduleRefreshesIfAsked()
+        await waitForFirstFetch()
+        return current
+    }
+
+    /// Reads the last-known-good copy the first time; every caller waits for that one read.
+    private func loadLastKnownGoodOnce() async {
         if starting == nil { starting = Task { await self.loadLastKnownGood() } }
         await starting?.value
-        return current
+    }
+
+    deinit {
+        refreshSchedule?.cancel()
     }
 
     private func loadLastKnownGood() async {
@@ -124,10 +181,17 @@ public actor ConfigLoader {
         }
     }
 
-    /// Fetches the source (conditionally, with the ETag in force) and applies the result.
+    /// Fetches the source (conditionally, with the ETag in force) and applies the result; joins the fetch in flight
+    /// when there is one (begun by another `refresh()` or by a request finding the config stale).
     @discardableResult
     public func refresh() async -> ConfigResolution {
-        await start()  // the last good copy first: a refresh that fails offline then keeps it in force
+        await loadLastKnownGoodOnce()  // the last good copy first: a refresh that fails offline then keeps it in force
+        guard sourceURL != nil, fetcher != nil else { return current }
+        return await beginFetch().value
+    }
+
+    /// One conditional fetch of the source, applied; run only by `beginFetch()`.
+    func fetchAndApply() async -> ConfigResolution {
         guard let sourceURL, let fetcher else { return current }
         let etag: String? =
             switch current.source {

@@ -6,10 +6,12 @@ import Synchronization
 /// pass `maxFileBytes` it becomes `<name>.1.jsonl` (older files shift to `.2`, `.3`, …; the oldest beyond
 /// `maxRotatedFiles` is deleted).
 ///
-/// `record` only queues the event: encoding and writing happen on the sink's own serial queue, in order, so a
-/// request never waits for the disk. A line torn by a crash is skipped by `RouteEventLines.decode` and the next
-/// write starts a fresh line, so it never costs the other events. Events that cannot be written are counted in
-/// `droppedCount`.
+/// `record` writes the event's line before it returns (one `write(2)`, no `fsync`: a few microseconds, against a
+/// model call's hundreds of milliseconds), so nothing is held in memory: a process that returns from `main`, calls
+/// `exit`, or is killed right after a request still finds that request's event in the file. `flush()` also asks
+/// the disk to keep the lines through a power loss. A line torn by a crash is skipped by
+/// `RouteEventLines.decode` and the next write starts a fresh line, so it never costs the other events. Events
+/// that cannot be written are counted in `droppedCount`.
 public final class JSONLinesEventSink: RouteEventSink {
     /// The directory holding the files.
     let directory: URL
@@ -20,9 +22,10 @@ public final class JSONLinesEventSink: RouteEventSink {
     /// How many rotated files are kept besides the current one.
     let maxRotatedFiles: Int
 
-    private let queue = DispatchQueue(label: "HybridEvents.JSONLinesEventSink")
-    // Touched only on `queue`.
-    nonisolated(unsafe) private var appender: LineAppender
+    /// Where `flush()` waits for the disk, off the caller's thread.
+    private let syncQueue = DispatchQueue(label: "HybridEvents.JSONLinesEventSink")
+    /// The open file; the lock keeps lines whole and in order when requests end on several threads.
+    private let appender: Mutex<LineAppender>
     private let dropped = Atomic<Int>(0)
     private let lastError = Mutex<String?>(nil)
 
@@ -32,18 +35,27 @@ public final class JSONLinesEventSink: RouteEventSink {
         self.name = name
         self.maxFileBytes = max(1, maxFileBytes)
         self.maxRotatedFiles = max(0, maxRotatedFiles)
-        self.appender = LineAppender(url: directory.appendingPathComponent("\(name).jsonl"))
+        self.appender = Mutex(LineAppender(url: directory.appendingPathComponent("\(name).jsonl")))
     }
 
+    /// Writes the event's line to the file before returning (see the type's notes for why).
     public func record(_ event: RouteEvent) {
-        queue.async { self.write(event) }
+        let line: Data
+        do {
+            line = try RouteEventLines.line(event)
+        } catch {
+            drop(error, file: fileURL(0))
+            return
+        }
+        appender.withLock { write(line, to: &$0) }
     }
 
-    /// Returns once every event recorded before the call is written and flushed to disk.
+    /// Returns once every event recorded before the call is flushed to disk (`fsync`): the lines are already in
+    /// the file, this makes them survive a power loss too.
     public func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async {
-                try? self.appender.synchronize()
+            syncQueue.async {
+                self.appender.withLock { try? $0.synchronize() }
                 continuation.resume()
             }
         }
@@ -66,19 +78,23 @@ public final class JSONLinesEventSink: RouteEventSink {
         directory.appendingPathComponent(index == 0 ? "\(name).jsonl" : "\(name).\(index).jsonl")
     }
 
-    private func write(_ event: RouteEvent) {
+    /// Appends `line`, rotating first when it would take the current file past `maxFileBytes`.
+    private func write(_ line: Data, to appender: inout LineAppender) {
         do {
-            let line = try RouteEventLines.line(event)
-            if appender.size > 0, appender.size + line.count > maxFileBytes { try rotate() }
+            if appender.size > 0, appender.size + line.count > maxFileBytes { try rotate(&appender) }
             try appender.append(line)
         } catch {
-            dropped.add(1, ordering: .relaxed)
-            lastError.withLock { $0 = "\(appender.url.path): \(error)" }
+            drop(error, file: appender.url)
         }
     }
 
+    private func drop(_ error: any Error, file: URL) {
+        dropped.add(1, ordering: .relaxed)
+        lastError.withLock { $0 = "\(file.path): \(error)" }
+    }
+
     /// Shifts `<name>.jsonl` to `.1`, `.1` to `.2`, …, deleting the file beyond `maxRotatedFiles`.
-    private func rotate() throws {
+    private func rotate(_ appender: inout LineAppender) throws {
         appender.close()
         let manager = FileManager.default
         try? manager.removeItem(at: fileURL(maxRotatedFiles))

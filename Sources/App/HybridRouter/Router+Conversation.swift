@@ -5,7 +5,7 @@ extension Router {
     /// Opens a conversation with `feature`: the app's tools with their handlers, and optionally a transcript to
     /// resume. See ``Conversation``.
     ///
-    /// Without a feature, a router made from declared models (``init(models:instructions:options:configURL:installId:stateDirectory:cache:policy:eventSink:eventLabels:)``)
+    /// Without a feature, a router made from declared models (``init(models:instructions:options:configURL:configOptions:installId:stateDirectory:cache:policy:eventSink:eventLabels:)``)
     /// opens a plain session over its `respond` feature, as `LanguageModelSession` does: each `send` answers with
     /// the whole transcript in view. A config without a `respond` feature fails the first turn with `unknownFeature`.
     ///

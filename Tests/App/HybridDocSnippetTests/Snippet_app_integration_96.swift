@@ -46,7 +46,7 @@ enum Snippet_app_integration_96 {
             config: .loader(loader), installId: installID, eventSink: uploader,
             eventLabels: ["appVersion": "3.2.1", "os": "iOS 18.1", "deviceClass": "phone"])
         _ = try await reportingRouter.generate(feature: "summarize", input: ["input": article])   // one event per request
-        // When the app goes to the background:
+        // When the app goes to the background, and before a process exits: the uploader holds events until a batch is due.
         await uploader.flush()
     }
 }

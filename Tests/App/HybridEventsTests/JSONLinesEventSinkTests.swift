@@ -52,4 +52,31 @@ struct JSONLinesEventSinkTests {
             #expect(decoded.malformedLines == 1)
         }
     }
+
+    @Test("record writes the line before it returns, so a process that exits without flush() keeps every event")
+    func recordWritesThrough() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let sink = JSONLinesEventSink(directory: directory.url)
+        sink.record(RouteEvent.fixture(1))
+        #expect(try RouteEventLines.read(sink.fileURL(0)).events.map(\.id) == ["event-1"])
+        sink.record(RouteEvent.fixture(2))
+        #expect(try RouteEventLines.read(sink.fileURL(0)).events.map(\.id) == ["event-1", "event-2"])
+    }
+
+    @Test("events recorded from many tasks at once are all written as whole lines")
+    func concurrentRecordsStayWhole() async throws {
+        try await withTemporaryDirectory { directory in
+            let sink = JSONLinesEventSink(directory: directory.url)
+            await withTaskGroup(of: Void.self) { group in
+                for task in 0..<8 {
+                    group.addTask { for i in 0..<50 { sink.record(RouteEvent.fixture(task * 1_000 + i)) } }
+                }
+            }
+            let decoded = try RouteEventLines.read(sink.fileURL(0))
+            #expect(decoded.malformedLines == 0)
+            #expect(Set(decoded.events.map(\.id)).count == 400)
+            #expect(sink.droppedCount == 0)
+        }
+    }
 }

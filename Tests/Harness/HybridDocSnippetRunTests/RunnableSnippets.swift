@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:140", Snippet_app_integration_140.run),
-        ("docs/app-integration.md:178", Snippet_app_integration_178.run),
-        ("docs/app-integration.md:267", Snippet_app_integration_267.run),
-        ("docs/app-integration.md:311", Snippet_app_integration_311.run),
-        ("docs/app-integration.md:463", Snippet_app_integration_463.run),
+        ("docs/app-integration.md:147", Snippet_app_integration_147.run),
+        ("docs/app-integration.md:217", Snippet_app_integration_217.run),
+        ("docs/app-integration.md:306", Snippet_app_integration_306.run),
+        ("docs/app-integration.md:350", Snippet_app_integration_350.run),
+        ("docs/app-integration.md:502", Snippet_app_integration_502.run),
     ]
 }

@@ -3,7 +3,7 @@ public import HybridCore
 public import HybridProviders
 
 /// One model of an app's priority order, declared in Swift: `.onDevice`, `.openAI(model:apiKey:)`, `.llamaServer()`,
-/// any `LanguageModel`. A list of them is a complete config (``Router/init(models:instructions:options:configURL:installId:stateDirectory:cache:policy:eventSink:eventLabels:)``),
+/// any `LanguageModel`. A list of them is a complete config (``Router/init(models:instructions:options:configURL:configOptions:installId:stateDirectory:cache:policy:eventSink:eventLabels:)``),
 /// the same document type a remote config is, so a fetched config can later override it without code changes.
 public struct ModelChoice: Sendable {
     /// The model's id in the config (and in `servedBy`).

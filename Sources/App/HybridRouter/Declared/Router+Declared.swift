@@ -12,6 +12,10 @@ extension Router {
     /// models of the same id.
     ///
     /// - Parameters:
+    ///   - configOptions: how the fetched config is checked and kept fresh. By default a conditional fetch begins
+    ///     in the background every hour from the first request on (`refreshInterval`), so a long-running process
+    ///     follows the remote config; the first requests do not wait for the first fetch unless `firstFetchWait`
+    ///     says how long to. A fetched config serves the first request that starts after its fetch ended.
     ///   - installId: the install's stable id (rollout arms and field statistics count installs); nil: the one
     ///     kept in `stateDirectory`, created on the first launch.
     ///   - stateDirectory: where the install id and the last good copy of the fetched config are kept across
@@ -20,6 +24,7 @@ extension Router {
     public convenience init(
         models: [ModelChoice], instructions: String? = nil,
         options: FeatureGenerationOptions = FeatureGenerationOptions(maxOutputTokens: 1_024), configURL: String? = nil,
+        configOptions: ConfigLoader.Options = ConfigLoader.Options(refreshInterval: .seconds(3_600)),
         installId: String? = nil, stateDirectory: URL? = Router.defaultStateDirectory, cache: (any RouterCache)? = nil,
         policy: RouterDefaults = RouterDefaults(), eventSink: (any RouteEventSink)? = nil, eventLabels: [String: String] = [:]
     ) throws(ConfigError) {
@@ -31,7 +36,7 @@ extension Router {
         if let configURL {
             let loader = ConfigLoader(
                 bundled: validated, sourceURL: configURL, fetcher: ConfigFetcher(transport: URLSessionTransport.shared),
-                cacheFile: state?.configCacheFile)
+                cacheFile: state?.configCacheFile, options: configOptions)
             Task { await loader.refresh() }  // in the background; `refreshConfig()` awaits one
             source = .loader(loader)
         } else {
@@ -50,7 +55,7 @@ extension Router {
     public static var defaultStateDirectory: URL? { InstallState.defaultDirectory() }
 
     /// Fetches the remote config now (ETag, validation, last-known-good), when the router reads one through a
-    /// `ConfigLoader` (``init(models:instructions:options:configURL:installId:stateDirectory:cache:policy:eventSink:eventLabels:)``
+    /// `ConfigLoader` (``init(models:instructions:options:configURL:configOptions:installId:stateDirectory:cache:policy:eventSink:eventLabels:)``
     /// with a `configURL`, or `config: .loader(…)`): call it when the app comes to the foreground. nil for a fixed
     /// config.
     @discardableResult
