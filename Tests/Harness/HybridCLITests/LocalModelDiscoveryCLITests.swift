@@ -70,11 +70,12 @@ import Testing
         var environment = self.environment(fixture)
         environment[LocalModelInstallation.serverVariable] = installation.serverPath
         environment[LocalModelInstallation.modelVariable] = installation.modelPath
+        let childEnvironment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let (status, output) = try await BlockingWork.run {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", fixture.path("subreaper.py"), hybrid.path, "models"]
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.environment = childEnvironment
             process.currentDirectoryURL = fixture.directory
             let pipe = Pipe()
             process.standardOutput = pipe
