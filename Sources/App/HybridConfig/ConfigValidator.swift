@@ -201,12 +201,35 @@ public enum ConfigValidator {
     /// know, and an app then ignores them rather than refusing the document.
     static let schemaVersion = 1
 
+    /// The known key a misspelt `key` most likely meant: the closest by edit distance (case ignored), when it is
+    /// at most 2 edits and under half the key's length away; nil otherwise.
+    static func nearest(to key: String, in known: [String]) -> String? {
+        let typed = Array(key.lowercased())
+        let scored = known.map { ($0, editDistance(typed, Array($0.lowercased()))) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2, best.1 * 2 < typed.count else { return nil }
+        return best.0
+    }
+
+    /// Levenshtein distance (insertions, deletions, substitutions) between two short strings.
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, ca) in a.enumerated() {
+            var current = [i + 1]
+            for (j, cb) in b.enumerated() {
+                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
     static func unknownKeys(in tree: JSONValue) -> [ConfigIssue] {
         var issues: [ConfigIssue] = []
         func check(_ value: JSONValue?, _ known: [String], _ path: ConfigPath) {
             guard case .object(let members)? = value else { return }
             for key in members.keys.sorted() where !known.contains(key) {
-                var issue = ConfigIssue(path: path.key(key).description, message: "unknown key (ignored)", severity: .warning)
+                let hint = nearest(to: key, in: known).map { "; did you mean \"\($0)\"?" } ?? ""
+                var issue = ConfigIssue(path: path.key(key).description, message: "unknown key (ignored)\(hint)", severity: .warning)
                 issue.blocksPublishing = true
                 issue.isUnknownKey = true
                 issues.append(issue)

@@ -27,14 +27,20 @@ public enum ChildProcessReaper {
         pids.withLock { _ = $0.remove(pid) }
     }
 
-    /// Sends SIGKILL to every registered child. SIGKILL, not SIGTERM: a child spawned from a libdispatch thread
-    /// inherits a blocked-signal mask and may never see SIGTERM.
+    /// Sends SIGKILL to every registered child and waits for it. SIGKILL, not SIGTERM: a child spawned from a
+    /// libdispatch thread inherits a blocked-signal mask and may never see SIGTERM. The wait, because a killed child
+    /// nobody waits for stays a zombie (`llama-server <defunct>`) after we exit wherever the process it is handed to
+    /// (PID 1 in a container) does not reap; ECHILD (Foundation reaped it first) is fine.
     public static func killAll() {
         let all = pids.withLock { pids -> Set<Int32> in
             defer { pids.removeAll() }
             return pids
         }
         for pid in all { kill(pid, SIGKILL) }
+        for pid in all {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        }
     }
 
     private static let handlerSources = Mutex<[any DispatchSourceSignal]>([])

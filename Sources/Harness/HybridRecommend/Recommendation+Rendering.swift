@@ -9,7 +9,8 @@ extension Recommendation {
             lines.append("  floors: " + Self.describe(feature.floors))
             switch feature.decision {
             case .change:
-                lines.append("  CHANGE → \(feature.chosen?.label ?? "?")")
+                // "to", not an arrow: arrows are the priority order inside the label.
+                lines.append("  CHANGE to \(feature.chosen?.label ?? "?")")
             case .keepNoEvidence:
                 lines.append("  KEEP \(feature.current?.label ?? "current order") (no candidate shown better, or as good and cheaper or faster)")
             case .keepNothingQualifies:

@@ -17,6 +17,15 @@ struct EvalCommand: AsyncParsableCommand {
             By default every variant runs on every model in the feature's priority order. Unavailable models \
             (no API key, local model not installed) are stored as `unavailable` errors, not dropped. Ctrl-C stops \
             dispatching and leaves a resumable run: `hybrid eval --resume RUN`.
+
+            Scorers (--scorers NAME,…; NAME>=X makes any of them decide pass/fail at X, e.g. rouge_l>=0.4):
+            \(scorerHelp)
+            A scorer that decides pass/fail adds a check of its name to each result it scores: a failing one fails \
+            the case, counts in adherence, pass→fail flips, `compare` and the gates.
+
+            Exit codes: 0 success; 1 the work failed; 3 a --gate failed; 5 a model the feature depends on answered \
+            none of its cases (--allow-unavailable accepts that); 64 usage error (an unknown scorer, a bad option); \
+            130 interrupted (finish with --resume RUN).
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -53,12 +62,12 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "Seed for the dispatch order and retry jitter (default: 42).")
     var seed: UInt64?
 
-    @Option(help: "Comma-separated quality scorers (default: field_match for features with a schema, else token_f1,rouge_l).")
+    @Option(help: "Comma-separated quality scorers, NAME or NAME>=X to pass at X (default: field_match for features with a schema, else token_f1,rouge_l; listed below).")
     var scorers: String?
 
     @OptionGroup(title: "Judging") var judging: JudgeOptions
 
-    @Flag(help: "Reuse stored outputs for identical requests (cache hits are marked and left out of latency).")
+    @Flag(help: "Reuse stored outputs for identical requests (cache hits are marked and left out of latency); each repeat is its own draw, never served from another.")
     var cache = false
 
     @Flag(help: "Skip malformed dataset lines instead of refusing to start; the run records how many.")
@@ -104,6 +113,10 @@ struct EvalCommand: AsyncParsableCommand {
             throw ValidationError("give --feature and --dataset, or --resume RUN")
         }
         try OptionChecks.atLeast(1, repeats, option: "--repeat")
+        // Before anything starts (a local server takes seconds): a misspelt scorer is a usage error.
+        for item in scorers.map(Self.list) ?? [] where StandardScorers.parse(item) == nil {
+            throw ValidationError(Self.unknownScorer(item))
+        }
         try OptionChecks.atLeast(1, limit, option: "--limit")
         try OptionChecks.atLeast(1, concurrency, option: "--concurrency")
         try OptionChecks.atLeast(1, perModelConcurrency, option: "--per-model-concurrency")
@@ -196,9 +209,8 @@ struct EvalCommand: AsyncParsableCommand {
             }
 
             let slice = plan.shard.map { " (shard \($0): \(plan.workOrder.count) of them)" } ?? ""
-            print("run \(runID): feature \(plan.feature), \(plan.dataset.count) cases × \(plan.arms.count) arms × \(plan.repeats) = \(plan.plannedCount) results\(slice) (config: \(source), v\(document.version))")
-            for line in targetLines { print(line) }
-            print(concurrencyLine(plan, document))
+            let header = ["run \(runID): feature \(plan.feature), \(plan.dataset.count) cases × \(plan.arms.count) arms × \(plan.repeats) = \(plan.plannedCount) results\(slice) (config: \(source), v\(document.version))"]
+                + targetLines + [concurrencyLine(plan, document)]
             let runner = EvalRunner(
                 store: store, models: languageModels,
                 options: EvalOptions(
@@ -207,7 +219,7 @@ struct EvalCommand: AsyncParsableCommand {
                     scorers: try Self.scorers(settings.scorers, hasSchema: plan.featureConfig.outputSchema != nil),
                     judge: rubricJudge,
                     sendOversizedPrompts: sendOversizedPrompts, taskExecutor: CurlTransport.shared.taskExecutor))
-            let reporter = ProgressReporter(label: runID)
+            let reporter = ProgressReporter(label: runID, header: header)
             let trap = InterruptTrap()
             let workerOptions = WorkerOptions(
                 workerID: workerID ?? "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)",
@@ -329,12 +341,19 @@ struct EvalCommand: AsyncParsableCommand {
     static func scorers(_ names: [String]?, hasSchema: Bool) throws -> [any QualityScorer] {
         let chosen = names ?? (hasSchema ? ["field_match"] : ["token_f1", "rouge_l"])
         return try chosen.map { name in
-            guard let scorer = StandardScorers.named(name) else {
-                throw CLIError("unknown scorer \"\(name)\" (choose from: \(StandardScorers.names.joined(separator: ", ")))")
-            }
+            guard let scorer = StandardScorers.parse(name) else { throw CLIError(unknownScorer(name)) }
             return scorer
         }
     }
+
+    /// Why a `--scorers` item is refused, with the valid choices.
+    static func unknownScorer(_ item: String) -> String {
+        "unknown scorer \"\(item)\" (choose from: \(StandardScorers.names.joined(separator: ", ")); "
+            + "NAME>=X with X in 0...1 makes a scorer decide pass/fail)"
+    }
+
+    /// The scorers for `--help`, one line each.
+    static let scorerHelp = StandardScorers.summaries.map { "  \($0.name): \($0.summary)" }.joined(separator: "\n")
 
     static func list(_ value: String) -> [String] {
         value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -77,8 +77,10 @@ struct GlobalOptions: ParsableArguments {
             throw CLIError("cannot read config file \(config)")
         }
         let resolver = PromptFileResolver.forConfigFile(config)
-        let document = try ConfigValidator.load(data, promptFiles: resolver).document
-        return (document, Self.hash(document), config)
+        let validated = try ConfigValidator.load(data, promptFiles: resolver)
+        // The warnings `hybrid config validate` prints, in its words: a misspelt key is ignored here, so say so.
+        for issue in validated.warnings { CLIOutput.error("\(config): \(issue)") }
+        return (validated.document, Self.hash(validated.document), config)
     }
 
     /// The result store `--db` names (SQLite file or PostgreSQL URL).

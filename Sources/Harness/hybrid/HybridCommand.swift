@@ -13,8 +13,10 @@ struct HybridCommand: AsyncParsableCommand {
             --config FILE|URL. API keys are read from the environment variables the config names and are never \
             printed or stored.
 
-            Exit codes: 0 success; 1 the work failed (the message says why and what to do); 3 a quality gate \
-            failed (eval --gate, compare); 4 merged, but planned keys are missing (merge); 64 usage error; 130 interrupted (Ctrl-C; `hybrid eval --resume RUN` \
+            Exit codes: 0 success; 1 the work failed (the message says why and what to do); 2 a check's schema or \
+            constraints file is unusable (check); 3 a quality gate failed (eval --gate, report --gate, compare); \
+            4 merged, but planned keys are missing (merge); 5 eval measured nothing on a model the feature depends \
+            on (--allow-unavailable accepts it); 64 usage error; 130 interrupted (Ctrl-C; `hybrid eval --resume RUN` \
             finishes an interrupted run).
             """,
         subcommands: [

@@ -7,12 +7,27 @@ final class ProgressReporter: Sendable {
     private let isTerminal = isatty(STDERR_FILENO) == 1
     private let lastLine = Mutex<ContinuousClock.Instant?>(nil)
     private let label: String
+    /// Lines printed (to standard output) once, before the first progress: the run's plan. Held back until a result
+    /// is stored because a streamed dataset is checked while the first requests go out, and a bad line must be the
+    /// first thing said, not a plan of "N results" that was never going to run.
+    private let header: Mutex<[String]?>
 
-    init(label: String) {
+    init(label: String, header: [String] = []) {
         self.label = label
+        self.header = Mutex(header)
+    }
+
+    /// Prints the header unless it was printed already.
+    private func printHeader() {
+        guard let lines = header.withLock({ lines -> [String]? in
+            defer { lines = nil }
+            return lines
+        }) else { return }
+        for line in lines { print(line) }
     }
 
     func update(_ p: EvalProgress) {
+        printHeader()
         if isTerminal {
             // Ten redraws a second: one per result was a write(2) per sample, thousands a second in a fast eval.
             guard due(every: .milliseconds(100), p) else { return }
@@ -39,6 +54,7 @@ final class ProgressReporter: Sendable {
     }
 
     func finish() {
+        printHeader()
         if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 

@@ -66,6 +66,7 @@ struct CompareCommand: AsyncParsableCommand {
             hybrid compare RUN_A RUN_B              RUN_B against RUN_A, both in the database
             hybrid compare --baseline FILE RUN      RUN against a committed report.json
             Without --gate, a significant regression (paired 95% CI excluding zero, Holm-adjusted) fails.
+            Reports go to reports/compare-RUN_A-vs-RUN_B (or compare-FILE-vs-RUN) unless --out says otherwise.
             Exit codes: 0 all gates hold, 3 a gate failed, 1 error.
             """
     )
@@ -111,10 +112,17 @@ struct CompareCommand: AsyncParsableCommand {
             let gates = try gate.map { path throws(ReportError) in try GateSpec.load(path: path) }
                 ?? GateSpec(regression: RegressionRule(mode: .significant))
             report.gates = GateEvaluator.evaluate(report: report, gates: gates, baseline: base)
-            try ReportCLI.write(report, output: output)
+            try ReportCLI.write(report, out: output.out ?? defaultOut(currentID: currentID), format: output.format)
             if let flips = report.baseline?.flips { Self.printFlips(flips) }
             return report.gates?.exitCode ?? 0
         }
+    }
+
+    /// `reports/compare-A-vs-B` (A is the baseline run, or the baseline file's name without `.json`): a comparison
+    /// never writes into a run's own report folder, whose files (a gated run's CI artifact) it would overwrite.
+    private func defaultOut(currentID: String) -> String {
+        let base = baseline.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? runs[0]
+        return "reports/" + ReportCLI.safeName("compare-\(base)-vs-\(currentID)")
     }
 
     /// The flipped cases in brief, pass→fail first; the reports hold both outputs of each.
@@ -138,7 +146,7 @@ struct ReportOutputOptions: ParsableArguments {
     /// `--db` as given, for a nested command line (`FieldRunReport` loads the rollout config with it); stores
     /// are opened through `database.store` only.
     var db: String { database.given }
-    @Option(help: "Output directory (default: reports/RUN).")
+    @Option(help: "Output directory (default: reports/RUN; for compare reports/compare-A-vs-B, never a run's own folder).")
     var out: String?
     @Option(help: "Comma-separated formats: md, html, json, junit.")
     var format = "md,html,json,junit"
@@ -231,7 +239,7 @@ enum ReportCLI {
     }
 
     /// Run ids become folder names; keep them to one safe path component.
-    private static func safeName(_ id: String) -> String {
+    static func safeName(_ id: String) -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
         let cleaned = String(id.map { allowed.contains($0) ? $0 : "_" })
         return cleaned.isEmpty || cleaned.allSatisfy({ $0 == "." }) ? "run" : cleaned

@@ -1,6 +1,8 @@
 import Foundation
 import HybridConfig
 import HybridConfigTools
+import HybridLocalModelTestSupport
+import HybridProjectTestSupport
 import HybridTestSupport
 import Testing
 
@@ -28,7 +30,7 @@ struct ConfigUnknownKeysCLITests {
 
         let validate = try await fixture.hybrid(["config", "validate", file])
         #expect(validate.status == 1, "\(validate.output)")
-        #expect(validate.output.contains("features.summarize.overides: warning: unknown key"), "\(validate.output)")
+        #expect(validate.output.contains("features.summarize.overides: warning: unknown key (ignored); did you mean \"overrides\"?"), "\(validate.output)")
         #expect(validate.output.contains("conditions[0].labels.deviceClas: warning: label \"deviceClas\" is neither built in"), "\(validate.output)")
         #expect(validate.output.contains("2 unknown key(s) or undeclared label(s)"), "\(validate.output)")
         #expect(try await fixture.hybrid(["config", "validate", file, "--allow-unknown-keys"]).status == 0)
@@ -40,6 +42,29 @@ struct ConfigUnknownKeysCLITests {
         #expect(!FileManager.default.fileExists(atPath: target), "nothing published")
         let forced = try await fixture.hybrid(["config", "publish", file, "--to", target, "--db", fixture.database, "--allow-unknown-keys"])
         #expect(forced.status == 0, "\(forced.output)")
+    }
+
+    @Test("eval --config prints the warnings config validate prints, before it runs anything")
+    func evalWarnsAsValidateDoes() async throws {
+        let fixture = try CLIFixture()
+        defer { fixture.remove() }
+        let file = fixture.directory.appendingPathComponent("typo.json").path
+        try Data(try Self.document(label: "deviceClass").utf8).write(to: URL(fileURLWithPath: file))
+        let validate = try await fixture.hybrid(["config", "validate", file])
+        let warning = "\(file): features.summarize.overides: warning: unknown key (ignored); did you mean \"overrides\"?"
+        #expect(validate.output.contains(warning), "\(validate.output)")
+        // An unknown scorer stops the eval as a usage error (64) before any local server is started.
+        let standIn = try StandInLlamaServer(.exitsBeforeListening(1))
+        defer { standIn.remove() }
+        let eval = try await HybridCLI.run([
+            "eval", "--config", file, "--feature", "summarize", "--dataset", fixture.writeDataset("cases.jsonl", count: 1),
+            "--db", fixture.database, "--scorers", "label_mach",
+        ], in: fixture.directory, environment: standIn.environment)
+        #expect(eval.status == 64, "\(eval.output)")
+        #expect(eval.output.contains("unknown scorer \"label_mach\""), "\(eval.output)")
+        #expect(standIn.launches == 0)
+        let models = try await fixture.hybrid(["models", "--config", file, "--no-start"])
+        #expect(models.output.contains(warning), "\(models.output)")
     }
 
     @Test("a custom label the document declares is accepted; a built-in one needs no declaration")

@@ -26,7 +26,7 @@ import Testing
                 let outcome = try await HybridCLI.run(
                     ["recommend", "aa-\(run)", "--db", db, "--config", config.path], in: directory.url)
                 #expect(outcome.status == 0, "\(outcome.output)")
-                if outcome.output.contains("CHANGE →") { changed += 1 }
+                if outcome.output.contains("CHANGE to ") { changed += 1 }
                 if run == 0 {
                     #expect(outcome.output.contains("keep: no candidate shown better or shown as good and cheaper"), "\(outcome.output)")
                     #expect(outcome.output.contains("cases would show it") || outcome.output.contains("point the other way"), "\(outcome.output)")

@@ -70,6 +70,31 @@ struct ReportCommandTests {
         }
     }
 
+    @Test("compare without --out writes reports/compare-A-vs-B and leaves the runs' own report files as they were")
+    func compareNeverOverwritesARunsReport() async throws {
+        try await F.withTemporaryDirectory { directory in
+            _ = try await F.store(in: directory.appendingPathComponent(".hybrid"), runs: [
+                (F.run(), F.results()), (F.run("other-run"), F.results(runID: "other-run")),
+            ])
+            let report = try await Self.hybrid(["report", "other-run"], in: directory)
+            #expect(report.status == 0, "\(report.output)")
+            let own = directory.appendingPathComponent("reports/other-run/report.json")
+            let before = try Data(contentsOf: own)
+
+            let stored = try await Self.hybrid(["compare", F.runID, "other-run"], in: directory)
+            #expect(stored.status == 0, "\(stored.output)")
+            let folder = directory.appendingPathComponent("reports/compare-\(F.runID)-vs-other-run")
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("report.md").path), "\(stored.output)")
+            #expect(try Data(contentsOf: own) == before)
+
+            // Against a baseline file, the folder is named after the file.
+            let file = try await Self.hybrid(["compare", "--baseline", own.path, "other-run"], in: directory)
+            #expect(file.status == 0, "\(file.output)")
+            #expect(file.output.contains("reports/compare-report-vs-other-run/report.md"), "\(file.output)")
+            #expect(try Data(contentsOf: own) == before)
+        }
+    }
+
     @Test("report --reducer names the reducer and the unit of a run with repeats; a wrong reducer is refused")
     func reducerOption() async throws {
         try await F.withTemporaryDirectory { directory in

@@ -129,6 +129,29 @@ import Testing
         #expect(cached.allSatisfy { $0.cacheHit && $0.rawOutput == "The weather is fine." && $0.costUSD == 0 })
     }
 
+    /// Repeats are separate draws: with `--cache` none is served from a sibling repeat, in the run itself or on a
+    /// re-run, where repeat k reuses repeat k of the run before (so a re-run still costs nothing).
+    @Test func theCacheNeverServesOneRepeatFromAnother() async throws {
+        let fake = try FakeChatCompletionsServer { _, _ in .reply("The weather is fine.") }
+        defer { fake.stop() }
+        let document = try Self.config(models: ["fake": fake.baseURL])
+        let store = SQLiteResultStore(database: try HybridDatabase.inMemory())
+        let models = Self.models(document)
+        let first = try EvalPlan(runID: "r-a", feature: "summarize", config: document, configHash: "h", dataset: Self.dataset(), repeats: 3)
+        let measured = try await EvalRunner(store: store, models: models, options: EvalOptions(concurrency: 1, useCache: true)).run(first)
+        #expect(measured.cacheHits == 0)
+        #expect(fake.requestCount == 36)
+        let second = try EvalPlan(runID: "r-b", feature: "summarize", config: document, configHash: "h", dataset: Self.dataset(), repeats: 3)
+        let rerun = try await EvalRunner(store: store, models: models, options: EvalOptions(useCache: true)).run(second)
+        #expect(rerun.cacheHits == 36)
+        #expect(fake.requestCount == 36)
+        // More repeats than before: only the new draws are sent.
+        let third = try EvalPlan(runID: "r-c", feature: "summarize", config: document, configHash: "h", dataset: Self.dataset(), repeats: 4)
+        let more = try await EvalRunner(store: store, models: models, options: EvalOptions(useCache: true)).run(third)
+        #expect(more.cacheHits == 36)
+        #expect(fake.requestCount == 48)
+    }
+
     @Test func concurrencyIsCappedGloballyAndPerModel() async throws {
         let fake = try FakeChatCompletionsServer { _, _ in .reply("ok", delay: .milliseconds(30)) }
         defer { fake.stop() }

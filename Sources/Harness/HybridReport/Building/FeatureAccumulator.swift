@@ -159,8 +159,15 @@ struct FeatureAccumulator {
         }
     }
 
-    /// Ranking for "best": adherence rate, then primary quality mean, then lower median latency, then arm id.
+    /// Ranking for "best": adherence rate, then primary quality mean, then lower median latency, then arm id, among
+    /// the arms the quality-versus-cost chart does not show dominated (another arm as good and cheaper, or better
+    /// for the same cost): the ★ never marks an arm its own chart shows beaten.
     static func bestArm(_ arms: [ArmSummary], scorer: String?) -> String? {
+        let undominated = arms.filter { $0.paretoOptimal != false }
+        return ranked(undominated.isEmpty ? arms : undominated, scorer: scorer)
+    }
+
+    private static func ranked(_ arms: [ArmSummary], scorer: String?) -> String? {
         func key(_ arm: ArmSummary) -> (Double, Double, Double) {
             (
                 arm.adherence?.rate ?? -1,

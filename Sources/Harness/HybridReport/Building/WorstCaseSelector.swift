@@ -4,8 +4,8 @@ import HybridStore
 /// afterwards from only the listed results, read by key (``CaseDetailFiller``).
 ///
 /// Order, worst first: errors (except `unavailable`: never sent, nothing to look at), then constraint failures, then the rest by ascending mean score; ties by case id and
-/// repeat so the list is deterministic whatever the storage order. Results that passed and have no score are
-/// never listed: there is nothing to show about them.
+/// repeat so the list is deterministic whatever the storage order. Results that passed with full marks on every
+/// scorer (or no score) are never listed: there is nothing wrong to show about them.
 struct WorstCaseSelector {
     struct Rank: Comparable {
         var severity: Int
@@ -41,7 +41,8 @@ struct WorstCaseSelector {
             severity = 0
         } else if columns.constraintRange(row).contains(where: { !columns.constraintPassed[$0] }) {
             severity = 1
-        } else if !scores.isEmpty {
+        } else if scores.contains(where: { columns.scoreValues[$0] < 1 }) {
+            // Only a score below full marks is worth looking at; a perfect case is not a "worst" one.
             severity = 2
         } else {
             return

@@ -327,7 +327,7 @@ public struct MarkdownReportRenderer: Sendable {
             + "normal approximation above n = \(settings.bootstrapMaximumResampledCount)); their p-values from sign flips "
             + "(exact). Pass/fail pairs: McNemar exact. Repeats of a case are reduced to one value per case first. "
             + "p-values Holm-adjusted, α = \(settings.alpha); MDE at power \(settings.power). "
-            + "Latency excludes cache hits, retries, cold starts and errors. ★ = best arm.</sub>\n"
+            + "Latency excludes cache hits, retries, cold starts and errors. ★ = best arm: highest adherence, then quality, then median latency, among the arms no other arm beats on both quality and cost.</sub>\n"
     }
 
     private func row(_ cells: [String]) -> String {

@@ -33,7 +33,7 @@ struct SampleContext: Sendable {
         if !options.sendOversizedPrompts, let overflow = Self.contextOverflow(rendered.request, model: model) {
             return (record(item, evalCase, prompt: rendered.prompt, error: ResultError(kind: overflow.kind.rawValue, message: overflow.description)), nil)
         }
-        let requestHash = RequestFingerprint.hash(modelID: arm.modelID, request: rendered.request)
+        let requestHash = RequestFingerprint.hash(modelID: arm.modelID, request: rendered.request, repeatIndex: item.repeatIndex)
 
         if options.useCache, let cached = try? await store.cachedResponse(requestHash: requestHash) {
             let response = GenerationResponse(

@@ -3,12 +3,16 @@
 /// Single-label classification: the labels are the acceptable answers. The output is compared after
 /// trimming surrounding quotes, backticks, Markdown emphasis and trailing punctuation, collapsing white space
 /// and lowercasing, so `"**Positive.**"` matches `positive`. Anything more than the label (`It is positive`)
-/// scores 0; that is the point of a label check.
+/// scores 0; that is the point of a label check. It decides pass/fail (``passThreshold`` 1), so a wrong label fails
+/// the case like a broken format does.
 public struct LabelMatchScorer: QualityScorer {
     /// The scorer; it has no options.
     public init() {}
 
     public var name: String { "label_match" }
+
+    /// A label is right or wrong: a case passes only with the expected label.
+    public var passThreshold: Double? { 1 }
 
     public func score(output: String, reference: Reference) -> Double? {
         guard !reference.labels.isEmpty else { return nil }

@@ -44,7 +44,20 @@ public struct SampleScorer: Sendable {
         // The same checks the router runs on live responses, so stored adherence is what the router would see.
         let checks = OutputChecks(schema: structuredCheck?.schema, constraints: constraints).evaluate(output)
         let quality = reference.map { scorers.scores(output: output, reference: $0) } ?? [:]
-        return SampleMetrics(constraints: checks.results, quality: quality, parsed: checks.parsed)
+        return SampleMetrics(constraints: checks.results + scoreChecks(quality), quality: quality, parsed: checks.parsed)
+    }
+
+    /// One check per scorer that decides pass/fail and scored this output: `label_match` passes at 1, a
+    /// `NAME>=X` scorer at X.
+    func scoreChecks(_ quality: [String: Double]) -> [ConstraintResult] {
+        scorers.compactMap { scorer in
+            guard let threshold = scorer.passThreshold, let value = quality[scorer.name] else { return nil }
+            let passed = value >= threshold
+            let shown = { (number: Double) in number == number.rounded() ? String(Int(number)) : String(format: "%.3g", number) }
+            return ConstraintResult(
+                name: scorer.name, passed: passed, observed: .double(value), limit: .double(threshold),
+                message: "\(scorer.name) \(shown(value)), \(passed ? "at least" : "below") the \(shown(threshold)) it passes at")
+        }
     }
 
     /// All metrics for a response that may have called tools. A response that called tools is not the final
