@@ -4,7 +4,7 @@ declaration a line, into api/app-public.txt, so that every change to what apps c
 
 `make test` runs it with --check: it fails, with the difference, when the committed list is not what the sources
 declare; run `python3 scripts/public-api.py` to write the new list and commit it with the change. Either way it
-fails when the count passes BUDGET (700, #39). The count covers every module an app's `HybridAI` links (its closure:
+fails when the count passes BUDGET (700 at #39; 707 since #66, see below). The count covers every module an app's `HybridAI` links (its closure:
 HybridCrypto too, not only what the umbrella re-exports), because an app can import any of them.
 
 It also counts the `package` declarations of those modules: hiding a declaration behind `package` is not removing
@@ -31,8 +31,12 @@ def module_dir(module):
         sys.exit(f"public-api.py: expected one Sources/<half>/{module} folder, found {len(found)}")
     return found[0]
 OUT = ROOT / "api" / "app-public.txt"
-# The app API's budget (#39): a new public declaration must make room for itself.
-BUDGET = 700
+# The app API's budget (#39): a new public declaration must make room for itself. #66 raised it by 7 for what a new app
+# developer was found to need and could not say: `StructuredOutput.validateSchema()`, `StructuredOutputError` (and its
+# description), `RouterError.Code.invalidOutputType` and `RouterError.outputTypeError` (a type the schema cannot
+# describe is a thrown error, not a crash), `PublishedPrices` (`asOf`, `price(of:kind:)`: a cost is never silently
+# $0); `StructuredChoice`, a second spelling once enums derive alone, went.
+BUDGET = 707
 MODULES = ["HybridCore", "HybridValidation", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter",
            "HybridEvents", "HybridAI", "HybridCrypto"]
 # The `package` declarations of the same modules may not grow.

@@ -6,7 +6,7 @@ import Testing
 /// The schema an app's Swift type sends to models, derived from `Decodable`, and the partial values of a stream.
 @Suite("Structured output")
 struct StructuredOutputTests {
-    enum Kind: String, StructuredChoice { case museum, park, restaurant }
+    enum Kind: String, Codable, CaseIterable, Sendable { case museum, park, restaurant }
 
     struct Sight: Decodable, Sendable {
         var name: String

@@ -14,7 +14,7 @@ import Testing
     }
 
     struct Trip: StructuredOutput, Equatable {
-        enum Mode: String, StructuredChoice { case train, plane }
+        enum Mode: String, Codable, CaseIterable, Sendable { case train, plane }
         var title: String
         var days: Int
         var mode: Mode

@@ -12,7 +12,7 @@ import Testing
 @Suite("Typed, declared routing")
 struct TypedRoutingTests {
     struct Verdict: StructuredOutput {
-        enum Label: String, StructuredChoice { case positive, negative, neutral }
+        enum Label: String, Codable, CaseIterable, Sendable { case positive, negative, neutral }
         var label: Label
         var confidence: Double
         init(from decoder: any Decoder) throws {

@@ -197,7 +197,7 @@ final class NodeBox {
         }
     }
 
-    /// A `CaseIterable` enum backed by `String` or an integer (``StructuredChoice`` or not) is a choice of its raw
+    /// A `CaseIterable` enum backed by `String` or an integer is a choice of its raw
     /// values, with its first case as the placeholder; nil for any other type.
     private func choice<T>(_ type: T.Type, path: [any CodingKey]) throws(SchemaDerivation.Failure) -> T? {
         guard let iterable = T.self as? any CaseIterable.Type, let (cases, first) = Self.rawCases(of: iterable) else {

@@ -76,12 +76,3 @@ extension StructuredOutput {
         }
     }
 }
-
-/// A `String`-backed enum whose cases are the only values a model may answer with: the schema lists them as `enum`.
-/// Not needed: any `CaseIterable` enum backed by `String` or an integer is listed the same way; kept for the apps
-/// that conform to it.
-///
-/// ```swift
-/// enum Sentiment: String, StructuredChoice { case positive, negative, neutral }
-/// ```
-public protocol StructuredChoice: CaseIterable, RawRepresentable, Decodable, Sendable where RawValue == String {}
