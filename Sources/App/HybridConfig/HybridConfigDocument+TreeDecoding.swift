@@ -61,12 +61,12 @@ extension FeatureConfig {
         for (key, value) in members {
             try f.read(key, value)
         }
-        guard let variants = f.variants else { throw ConfigTreeReader.Refusal(path.key("variants"), "missing required key") }
+        guard let variants = f.variants else { throw ConfigTreeReader.missing("variants", among: members, at: path) }
         guard let defaultVariant = f.defaultVariant else {
-            throw ConfigTreeReader.Refusal(path.key("defaultVariant"), "missing required key")
+            throw ConfigTreeReader.missing("defaultVariant", among: members, at: path)
         }
-        guard let priority = f.priority else { throw ConfigTreeReader.Refusal(path.key("priority"), "missing required key") }
-        guard let privacy = f.privacy else { throw ConfigTreeReader.Refusal(path.key("privacy"), "missing required key") }
+        guard let priority = f.priority else { throw ConfigTreeReader.missing("priority", among: members, at: path) }
+        guard let privacy = f.privacy else { throw ConfigTreeReader.missing("privacy", among: members, at: path) }
         self.init(
             description: f.description, inputs: f.inputs ?? ["input"], instructions: f.instructions, variants: variants,
             defaultVariant: defaultVariant, outputSchema: f.outputSchema, constraints: f.constraints, options: f.options,

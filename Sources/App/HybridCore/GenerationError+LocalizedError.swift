@@ -8,7 +8,9 @@ extension GenerationError: LocalizedError {
     public var errorDescription: String? {
         switch kind {
         case .rateLimited: "The service is busy right now."
-        case .unavailable, .serverError, .timeout: "The service could not be reached."
+        case .unavailable, .timeout: "The service could not be reached."
+        // The network worked and the server answered with a failure: nothing on the user's side to check.
+        case .serverError: "The service ran into a problem."
         case .refusal: "This request can't be answered."
         case .cancelled: "The request was cancelled."
         case .contextWindowExceeded: "The text is too long to process."
@@ -21,7 +23,8 @@ extension GenerationError: LocalizedError {
     package var userRemedy: String? {
         switch kind {
         case .rateLimited: "Try again in a moment."
-        case .unavailable, .serverError, .timeout: "Check your connection and try again."
+        case .unavailable, .timeout: "Check your connection and try again."
+        case .serverError: "Try again later."
         case .contextWindowExceeded: "Try a shorter text."
         default: nil
         }

@@ -171,7 +171,7 @@ public struct GenerationError: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidRequest:
             return "\(model): invalid request (\(detail)); fix the request or the model's configuration"
         case .authentication:
-            return "\(model): authentication failed (\(detail)); check the API key environment variable"
+            return "\(model): authentication failed (\(detail)); check that key and its permissions"
         case .serverError:
             return "\(model): server error\(status.map { " \($0)" } ?? "") (\(detail)); a retry may help"
         case .decodingFailure:

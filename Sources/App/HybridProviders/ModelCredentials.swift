@@ -47,13 +47,16 @@ public struct ModelCredentials: Sendable {
         case .environment, .none:
             return base
         case .headers(let headers):
-            return HeaderInjectingTransport(base: base, headers: headers)
+            return CredentialedTransport(
+                base: HeaderInjectingTransport(base: base, headers: headers),
+                keySource: "the headers your app's proxy provider returned (ModelCredentials.proxy)")
         case .key(let read):
             let name = Self.headerName(kind)
-            return HeaderInjectingTransport(base: base) {
+            let injecting = HeaderInjectingTransport(base: base) {
                 let key = try await read()
                 return [name: name == "Authorization" ? "Bearer \(key)" : key]
             }
+            return CredentialedTransport(base: injecting, keySource: "the key your app passed in code (ModelCredentials.key)")
         }
     }
 

@@ -7,7 +7,12 @@ extension RouterError: LocalizedError {
     /// A short message for the app's user; `description` has the diagnostic.
     public var errorDescription: String? {
         switch code.kind {
-        case .noEligibleModel: unreachable ? "The assistant could not be reached." : "The assistant can't answer this request right now."
+        case .noEligibleModel:
+            switch failure {
+            case .unreachable: "The assistant could not be reached."
+            case .serverFailed: "The assistant's service ran into a problem."
+            case .other: "The assistant can't answer this request right now."
+            }
         case .deadlineExceeded: "The answer took too long."
         case .stopped: generationError?.errorDescription ?? "This request can't be answered."
         case .streamInterrupted: "The answer was interrupted."
@@ -21,7 +26,7 @@ extension RouterError: LocalizedError {
     /// What the user can do about it; nil where nothing they do helps (a refusal, a bug in the app).
     public var recoverySuggestion: String? {
         switch code.kind {
-        case .noEligibleModel: unreachable ? "Check your connection and try again." : "Try again later."
+        case .noEligibleModel: failure == .unreachable ? "Check your connection and try again." : "Try again later."
         case .deadlineExceeded, .streamInterrupted, .outputChecksFailed, .outputNotDecodable: "Try again."
         case .stopped: generationError?.userRemedy
         case .inputTooShort: minimumLength.map { "Write at least \($0) characters." } ?? "Write a little more."
@@ -29,9 +34,13 @@ extension RouterError: LocalizedError {
         }
     }
 
-    /// Every model called failed the way a network or a server down fails.
-    private var unreachable: Bool {
-        let errors = attempts.compactMap(\.outcome.error)
-        return !errors.isEmpty && errors.allSatisfy { [.unavailable, .serverError, .timeout].contains($0.kind) }
+    private enum Failure { case unreachable, serverFailed, other }
+
+    /// How every model called failed: the network (nothing answered: the user's connection may be the cause), a
+    /// server that answered with an error (a connection check would not help), or anything else.
+    private var failure: Failure {
+        let kinds = attempts.compactMap(\.outcome.error?.kind)
+        guard !kinds.isEmpty, kinds.allSatisfy({ [.unavailable, .serverError, .timeout].contains($0) }) else { return .other }
+        return kinds.contains(.serverError) ? .serverFailed : .unreachable
     }
 }

@@ -28,7 +28,7 @@ struct GenerationErrorTests {
         (.invalidRequest(model: "m", detail: "bad temperature"), "m: invalid request (bad temperature); fix the request or the model's configuration"),
         (
             .authentication(model: "m", detail: "invalid_api_key"),
-            "m: authentication failed (invalid_api_key); check the API key environment variable"
+            "m: authentication failed (invalid_api_key); check that key and its permissions"
         ),
         (.serverError(model: "m", status: 502, detail: "bad gateway"), "m: server error 502 (bad gateway); a retry may help"),
         (.serverError(model: "m", status: nil, detail: "stream reset"), "m: server error (stream reset); a retry may help"),

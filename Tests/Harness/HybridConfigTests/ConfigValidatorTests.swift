@@ -43,6 +43,16 @@ struct ConfigValidatorTests {
         #expect(issues.map(\.path) == ["features.summarize.priority[1]"])
     }
 
+    @Test("a misspelt required key is named: `priorty` is reported as the near miss of the missing `priority`")
+    func misspeltRequiredKeyIsNamed() throws {
+        let issues = Fixtures.errors(Fixtures.config {
+            $0.set(["features", "summarize", "priority"], nil)
+            $0.set(["features", "summarize", "priorty"], ["local-smollm2"])
+        })
+        let issue = try #require(issues.first { $0.path == "features.summarize.priority" }, "\(issues)")
+        #expect(issue.message.contains("\"priorty\"") && issue.message.contains("misspelling"), "\(issue.message)")
+    }
+
     @Test func missingRequiredKey() {
         let issues = Fixtures.errors(Fixtures.config { $0.set(["models", "local-smollm2", "contextWindow"], nil) })
         #expect(issues.map(\.path) == ["models.local-smollm2.contextWindow"])

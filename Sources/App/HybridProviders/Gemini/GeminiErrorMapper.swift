@@ -31,7 +31,7 @@ enum GeminiErrorMapper {
             return .contextWindowExceeded(model: model, detail: detail)
         }
         if body?.reasons.contains("API_KEY_INVALID") == true || message.contains("api key not valid") {
-            return .authentication(model: model, detail: detail)
+            return context.authentication(detail: detail)
         }
         switch status {
         case 429:

@@ -51,7 +51,7 @@ enum OpenAIErrorMapper {
         case let status? where !(400..<600).contains(status):
             return .serverError(model: modelID, status: status, detail: "unexpected status: \(detail)")
         case nil where type.contains("authentication"):
-            return .authentication(model: modelID, detail: detail)
+            return context.authentication(detail: detail)
         case nil where type.contains("rate_limit") || code.contains("rate_limit"):
             return .rateLimited(model: modelID, retryAfter: nil, retryable: true, detail: detail)
         default:

@@ -16,6 +16,8 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
     let transport: any HTTPTransport
     let environment: @Sendable (String) -> String?
     let apiKeyVariable: String?
+    /// Where the key comes from, named by an authentication failure.
+    let keySource: String
     let timeouts: HTTPTimeouts
     let maxResponseBytes: Int
     let streaming: Bool
@@ -29,11 +31,15 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
         self.transport = transport
         self.environment = environment
         apiKeyVariable = setup.apiKeyVariable
+        keySource = Self.keySource(transport: transport, variable: setup.apiKeyVariable)
         timeouts = setup.settings.timeouts
         maxResponseBytes = setup.settings.maxResponseBytes
         streaming = setup.capabilities.streaming
         self.logger = logger
     }
+
+    /// How long a stream may wait for its first byte when the settings name no limit.
+    static var defaultStreamFirstByte: Duration { .seconds(30) }
 
     /// Error bodies are read up to this size; the rest is dropped (which cancels the transfer).
     static var errorBodyLimit: Int { 64 << 10 }
@@ -46,6 +52,12 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
         case notRequired
         case present(String)
         case missing(variable: String)
+    }
+
+    static func keySource(transport: any HTTPTransport, variable: String?) -> String {
+        if let credentialed = transport as? CredentialedTransport { return credentialed.keySource }
+        if let variable, !variable.isEmpty { return "the key in environment variable \(variable)" }
+        return "no key: the model's config names none (apiKeyEnv) and the app passed no ModelCredentials"
     }
 
     func apiKey() -> KeyLookup {
@@ -152,9 +164,13 @@ struct HTTPModelEngine<Wire: WireFormat>: Sendable {
         // treat it as a rejected key.
         case .missing(let variable): throw .unavailable(model: modelID, reason: .missingAPIKey(variable: variable))
         }
-        let context = WireContext(modelID: modelID, redactor: APIKeyRedactor(key: key))
+        let context = WireContext(modelID: modelID, redactor: APIKeyRedactor(key: key), keySource: keySource)
 
         var limits = timeouts
+        // A server that took the connection and never answers (a llama-server stuck in shutdown) would hold a stream
+        // to the total limit; a live one sends its first byte with its first token, so a stream gets a first-byte
+        // limit by default. A plain call's first byte is its whole answer, so it keeps the configured limits only.
+        if stream, limits.firstByte == nil { limits.firstByte = Self.defaultStreamFirstByte }
         var deadlineCapped = false
         if let remaining = request.remainingTime() {
             guard remaining > .zero else { throw .timeout(model: modelID, after: nil, phase: .deadline) }

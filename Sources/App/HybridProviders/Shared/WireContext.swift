@@ -9,6 +9,8 @@ import HybridTransport
 struct WireContext: Sendable {
     var modelID: String
     var redactor: APIKeyRedactor
+    /// Where the key came from (the engine's ``HTTPModelEngine/keySource``), for an authentication failure.
+    var keySource: String = ""
     var now: Date = Date()
 
     /// Error details are cut to this many characters; enough to act on, short enough for a log line.
@@ -67,7 +69,7 @@ struct WireContext: Sendable {
     func map(status: Int?, headers: HTTPHeaders, detail: String) -> GenerationError {
         switch status {
         case 401, 403:
-            return .authentication(model: modelID, detail: detail)
+            return authentication(detail: detail)
         case 429:
             return .rateLimited(model: modelID, retryAfter: RetryAfter.duration(from: headers, now: now), retryable: true, detail: detail)
         case let status? where (400..<500).contains(status):
@@ -77,6 +79,11 @@ struct WireContext: Sendable {
         case nil:
             return .serverError(model: modelID, status: nil, detail: detail)
         }
+    }
+
+    /// A rejected key, said with where the key came from: code, an environment variable or a proxy's headers.
+    func authentication(detail: String) -> GenerationError {
+        .authentication(model: modelID, detail: keySource.isEmpty ? detail : "\(detail); the key came from \(keySource)")
     }
 
     /// The body text of an error response, or a note that it was empty, prefixed with the status.

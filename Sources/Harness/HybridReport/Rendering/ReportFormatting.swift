@@ -11,7 +11,10 @@ public enum ReportFormatting {
 
     static func proportion(_ p: ProportionSummary?) -> String {
         guard let p else { return "—" }
-        return "\(percent(p.rate)) \(percentInterval(p.lower, p.upper)) (\(p.passed)/\(p.total))"
+        // With repeats (or installs) the interval counts units, not results: say its n, so "60/60" beside a bound
+        // on 30 cases does not read as 60 independent trials.
+        let n = p.units.flatMap { $0 == p.total ? nil : ", interval on n = \($0)" } ?? ""
+        return "\(percent(p.rate)) \(percentInterval(p.lower, p.upper)) (\(p.passed)/\(p.total)\(n))"
     }
 
     /// A quality score with three decimals.
