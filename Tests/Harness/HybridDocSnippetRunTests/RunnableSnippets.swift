@@ -5,7 +5,7 @@ enum RunnableSnippets {
         ("docs/app-integration.md:147", Snippet_app_integration_147.run),
         ("docs/app-integration.md:217", Snippet_app_integration_217.run),
         ("docs/app-integration.md:306", Snippet_app_integration_306.run),
-        ("docs/app-integration.md:350", Snippet_app_integration_350.run),
-        ("docs/app-integration.md:502", Snippet_app_integration_502.run),
+        ("docs/app-integration.md:353", Snippet_app_integration_353.run),
+        ("docs/app-integration.md:505", Snippet_app_integration_505.run),
     ]
 }
