@@ -84,16 +84,22 @@ extension HTTPBatchEventUploader {
         rewriteSpool()
     }
 
+    /// The spool without the events gone: the queue, then what `record` wrote that the actor has not taken yet.
     private func rewriteSpool() {
         guard let spool else { return }
-        spool.close()
-        do {
-            var data = Data()
-            for event in queue { data.append(try RouteEventLines.line(event)) }
-            try AtomicFile.write(data, to: spool.url)
-        } catch {
-            status.lastError = "spool \(spool.url.path): \(error)"
+        let queued = queue
+        let failure = spool.withLock { appender -> String? in
+            appender.close()
+            do {
+                var data = Data()
+                for event in queued + inbox.withLock({ $0.events }) { data.append(try RouteEventLines.line(event)) }
+                try AtomicFile.write(data, to: appender.url)
+                return nil
+            } catch {
+                return "spool \(appender.url.path): \(error)"
+            }
         }
+        if let failure { status.lastError = failure }
     }
 
     /// The wait before the next attempt: `initialBackoff` doubled per consecutive failure up to `maxBackoff`, times

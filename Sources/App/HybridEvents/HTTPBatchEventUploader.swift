@@ -5,10 +5,11 @@ import Synchronization
 
 /// Uploads route events to a collector in gzip-compressed batches (`RouteEventBatch`), in the background.
 ///
-/// `record` only appends to a bounded in-memory inbox (a full queue drops the event and counts it: `droppedCount`,
-/// also sent to the collector in the next batch); the actor takes events from there, appends them to the spool
-/// file (`spoolDirectory/spool.jsonl`, read back when a new uploader starts on the same directory, so events
-/// survive app restarts), and sends a batch when `maxBatchEvents` are queued or the oldest waited `maxBatchAge`.
+/// `record` appends to a bounded in-memory inbox (a full queue drops the event and counts it: `droppedCount`, also
+/// sent to the collector in the next batch) and, with a `spoolDirectory`, writes the event's line to the spool file
+/// (`spool.jsonl`) before it returns, so a process that exits right after a request (without `flush()`) loses
+/// nothing: the next uploader on the same directory reads the spool back and sends it. The actor takes events from
+/// the inbox and sends a batch when `maxBatchEvents` are queued or the oldest waited `maxBatchAge`.
 /// Failed uploads (network errors, 5xx, 429) are retried with exponential back-off and jitter, honouring
 /// `Retry-After`; a 401 stops uploading (`Status.stopped`); a 400 or a 413 for a single event rejects those events
 /// instead of retrying them forever. Each event has a unique id, so a batch sent twice is stored once.
@@ -26,7 +27,10 @@ public actor HTTPBatchEventUploader: RouteEventSink {
     let transport: any HTTPTransport
     nonisolated let inbox = Mutex(Inbox())
     var queue: [RouteEvent] = []
-    var spool: LineAppender?
+    /// The spool file; `record` appends to it on the caller's thread, the actor rewrites it after a batch.
+    nonisolated let spool: Mutex<LineAppender>?
+    /// The last failure to write the spool, reported in `Status.lastError`.
+    nonisolated let spoolError = Mutex<String?>(nil)
     /// When each run of queued events arrived, oldest first (a run is one drain of the inbox), so the events left
     /// after a full batch went keep their own age instead of all counting as due.
     var arrivals: [(count: Int, at: ContinuousClock.Instant)] = []
@@ -51,8 +55,10 @@ public actor HTTPBatchEventUploader: RouteEventSink {
             let url = directory.appendingPathComponent("spool.jsonl")
             let leftover = (try? RouteEventLines.read(url).events) ?? []
             queue = Array(leftover.suffix(configuration.maxQueuedEvents))
-            spool = LineAppender(url: url)
+            spool = Mutex(LineAppender(url: url))
             if !queue.isEmpty { arrivals = [(queue.count, ContinuousClock.now - configuration.maxBatchAge)] }
+        } else {
+            spool = nil
         }
         let held = queue.count
         inbox.withLock { $0.held = held; $0.drainScheduled = held > 0 }
@@ -72,6 +78,19 @@ public actor HTTPBatchEventUploader: RouteEventSink {
             return true
         }
         if schedule { Task { await self.drainInbox() } }
+        writeThrough(event)
+    }
+
+    /// Appends `event` to the spool now. A spool rewrite between the inbox and this line may already hold it: the
+    /// spool then has it twice, and the collector stores an event id once.
+    private nonisolated func writeThrough(_ event: RouteEvent) {
+        guard let spool else { return }
+        do {
+            let line = try RouteEventLines.line(event)
+            try spool.withLock { try $0.append(line) }
+        } catch {
+            spoolError.withLock { $0 = "spool \(configuration.spoolDirectory?.path ?? ""): \(error)" }
+        }
     }
 
     /// Events dropped so far because the queue was full.
@@ -80,6 +99,7 @@ public actor HTTPBatchEventUploader: RouteEventSink {
     /// What the uploader has done so far.
     public var currentStatus: Status {
         var current = status
+        if let error = spoolError.withLock({ $0 }) { current.lastError = current.lastError ?? error }
         current.pending = queue.count + inbox.withLock { $0.events.count }
         current.droppedCount = droppedCount
         return current
@@ -116,17 +136,7 @@ public actor HTTPBatchEventUploader: RouteEventSink {
         guard !taken.isEmpty else { return pump() }
         arrivals.append((taken.count, .now))
         queue += taken
-        appendToSpool(taken)
         pump()
-    }
-
-    private func appendToSpool(_ events: [RouteEvent]) {
-        guard let spool else { return }
-        do {
-            for event in events { try spool.append(try RouteEventLines.line(event)) }
-        } catch {
-            status.lastError = "spool \(spool.url.path): \(error)"
-        }
     }
 
     /// Starts a send when a batch is due and none is running; otherwise arranges to look again when one will be.
