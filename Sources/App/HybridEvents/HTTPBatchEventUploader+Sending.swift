@@ -86,9 +86,9 @@ extension HTTPBatchEventUploader {
 
     /// The spool without the events gone: the queue, then what `record` wrote that the actor has not taken yet.
     private func rewriteSpool() {
-        guard let spool else { return }
         let queued = queue
         let failure = spool.withLock { appender -> String? in
+            guard let appender else { return nil }
             appender.close()
             do {
                 var data = Data()

@@ -28,7 +28,7 @@ public actor HTTPBatchEventUploader: RouteEventSink {
     nonisolated let inbox = Mutex(Inbox())
     var queue: [RouteEvent] = []
     /// The spool file; `record` appends to it on the caller's thread, the actor rewrites it after a batch.
-    nonisolated let spool: Mutex<LineAppender>?
+    nonisolated let spool: Mutex<LineAppender?>
     /// The last failure to write the spool, reported in `Status.lastError`.
     nonisolated let spoolError = Mutex<String?>(nil)
     /// When each run of queued events arrived, oldest first (a run is one drain of the inbox), so the events left
@@ -58,7 +58,7 @@ public actor HTTPBatchEventUploader: RouteEventSink {
             spool = Mutex(LineAppender(url: url))
             if !queue.isEmpty { arrivals = [(queue.count, ContinuousClock.now - configuration.maxBatchAge)] }
         } else {
-            spool = nil
+            spool = Mutex(nil)
         }
         let held = queue.count
         inbox.withLock { $0.held = held; $0.drainScheduled = held > 0 }
@@ -84,10 +84,10 @@ public actor HTTPBatchEventUploader: RouteEventSink {
     /// Appends `event` to the spool now. A spool rewrite between the inbox and this line may already hold it: the
     /// spool then has it twice, and the collector stores an event id once.
     private nonisolated func writeThrough(_ event: RouteEvent) {
-        guard let spool else { return }
+        guard configuration.spoolDirectory != nil else { return }
         do {
             let line = try RouteEventLines.line(event)
-            try spool.withLock { try $0.append(line) }
+            try spool.withLock { try $0?.append(line) }
         } catch {
             spoolError.withLock { $0 = "spool \(configuration.spoolDirectory?.path ?? ""): \(error)" }
         }

@@ -38,7 +38,7 @@ enum Snippet_README_59 {
             let city = try await router.respond(
                 to: "Give the name, the country and two landmarks of the city of Paris.", generating: CityInfo.self)
             print(city.content.name, city.content.country, city.content.landmarks)
-            print("served by", city.routed.servedBy.id, "after", city.routed.attempts.count, "attempt(s),", city.routed.totalCostUSD.map { "$\($0)" } ?? "cost unknown")
+            print("served by", city.routed.servedBy.id, "after", city.routed.attempts.count, "attempt(s),", city.routed.totalCostUSD.map { String(format: "$%.6f", $0) } ?? "cost unknown")
         } catch {
             // Nothing answered: a sentence for the user, and every model tried with its reason for you.
             print(error.localizedDescription, error.recoverySuggestion ?? "")

@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:147", Snippet_app_integration_147.run),
-        ("docs/app-integration.md:217", Snippet_app_integration_217.run),
-        ("docs/app-integration.md:306", Snippet_app_integration_306.run),
-        ("docs/app-integration.md:353", Snippet_app_integration_353.run),
-        ("docs/app-integration.md:505", Snippet_app_integration_505.run),
+        ("docs/app-integration.md:148", Snippet_app_integration_148.run),
+        ("docs/app-integration.md:218", Snippet_app_integration_218.run),
+        ("docs/app-integration.md:307", Snippet_app_integration_307.run),
+        ("docs/app-integration.md:354", Snippet_app_integration_354.run),
+        ("docs/app-integration.md:506", Snippet_app_integration_506.run),
     ]
 }
