@@ -43,6 +43,7 @@ struct ReportCommand: AsyncParsableCommand {
                     options: options, segments: split)
             } else {
                 report = try await ReportBuilder(options: options).build(store: store, runID: run)
+                await RecommendedArm.annotate(&report, run: run, store: store, reducer: output.reducer)
                 report.judgeReliability = try ReportCLI.judgeReliability(of: report, check: judgeCheck)
             }
             if let gate {
@@ -113,6 +114,10 @@ struct CompareCommand: AsyncParsableCommand {
                 ?? GateSpec(regression: RegressionRule(mode: .significant))
             report.gates = GateEvaluator.evaluate(report: report, gates: gates, baseline: base)
             try ReportCLI.write(report, out: output.out ?? defaultOut(currentID: currentID), format: output.format)
+            if gate == nil {
+                // Without --gate the gates are the default rule: "all held" must not read as "no case got worse".
+                print("(no --gate: the default gate fails only a significant paired regression (Holm-adjusted); flips below are counted, not gated)")
+            }
             if let flips = report.baseline?.flips { Self.printFlips(flips) }
             return report.gates?.exitCode ?? 0
         }

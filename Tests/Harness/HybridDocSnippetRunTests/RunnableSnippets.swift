@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:148", Snippet_app_integration_148.run),
-        ("docs/app-integration.md:218", Snippet_app_integration_218.run),
-        ("docs/app-integration.md:307", Snippet_app_integration_307.run),
-        ("docs/app-integration.md:354", Snippet_app_integration_354.run),
-        ("docs/app-integration.md:506", Snippet_app_integration_506.run),
+        ("docs/app-integration.md:150", Snippet_app_integration_150.run),
+        ("docs/app-integration.md:220", Snippet_app_integration_220.run),
+        ("docs/app-integration.md:311", Snippet_app_integration_311.run),
+        ("docs/app-integration.md:358", Snippet_app_integration_358.run),
+        ("docs/app-integration.md:510", Snippet_app_integration_510.run),
     ]
 }

@@ -51,7 +51,9 @@ public struct RouteEvent: Sendable, Codable, Hashable {
     public var outputTokens: Int
     /// True when the token counts are estimates (the model reported none).
     public var tokensEstimated: Bool
-    /// Cost in US dollars from the config's prices, over every model call that answered.
+    /// Cost in US dollars from the config's prices, over every model call that answered and whose model has prices;
+    /// a call of unknown price adds nothing here and its attempt carries no `costUSD` (the app's
+    /// `RoutedResponse.totalCostUSD` is then nil).
     public var costUSD: Double
     /// Each output check of the served answer and whether it passed.
     public var checks: [Check]

@@ -21,6 +21,11 @@ public struct FeatureReport: Sendable, Hashable, Codable {
     public var caseKeys: [String]?
     /// How repeats were reduced to one value per case before every interval and test; nil when no case repeats.
     public var repeats: RepeatSummary?
+    /// The arm `hybrid recommend` would serve first under the standard policy (the ★ of the rendered reports),
+    /// with ``recommendation`` its reason; nil when no recommendation was made (the ★ is then ``bestArm``).
+    public var recommendedArm: String?
+    /// The recommender's decision in one line ("KEEP …: no candidate shown better …", "CHANGE to …").
+    public var recommendation: String?
     /// Per paired comparison, the two arms case by case (capped; see ``SideBySide``); nil in reports written
     /// before it existed.
     public var sideBySide: [SideBySide]?
@@ -42,7 +47,12 @@ public struct FeatureReport: Sendable, Hashable, Codable {
         self.caseKeys = caseKeys
         self.sideBySide = sideBySide
         repeats = nil
+        recommendedArm = nil
+        recommendation = nil
     }
+
+    /// The arm the reports star: the recommendation's first arm when there is one, else the best arm.
+    public var starredArm: String? { recommendedArm ?? bestArm }
 
     /// The arm with this id.
     public func arm(_ id: String) -> ArmSummary? {

@@ -184,7 +184,7 @@ public struct HTMLReportRenderer: Sendable {
         out += table(header, measured.map { arm in
             let tokens = ReportFormatting.tokens(arm.tokens)
             var cells = [
-                code(arm.armID) + (arm.armID == feature.bestArm ? " ★" : ""), escape(arm.tier), "\(arm.count)",
+                code(arm.armID) + (arm.armID == feature.starredArm ? " ★" : ""), escape(arm.tier), "\(arm.count)",
                 escape(ReportFormatting.errors(arm)), "\(arm.cacheHits)", escape(ReportFormatting.proportion(arm.adherence)),
             ]
             cells += feature.scorers.map { escape(ReportFormatting.scoreSummary(arm.quality($0))) }
@@ -197,6 +197,9 @@ public struct HTMLReportRenderer: Sendable {
             if queueing { cells.append(escape(ReportFormatting.queueing(arm.latency.queueingMs))) }
             return cells
         }, className: "arms")
+        if let recommendation = feature.recommendation {
+            out += "<p class=\"unit\">★ <code>hybrid recommend</code>: \(escape(recommendation))</p>\n"
+        }
         for arm in feature.arms {
             if let reason = arm.notMeasured {
                 out += "<p class=\"not-measured\">\(code(arm.armID)): not measured: \(escape(reason))</p>\n"

@@ -112,7 +112,7 @@ public struct MarkdownReportRenderer: Sendable {
         out += row(header) + row(header.map { _ in "---" })
         for arm in feature.arms where arm.notMeasured == nil {
             var cells = [
-                "`\(arm.armID)`" + (arm.armID == feature.bestArm ? " ★" : ""), arm.tier, "\(arm.count)",
+                "`\(arm.armID)`" + (arm.armID == feature.starredArm ? " ★" : ""), arm.tier, "\(arm.count)",
                 ReportFormatting.errors(arm), ReportFormatting.proportion(arm.adherence),
             ]
             cells += feature.scorers.map { ReportFormatting.scoreSummary(arm.quality($0)) }
@@ -120,6 +120,7 @@ public struct MarkdownReportRenderer: Sendable {
             out += row(cells)
         }
         out += "\n"
+        if let recommendation = feature.recommendation { out += "★ `hybrid recommend`: \(inline(recommendation))\n\n" }
         out += toolCallTable(feature)
         for arm in feature.arms {
             if let reason = arm.notMeasured { out += "- `\(arm.armID)`: not measured: \(inline(reason))\n" }
@@ -327,7 +328,7 @@ public struct MarkdownReportRenderer: Sendable {
             + "normal approximation above n = \(settings.bootstrapMaximumResampledCount)); their p-values from sign flips "
             + "(exact). Pass/fail pairs: McNemar exact. Repeats of a case are reduced to one value per case first. "
             + "p-values Holm-adjusted, α = \(settings.alpha); MDE at power \(settings.power). "
-            + "Latency excludes cache hits, retries, cold starts and errors. ★ = best arm: highest adherence, then quality, then median latency, among the arms no other arm beats on both quality and cost.</sub>\n"
+            + "Latency excludes cache hits, retries, cold starts and errors. ★ = the arm `hybrid recommend` would serve first, with its reason under the feature's table; where no recommendation was made, the best arm: highest adherence, then quality, then median latency, among the arms no other arm beats on both quality and cost.</sub>\n"
     }
 
     private func row(_ cells: [String]) -> String {

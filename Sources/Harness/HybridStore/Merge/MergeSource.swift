@@ -48,6 +48,13 @@ struct MergeSource {
         }
     }
 
+    /// The body of the config a run ran with (`run_configs`), when this file keeps it.
+    func runConfig(hash: String) throws(StoreError) -> String? {
+        try read("read config \(hash) from \(path)") { db in
+            try String.fetchOne(db, sql: "SELECT body FROM run_configs WHERE config_hash = ?", arguments: [hash])
+        }
+    }
+
     private func read<T>(_ operation: String, _ body: (Database) throws -> T) throws(StoreError) -> T {
         do {
             return try database.writer.read(body)

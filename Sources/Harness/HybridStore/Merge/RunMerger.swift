@@ -128,6 +128,13 @@ public struct RunMerger: Sendable {
                 for snapshot in snapshots {
                     try db.execute(sql: SnapshotRow.insertSQL, arguments: snapshot.insertArguments)
                 }
+                // The config each run ran with, so the merged file is judged under it as each shard was.
+                for hash in Set(runs.compactMap(\.record.configHash)) {
+                    guard let body = try sources.lazy.filter({ !$0.isOutput }).compactMap({ try $0.runConfig(hash: hash) }).first else { continue }
+                    try db.execute(
+                        sql: "INSERT INTO run_configs (config_hash, body) VALUES (?, ?) ON CONFLICT (config_hash) DO NOTHING",
+                        arguments: [hash, body])
+                }
                 return inserted
             }
         } catch {

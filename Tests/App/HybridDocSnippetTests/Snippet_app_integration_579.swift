@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_575 {
+enum Snippet_app_integration_579 {
     static func run() async throws {
 
         func makeRouter(models: [ModelChoice]) throws -> Router {
