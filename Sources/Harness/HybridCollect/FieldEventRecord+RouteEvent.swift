@@ -18,7 +18,9 @@ extension FieldEventRecord {
                 ttftMs: event.ttftMs, latencyMs: event.latencyMs, inputTokens: event.inputTokens,
                 outputTokens: event.outputTokens, tokensEstimated: event.tokensEstimated, costUSD: event.costUSD,
                 checksTotal: event.checks.count, failedChecks: event.checks.filter { !$0.passed }.map(\.name).sorted(),
-                cacheHit: event.cacheHit, labels: event.labels, hedged: event.hedged ?? event.attempts.showRace))
+                cacheHit: event.cacheHit, labels: event.labels, hedged: event.hedged ?? event.attempts.showRace,
+                // A call with tokens but no cost: its model had no prices in the app's config.
+                costUnknown: event.attempts.contains { $0.inputTokens != nil && $0.costUSD == nil }))
     }
 }
 

@@ -3,7 +3,7 @@ import GRDB
 import GRDBSQLite
 
 /// The `field_events` insert with each column bound straight to SQLite: at 100,000 events a second, building
-/// `StatementArguments` (23 boxed values per row) and GRDB's per-execution bookkeeping cost more than SQLite's
+/// `StatementArguments` (a boxed value per column and row) and GRDB's per-execution bookkeeping cost more than SQLite's
 /// own work. Used only inside the store's write transaction; `ON CONFLICT DO NOTHING` makes a re-sent event a
 /// no-op that ``insert(_:runID:)`` reports as not stored.
 struct FieldEventInsertStatement {
@@ -11,7 +11,7 @@ struct FieldEventInsertStatement {
         "event_id", "run_id", "occurred_at_ms", "install_id", "rollout_arm", "bucket", "variant", "served_by",
         "served_tier", "outcome", "error_kind", "attempt_count", "fallback", "ttft_ms", "latency_ms", "input_tokens",
         "output_tokens", "tokens_estimated", "cost_usd", "checks_total", "checks_failed", "cache_hit", "labels_json",
-        "hedged",
+        "hedged", "cost_unknown",
     ]
 
     static let sql =
@@ -53,6 +53,7 @@ struct FieldEventInsertStatement {
         raw.bind(event.cacheHit, at: 22)
         raw.bind(labelsJSON(event.labels), at: 23)
         raw.bind(event.hedged, at: 24)
+        raw.bind(event.costUnknown, at: 25)
         try raw.run()
         return raw.changes > 0
     }

@@ -43,7 +43,7 @@ public struct FieldEventRecord: Sendable, Hashable {
     public var outputTokens: Int
     /// True when the token counts are estimates.
     public var tokensEstimated: Bool
-    /// Cost from the config's prices.
+    /// Cost from the config's prices, over the calls whose model has prices (see ``costUnknown``).
     public var costUSD: Double
     /// Output checks run.
     public var checksTotal: Int
@@ -55,6 +55,8 @@ public struct FieldEventRecord: Sendable, Hashable {
     public var labels: [String: String]
     /// The request raced a second model (a hedge): its attempts hold a `lostRace`, or two calls that overlap.
     public var hedged: Bool
+    /// A call of the request went to a model without prices: ``costUSD`` is then a lower bound, not the cost.
+    public var costUnknown: Bool
 
     /// A record; see the properties.
     public init(
@@ -62,7 +64,8 @@ public struct FieldEventRecord: Sendable, Hashable {
         configHash: String? = nil, rolloutArm: String?, bucket: Int?, variant: String, servedBy: String?,
         servedTier: String?, outcome: String, errorKind: String?, attemptCount: Int, fellBack: Bool, ttftMs: Double?,
         latencyMs: Double, inputTokens: Int, outputTokens: Int, tokensEstimated: Bool, costUSD: Double,
-        checksTotal: Int, failedChecks: [String], cacheHit: Bool, labels: [String: String] = [:], hedged: Bool = false
+        checksTotal: Int, failedChecks: [String], cacheHit: Bool, labels: [String: String] = [:], hedged: Bool = false,
+        costUnknown: Bool = false
     ) {
         self.eventID = eventID
         self.occurredAt = occurredAt
@@ -90,6 +93,7 @@ public struct FieldEventRecord: Sendable, Hashable {
         self.cacheHit = cacheHit
         self.labels = labels
         self.hedged = hedged
+        self.costUnknown = costUnknown
     }
 
     /// True when every check passed (vacuously true without checks) and the request did not fail.

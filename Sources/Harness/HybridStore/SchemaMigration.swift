@@ -77,6 +77,11 @@ extension SchemaMigration {
             postgres: "CREATE TABLE pairwise_verdicts (run_id TEXT NOT NULL REFERENCES runs (id) ON DELETE CASCADE, "
                 + "arm_id TEXT NOT NULL, baseline_arm_id TEXT NOT NULL, case_id TEXT NOT NULL, body TEXT NOT NULL, "
                 + "PRIMARY KEY (run_id, arm_id, baseline_arm_id, case_id));"),
+        // Whether a field event's request called a model without prices (its cost then only a lower bound).
+        SchemaMigration(
+            version: "v14",
+            sqlite: "ALTER TABLE field_events ADD COLUMN cost_unknown INTEGER NOT NULL DEFAULT 0;",
+            postgres: "ALTER TABLE field_events ADD COLUMN cost_unknown BOOLEAN NOT NULL DEFAULT FALSE;"),
     ]
 
     private static let v3SQLite = """

@@ -19,6 +19,7 @@ struct FieldArmFigures {
         var ttfts: [Double] = []
         var cacheHits = 0
         var cost = 0.0
+        var costUnknown = 0
         var hedge = HedgeTally()
         for record in records {
             hedge.add(record)
@@ -28,6 +29,7 @@ struct FieldArmFigures {
             if record.outcome == "failed" { errorsByKind[record.errorKind ?? "unknown", default: 0] += 1 }
             if record.cacheHit { cacheHits += 1 }
             cost += record.costUSD
+            if record.costUnknown { costUnknown += 1 }
             if record.isLatencyEligible {
                 latencies.append(record.latencyMs)
                 if let ttft = record.ttftMs { ttfts.append(ttft) }
@@ -46,6 +48,7 @@ struct FieldArmFigures {
             latency: FieldLatency(latencies), ttft: FieldLatency(ttfts),
             costPer1000: records.isEmpty ? 0 : cost / Double(records.count) * 1_000)
         summary.hedge = hedge.summary(events: records.count)
+        summary.costUnknownEvents = costUnknown > 0 ? costUnknown : nil
     }
 
     /// Hedged requests' counts and costs, beside the unhedged ones' costs for the baseline.

@@ -83,8 +83,17 @@ public struct FieldArmSummary: Sendable, Hashable, Codable {
     public var latency: FieldLatency?
     /// Time to first token of answered, uncached, streamed events.
     public var ttft: FieldLatency?
-    /// Cost per 1,000 requests, in US dollars.
+    /// Cost per 1,000 requests, in US dollars, over the calls whose model has prices.
     public var costPer1000: Double
+
+    /// ``costPer1000`` as the reports print it: "$0.1234", or "≥ $0.1234 (3 events of unknown price)".
+    public var costText: String {
+        let figure = "$" + FieldFormatting.number(costPer1000, digits: 4)
+        guard let unknown = costUnknownEvents, unknown > 0 else { return figure }
+        return "≥ \(figure) (\(unknown) event\(unknown == 1 ? "" : "s") of unknown price)"
+    }
+    /// Events that called a model without prices: ``costPer1000`` is then a lower bound; nil when there are none.
+    public var costUnknownEvents: Int?
     /// Hedged requests of the arm; nil when none was hedged.
     public var hedge: FieldHedgeSummary?
 

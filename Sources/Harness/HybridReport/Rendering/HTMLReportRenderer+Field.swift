@@ -17,7 +17,7 @@ extension HTMLReportRenderer {
                     "<code>\(escape(arm.name))</code>", escape(arm.variants.joined(separator: ", ")), "\(arm.events)",
                     "\(arm.installs)", F.rate(arm.adherence), F.rate(arm.fallback), F.rate(arm.errors),
                     arm.latency.map { "\(F.number($0.p50)) / \(F.number($0.p95))" } ?? "–",
-                    "$" + F.number(arm.costPer1000, digits: 4),
+                    escape(arm.costText),
                 ]
             })
         out += table(

@@ -12,7 +12,7 @@ extension MarkdownReportRenderer {
                 + arm.servedBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + " | "
                 + [arm.adherence, arm.fallback, arm.errors].map(FieldFormatting.rate).joined(separator: " | ") + " | "
                 + (arm.latency.map { "\(FieldFormatting.number($0.p50)) / \(FieldFormatting.number($0.p95))" } ?? "–") + " | "
-                + (arm.ttft.map { FieldFormatting.number($0.p50) } ?? "–") + " | $\(FieldFormatting.number(arm.costPer1000, digits: 4)) |\n"
+                + (arm.ttft.map { FieldFormatting.number($0.p50) } ?? "–") + " | \(arm.costText) |\n"
         }
         out += "\n"
         for arm in field.arms {
