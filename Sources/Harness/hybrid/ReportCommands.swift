@@ -96,6 +96,8 @@ struct CompareCommand: AsyncParsableCommand {
             let builder = ReportBuilder(options: options)
             let currentID = runs[runs.count - 1]
             var report = try await builder.build(store: store, runID: currentID)
+            // The same ★ as the run's own report: what `hybrid recommend` would serve first.
+            await RecommendedArm.annotate(&report, run: currentID, store: store, reducer: output.reducer)
             let base: RunReport
             let source: String
             if let baseline {
