@@ -53,6 +53,23 @@ struct ConfigValidatorTests {
         #expect(issue.message.contains("\"priorty\"") && issue.message.contains("misspelling"), "\(issue.message)")
     }
 
+    @Test("a budget over a hosted model without prices is refused at its JSON path, in a feature and in an override")
+    func budgetOverAnUnpricedModelIsRefused() {
+        let unpriced = Fixtures.errors(Fixtures.config {
+            $0.set(["models", "openai-gpt-4o-mini", "pricing"], nil)
+            $0.set(["features", "summarize", "priority"], ["openai-gpt-4o-mini"])
+            $0.set(["features", "summarize", "monthlyBudgetUSD"], 5)
+        })
+        #expect(unpriced.contains { $0.path == "features.summarize.monthlyBudgetUSD" && $0.message.contains("\"openai-gpt-4o-mini\"") }, "\(unpriced)")
+
+        let overridden = Fixtures.errors(Fixtures.config {
+            $0.set(["models", "openai-gpt-4o-mini", "pricing"], nil)
+            $0.set(["conditions"], [["name": "older-phones", "labels": ["deviceClass": ["equals": "phone-2019"]]]])
+            $0.set(["features", "summarize", "overrides"], ["older-phones": ["priority": ["openai-gpt-4o-mini"], "monthlyBudgetUSD": 5]])
+        })
+        #expect(overridden.contains { $0.path == "features.summarize.overrides.older-phones.monthlyBudgetUSD" && $0.message.contains("price is unknown") }, "\(overridden)")
+    }
+
     @Test func missingRequiredKey() {
         let issues = Fixtures.errors(Fixtures.config { $0.set(["models", "local-smollm2", "contextWindow"], nil) })
         #expect(issues.map(\.path) == ["models.local-smollm2.contextWindow"])

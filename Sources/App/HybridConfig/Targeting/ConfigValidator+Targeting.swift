@@ -68,6 +68,9 @@ extension ConfigValidator.Checker {
             if let budget = override.monthlyBudgetUSD, !(budget.isFinite && budget >= 0) {
                 error(opath.key("monthlyBudgetUSD"), "must be 0 or more dollars, found \(budget)")
             }
+            if merged.monthlyBudgetUSD != nil, override.monthlyBudgetUSD != nil || override.priority != nil {
+                checkBudgetIsPriced(merged.priority, opath.key(override.monthlyBudgetUSD != nil ? "monthlyBudgetUSD" : "priority"))
+            }
             if let routing = override.routing { checkRouting(routing, opath.key("routing")) }
             if let constraints = override.constraints {
                 do {
