@@ -84,15 +84,21 @@ extension HTTPBatchEventUploader {
         rewriteSpool()
     }
 
-    /// The spool without the events gone: the queue, then what `record` wrote that the actor has not taken yet.
+    /// The spool without the events gone: the queue (what the inbox holds is not in the spool yet).
     private func rewriteSpool() {
-        let queued = queue
+        guard configuration.spoolDirectory != nil else { return }
+        // Encoded before taking the lock, so a long queue does not hold up an exit's drain.
+        var data = Data()
+        do {
+            for event in queue { data.append(try RouteEventLines.line(event)) }
+        } catch {
+            status.lastError = "spool: \(error)"
+            return
+        }
         let failure = spool.withLock { appender -> String? in
             guard let appender else { return nil }
             appender.close()
             do {
-                var data = Data()
-                for event in queued + inbox.withLock({ $0.events }) { data.append(try RouteEventLines.line(event)) }
                 try AtomicFile.write(data, to: appender.url)
                 return nil
             } catch {

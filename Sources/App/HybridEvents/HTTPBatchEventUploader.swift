@@ -5,11 +5,11 @@ import Synchronization
 
 /// Uploads route events to a collector in gzip-compressed batches (`RouteEventBatch`), in the background.
 ///
-/// `record` appends to a bounded in-memory inbox (a full queue drops the event and counts it: `droppedCount`, also
-/// sent to the collector in the next batch) and, with a `spoolDirectory`, writes the event's line to the spool file
-/// (`spool.jsonl`) before it returns, so a process that exits right after a request (without `flush()`) loses
-/// nothing: the next uploader on the same directory reads the spool back and sends it. The actor takes events from
-/// the inbox and sends a batch when `maxBatchEvents` are queued or the oldest waited `maxBatchAge`.
+/// `record` only appends to a bounded in-memory inbox (a full queue drops the event and counts it: `droppedCount`,
+/// also sent to the collector in the next batch); the actor takes events from there, appends them to the spool file
+/// (`spoolDirectory/spool.jsonl`, read back when a new uploader starts on the same directory, so events survive app
+/// restarts; a normal process exit writes what the inbox still holds to the spool first, `ExitDrain`), and sends a
+/// batch when `maxBatchEvents` are queued or the oldest waited `maxBatchAge`.
 /// Failed uploads (network errors, 5xx, 429) are retried with exponential back-off and jitter, honouring
 /// `Retry-After`; a 401 stops uploading (`Status.stopped`); a 400 or a 413 for a single event rejects those events
 /// instead of retrying them forever. Each event has a unique id, so a batch sent twice is stored once.
@@ -27,7 +27,8 @@ public actor HTTPBatchEventUploader: RouteEventSink {
     let transport: any HTTPTransport
     nonisolated let inbox = Mutex(Inbox())
     var queue: [RouteEvent] = []
-    /// The spool file; `record` appends to it on the caller's thread, the actor rewrites it after a batch.
+    /// The spool file: the actor appends what it takes from the inbox and rewrites it after a batch; a process
+    /// exit appends what the inbox still holds. The lock keeps an event either in the inbox or in the spool.
     nonisolated let spool: Mutex<LineAppender?>
     /// The last failure to write the spool, reported in `Status.lastError`.
     nonisolated let spoolError = Mutex<String?>(nil)
@@ -62,6 +63,7 @@ public actor HTTPBatchEventUploader: RouteEventSink {
         }
         let held = queue.count
         inbox.withLock { $0.held = held; $0.drainScheduled = held > 0 }
+        if configuration.spoolDirectory != nil { ExitDrain.register(self) }
         if held > 0 { Task { await self.drainInbox() } }
     }
 
@@ -78,18 +80,27 @@ public actor HTTPBatchEventUploader: RouteEventSink {
             return true
         }
         if schedule { Task { await self.drainInbox() } }
-        writeThrough(event)
     }
 
-    /// Appends `event` to the spool now. A spool rewrite between the inbox and this line may already hold it: the
-    /// spool then has it twice, and the collector stores an event id once.
-    private nonisolated func writeThrough(_ event: RouteEvent) {
-        guard configuration.spoolDirectory != nil else { return }
+    /// Writes what the inbox holds to the spool: the process is exiting (`ExitDrain`), and the next uploader on
+    /// the directory sends it.
+    nonisolated func drainAtExit() {
+        spool.withLock { appender in
+            guard let appender else { return }
+            let events = inbox.withLock { box -> [RouteEvent] in
+                defer { box.events = [] }
+                return box.events
+            }
+            append(events, to: appender)
+        }
+    }
+
+    /// Appends `events` to the spool (called holding its lock); a failure is kept for `Status.lastError`.
+    private nonisolated func append(_ events: [RouteEvent], to appender: LineAppender) {
         do {
-            let line = try RouteEventLines.line(event)
-            try spool.withLock { try $0?.append(line) }
+            for event in events { try appender.append(try RouteEventLines.line(event)) }
         } catch {
-            spoolError.withLock { $0 = "spool \(configuration.spoolDirectory?.path ?? ""): \(error)" }
+            spoolError.withLock { $0 = "spool \(appender.url.path): \(error)" }
         }
     }
 
@@ -125,13 +136,18 @@ public actor HTTPBatchEventUploader: RouteEventSink {
 
     /// Moves events from the inbox to the queue and the spool, then sends if a batch is due.
     private func drainInbox() {
-        let taken = inbox.withLock { box -> [RouteEvent] in
-            defer {
-                box.held += box.events.count
-                box.events = []
-                box.drainScheduled = false
+        // Taken and spooled under the spool's lock, so an exit sees each event in the inbox or in the spool.
+        let taken = spool.withLock { appender -> [RouteEvent] in
+            let taken = inbox.withLock { box -> [RouteEvent] in
+                defer {
+                    box.held += box.events.count
+                    box.events = []
+                    box.drainScheduled = false
+                }
+                return box.events
             }
-            return box.events
+            if let appender { append(taken, to: appender) }
+            return taken
         }
         guard !taken.isEmpty else { return pump() }
         arrivals.append((taken.count, .now))
@@ -171,3 +187,6 @@ public actor HTTPBatchEventUploader: RouteEventSink {
         pump()
     }
 }
+
+/// With a spool, the exit drain writes what the inbox holds to it (see the type's notes).
+extension HTTPBatchEventUploader: ExitDrainable {}

@@ -6,12 +6,13 @@ import Synchronization
 /// pass `maxFileBytes` it becomes `<name>.1.jsonl` (older files shift to `.2`, `.3`, …; the oldest beyond
 /// `maxRotatedFiles` is deleted).
 ///
-/// `record` writes the event's line before it returns (one `write(2)`, no `fsync`: a few microseconds, against a
-/// model call's hundreds of milliseconds), so nothing is held in memory: a process that returns from `main`, calls
-/// `exit`, or is killed right after a request still finds that request's event in the file. `flush()` also asks
-/// the disk to keep the lines through a power loss. A line torn by a crash is skipped by
-/// `RouteEventLines.decode` and the next write starts a fresh line, so it never costs the other events. Events
-/// that cannot be written are counted in `droppedCount`.
+/// `record` only queues the event: encoding and writing happen on the sink's own serial queue, in order, so a
+/// request never waits for the disk. A process that exits normally (returning from `main`, or `exit`) right after a
+/// request waits for the queue first (`ExitDrain`), so its events are in the file without a `flush()`; a crash or
+/// SIGKILL can lose what the last few milliseconds recorded. `flush()` waits for the queue and asks the disk to keep
+/// the lines through a power loss. A line torn by a crash is skipped by `RouteEventLines.decode` and the next write
+/// starts a fresh line, so it never costs the other events. Events that cannot be written are counted in
+/// `droppedCount`.
 public final class JSONLinesEventSink: RouteEventSink {
     /// The directory holding the files.
     let directory: URL
@@ -22,9 +23,9 @@ public final class JSONLinesEventSink: RouteEventSink {
     /// How many rotated files are kept besides the current one.
     let maxRotatedFiles: Int
 
-    /// Where `flush()` waits for the disk, off the caller's thread.
-    private let syncQueue = DispatchQueue(label: "HybridEvents.JSONLinesEventSink")
-    /// The open file; the lock keeps lines whole and in order when requests end on several threads.
+    /// Where events are encoded and written, in the order they were recorded.
+    private let queue = DispatchQueue(label: "HybridEvents.JSONLinesEventSink")
+    /// The open file, touched only on `queue` (the lock makes that checkable, and costs nothing uncontended).
     private let appender: Mutex<LineAppender>
     private let dropped = Atomic<Int>(0)
     private let lastError = Mutex<String?>(nil)
@@ -36,10 +37,22 @@ public final class JSONLinesEventSink: RouteEventSink {
         self.maxFileBytes = max(1, maxFileBytes)
         self.maxRotatedFiles = max(0, maxRotatedFiles)
         self.appender = Mutex(LineAppender(url: directory.appendingPathComponent("\(name).jsonl")))
+        ExitDrain.register(self)
     }
 
-    /// Writes the event's line to the file before returning (see the type's notes for why).
+    /// Queues the event; its line is written on the sink's queue (see the type's notes).
     public func record(_ event: RouteEvent) {
+        queue.async { self.write(event) }
+    }
+
+    /// Waits (up to 2 s) for the lines queued so far: the process is exiting (`ExitDrain`).
+    func drainAtExit() {
+        let written = DispatchSemaphore(value: 0)
+        queue.async { written.signal() }
+        _ = written.wait(timeout: .now() + .seconds(2))
+    }
+
+    private func write(_ event: RouteEvent) {
         let line: Data
         do {
             line = try RouteEventLines.line(event)
@@ -50,11 +63,10 @@ public final class JSONLinesEventSink: RouteEventSink {
         appender.withLock { write(line, to: &$0) }
     }
 
-    /// Returns once every event recorded before the call is flushed to disk (`fsync`): the lines are already in
-    /// the file, this makes them survive a power loss too.
+    /// Returns once every event recorded before the call is written and flushed to disk (`fsync`).
     public func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            syncQueue.async {
+            queue.async {
                 self.appender.withLock { try? $0.synchronize() }
                 continuation.resume()
             }
@@ -106,3 +118,6 @@ public final class JSONLinesEventSink: RouteEventSink {
         appender = LineAppender(url: fileURL(0))
     }
 }
+
+/// The exit drain waits for the sink's queue (see the type's notes).
+extension JSONLinesEventSink: ExitDrainable {}

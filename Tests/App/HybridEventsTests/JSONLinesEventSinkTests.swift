@@ -53,15 +53,14 @@ struct JSONLinesEventSinkTests {
         }
     }
 
-    @Test("record writes the line before it returns, so a process that exits without flush() keeps every event")
-    func recordWritesThrough() throws {
+    @Test("what the exit drain waits for: every event recorded before it is in the file, without flush()")
+    func exitDrainWritesEverything() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let sink = JSONLinesEventSink(directory: directory.url)
-        sink.record(RouteEvent.fixture(1))
-        #expect(try RouteEventLines.read(sink.fileURL(0)).events.map(\.id) == ["event-1"])
-        sink.record(RouteEvent.fixture(2))
-        #expect(try RouteEventLines.read(sink.fileURL(0)).events.map(\.id) == ["event-1", "event-2"])
+        for index in 0..<200 { sink.record(RouteEvent.fixture(index)) }
+        ExitDrain.drainAll()  // what `atexit` runs
+        #expect(try RouteEventLines.read(sink.fileURL(0)).events.map(\.id) == (0..<200).map { "event-\($0)" })
     }
 
     @Test("events recorded from many tasks at once are all written as whole lines")
@@ -73,6 +72,7 @@ struct JSONLinesEventSinkTests {
                     group.addTask { for i in 0..<50 { sink.record(RouteEvent.fixture(task * 1_000 + i)) } }
                 }
             }
+            await sink.flush()
             let decoded = try RouteEventLines.read(sink.fileURL(0))
             #expect(decoded.malformedLines == 0)
             #expect(Set(decoded.events.map(\.id)).count == 400)

@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:150", Snippet_app_integration_150.run),
-        ("docs/app-integration.md:220", Snippet_app_integration_220.run),
-        ("docs/app-integration.md:311", Snippet_app_integration_311.run),
-        ("docs/app-integration.md:358", Snippet_app_integration_358.run),
-        ("docs/app-integration.md:510", Snippet_app_integration_510.run),
+        ("docs/app-integration.md:152", Snippet_app_integration_152.run),
+        ("docs/app-integration.md:222", Snippet_app_integration_222.run),
+        ("docs/app-integration.md:313", Snippet_app_integration_313.run),
+        ("docs/app-integration.md:360", Snippet_app_integration_360.run),
+        ("docs/app-integration.md:512", Snippet_app_integration_512.run),
     ]
 }

@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_579 {
+enum Snippet_app_integration_585 {
     static func run() async throws {
 
         func makeRouter(models: [ModelChoice]) throws -> Router {
