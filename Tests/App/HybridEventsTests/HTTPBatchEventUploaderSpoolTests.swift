@@ -16,14 +16,14 @@ struct HTTPBatchEventUploaderSpoolTests {
                 endpoint: "http://127.0.0.1:9/events", spoolDirectory: directory.url, maxBatchAge: .seconds(3_600))
             let uploader = HTTPBatchEventUploader(configuration: configuration)
             for index in 0..<50 { uploader.record(.fixture(index)) }
-            ExitDrain.drainAll()  // what `atexit` runs; the actor may have spooled some already
+            uploader.drainAtExit()  // what the `atexit` handler runs; the actor may have spooled some already
             let spool = directory.url.appendingPathComponent("spool.jsonl")
             let written = try RouteEventLines.read(spool).events.map(\.id)
             #expect(written.sorted() == (0..<50).map { "event-\($0)" }.sorted(), "each event once, none lost")
 
             let next = HTTPBatchEventUploader(configuration: configuration)
             #expect(await next.currentStatus.pending == 50, "a later uploader on the directory holds them all")
-            _ = uploader
+            _ = uploader  // kept alive until here
         }
     }
 }

@@ -59,7 +59,7 @@ struct JSONLinesEventSinkTests {
         defer { directory.remove() }
         let sink = JSONLinesEventSink(directory: directory.url)
         for index in 0..<200 { sink.record(RouteEvent.fixture(index)) }
-        ExitDrain.drainAll()  // what `atexit` runs
+        sink.drainAtExit()  // what the `atexit` handler (ExitDrain.drainAll) runs for each live sink
         #expect(try RouteEventLines.read(sink.fileURL(0)).events.map(\.id) == (0..<200).map { "event-\($0)" })
     }
 
