@@ -340,6 +340,12 @@ extension ConfigValidator {
                     warning(hpath.key("afterMs"), "\(hedge.afterMs) ms is not shorter than \(key) (\(limit)); the call is cut before it is hedged")
                 }
             }
+            // The cost cap judges a raced model by its price: one of unknown price would always pass it.
+            guard hedge.maxExtraCostPerRequestUSD != nil else { return }
+            for id in feature.priority.dropFirst() {
+                guard let model = document.models[id], model.pricing == nil, model.isMetered, allowed.contains(model.tier) else { continue }
+                error(hpath.key("maxExtraCostPerRequestUSD"), "cannot judge model \"\(id)\", whose price is unknown: give models.\(id).pricing, or leave its tier out of tiers")
+            }
         }
 
         /// `path` is built only for an issue, as in ``checkTemplate(_:inputs:_:file:)``: every feature has a priority.

@@ -58,6 +58,17 @@ struct UnknownCostTests {
             #expect(error.description.contains("features.ask.monthlyBudgetUSD"), "\(error)")
             #expect(error.description.contains("\"proxy\"") && error.description.contains("price is unknown"), "\(error)")
         }
+        var hedged = Self.feature(["local", "proxy"])
+        hedged.routing = RoutingConfig(hedge: HedgeConfig(afterMs: 500, maxExtraCostPerRequestUSD: 0.001))
+        let local = ModelConfig(
+            kind: .openAICompatible, baseURL: "http://127.0.0.1:8080/v1", model: "local", tier: .onDevice, pricing: .free,
+            contextWindow: 4096, capabilities: .init(structuredOutput: false, streaming: true))
+        do {
+            _ = try ConfigValidator.validate(HybridConfigDocument(version: 1, models: ["local": local, "proxy": unpriced], features: ["ask": hedged]))
+            Issue.record("a hedge cost cap over an unpriced raced model validated")
+        } catch {
+            #expect(error.description.contains("features.ask.routing.hedge.maxExtraCostPerRequestUSD") && error.description.contains("\"proxy\""), "\(error)")
+        }
         let plain = HybridConfigDocument(version: 1, models: ["proxy": unpriced], features: ["ask": Self.feature(["proxy"])])
         let validated = try ConfigValidator.validate(plain)
         #expect(validated.warnings.contains { $0.path == "models.proxy.pricing" && $0.message.contains("unknown") }, "\(validated.warnings)")
