@@ -31,13 +31,17 @@ let package = Package(
     targets: [.executableTarget(name: "QuickStart", dependencies: [.product(name: "HybridAI", package: "$IDENTITY")])]
 )
 EOF
-# The quick start's Swift block, byte for byte.
-python3 - "$ROOT/README.md" >"$WORK/QuickStart/Sources/QuickStart/main.swift" <<'PY'
+# readme_block HEADING LANGUAGE: the first LANGUAGE block under README.md's HEADING, byte for byte.
+readme_block() {
+  python3 - "$ROOT/README.md" "$1" "$2" <<'PY'
 import sys
 text = open(sys.argv[1], encoding="utf-8").read()
-section = text.split("## Your app: quick start", 1)[1]
-print(section.split("```swift\n", 1)[1].split("\n```", 1)[0])
+section = text.split(sys.argv[2], 1)[1]
+print(section.split("```" + sys.argv[3] + "\n", 1)[1].split("\n```", 1)[0])
 PY
+}
+# The quick start's Swift block, byte for byte.
+readme_block "## Your app: quick start" swift >"$WORK/QuickStart/Sources/QuickStart/main.swift"
 
 # An app resolves only what it links: with `traits: []`, as the README says, swift-log is the one package fetched.
 grep -q 'traits: \[\])`, product' "$ROOT/README.md" \
@@ -107,13 +111,7 @@ MACHINE_RECORD="${XDG_CONFIG_HOME:-$HOME/.config}/hybridai/local-model.env"
 [ -f "$MACHINE_RECORD" ] || { echo "make setup wrote no per-machine record at $MACHINE_RECORD"; exit 1; }
 mkdir -p "$WORK/home/.config/hybridai"
 cp "$MACHINE_RECORD" "$WORK/home/.config/hybridai/"
-python3 - "$ROOT/README.md" >"$WORK/harness-quickstart.sh" <<'PY'
-import sys
-text = open(sys.argv[1], encoding="utf-8").read()
-section = text.split("## Harness quick start", 1)[1]
-block = section.split("```sh\n", 1)[1].split("\n```", 1)[0]
-print("\n".join(line for line in block.splitlines() if line.strip() != "hybrid view"))
-PY
+readme_block "## Harness quick start" sh | grep -vx '[[:space:]]*hybrid view[[:space:]]*' >"$WORK/harness-quickstart.sh"
 start=$(date +%s)
 (cd "$ROOT" && env -u HYBRID_LLAMA_SERVER -u HYBRID_SMOLLM2_GGUF -u XDG_CONFIG_HOME HOME="$WORK/home" \
   bash -euo pipefail "$WORK/harness-quickstart.sh") >"$WORK/harness-quickstart.log" 2>&1 \

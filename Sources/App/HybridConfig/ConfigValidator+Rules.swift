@@ -250,10 +250,14 @@ extension ConfigValidator {
         /// A budget counts dollars, so every metered model it covers needs a price: one of unknown price would never
         /// count against it.
         mutating func checkBudgetIsPriced(_ priority: [String], _ path: ConfigPath) {
-            for id in priority {
-                guard let model = document.models[id], model.pricing == nil, model.isMetered else { continue }
+            for id in unpricedMetered(priority) {
                 error(path, "covers model \"\(id)\", whose price is unknown: give models.\(id).pricing (or, in code, pricing: on its declaration) so its calls count against the budget")
             }
+        }
+
+        /// The models of `ids` that are billed and have no prices: what a budget or a cost cap cannot count.
+        func unpricedMetered(_ ids: some Sequence<String>) -> [String] {
+            ids.filter { id in document.models[id].map { $0.pricing == nil && $0.isMetered } ?? false }
         }
 
         // MARK: Routing
@@ -342,8 +346,7 @@ extension ConfigValidator {
             }
             // The cost cap judges a raced model by its price: one of unknown price would always pass it.
             guard hedge.maxExtraCostPerRequestUSD != nil else { return }
-            for id in feature.priority.dropFirst() {
-                guard let model = document.models[id], model.pricing == nil, model.isMetered, allowed.contains(model.tier) else { continue }
+            for id in unpricedMetered(feature.priority.dropFirst()) where document.models[id].map({ allowed.contains($0.tier) }) ?? false {
                 error(hpath.key("maxExtraCostPerRequestUSD"), "cannot judge model \"\(id)\", whose price is unknown: give models.\(id).pricing, or leave its tier out of tiers")
             }
         }

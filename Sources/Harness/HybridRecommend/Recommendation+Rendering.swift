@@ -7,15 +7,7 @@ extension Recommendation {
         for feature in features {
             lines.append("\(feature.feature) (run \(feature.runID), n = \(feature.count), \(feature.candidatesSimulated) routes simulated, \(feature.candidatesQualifying) meet every floor):")
             lines.append("  floors: " + Self.describe(feature.floors))
-            switch feature.decision {
-            case .change:
-                // "to", not an arrow: arrows are the priority order inside the label.
-                lines.append("  CHANGE to \(feature.chosen?.label ?? "?")")
-            case .keepNoEvidence:
-                lines.append("  KEEP \(feature.current?.label ?? "current order") (no candidate shown better, or as good and cheaper or faster)")
-            case .keepNothingQualifies:
-                lines.append("  KEEP current order: nothing meets every floor")
-            }
+            lines.append("  " + feature.headline)
             for line in feature.evidence { lines.append("  \(line)") }
             if let chosen = feature.chosen {
                 lines.append("  \(feature.decision == .change ? "recommended" : "current"): \(RecommendationText.figures(chosen))")
@@ -49,5 +41,20 @@ extension Recommendation {
         parts.append("privacy \(floors.privacy.rawValue)")
         parts.append("fallback on \(floors.fallback.map(\.description).joined(separator: ", "))")
         return parts.joined(separator: ", ")
+    }
+}
+
+extension FeatureRecommendation {
+    /// The decision in one line, as `hybrid recommend` prints it and `hybrid report` puts under the ★.
+    public var headline: String {
+        switch decision {
+        case .change:
+            // "to", not an arrow: arrows are the priority order inside the label.
+            "CHANGE to \(chosen?.label ?? "?")"
+        case .keepNoEvidence:
+            "KEEP \(current?.label ?? "current order") (no candidate shown better, or as good and cheaper or faster)"
+        case .keepNothingQualifies:
+            "KEEP current order: nothing meets every floor"
+        }
     }
 }

@@ -100,12 +100,17 @@ struct GlobalOptions: ParsableArguments {
                     "\(loaded.source) (--config: judging run \(run.id) under it, not under the config it ran with, v\(run.configVersion ?? 0))")
         }
         bootstrapLogging()
-        if let hash = run.configHash, let body = try await store.config(hash: hash) {
-            let document = try ConfigValidator.load(Data(body.utf8), checkUnknownKeys: false).document
+        if let hash = run.configHash, let document = try await Self.ownConfig(of: run, store: store) {
             return (document, hash, "the config run \(run.id) ran with (v\(document.version), kept in \(database.shown))")
         }
         let loaded = try await loadConfig()
         return (loaded.document, loaded.hash, loaded.source + " (run \(run.id) kept no config of its own; pass --config to choose)")
+    }
+
+    /// The config `run` ran with, as the store keeps it; nil when it kept none.
+    static func ownConfig(of run: RunRecord, store: any ResultStore) async throws -> HybridConfigDocument? {
+        guard let hash = run.configHash, let body = try await store.config(hash: hash) else { return nil }
+        return try ConfigValidator.load(Data(body.utf8), checkUnknownKeys: false).document
     }
 
     static func hash(_ document: HybridConfigDocument) -> String {

@@ -25,7 +25,7 @@ enum RecommendedArm {
                 if let arm = served.flatMap({ route in route.order.first.map { "\(route.variant)@\($0)" } }) {
                     report.features[index].recommendedArm = arm
                 }
-                report.features[index].recommendation = line(decision)
+                report.features[index].recommendation = decision.headline
             case .failure(let error):
                 report.features[index].recommendation = "no recommendation (\(error)); the ★ is the report's own ranking"
             }
@@ -33,23 +33,10 @@ enum RecommendedArm {
     }
 
     private static func recommendation(run: String, store: any ResultStore, reducer: RepeatReducer) async throws -> Recommendation {
-        guard let record = try await store.run(id: run), let hash = record.configHash, let body = try await store.config(hash: hash) else {
+        guard let record = try await store.run(id: run), let document = try await GlobalOptions.ownConfig(of: record, store: store) else {
             throw CLIError("the run kept no config to judge it under")
         }
-        let document = try ConfigValidator.load(Data(body.utf8), checkUnknownKeys: false).document
         let simulator = try await RouteSimulator.load(from: store, run: run)
         return try Recommender(policy: .standard, reducer: reducer).recommend(document: document, simulators: [simulator])
-    }
-
-    /// The decision in one line, as `hybrid recommend` words it.
-    static func line(_ decision: FeatureRecommendation) -> String {
-        switch decision.decision {
-        case .change:
-            return "CHANGE to \(decision.chosen?.label ?? "?"): shown better than the current route, or as good and cheaper or faster (run `hybrid recommend` for the figures)"
-        case .keepNoEvidence:
-            return "KEEP \(decision.current?.label ?? "the current order"): no candidate shown better, or as good and cheaper or faster"
-        case .keepNothingQualifies:
-            return "KEEP the current order: no candidate meets every floor of the standard policy"
-        }
     }
 }
