@@ -226,6 +226,7 @@ extension ConfigValidator {
             if let routing = feature.routing { checkRouting(routing, path.key("routing")) }
             checkEffectiveRouting(name, feature, path)
             checkOverrides(feature, inputs: seenInputs, path.key("overrides"))
+            if let rules = feature.inputRules { checkInputRules(rules, feature: feature, path.key("inputRules")) }
         }
 
         /// Prices are dollars per million tokens, 0 or more; a hosted model without prices is allowed (its cost is
@@ -417,9 +418,10 @@ extension ConfigValidator {
                 } else {
                     total += arm.percentage
                 }
-                if arm.variant == nil && arm.priority == nil {
-                    error(apath, "set variant, priority or both (an arm that changes nothing measures nothing)")
+                if arm.variant == nil && arm.priority == nil && arm.inputRules == nil {
+                    error(apath, "set variant, priority, inputRules or several (an arm that changes nothing measures nothing)")
                 }
+                if let rules = arm.inputRules { checkInputRules(rules, feature: feature, apath.key("inputRules")) }
                 if let variant = arm.variant, feature.variants[variant] == nil {
                     error(apath.key("variant"), "variant \"\(variant)\" is not defined in features.\(name).variants (defined: \(Self.list(feature.variants.keys)))")
                 }

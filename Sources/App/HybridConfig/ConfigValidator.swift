@@ -262,6 +262,11 @@ public enum ConfigValidator {
             each(feature["variants"]) { variant, value in
                 check(value, ["instructions", "template", "templateFile"], p.key("variants").key(variant))
             }
+            if case .array(let rules)? = feature["inputRules"] {
+                for (i, rule) in rules.enumerated() {
+                    check(rule, InputRule.CodingKeys.allCases.map(\.rawValue), p.key("inputRules").index(i))
+                }
+            }
             each(feature["overrides"]) { condition, override in
                 let o = p.key("overrides").key(condition)
                 check(override, FeatureOverride.CodingKeys.allCases.map(\.rawValue), o)
@@ -291,7 +296,7 @@ public enum ConfigValidator {
             }
             if case .array(let arms)? = rollout["arms"] {
                 for (i, arm) in arms.enumerated() {
-                    check(arm, ["name", "percentage", "variant", "priority"], p.key("arms").index(i))
+                    check(arm, ["name", "percentage", "variant", "priority", "inputRules"], p.key("arms").index(i))
                 }
             }
         }

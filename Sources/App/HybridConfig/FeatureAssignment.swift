@@ -8,4 +8,6 @@ package struct FeatureAssignment: Sendable, Hashable {
     package var priority: [String]
     /// The rollout arm, or nil when the install gets the feature's defaults.
     package var arm: String?
+    /// The input rules in force: the arm's when it sets them, else the feature's.
+    package var inputRules: [InputRule] = []
 }

@@ -35,6 +35,8 @@ public struct FeatureConfig: Sendable, Hashable, Encodable {
     public var events: FeatureEventsConfig?
     /// Condition name → what changes when that condition holds for the install (see `ConfigCondition`).
     package var overrides: [String: FeatureOverride]?
+    /// Rules that route some requests elsewhere by what they hold, first match wins (see `InputRule`).
+    package var inputRules: [InputRule]?
 
     /// Creates a feature config; nothing is checked here, `ConfigValidator` does that.
     public init(
@@ -68,11 +70,12 @@ public struct FeatureConfig: Sendable, Hashable, Encodable {
         self.routing = routing
         self.events = events
         self.overrides = nil
+        self.inputRules = nil
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case description, inputs, instructions, variants, defaultVariant, outputSchema, constraints, options
-        case priority, deadlineMs, privacy, monthlyBudgetUSD, routing, events, overrides
+        case priority, deadlineMs, privacy, monthlyBudgetUSD, routing, events, overrides, inputRules
     }
 
     /// The deadline as a duration, when one is set.

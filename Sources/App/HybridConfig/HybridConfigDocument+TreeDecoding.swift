@@ -73,6 +73,7 @@ extension FeatureConfig {
             priority: priority, deadlineMs: f.deadlineMs, privacy: privacy, monthlyBudgetUSD: f.monthlyBudgetUSD,
             routing: f.routing, events: f.events)
         overrides = f.overrides
+        inputRules = f.inputRules
     }
 
     /// The fields read so far; a `null` optional stays nil (what `decodeIfPresent` does), a `null` required field
@@ -94,6 +95,7 @@ extension FeatureConfig {
         var routing: RoutingConfig?
         var events: FeatureEventsConfig?
         var overrides: [String: FeatureOverride]?
+        var inputRules: [InputRule]?
 
         typealias Reader = ConfigTreeReader
 
@@ -128,6 +130,7 @@ extension FeatureConfig {
             case "routing": routing = try Reader.decoded(RoutingConfig.self, value, at: path.key(key))
             case "events": events = try FeatureEventsConfig(tree: value, at: path.key(key))
             case "overrides": overrides = try Reader.decoded([String: FeatureOverride].self, value, at: path.key(key))
+            case "inputRules": inputRules = try Reader.decoded([InputRule].self, value, at: path.key(key))
             default: break
             }
         }
