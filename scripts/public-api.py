@@ -35,12 +35,17 @@ OUT = ROOT / "api" / "app-public.txt"
 # developer was found to need and could not say: `StructuredOutput.validateSchema()`, `StructuredOutputError` (and its
 # description), `RouterError.Code.invalidOutputType` and `RouterError.outputTypeError` (a type the schema cannot
 # describe is a thrown error, not a crash), `PublishedPrices` (`asOf`, `price(of:kind:)`: a cost is never silently
-# $0); `StructuredChoice`, a second spelling once enums derive alone, went.
-BUDGET = 707
+# $0); `StructuredChoice`, a second spelling once enums derive alone, went. #67 added 2: `RoutedResponse.inputRule` and
+# `RouteEvent.inputRule` (which input rule chose the route, for the app and its field events).
+BUDGET = 709
 MODULES = ["HybridCore", "HybridValidation", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter",
            "HybridEvents", "HybridAI", "HybridCrypto"]
-# The `package` declarations of the same modules may not grow.
-PACKAGE_CEILING = 508
+# The `package` declarations of the same modules may not grow. #67 raised the ceiling by 24 for one implementation
+# of input rules shared by the router and the harness, which learns and writes them (`InputFeatures`: the measure, its
+# feature names and `value(_:)`; `InputRule`/`InputTest`: building, coding, evaluating and wording a rule; the
+# feature's, arm's and assignment's `inputRules`): a second copy in the harness would let a learned rule select other
+# requests than the device does.
+PACKAGE_CEILING = 532
 TYPE = re.compile(r"\b(struct|class|enum|protocol|actor|extension)\s+([A-Za-z_][\w.]*)")
 MODIFIERS = (r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:nonisolated|final|static|mutating|override|convenience|"
              r"required|indirect|nonmutating|consuming|borrowing)\s+)*")

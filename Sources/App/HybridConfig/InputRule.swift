@@ -20,7 +20,7 @@ package struct InputRule: Sendable, Hashable, Codable {
     /// Named in `RoutedResponse.inputRule`, field events and reports.
     package var name: String
     /// Alternatives, each a list of tests that must all hold; the rule holds when one alternative does.
-    package var alternatives: [[InputTest]]
+    var alternatives: [[InputTest]] { didSet { readsRequest = Self.readsRequest(alternatives) } }
     /// The priority order for the requests the rule selects.
     package var priority: [String]
     /// The variant for those requests; nil keeps the install's.
@@ -32,18 +32,24 @@ package struct InputRule: Sendable, Hashable, Codable {
     }
 
     /// Creates a rule holding when every test of one alternative holds (`whenAny`).
-    package init(name: String, whenAny alternatives: [[InputTest]], priority: [String], variant: String? = nil) {
+    init(name: String, whenAny alternatives: [[InputTest]], priority: [String], variant: String? = nil) {
         self.name = name
         self.alternatives = alternatives
         self.priority = priority
         self.variant = variant
+        readsRequest = Self.readsRequest(alternatives)
     }
 
     /// Every test the rule has, in all alternatives.
-    package var tests: [InputTest] { alternatives.flatMap { $0 } }
+    var tests: [InputTest] { alternatives.flatMap { $0 } }
 
-    /// Whether any test reads the request's text (so the router measures it only then).
-    var readsRequest: Bool { tests.contains { if case .feature = $0.subject { true } else { false } } }
+    /// Whether any test reads the request's text, so the router measures it only then (kept, not computed: rules
+    /// are read on every request).
+    package private(set) var readsRequest: Bool
+
+    private static func readsRequest(_ alternatives: [[InputTest]]) -> Bool {
+        alternatives.contains { $0.contains { if case .feature = $0.subject { true } else { false } } }
+    }
 
     /// Whether the rule holds for a request with `features` (nil: not measured, so feature tests fail) sent with
     /// `labels`.
@@ -60,6 +66,7 @@ package struct InputRule: Sendable, Hashable, Codable {
         name = try c.decode(String.self, forKey: .name)
         priority = try c.decode([String].self, forKey: .priority)
         variant = try c.decodeIfPresent(String.self, forKey: .variant)
+        readsRequest = false
         switch (c.contains(.when), c.contains(.whenAny)) {
         case (true, false):
             alternatives = [try Self.tests(try c.nestedContainer(keyedBy: RuleKey.self, forKey: .when))]
@@ -71,6 +78,7 @@ package struct InputRule: Sendable, Hashable, Codable {
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: "set one of when and whenAny"))
         }
+        readsRequest = Self.readsRequest(alternatives)
     }
 
     private static func tests(_ c: KeyedDecodingContainer<RuleKey>) throws -> [InputTest] {
@@ -100,7 +108,7 @@ package struct InputRule: Sendable, Hashable, Codable {
 /// One test of an input rule: a feature of the request or a label of the call, and what its value must be.
 package struct InputTest: Sendable, Hashable {
     /// What the test reads.
-    package enum Subject: Sendable, Hashable, CustomStringConvertible {
+    enum Subject: Sendable, Hashable, CustomStringConvertible {
         /// A measured feature of the request.
         case feature(InputFeatures.Name)
         /// A label passed with the call (or, when the call has none by that name, the router's).
@@ -121,7 +129,7 @@ package struct InputTest: Sendable, Hashable {
         }
 
         /// As written in the config.
-        package var description: String {
+        var description: String {
             switch self {
             case .feature(let name): name.rawValue
             case .label(let name): "label.\(name)"
@@ -130,15 +138,15 @@ package struct InputTest: Sendable, Hashable {
     }
 
     /// What the test reads.
-    package var subject: Subject
+    var subject: Subject
     /// A number feature is at least this.
-    package var atLeast: Double?
+    var atLeast: Double?
     /// A number feature is below this.
-    package var below: Double?
+    var below: Double?
     /// A flag feature is this.
-    package var equals: Bool?
+    var equals: Bool?
     /// A label's test.
-    package var label: LabelTest?
+    var label: LabelTest?
 
     /// A test on a number feature: `atLeast ≤ value < below`, either bound optional.
     package init(_ feature: InputFeatures.Name, atLeast: Double? = nil, below: Double? = nil) {

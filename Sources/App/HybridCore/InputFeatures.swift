@@ -16,29 +16,29 @@ package struct InputFeatures: Sendable, Hashable {
 
     /// The request's estimated tokens, instructions included: `TokenEstimator.estimate(request)`, the figure the
     /// context-window skip compares with a model's window (without its margin).
-    package var inputTokens: Int
+    var inputTokens: Int
     /// Unicode scalars of the text.
-    package var inputCharacters: Int
+    var inputCharacters: Int
     /// Lines of the text: for each message with content, one plus its line feeds.
-    package var inputLines: Int
+    var inputLines: Int
     /// Messages with the user role: 1 for a plain request, more in a conversation.
-    package var turns: Int
+    var turns: Int
     /// Tools the request offers the model.
-    package var toolsOffered: Int
+    var toolsOffered: Int
     /// The text holds a Markdown code fence (three backticks) or at least two lines whose last non-blank character
     /// is `;`, `{` or `}`.
-    package var hasCode: Bool
+    var hasCode: Bool
     /// The text holds a JSON object's start: `{`, optional blanks, a double-quoted key on one line, optional blanks,
     /// `:`.
-    package var hasJSON: Bool
+    var hasJSON: Bool
     /// The text holds `http://` or `https://` followed by a non-blank character.
-    package var hasURL: Bool
+    var hasURL: Bool
     /// ASCII digits over the text's non-blank scalars (blank: ASCII space, tab, line feed, carriage return); 0 for
     /// blank text.
-    package var digitShare: Double
+    var digitShare: Double
     /// Letters outside the Latin script over all letters (Latin: ASCII letters, U+00C0–U+024F, U+1E00–U+1EFF,
     /// U+2C60–U+2C7F, U+A720–U+A7FF, U+AB30–U+AB6F and the fullwidth Latin letters); 0 when there is no letter.
-    package var nonLatinShare: Double
+    var nonLatinShare: Double
     /// Whether the text can be measured: some non-blank text, no NUL and under a tenth of its scalars control
     /// characters or U+FFFD (binary data pasted as text). An unmeasurable request takes the feature's own route.
     package var isMeasurable: Bool

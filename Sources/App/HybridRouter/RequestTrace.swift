@@ -9,6 +9,8 @@ struct RequestTrace: Sendable {
     var privacy: PrivacyClass?
     var deadline: Duration?
     var truncateInputTo: Int?
+    /// Labels the app passed with this call, which input rules may test (`label.NAME`).
+    var labels: [String: String] = [:]
     /// The Swift type the caller decodes the answer into (`generating:`); nil for text.
     var output: TypedOutput? = nil
 }

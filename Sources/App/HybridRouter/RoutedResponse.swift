@@ -23,6 +23,9 @@ public struct RoutedResponse: Sendable, Equatable {
     /// The config condition whose override applied (see `ConfigCondition`); nil when none matched the labels the
     /// router was given.
     public var condition: String?
+    /// The feature's input rule that chose this request's route (`inputRules` in the config: what the request
+    /// holds, or a label passed with the call); nil when the feature's own route applied.
+    public var inputRule: String?
     /// Tokens of every model call the request made, summed: fallbacks, a hedge's loser, an interrupted stream and
     /// the answer (none for a cached answer). `response.usage` is the answer's alone.
     public var totalUsage: TokenUsage
@@ -35,7 +38,7 @@ public struct RoutedResponse: Sendable, Equatable {
     init(
         response: GenerationResponse, attempts: [RouteAttempt], variant: String, rolloutArm: String?,
         fromCache: Bool, truncatedInputs: [String] = [], failedChecks: [FailedOutputCheck] = [], isFailing: Bool = false,
-        condition: String? = nil, totalUsage: TokenUsage = TokenUsage(promptTokens: 0, completionTokens: 0),
+        condition: String? = nil, inputRule: String? = nil, totalUsage: TokenUsage = TokenUsage(promptTokens: 0, completionTokens: 0),
         totalCostUSD: Double? = 0
     ) {
         self.response = response
@@ -47,6 +50,7 @@ public struct RoutedResponse: Sendable, Equatable {
         self.failedChecks = failedChecks
         self.isFailing = isFailing
         self.condition = condition
+        self.inputRule = inputRule
         self.totalUsage = totalUsage
         self.totalCostUSD = totalCostUSD
     }

@@ -28,23 +28,40 @@ extension Router {
     ) async throws(RouterError) -> Plan {
         let document = await configSource.document()
         let (resolved, assignment) = try resolve(name, in: document)
-        let feature = resolved.config
+        var feature = resolved.config
         let rules = RoutingWalk.Rules(
             feature: feature, document: document, defaults: policy, call: .init(privacy: privacyOverride, deadline: deadlineOverride))
-        let rendered: RenderedPrompt
-        do {
-            rendered = try feature.render(name: name, variant: assignment.variant, messages: messages, now: start)
-        } catch {
-            throw .renderFailed(error)
+        var rendered = try renderTurn(feature, name: name, variant: assignment.variant, messages: messages, tools: tools, start: start)
+        let rule = firstInputRule(assignment.inputRules, request: rendered.request, labels: [:])
+        var priority = assignment.priority
+        if let rule {
+            priority = rule.priority
+            feature.priority = rule.priority
+            if let variant = rule.variant, variant != rendered.variant {
+                rendered = try renderTurn(feature, name: name, variant: variant, messages: messages, tools: tools, start: start)
+            }
         }
         var request = rendered.request
-        request.tools = tools
         request.deadline = rules.deadline.map { start + $0 }
         return Plan(
-            feature: name, config: feature, document: document, priority: assignment.priority, variant: rendered.variant,
+            feature: name, config: feature, document: document, priority: priority, variant: rendered.variant,
             arm: assignment.arm, request: request, start: start, promptTokens: TokenEstimator.estimate(request),
             outputReserve: request.options.maxOutputTokens ?? policy.defaultOutputTokenReserve, truncatedInputs: [], rules: rules,
             checks: OutputChecks(schema: feature.outputSchema, constraints: feature.constraints, tools: tools),
-            condition: resolved.condition)
+            condition: resolved.condition, inputRule: rule?.name)
+    }
+
+    /// The turn's prompt for `variant`, the tools offered (input rules measure them).
+    private func renderTurn(
+        _ feature: FeatureConfig, name: String, variant: String, messages: [ChatMessage], tools: [ToolDefinition],
+        start: ContinuousClock.Instant
+    ) throws(RouterError) -> RenderedPrompt {
+        do {
+            var rendered = try feature.render(name: name, variant: variant, messages: messages, now: start)
+            rendered.request.tools = tools
+            return rendered
+        } catch {
+            throw .renderFailed(error)
+        }
     }
 }

@@ -36,6 +36,7 @@ extension Router {
             bucket: context.document.rollouts[feature].map { RolloutBucketing.bucket(seed: $0.seed, feature: feature, installId: installId) },
             outcome: .failed, latencyMs: (clock.now() - context.start).milliseconds, labels: eventLabels)
         event.condition = context.plan?.condition
+        event.inputRule = context.plan?.inputRule
         switch result {
         case .success(let routed):
             event.describeServed(routed, checks: context.plan?.checks)

@@ -28,6 +28,8 @@ final class Plan: Sendable {
     let checks: OutputChecks
     /// The config condition whose override applies to this install; nil when none does.
     let condition: String?
+    /// The input rule that chose `priority` (and maybe `variant`); nil when the feature's own route applies.
+    let inputRule: String?
 
     init(
         feature: String,
@@ -43,7 +45,8 @@ final class Plan: Sendable {
         truncatedInputs: [String],
         rules: RoutingWalk.Rules,
         checks: OutputChecks,
-        condition: String?
+        condition: String?,
+        inputRule: String?
     ) {
         self.feature = feature
         self.config = config
@@ -60,6 +63,7 @@ final class Plan: Sendable {
         self.rules = rules
         self.checks = checks
         self.condition = condition
+        self.inputRule = inputRule
     }
 
     /// What a call to a model priced as `config` is expected to cost for this request: the prompt's estimate and
@@ -76,7 +80,7 @@ final class Plan: Sendable {
         let calls = attempts.filter(\.calledModel).compactMap { attempt in attempt.usage.map { (attempt.modelID, $0) } }
         return RoutedResponse(
             response: response, attempts: attempts, variant: variant, rolloutArm: arm, fromCache: fromCache,
-            truncatedInputs: truncatedInputs, failedChecks: failedChecks, isFailing: isFailing, condition: condition,
+            truncatedInputs: truncatedInputs, failedChecks: failedChecks, isFailing: isFailing, condition: condition, inputRule: inputRule,
             totalUsage: calls.reduce(TokenUsage(promptTokens: 0, completionTokens: 0)) { $0 + $1.1 },
             totalCostUSD: Self.totalCost(of: calls, in: document))
     }
@@ -132,18 +136,35 @@ extension Router {
         let rules = RoutingWalk.Rules(
             feature: feature, document: document, defaults: policy,
             call: .init(privacy: trace.privacy, deadline: trace.deadline, typedOutput: trace.output != nil))
-        let fitted = try fit(
-            trace, feature: feature, variant: assignment.variant, priority: assignment.priority, rules: rules, document: document,
-            start: start)
+        var route = Route(priority: assignment.priority, variant: assignment.variant)
+        var fitted = try fit(trace, feature: feature, variant: route.variant, priority: route.priority, rules: rules, document: document, start: start)
+        if let rule = firstInputRule(assignment.inputRules, request: fitted.rendered.request, labels: trace.labels) {
+            let refit = (rule.variant.map { $0 != route.variant } ?? false) || policy.truncation == .trimLongestInputToFit
+            route = Route(priority: rule.priority, variant: rule.variant ?? route.variant, inputRule: rule.name)
+            feature.priority = rule.priority
+            if refit {
+                fitted = try fit(trace, feature: feature, variant: route.variant, priority: route.priority, rules: rules, document: document, start: start)
+            }
+        }
         var request = fitted.rendered.request
         request.deadline = rules.deadline.map { start + $0 }
         var checks = OutputChecks(schema: feature.outputSchema, constraints: feature.constraints)
         checks.decodes = trace.output?.decodes
         return Plan(
-            feature: name, config: feature, document: document, priority: assignment.priority, variant: fitted.rendered.variant,
+            feature: name, config: feature, document: document, priority: route.priority, variant: fitted.rendered.variant,
             arm: assignment.arm, request: request, start: start, promptTokens: fitted.promptTokens,
             outputReserve: fitted.outputReserve, truncatedInputs: fitted.truncated.sorted(), rules: rules, checks: checks,
-            condition: resolved.condition)
+            condition: resolved.condition, inputRule: route.inputRule)
+    }
+
+    /// The first of `rules` that holds for `request` (measured once, only when a rule reads it) and the call's
+    /// labels over the router's; nil when none does. An unmeasurable request fails every test on its text.
+    func firstInputRule(_ rules: [InputRule], request: GenerationRequest, labels: [String: String]) -> InputRule? {
+        guard !rules.isEmpty else { return nil }
+        let features = rules.contains(where: \.readsRequest) ? InputFeatures(request) : nil
+        let measured = features?.isMeasurable == true ? features : nil
+        let labels = labels.isEmpty ? eventLabels : eventLabels.merging(labels) { _, call in call }
+        return rules.first { $0.holds(measured, labels: labels) }
     }
 
     /// Declines an input shorter than the app's minimum for the feature before any model is called.
@@ -222,6 +243,13 @@ extension Router {
         out.append("…")
         return String(out)
     }
+}
+
+/// The order and variant a request takes: the install's assignment, or an input rule's.
+private struct Route {
+    var priority: [String]
+    var variant: String
+    var inputRule: String? = nil
 }
 
 /// A rendered prompt sized for the walk: its estimated tokens, the output reserved, the inputs cut to fit.

@@ -16,17 +16,18 @@ extension Router {
     /// The deadline covers the whole stream; at the deadline the model's stream is cancelled and the
     /// stream ends with `.deadlineExceeded`, even if some text was already delivered.
     /// Iteration throws `RouterError` only (typed: `catch` gives a `RouterError`). Stopping iteration cancels the
-    /// model call.
+    /// model call. `labels` are what input rules may test (`label.NAME`), as for `generate`.
     public func stream(
         feature: String,
         input: [String: String],
         privacy: PrivacyClass? = nil,
         deadline: Duration? = nil,
-        truncateInputTo: Int? = nil
+        truncateInputTo: Int? = nil,
+        labels: [String: String] = [:]
     ) -> RouterStream<RoutedStreamEvent> {
-        RouterStream(
-            stream(RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo)),
-            feature: feature)
+        let request = RequestTrace(
+            feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo, labels: labels)
+        return RouterStream(stream(request), feature: feature)
     }
 
     /// The stream of one request as traced (typed or not).

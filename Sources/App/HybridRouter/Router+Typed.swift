@@ -26,12 +26,13 @@ extension Router {
     /// `feature`'s answer decoded into `type`: the type's schema (see ``StructuredOutput``) goes to every model in its
     /// native form and replaces the feature's `outputSchema` for this call; an answer that breaks that schema (a
     /// guide included) or does not decode falls back to the next model, whatever the config's `fallbackOnOutput`.
+    /// `labels` are what input rules may test (`label.NAME`), as for the text `generate`.
     public func generate<T: StructuredOutput>(
         feature: String, input: [String: String], generating type: T.Type, privacy: PrivacyClass? = nil,
-        deadline: Duration? = nil
+        deadline: Duration? = nil, labels: [String: String] = [:]
     ) async throws(RouterError) -> RoutedValue<T> {
         let output = try Self.typedOutput(T.self, feature: feature)
-        var request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline)
+        var request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline, labels: labels)
         request.output = output
         let routed = try await traced(request) { plan async throws(RouterError) in try await walkGenerate(plan) }.get()
         return try Self.decode(T.self, Self.parsed(routed, schema: output.schema), routed, feature: feature)
@@ -39,26 +40,27 @@ extension Router {
 
     /// `feature`'s answer as it is generated, decoded into `type` step by step: each snapshot holds the complete part
     /// of the JSON so far, and the last one the final value and the routed response. Iteration throws
-    /// `RouterError` only.
+    /// `RouterError` only. `labels` are what input rules may test (`label.NAME`), as for `generate`.
     public func streamResponse<T: StructuredOutput>(
         feature: String, input: [String: String], generating type: T.Type, privacy: PrivacyClass? = nil,
-        deadline: Duration? = nil
+        deadline: Duration? = nil, labels: [String: String] = [:]
     ) -> RouterStream<PartialSnapshot<T>> {
-        RouterStream(snapshots(feature: feature, input: input, generating: type, privacy: privacy, deadline: deadline), feature: feature)
+        let request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline, labels: labels)
+        return RouterStream(snapshots(request, generating: type), feature: feature)
     }
 
     private func snapshots<T: StructuredOutput>(
-        feature: String, input: [String: String], generating type: T.Type, privacy: PrivacyClass?, deadline: Duration?
+        _ request: RequestTrace, generating type: T.Type
     ) -> AsyncThrowingStream<PartialSnapshot<T>, any Error> {
         let (stream, continuation) = AsyncThrowingStream<PartialSnapshot<T>, any Error>.makeStream()
         let output: TypedOutput
         do {
-            output = try Self.typedOutput(T.self, feature: feature)
+            output = try Self.typedOutput(T.self, feature: request.feature)
         } catch {
             continuation.finish(throwing: error)
             return stream
         }
-        var request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline)
+        var request = request
         request.output = output
         let events = self.stream(request)
         let task = Task.starting(on: clock.taskExecutor) {
@@ -84,7 +86,7 @@ extension Router {
                             content: whole ? try? JSONValueDecoder().decode(T.self, from: json) : nil, completed: nil))
                     case .completed(let routed):
                         let json = Self.parsed(routed, schema: output.schema)
-                        let value = try Self.decode(T.self, json, routed, feature: feature)
+                        let value = try Self.decode(T.self, json, routed, feature: request.feature)
                         continuation.yield(PartialSnapshot(
                             json: json ?? .null, partial: PartialValue(json: json ?? .null, placeholders: placeholders),
                             content: value.content,

@@ -124,14 +124,18 @@ public final class Router: Sendable {
     ///   - deadline: overrides the feature's `deadlineMs` for this call; the budget for the whole walk.
     ///   - truncateInputTo: cuts every input value to at most this many characters (adding "…") before rendering,
     ///     for inputs of unbounded length.
+    ///   - labels: what the app knows of this request (`["kind": "long-form"]`), which the feature's input rules may
+    ///     test as `label.kind`; over the router's own labels for this call.
     public func generate(
         feature: String,
         input: [String: String],
         privacy: PrivacyClass? = nil,
         deadline: Duration? = nil,
-        truncateInputTo: Int? = nil
+        truncateInputTo: Int? = nil,
+        labels: [String: String] = [:]
     ) async throws(RouterError) -> RoutedResponse {
-        let request = RequestTrace(feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo)
+        let request = RequestTrace(
+            feature: feature, input: input, privacy: privacy, deadline: deadline, truncateInputTo: truncateInputTo, labels: labels)
         return try await traced(request) { plan async throws(RouterError) in try await walkGenerate(plan) }.get()
     }
 

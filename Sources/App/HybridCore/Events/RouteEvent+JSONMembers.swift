@@ -8,7 +8,7 @@ extension RouteEvent: JSONMemberObject {
         .member("id", \.id), .member("timestamp", get: { $0.timestamp }, set: { $0.timestamp = $1 }), .member("installId", \.installId),
         .member("feature", \.feature), .member("configVersion", \.configVersion), .member("configHash", \.configHash),
         .member("variant", \.variant), .member("rolloutArm", \.rolloutArm), .member("bucket", \.bucket),
-        .member("condition", \.condition), .member("servedBy", \.servedBy), .member("servedTier", \.servedTier),
+        .member("condition", \.condition), .member("inputRule", \.inputRule), .member("servedBy", \.servedBy), .member("servedTier", \.servedTier),
         .member("outcome", \.outcome), .member("errorKind", \.errorKind), .member("attempts", \.attempts),
         .member("ttftMs", \.ttftMs), .member("latencyMs", \.latencyMs), .member("inputTokens", \.inputTokens),
         .member("outputTokens", \.outputTokens), .member("tokensEstimated", \.tokensEstimated),

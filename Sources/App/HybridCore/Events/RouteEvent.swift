@@ -29,6 +29,9 @@ public struct RouteEvent: Sendable, Codable, Hashable {
     /// The config condition whose override served this request (`conditions` in the config); nil when none
     /// matched the install's labels.
     public var condition: String?
+    /// The feature's input rule that chose the route (`inputRules` in the config); nil when the feature's own route
+    /// applied.
+    public var inputRule: String?
     /// The model id that served; nil when none did.
     public var servedBy: String?
     /// Where the serving model runs.
@@ -74,7 +77,8 @@ public struct RouteEvent: Sendable, Codable, Hashable {
         servedBy: String? = nil, servedTier: ModelTier? = nil, outcome: Outcome, errorKind: String? = nil,
         attempts: [Attempt] = [], ttftMs: Double? = nil, latencyMs: Double, inputTokens: Int = 0,
         outputTokens: Int = 0, tokensEstimated: Bool = false, costUSD: Double = 0, checks: [Check] = [],
-        cacheHit: Bool = false, labels: [String: String] = [:], content: Content? = nil, condition: String? = nil
+        cacheHit: Bool = false, labels: [String: String] = [:], content: Content? = nil, condition: String? = nil,
+        inputRule: String? = nil
     ) {
         self.id = id
         self.timestamp = timestamp
@@ -101,6 +105,7 @@ public struct RouteEvent: Sendable, Codable, Hashable {
         self.labels = labels
         self.content = content
         self.condition = condition
+        self.inputRule = inputRule
     }
 }
 
