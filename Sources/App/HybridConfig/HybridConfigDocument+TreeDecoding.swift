@@ -130,9 +130,21 @@ extension FeatureConfig {
             case "routing": routing = try Reader.decoded(RoutingConfig.self, value, at: path.key(key))
             case "events": events = try FeatureEventsConfig(tree: value, at: path.key(key))
             case "overrides": overrides = try Reader.decoded([String: FeatureOverride].self, value, at: path.key(key))
-            case "inputRules": inputRules = try Reader.decoded([InputRule].self, value, at: path.key(key))
+            case "inputRules": inputRules = try Self.inputRules(value, at: path.key(key))
             default: break
             }
+        }
+
+        /// Each rule read on its own, so every bad rule is named, not only the first.
+        private static func inputRules(_ value: JSONValue, at path: ConfigPath) throws(Reader.Refusal) -> [InputRule] {
+            guard case .array(let elements) = value else { throw Reader.mismatch("an array", value, path) }
+            var rules: [InputRule] = []
+            var issues: [ConfigIssue] = []
+            for (i, element) in elements.enumerated() {
+                do { rules.append(try Reader.decoded(InputRule.self, element, at: path.index(i))) } catch { issues += error.issues }
+            }
+            if !issues.isEmpty { throw Reader.Refusal(issues) }
+            return rules
         }
 
         /// A schema's own error names the place inside the schema; it is folded into the path as for any issue.

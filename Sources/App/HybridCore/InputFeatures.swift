@@ -143,10 +143,11 @@ private struct Scan {
         lastNonBlank = byte
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digits &+= 1
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): letters &+= 1
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            letters &+= 1
+            if byte == UInt8(ascii: "h") && !url { url = Self.startsURL(bytes, at: i) }
         case 0: nul = true
         case 1..<0x20, 0x7F: binary &+= 1
-        case UInt8(ascii: "h") where !url: url = Self.startsURL(bytes, at: i)
         case UInt8(ascii: "{") where !json: json = Self.startsJSONObject(bytes, at: i)
         default: break
         }
