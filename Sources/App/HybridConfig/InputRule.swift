@@ -20,7 +20,7 @@ package struct InputRule: Sendable, Hashable, Codable {
     /// Named in `RoutedResponse.inputRule`, field events and reports.
     package var name: String
     /// Alternatives, each a list of tests that must all hold; the rule holds when one alternative does.
-    var alternatives: [[InputTest]] { didSet { readsRequest = Self.readsRequest(alternatives) } }
+    var alternatives: [[InputTest]] { didSet { measures = Self.measures(alternatives) } }
     /// The priority order for the requests the rule selects.
     package var priority: [String]
     /// The variant for those requests; nil keeps the install's.
@@ -37,18 +37,22 @@ package struct InputRule: Sendable, Hashable, Codable {
         self.alternatives = alternatives
         self.priority = priority
         self.variant = variant
-        readsRequest = Self.readsRequest(alternatives)
+        measures = Self.measures(alternatives)
     }
 
     /// Every test the rule has, in all alternatives.
     var tests: [InputTest] { alternatives.flatMap { $0 } }
 
-    /// Whether any test reads the request's text, so the router measures it only then (kept, not computed: rules
-    /// are read on every request).
-    package private(set) var readsRequest: Bool
+    /// What the rule's tests read of the request, so the router measures only that; nil when no test reads it
+    /// (only labels). Kept, not computed: rules are read on every request.
+    package private(set) var measures: InputFeatures.Needs?
 
-    private static func readsRequest(_ alternatives: [[InputTest]]) -> Bool {
-        alternatives.contains { $0.contains { if case .feature = $0.subject { true } else { false } } }
+    private static func measures(_ alternatives: [[InputTest]]) -> InputFeatures.Needs? {
+        var needs: InputFeatures.Needs?
+        for test in alternatives.joined() {
+            if case .feature(let name) = test.subject { needs = (needs ?? []).union(InputFeatures.Needs(name)) }
+        }
+        return needs
     }
 
     /// Whether the rule holds for a request with `features` (nil: not measured, so feature tests fail) sent with
@@ -66,7 +70,7 @@ package struct InputRule: Sendable, Hashable, Codable {
         name = try c.decode(String.self, forKey: .name)
         priority = try c.decode([String].self, forKey: .priority)
         variant = try c.decodeIfPresent(String.self, forKey: .variant)
-        readsRequest = false
+        measures = nil
         switch (c.contains(.when), c.contains(.whenAny)) {
         case (true, false):
             alternatives = [try Self.tests(try c.nestedContainer(keyedBy: RuleKey.self, forKey: .when))]
@@ -78,7 +82,7 @@ package struct InputRule: Sendable, Hashable, Codable {
         default:
             throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: "set one of when and whenAny"))
         }
-        readsRequest = Self.readsRequest(alternatives)
+        measures = Self.measures(alternatives)
     }
 
     private static func tests(_ c: KeyedDecodingContainer<RuleKey>) throws -> [InputTest] {

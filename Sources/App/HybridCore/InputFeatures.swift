@@ -1,10 +1,14 @@
+import Foundation
+
 /// What an input rule may test about a request (the config's `inputRules`), measured by this one implementation on
 /// the request as the router sees it (the variant's template filled, the conversation included), so a rule learned
 /// from a run (`hybrid recommend --by-input`) selects the same requests on the device as in the harness.
 ///
-/// Measured in one pass over the messages' UTF-8 bytes with nothing allocated. "Text" below is every message's
-/// content (user, assistant, tool and system messages alike); the feature's `instructions` are not input and are
-/// left out of every figure but `inputTokens`.
+/// Measured on the messages' UTF-8 bytes with nothing allocated, and only what the caller's rules read
+/// (`Needs`): the router measures a request on every call, so each figure is its own counting loop the compiler
+/// vectorises, and the pattern flags look only at the bytes that can start their pattern. "Text" below is every
+/// message's content (user, assistant, tool and system messages alike); the feature's `instructions` are not input
+/// and are left out of every figure but `inputTokens`.
 package struct InputFeatures: Sendable, Hashable {
     /// The names a rule may test, as written in the config.
     package enum Name: String, Sendable, Hashable, CaseIterable {
@@ -43,17 +47,40 @@ package struct InputFeatures: Sendable, Hashable {
     /// characters or U+FFFD (binary data pasted as text). An unmeasurable request takes the feature's own route.
     package var isMeasurable: Bool
 
-    /// Measures `request`.
-    package init(_ request: GenerationRequest) {
+    /// Which figures a measurement computes: the features its rules read (a figure not measured reads 0).
+    package struct Needs: OptionSet, Sendable, Hashable {
+        package let rawValue: UInt16
+        package init(rawValue: UInt16) { self.rawValue = rawValue }
+
+        /// What reading `name` takes.
+        package init(_ name: Name) {
+            switch name {
+            case .inputTokens, .turns, .toolsOffered: self = []
+            case .inputCharacters: self = Needs(rawValue: 1)
+            case .inputLines: self = Needs(rawValue: 2)
+            case .hasCode: self = Needs(rawValue: 4)
+            case .hasJSON: self = Needs(rawValue: 8)
+            case .hasURL: self = Needs(rawValue: 16)
+            case .digitShare: self = Needs(rawValue: 32)
+            case .nonLatinShare: self = Needs(rawValue: 64)
+            }
+        }
+
+        /// Every feature (what the harness measures to learn rules).
+        package static let all = Needs(rawValue: 127)
+    }
+
+    /// Measures `request`: the features `needs` names (every one by default) and whether it can be measured.
+    /// `inputTokens` is the router's estimate when it has one (`promptTokens`), else computed.
+    package init(_ request: GenerationRequest, needs: Needs = .all, inputTokens: Int? = nil) {
         var scan = Scan()
         for message in request.messages {
             if message.role == .user { scan.turns += 1 }
             var content = message.content
             guard !content.isEmpty else { continue }
-            scan.lines += 1
-            content.withUTF8 { scan.read($0) }
+            content.withUTF8 { scan.read($0, needs: needs) }
         }
-        inputTokens = TokenEstimator.estimate(request)
+        self.inputTokens = inputTokens ?? TokenEstimator.estimate(request)
         inputCharacters = scan.scalars
         inputLines = scan.lines
         turns = scan.turns
@@ -83,7 +110,7 @@ package struct InputFeatures: Sendable, Hashable {
     }
 }
 
-/// The one pass's counters: kept across messages, each message's bytes read in turn.
+/// The counters over every message, each message's bytes read in turn.
 private struct Scan {
     var scalars = 0
     var lines = 0
@@ -99,69 +126,115 @@ private struct Scan {
     var json = false
     var url = false
 
-    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) {
-        var backticks = 0
-        var lastNonBlank: UInt8 = 0
+    /// Measurability always (a rule never reads an unmeasurable text), the rest as `needs` says.
+    mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, needs: InputFeatures.Needs) {
+        let messageScalars = Self.count(bytes) { $0 & 0xC0 != 0x80 }
+        scalars &+= messageScalars
+        nonBlank &+= messageScalars &- Self.count(bytes) { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        binary &+= Self.count(bytes) { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }
+        if Self.first(0, in: bytes, from: 0) != nil { nul = true }
+        Self.each(0xEF, in: bytes) { i in
+            if i + 2 < bytes.count, bytes[i + 1] == 0xBF, bytes[i + 2] == 0xBD { binary &+= 1 }
+            return false
+        }
+        if needs.contains(.init(.inputLines)) { lines &+= 1 &+ Self.count(bytes) { $0 == 0x0A } }
+        if needs.contains(.init(.digitShare)) { digits &+= Self.count(bytes) { $0 &- 0x30 < 10 } }
+        if needs.contains(.init(.nonLatinShare)) { readLetters(bytes) }
+        if needs.contains(.init(.hasCode)) {
+            if !fence { fence = Self.hasFence(bytes) }
+            codeLines &+= Self.codeLines(bytes)
+        }
+        if needs.contains(.init(.hasJSON)), !json { json = Self.hasJSONObject(bytes) }
+        if needs.contains(.init(.hasURL)), !url { url = Self.hasURL(bytes) }
+    }
+
+    @inline(__always)
+    private static func count(_ bytes: UnsafeBufferPointer<UInt8>, _ test: (UInt8) -> Bool) -> Int {
+        ByteCount.count(bytes, test)
+    }
+
+    /// The first `byte` at or after `start` (`memchr`, which reads many bytes at a time).
+    private static func first(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress, start < bytes.count,
+            let found = memchr(base + start, Int32(byte), bytes.count - start)
+        else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+
+    /// Calls `body` with each position of `byte` in turn until it returns true.
+    private static func each(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int) -> Bool) {
+        var start = 0
+        while let i = first(byte, in: bytes, from: start) {
+            if body(i) { return }
+            start = i + 1
+        }
+    }
+
+    /// ASCII letters, then (only in text with non-ASCII) the other letters, non-Latin ones and U+FFFD.
+    private mutating func readLetters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        letters &+= Self.count(bytes) { ($0 | 0x20) &- 0x61 < 26 }
+        guard Self.count(bytes, { $0 >= 0x80 }) > 0 else { return }
         var i = 0
-        let n = bytes.count
-        while i < n {
-            let byte = bytes[i]
-            if byte < 0x80 {
-                scalars &+= 1
-                readASCII(byte, at: i, in: bytes, backticks: &backticks, lastNonBlank: &lastNonBlank)
-                i &+= 1
-            } else {
-                let (scalar, length) = Self.decode(bytes, at: i)
-                scalars &+= 1
-                nonBlank &+= 1
-                readNonASCII(scalar)
-                backticks = 0
-                lastNonBlank = 0x80
-                i &+= length
+        while i < bytes.count {
+            guard bytes[i] >= 0x80 else { i &+= 1; continue }
+            let (scalar, length) = Self.decode(bytes, at: i)
+            i &+= length
+            guard scalar != 0xFFFD, let s = Unicode.Scalar(scalar), s.properties.isAlphabetic else { continue }
+            letters &+= 1
+            if !Self.isLatin(scalar) { nonLatinLetters &+= 1 }
+        }
+    }
+
+    private static func hasFence(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var found = false
+        each(UInt8(ascii: "`"), in: bytes) { i in
+            found = i + 2 < bytes.count && bytes[i + 1] == UInt8(ascii: "`") && bytes[i + 2] == UInt8(ascii: "`")
+            return found
+        }
+        return found
+    }
+
+    private static func hasJSONObject(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var found = false
+        each(UInt8(ascii: "{"), in: bytes) { i in
+            found = startsJSONObject(bytes, at: i)
+            return found
+        }
+        return found
+    }
+
+    /// `http://` or `https://` followed by a non-blank byte, found from its colon.
+    private static func hasURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var found = false
+        each(UInt8(ascii: ":"), in: bytes) { i in
+            guard i + 3 < bytes.count, bytes[i + 1] == UInt8(ascii: "/"), bytes[i + 2] == UInt8(ascii: "/"), !isBlank(bytes[i + 3]) else {
+                return false
+            }
+            found = ends(bytes, at: i, with: "http") || ends(bytes, at: i, with: "https")
+            return found
+        }
+        return found
+    }
+
+    /// Whether the bytes just before `end` spell `word`.
+    private static func ends(_ bytes: UnsafeBufferPointer<UInt8>, at end: Int, with word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard end >= count else { return false }
+        return word.withUTF8Buffer { w in (0..<count).allSatisfy { bytes[end - count + $0] == w[$0] } }
+    }
+
+    /// Lines whose last non-blank byte is `;`, `{` or `}`.
+    private static func codeLines(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var lines = 0
+        for end in [UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}")] {
+            each(end, in: bytes) { i in
+                var j = i + 1
+                while j < bytes.count, bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0D { j &+= 1 }
+                if j == bytes.count || bytes[j] == 0x0A { lines &+= 1 }
+                return false
             }
         }
-        if Self.endsCode(lastNonBlank) { codeLines &+= 1 }
-    }
-
-    private mutating func readASCII(
-        _ byte: UInt8, at i: Int, in bytes: UnsafeBufferPointer<UInt8>, backticks: inout Int, lastNonBlank: inout UInt8
-    ) {
-        backticks = byte == UInt8(ascii: "`") ? backticks &+ 1 : 0
-        if backticks >= 3 { fence = true }
-        switch byte {
-        case UInt8(ascii: "\n"):
-            lines &+= 1
-            if Self.endsCode(lastNonBlank) { codeLines &+= 1 }
-            lastNonBlank = 0
-            return
-        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
-            return
-        default:
-            break
-        }
-        nonBlank &+= 1
-        lastNonBlank = byte
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digits &+= 1
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
-            letters &+= 1
-            if byte == UInt8(ascii: "h") && !url { url = Self.startsURL(bytes, at: i) }
-        case 0: nul = true
-        case 1..<0x20, 0x7F: binary &+= 1
-        case UInt8(ascii: "{") where !json: json = Self.startsJSONObject(bytes, at: i)
-        default: break
-        }
-    }
-
-    private mutating func readNonASCII(_ scalar: UInt32) {
-        if scalar == 0xFFFD { binary &+= 1; return }
-        guard let s = Unicode.Scalar(scalar), s.properties.isAlphabetic else { return }
-        letters &+= 1
-        if !Self.isLatin(scalar) { nonLatinLetters &+= 1 }
-    }
-
-    private static func endsCode(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ";") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}")
+        return lines
     }
 
     private static func isLatin(_ scalar: UInt32) -> Bool {
@@ -184,19 +257,6 @@ private struct Scan {
         return (scalar, length)
     }
 
-    private static func startsURL(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
-        for scheme in ["ttp://", "ttps://"] {
-            var j = i + 1
-            var matched = true
-            for expected in scheme.utf8 {
-                guard j < bytes.count, bytes[j] == expected else { matched = false; break }
-                j += 1
-            }
-            if matched, j < bytes.count, !isBlank(bytes[j]) { return true }
-        }
-        return false
-    }
-
     /// `{`, blanks, `"key"` on one line, blanks, `:`; the look-ahead stops at the line's end.
     private static func startsJSONObject(_ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
         var j = skipBlanks(bytes, from: i + 1)
@@ -216,5 +276,27 @@ private struct Scan {
 
     private static func isBlank(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+    }
+}
+
+/// Counting bytes fast: the count is kept in a byte per block of 255 bytes, so the compiler's vectorised loop holds
+/// 16 or 32 counts per register; with an `Int` per byte it held 2 or 4 and ran twenty times slower (4.4 against
+/// 0.23 µs for 2,000 bytes on the project's 2-core machine).
+enum ByteCount {
+    @inline(__always)
+    static func count(_ bytes: UnsafeBufferPointer<UInt8>, _ test: (UInt8) -> Bool) -> Int {
+        var total = 0
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let end = min(n, i &+ 255)
+            var block: UInt8 = 0
+            while i < end {
+                block &+= test(bytes[i]) ? 1 : 0
+                i &+= 1
+            }
+            total &+= Int(block)
+        }
+        return total
     }
 }

@@ -87,9 +87,7 @@ package enum TokenEstimator {
     /// Swift string is always valid UTF-8) rather than by decoding each scalar, which was a fortieth of the
     /// router's own time per request.
     package static func scalarCount(_ text: String) -> Int {
-        let counted = text.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.reduce(0) { count, byte in count &+ (byte & 0xC0 == 0x80 ? 0 : 1) }
-        }
+        let counted = text.utf8.withContiguousStorageIfAvailable { bytes in ByteCount.count(bytes) { $0 & 0xC0 != 0x80 } }
         return counted ?? text.unicodeScalars.count
     }
 }

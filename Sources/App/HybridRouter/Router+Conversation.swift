@@ -32,7 +32,8 @@ extension Router {
         let rules = RoutingWalk.Rules(
             feature: feature, document: document, defaults: policy, call: .init(privacy: privacyOverride, deadline: deadlineOverride))
         var rendered = try renderTurn(feature, name: name, variant: assignment.variant, messages: messages, tools: tools, start: start)
-        let rule = firstInputRule(assignment.inputRules, request: rendered.request, labels: [:])
+        let rule = firstInputRule(
+            assignment.inputRules, request: rendered.request, promptTokens: TokenEstimator.estimate(rendered.request), labels: [:])
         var priority = assignment.priority
         if let rule {
             priority = rule.priority

@@ -138,7 +138,9 @@ extension Router {
             call: .init(privacy: trace.privacy, deadline: trace.deadline, typedOutput: trace.output != nil))
         var route = Route(priority: assignment.priority, variant: assignment.variant)
         var fitted = try fit(trace, feature: feature, variant: route.variant, priority: route.priority, rules: rules, document: document, start: start)
-        if let rule = firstInputRule(assignment.inputRules, request: fitted.rendered.request, labels: trace.labels) {
+        if let rule = firstInputRule(
+            assignment.inputRules, request: fitted.rendered.request, promptTokens: fitted.promptTokens, labels: trace.labels)
+        {
             let refit = (rule.variant.map { $0 != route.variant } ?? false) || policy.truncation == .trimLongestInputToFit
             route = Route(priority: rule.priority, variant: rule.variant ?? route.variant, inputRule: rule.name)
             feature.priority = rule.priority
@@ -157,11 +159,16 @@ extension Router {
             condition: resolved.condition, inputRule: route.inputRule)
     }
 
-    /// The first of `rules` that holds for `request` (measured once, only when a rule reads it) and the call's
-    /// labels over the router's; nil when none does. An unmeasurable request fails every test on its text.
-    func firstInputRule(_ rules: [InputRule], request: GenerationRequest, labels: [String: String]) -> InputRule? {
+    /// The first of `rules` that holds for `request` (measured once, only what the rules read, its token estimate
+    /// the plan's) and the call's labels over the router's; nil when none does. An unmeasurable request fails every
+    /// test on its text.
+    func firstInputRule(
+        _ rules: [InputRule], request: GenerationRequest, promptTokens: Int, labels: [String: String]
+    ) -> InputRule? {
         guard !rules.isEmpty else { return nil }
-        let features = rules.contains(where: \.readsRequest) ? InputFeatures(request) : nil
+        var needs: InputFeatures.Needs?
+        for rule in rules { if let reads = rule.measures { needs = (needs ?? []).union(reads) } }
+        let features = needs.map { InputFeatures(request, needs: $0, inputTokens: promptTokens) }
         let measured = features?.isMeasurable == true ? features : nil
         let labels = labels.isEmpty ? eventLabels : eventLabels.merging(labels) { _, call in call }
         return rules.first { $0.holds(measured, labels: labels) }

@@ -67,6 +67,9 @@ public enum ConfigDiff {
                 note(path + ".constraints", a.constraints, b.constraints) { json($0) }
                 note(path + ".routing", a.routing, b.routing) { json($0) }
                 note(path + ".events.includeContent", a.events?.includeContent ?? false, b.events?.includeContent ?? false) { "\($0)" }
+                note(path + ".inputRules", a.inputRules ?? [], b.inputRules ?? []) { rules in
+                    rules.isEmpty ? "none" : rules.map { "\($0.name): \($0.plainWords)" }.joined(separator: "; ")
+                }
                 for condition in Set((a.overrides ?? [:]).keys).union((b.overrides ?? [:]).keys).sorted() {
                     note(path + ".overrides.\(condition)", a.overrides?[condition], b.overrides?[condition]) { json($0) }
                 }
@@ -139,6 +142,7 @@ public enum ConfigDiff {
             var parts = ["\(arm.name) \(number(arm.percentage))%"]
             if let v = arm.variant { parts.append("variant \(v)") }
             if let p = arm.priority { parts.append("priority \(p.joined(separator: ", "))") }
+            if let rules = arm.inputRules { parts.append("input rules \(rules.isEmpty ? "none" : rules.map(\.name).joined(separator: ", "))") }
             return parts.joined(separator: " ")
         }.joined(separator: "; ")
     }

@@ -104,3 +104,18 @@ struct InputRuleConfigTests {
         #expect(issues.first?.hasPrefix("rollouts.summarize.arms[0].inputRules[0].priority[0]: model \"gemini-fast\" is not defined") == true)
     }
 }
+
+@Suite("Input rules in config diff")
+struct InputRuleDiffTests {
+    @Test("adding a rule is one change naming it in plain words")
+    func diffNamesTheRule() throws {
+        let old = try ConfigValidator.load(Fixtures.config()).document
+        var new = old
+        new.features["summarize"]?.inputRules = [
+            InputRule(name: "long", when: [InputTest(.inputCharacters, atLeast: 1500)], priority: ["gemini-flash"]),
+        ]
+        let changes = ConfigDiff.changes(from: old, to: new)
+        #expect(changes.map(\.path) == ["features.summarize.inputRules"])
+        #expect(changes.first?.summary.contains("long: inputCharacters ≥ 1500 → gemini-flash") == true, "\(changes)")
+    }
+}
