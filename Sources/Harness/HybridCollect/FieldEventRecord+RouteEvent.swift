@@ -20,7 +20,8 @@ extension FieldEventRecord {
                 checksTotal: event.checks.count, failedChecks: event.checks.filter { !$0.passed }.map(\.name).sorted(),
                 cacheHit: event.cacheHit, labels: event.labels, hedged: event.hedged ?? event.attempts.showRace,
                 // A call with tokens but no cost: its model had no prices in the app's config.
-                costUnknown: event.attempts.contains { $0.inputTokens != nil && $0.costUSD == nil }))
+                costUnknown: event.attempts.contains { $0.inputTokens != nil && $0.costUSD == nil },
+                inputRule: event.inputRule))
     }
 }
 
@@ -83,6 +84,7 @@ enum EventChecks {
         check("feature", event.feature, limit: 128)
         check("variant", event.variant, limit: 128)
         check("rolloutArm", event.rolloutArm, limit: 128)
+        check("inputRule", event.inputRule, limit: 128)
         check("servedBy", event.servedBy, limit: 256)
         check("errorKind", event.errorKind, limit: 128)
         check("configHash", event.configHash, limit: 256)

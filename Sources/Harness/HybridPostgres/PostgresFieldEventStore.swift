@@ -89,7 +89,7 @@ public final class PostgresFieldEventStore: FieldEventStore {
     static let columns =
         "event_id, run_id, install_id, occurred_at_ms, rollout_arm, bucket, variant, served_by, served_tier, outcome, "
         + "error_kind, attempt_count, fallback, ttft_ms, latency_ms, input_tokens, output_tokens, tokens_estimated, "
-        + "cost_usd, checks_total, checks_failed, cache_hit, labels_json, hedged, cost_unknown"
+        + "cost_usd, checks_total, checks_failed, cache_hit, labels_json, hedged, cost_unknown, input_rule"
 
     /// The first event of each id, sorted by id (the lock order concurrent batches share).
     static func firstOfEachID(_ events: [FieldEventRecord]) -> [FieldEventRecord] {
@@ -142,6 +142,7 @@ public final class PostgresFieldEventStore: FieldEventStore {
         column { LabelsJSON.encode($0.labels) }
         column { $0.hedged }
         column { $0.costUnknown }
+        column { $0.inputRule }
         query.sql += ") ON CONFLICT DO NOTHING RETURNING 1"
         return query
     }
@@ -163,7 +164,7 @@ public final class PostgresFieldEventStore: FieldEventStore {
         let ttft: Double? = try next(), latency: Double = try next(), input: Int = try next(), output: Int = try next()
         let estimated: Bool = try next(), cost: Double = try next(), checks: Int = try next()
         let failed: String = try next(), cacheHit: Bool = try next(), labels: String = try next()
-        let hedged: Bool = try next(), costUnknown: Bool = try next()
+        let hedged: Bool = try next(), costUnknown: Bool = try next(), inputRule: String? = try next()
         let configHash: String? = try next()
         return FieldEventRecord(
             eventID: eventID, occurredAt: Date(timeIntervalSince1970: Double(occurred) / 1000), installID: installID,
@@ -172,7 +173,8 @@ public final class PostgresFieldEventStore: FieldEventStore {
             attemptCount: attempts, fellBack: fellBack, ttftMs: ttft, latencyMs: latency, inputTokens: input,
             outputTokens: output, tokensEstimated: estimated, costUSD: cost, checksTotal: checks,
             failedChecks: failed.isEmpty ? [] : failed.split(separator: "\n").map(String.init), cacheHit: cacheHit,
-            labels: try LabelsJSON.decode(labels), hedged: hedged, costUnknown: costUnknown)
+            labels: try LabelsJSON.decode(labels), hedged: hedged, costUnknown: costUnknown,
+            inputRule: inputRule)
     }
 
     /// Runs a decoding; a failure is an unreadable `field_events` row, named with the database.

@@ -27,6 +27,9 @@ public struct RouteSimulator: Sendable {
     /// (`estimateCallCosts`); a hedge's per-call cap (`maxExtraCostPerRequestUSD`) judges a raced model by it, as
     /// the router does. Empty: by the stored bill of the case's result.
     public private(set) var expectedCosts: [Int: [String: Double]] = [:]
+    /// Per case index, the input rule that routes the case and its arms (`applyInputRules`); a case without one
+    /// walks the policy's order.
+    var ruleRoutes: [Int: RuleRoute] = [:]
 
     /// Creates a simulator over `table`; the table is not read from the store again.
     public init(table: RunOutcomeTable, bootstrap: BootstrapConfiguration = .standard, contextWindows: [String: Int] = [:]) {
@@ -99,20 +102,22 @@ public struct RouteSimulator: Sendable {
         let expectedCosts = expectedCosts ?? self.expectedCosts
         var rules = SimulatedRequest(policy: policy, table: table, contextWindows: contextWindows)
         rules.streams = streams && rules.rules.streaming == .progressive
-        var trace = RouteTrace(arms: arms, scorerCount: table.scorers.count)
+        let traced = tracedArms(arms)
+        var trace = RouteTrace(arms: traced, scorerCount: table.scorers.count)
         // The router's share cap, request after request in the run's order, as one router would count them.
         let shareCap = policy.hedge?.maxHedgedShare
         var shared: (requests: Int, hedged: Int)?
         for (caseIndex, row) in table.outcomes.enumerated() {
             let mayHedge = shareCap.map { HedgeShare.allows(shared, cap: $0) } ?? true
-            guard let walk = rules.walk(row, arms: arms, expectedCosts: expectedCosts[caseIndex], hedging: mayHedge) else {
+            let caseArms = ruleRoutes[caseIndex]?.arms ?? arms
+            guard let walk = rules.walk(row, arms: caseArms, expectedCosts: expectedCosts[caseIndex], hedging: mayHedge) else {
                 trace.incompleteCases += 1
                 continue
             }
             if shareCap != nil {
                 shared = ((shared?.requests ?? 0) + 1, (shared?.hedged ?? 0) + (walk.hedge != nil ? 1 : 0))
             }
-            trace.append(walk, caseIndex: caseIndex, scorerCount: table.scorers.count)
+            trace.append(walk.repositioned(from: caseArms, into: traced), caseIndex: caseIndex, scorerCount: table.scorers.count)
         }
         guard !trace.cases.isEmpty else {
             throw .noCompleteCases(runID: table.runID, order: arms.map { table.arms[$0].id })

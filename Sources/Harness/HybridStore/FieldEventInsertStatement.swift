@@ -11,7 +11,7 @@ struct FieldEventInsertStatement {
         "event_id", "run_id", "occurred_at_ms", "install_id", "rollout_arm", "bucket", "variant", "served_by",
         "served_tier", "outcome", "error_kind", "attempt_count", "fallback", "ttft_ms", "latency_ms", "input_tokens",
         "output_tokens", "tokens_estimated", "cost_usd", "checks_total", "checks_failed", "cache_hit", "labels_json",
-        "hedged", "cost_unknown",
+        "hedged", "cost_unknown", "input_rule",
     ]
 
     static let sql =
@@ -54,6 +54,7 @@ struct FieldEventInsertStatement {
         raw.bind(labelsJSON(event.labels), at: 23)
         raw.bind(event.hedged, at: 24)
         raw.bind(event.costUnknown, at: 25)
+        raw.bind(event.inputRule, at: 26)
         try raw.run()
         return raw.changes > 0
     }

@@ -57,6 +57,8 @@ public struct FieldEventRecord: Sendable, Hashable {
     public var hedged: Bool
     /// A call of the request went to a model without prices: ``costUSD`` is then a lower bound, not the cost.
     public var costUnknown: Bool
+    /// The feature's input rule that chose the route (`inputRules` in the config); nil when its own route applied.
+    public var inputRule: String?
 
     /// A record; see the properties.
     public init(
@@ -65,7 +67,7 @@ public struct FieldEventRecord: Sendable, Hashable {
         servedTier: String?, outcome: String, errorKind: String?, attemptCount: Int, fellBack: Bool, ttftMs: Double?,
         latencyMs: Double, inputTokens: Int, outputTokens: Int, tokensEstimated: Bool, costUSD: Double,
         checksTotal: Int, failedChecks: [String], cacheHit: Bool, labels: [String: String] = [:], hedged: Bool = false,
-        costUnknown: Bool = false
+        costUnknown: Bool = false, inputRule: String? = nil
     ) {
         self.eventID = eventID
         self.occurredAt = occurredAt
@@ -94,6 +96,7 @@ public struct FieldEventRecord: Sendable, Hashable {
         self.labels = labels
         self.hedged = hedged
         self.costUnknown = costUnknown
+        self.inputRule = inputRule
     }
 
     /// True when every check passed (vacuously true without checks) and the request did not fail.

@@ -116,12 +116,13 @@ public final class SQLiteFieldEventStore: FieldEventStore {
         return FieldEventRecord(
             eventID: row[0], occurredAt: Date(timeIntervalSince1970: Double(row[2] as Int64) / 1000),
             installID: row[3], feature: try FieldRunID.feature(of: runID), configVersion: try FieldRunID.version(of: runID),
-            configHash: row[25], rolloutArm: row[4], bucket: row[5], variant: row[6], servedBy: row[7],
+            configHash: row[26], rolloutArm: row[4], bucket: row[5], variant: row[6], servedBy: row[7],
             servedTier: row[8], outcome: row[9], errorKind: row[10], attemptCount: row[11], fellBack: row[12],
             ttftMs: row[13], latencyMs: row[14], inputTokens: row[15], outputTokens: row[16], tokensEstimated: row[17],
             costUSD: row[18], checksTotal: row[19],
             failedChecks: failed.isEmpty ? [] : failed.split(separator: "\n").map(String.init), cacheHit: row[21],
-            labels: try LabelsJSON.decode(row[22]), hedged: row[23], costUnknown: row[24])
+            labels: try LabelsJSON.decode(row[22]), hedged: row[23], costUnknown: row[24],
+            inputRule: row[25])
     }
 }
 

@@ -82,6 +82,11 @@ extension SchemaMigration {
             version: "v14",
             sqlite: "ALTER TABLE field_events ADD COLUMN cost_unknown INTEGER NOT NULL DEFAULT 0;",
             postgres: "ALTER TABLE field_events ADD COLUMN cost_unknown BOOLEAN NOT NULL DEFAULT FALSE;"),
+        // The feature's input rule that chose a field event's route (nil: its own route), for the report's per-rule rows.
+        SchemaMigration(
+            version: "v15",
+            sqlite: "ALTER TABLE field_events ADD COLUMN input_rule TEXT;",
+            postgres: "ALTER TABLE field_events ADD COLUMN input_rule TEXT;"),
     ]
 
     private static let v3SQLite = """

@@ -107,9 +107,13 @@ struct AskCommand: AsyncParsableCommand {
             config: .fixed(document), models: .modelFactory(ModelFactory.harness()), installId: targeting.installId,
             eventLabels: try targeting.labels())
         let input = [config.inputs.first ?? "input": prompt]
+        // The `--label`s are the call's labels too, so an input rule's `label.NAME` test sees them as an app's call
+        // passing them would (the router's own labels select conditions and go with the event).
+        let stream = router.stream(
+            feature: name, input: input, deadline: .milliseconds(deadlineMs), labels: try targeting.labels())
         var routed: RoutedResponse?
         do {
-            for try await event in router.stream(feature: name, input: input, deadline: .milliseconds(deadlineMs)) {
+            for try await event in stream {
                 switch event {
                 case .delta(let text): FileHandle.standardOutput.write(Data(text.utf8))
                 case .reset:
@@ -128,6 +132,7 @@ struct AskCommand: AsyncParsableCommand {
         guard let routed, !quiet else { return }
         print("---")
         print("feature:     \(name), variant \(routed.variant), condition \(routed.condition ?? "none")")
+        if let rule = routed.inputRule { print("rule:        \(rule)") }
         print("served by:   \(routed.servedBy)")
         for attempt in routed.attempts { print("attempt:     \(attempt)") }
         print("total:       \(Self.ms(routed.response.timing.total))")

@@ -19,6 +19,7 @@ struct FieldEventStoreConformanceTests {
             var hedged = Fixtures.fieldEvent("e2")
             hedged.hedged = true
             hedged.costUnknown = true
+            hedged.inputRule = "long-inputs"
             let outcome = try await store.insert([hedged, minimal, Fixtures.fieldEvent("e3", version: 4)])
             #expect(outcome == FieldEventInsertOutcome(accepted: 3, duplicates: 0, runIDs: ["field-summarize-v2-v3", "field-summarize-v2-v4"]))
             let reopened = try await opened.reopenFieldEvents()

@@ -2,7 +2,7 @@ import HybridConfig
 
 /// The check a stage's config passes before it is published: it validates as apps load it, and the assignment the
 /// router makes (`HybridConfigDocument.assignment`, what `Router` resolves every request with) puts the stage's
-/// share of installs in the arm with the arm's variant and order. A plan that would publish 5 % and serve 50 %
+/// share of installs in the arm with the arm's variant, order and input rules. A plan that would publish 5 % and serve 50 %
 /// (a second arm before it, a changed seed) is refused before any install sees it.
 enum RolloutStageCheck {
     /// Installs sampled: their share in the arm is within 3 standard errors of the stage.
@@ -25,6 +25,9 @@ enum RolloutStageCheck {
             }
             if let priority = planned.priority, assignment.priority != priority, wrong.isEmpty {
                 wrong.append("an install in arm \(arm) is served order \(assignment.priority), not \(priority)")
+            }
+            if let rules = planned.inputRules, assignment.inputRules != rules, wrong.isEmpty {
+                wrong.append("an install in arm \(arm) is served input rules \(assignment.inputRules.map(\.name)), not \(rules.map(\.name))")
             }
         }
         let share = Double(inArm) / Double(sample)

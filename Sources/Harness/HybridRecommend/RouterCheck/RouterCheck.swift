@@ -67,10 +67,13 @@ public struct RouterCheck: Sendable {
         }
         var simulator = RouteSimulator(table: table, contextWindows: document.models.mapValues(\.contextWindow))
         let (_, arms) = try simulator.resolve(policy)
+        let caseInputs = Dictionary(table.cases.map { ($0.caseID, input(for: $0.caseID, config: config)) }, uniquingKeysWith: { first, _ in first })
+        // The feature's input rules, per case, on the same inputs the router gets (its `eventLabels` are the labels).
+        try simulator.applyInputRules(
+            config.inputRules ?? [], feature: config, name: name, variant: variant, inputs: caseInputs, labels: labels)
         // Only a per-request cost cap reads the estimate (the router, too, works it out only then).
         if policy.hedge?.maxExtraCostPerRequestUSD != nil {
-            let inputs = Dictionary(table.cases.map { ($0.caseID, input(for: $0.caseID, config: config)) }, uniquingKeysWith: { first, _ in first })
-            await simulator.estimateCallCosts(document: replayDocument, inputs: inputs, labels: labels, installId: installId)
+            await simulator.estimateCallCosts(document: replayDocument, inputs: caseInputs, labels: labels, installId: installId)
         }
         // A run whose results were streamed is replayed twice: as `generate`, and as `stream` (first text at its
         // stored time to first token, which decides a progressive race).
@@ -84,11 +87,13 @@ public struct RouterCheck: Sendable {
             let hedgeShare = HedgeShare()
             for (i, caseIndex) in trace.cases.enumerated() {
                 let key = table.cases[caseIndex]
+                let route = simulator.ruleRoutes[caseIndex]
+                let model = { (position: Int) in table.arms[trace.arms[position]].modelID }
                 let predicted = RouterCheckReport.Figures(
-                    servedBy: trace.served[i].map { measured[$0] }, deliveredBy: trace.delivered[i].map { measured[$0] },
-                    adherent: trace.adherent[i], costUSD: trace.costUSD[i], latencyMs: trace.latencyMs[i])
+                    servedBy: trace.served[i].map(model), deliveredBy: trace.delivered[i].map(model),
+                    adherent: trace.adherent[i], costUSD: trace.costUSD[i], latencyMs: trace.latencyMs[i], inputRule: route?.rule)
                 let actual = await replay(
-                    feature: name, config: config, variant: variant, outcomes: replays[key] ?? [:], document: replayDocument,
+                    feature: name, config: config, variant: route?.variant ?? variant, outcomes: replays[key] ?? [:], document: replayDocument,
                     input: input(for: key.caseID, config: config), hedgeShare: hedgeShare, streams: streams)
                 var item = RouterCheckReport.Case(key: key, simulated: predicted, router: actual.figures, attempts: actual.attempts)
                 item.streamed = streams
@@ -124,7 +129,8 @@ public struct RouterCheck: Sendable {
         let executor = ReplayExecutor(clock: clock)
         let bill = ReplayBill()
         var models: [String: any LanguageModel] = [:]
-        for id in config.priority {
+        // The feature's models and every model a rule may send the case to.
+        for id in Set(config.priority + (config.inputRules ?? []).flatMap(\.priority)) {
             guard let outcome = outcomes["\(variant)@\(id)"], let model = document.models[id] else { continue }
             models[id] = ReplayLanguageModel(
                 id: id, tier: model.tier,
@@ -164,7 +170,7 @@ public struct RouterCheck: Sendable {
         let figures = RouterCheckReport.Figures(
             servedBy: served.flatMap { $0.isFailing ? nil : $0.servedBy.id }, deliveredBy: served?.servedBy.id,
             adherent: served.map { !$0.isFailing && $0.failedChecks.isEmpty } ?? false, costUSD: costUSD,
-            latencyMs: latency.milliseconds)
+            latencyMs: latency.milliseconds, inputRule: served?.inputRule)
         return (figures, attempts)
     }
 

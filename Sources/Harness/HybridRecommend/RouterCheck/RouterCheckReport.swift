@@ -15,11 +15,16 @@ public struct RouterCheckReport: Sendable {
         public var costUSD: Double
         /// Time from the request to its answer or error, in milliseconds.
         public var latencyMs: Double
+        /// The input rule that chose the route; nil for the feature's own route (or no answer: a failed request's
+        /// error does not name it).
+        public var inputRule: String? = nil
 
         /// The ways `other` differs from these figures: served model, delivered model, adherence, cost (to a
-        /// billionth of a dollar), latency (to 1 ms).
+        /// billionth of a dollar), latency (to 1 ms), and the input rule when both delivered an answer.
         public func differences(from other: Figures) -> [String] {
             var out: [String] = []
+            // A request without an answer does not name its rule (the router's error has no field for it).
+            if inputRule != other.inputRule, deliveredBy != nil, other.deliveredBy != nil { out.append("rule \(inputRule ?? "none") vs \(other.inputRule ?? "none")") }
             if servedBy != other.servedBy { out.append("served by \(servedBy ?? "none") vs \(other.servedBy ?? "none")") }
             if deliveredBy != other.deliveredBy { out.append("delivered \(deliveredBy ?? "nothing") vs \(other.deliveredBy ?? "nothing")") }
             if adherent != other.adherent { out.append("adherent \(adherent) vs \(other.adherent)") }
@@ -88,7 +93,8 @@ public struct RouterCheckReport: Sendable {
             let figures = item.router
             let what = figures.servedBy.map { "served by \($0)" } ?? figures.deliveredBy.map { "best failing answer from \($0)" } ?? "no answer"
             let status = item.agrees ? "agree" : "DISAGREE"
-            lines.append(String(format: "  %@%@: %@, %@, %@, $%.6f, %.1f ms: %@", item.key.description, item.streamed ? " (stream)" : "", status, what,
+            let rule = figures.inputRule.map { "rule \($0), " } ?? ""
+            lines.append(String(format: "  %@%@: %@, %@%@, %@, $%.6f, %.1f ms: %@", item.key.description, item.streamed ? " (stream)" : "", status, rule, what,
                                 figures.adherent ? "adherent" : "not adherent", figures.costUSD, figures.latencyMs,
                                 item.agrees ? "same as simulated" : item.differences.joined(separator: "; ")))
             if !item.agrees {

@@ -153,6 +153,7 @@ public struct FieldReportBuilder: Sendable {
             comparisons: Array(family.prefix(whole.comparisons.count)),
             method: method(reportable: reportable, srmKnown: srm != nil, prePeriod: !before.isEmpty))
         analysis.minimumInstalls = minimumInstalls
+        analysis.ruleBranches = Self.ruleBranches(events, level: options.bootstrap.effectiveConfidenceLevel)
         if !prePeriod.isEmpty {
             let installs = Set(events.map(\.installID))
             analysis.prePeriod = FieldPrePeriod(

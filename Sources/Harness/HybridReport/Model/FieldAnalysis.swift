@@ -27,6 +27,9 @@ public struct FieldAnalysis: Sendable, Hashable, Codable {
     /// out because the install was then served something other than what the control serves now; nil without
     /// earlier events.
     public var prePeriod: FieldPrePeriod?
+    /// One row per input rule the events name plus the feature's own route, descriptive (see ``FieldRuleBranch``);
+    /// nil when no event names a rule.
+    public var ruleBranches: [FieldRuleBranch]?
 
     /// The analysis; normally made by ``FieldReportBuilder``.
     public init(

@@ -20,6 +20,7 @@ extension HTMLReportRenderer {
                     escape(arm.costText),
                 ]
             })
+        out += ruleBranchTable(field.ruleBranches)
         out += table(
             ["arm vs control", "metric", "installs (events)", "difference", "95% CI", "always-valid CI",
              "p (Holm, always-valid)", "MDE", "verdict"],
@@ -36,5 +37,22 @@ extension HTMLReportRenderer {
         let prePeriod = FieldFormatting.prePeriodLine(field.prePeriod)
         if !prePeriod.isEmpty { out += "<p class=\"meta\">\(escape(prePeriod))</p>\n" }
         return out + "<p class=\"meta\">\(escape(field.method))</p>\n"
+    }
+
+    /// The input rules' branches, descriptive: the same note as in Markdown, then one row per branch.
+    private func ruleBranchTable(_ branches: [FieldRuleBranch]?) -> String {
+        typealias F = FieldFormatting
+        guard let branches else { return "" }
+        return "<h3>Input rules (descriptive)</h3>\n<p class=\"meta\">\(escape(F.ruleBranchNote))</p>\n"
+            + table(
+                ["rule", "arms", "events", "installs", "adherence", "latency p50 / p95 ms", "cost / 1k"],
+                branches.map { branch in
+                    let row = branch.figures
+                    return [
+                        branch.rule.map { "<code>\(escape($0))</code>" } ?? "own route",
+                        escape(branch.arms.joined(separator: ", ")), "\(row.events)", "\(row.installs)", F.rate(row.adherence),
+                        row.latency.map { "\(F.number($0.p50)) / \(F.number($0.p95))" } ?? "–", escape(row.costText),
+                    ]
+                })
     }
 }

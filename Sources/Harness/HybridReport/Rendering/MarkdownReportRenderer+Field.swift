@@ -21,6 +21,7 @@ extension MarkdownReportRenderer {
                 + "served by " + hedge.winsByModel.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
                 + "; extra cost per 1,000 requests $\(FieldFormatting.number(hedge.extraCostPer1000, digits: 4)) (estimated against the arm's unhedged requests).\n\n"
         }
+        out += Self.ruleBranchTable(field.ruleBranches)
         out += Self.comparisonTable(field.comparisons)
         for segment in field.segments ?? [] {
             out += "#### `\(segment.label)` = `\(segment.value)`"
@@ -36,6 +37,24 @@ extension MarkdownReportRenderer {
         }
         let prePeriod = FieldFormatting.prePeriodLine(field.prePeriod)
         return out + (prePeriod.isEmpty ? "" : prePeriod + "\n\n") + "_\(field.method)_\n\n"
+    }
+
+    /// The input rules' branches, one row each, under the sentence saying they describe and do not compare.
+    static func ruleBranchTable(_ branches: [FieldRuleBranch]?) -> String {
+        guard let branches else { return "" }
+        var out = "#### Input rules (descriptive)\n\n\(FieldFormatting.ruleBranchNote)\n\n"
+        out += "| rule | arms | events | installs | served by | adherence | latency p50 / p95 ms | cost / 1k |\n"
+        out += "|---|---|---|---|---|---|---|---|\n"
+        for branch in branches {
+            let row = branch.figures
+            out += "| \(branch.rule.map { "`\($0)`" } ?? "own route") | \(branch.arms.map { "`\($0)`" }.joined(separator: ", ")) | "
+                + "\(row.events) | \(row.installs) | "
+                + row.servedBy.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + " | "
+                + FieldFormatting.rate(row.adherence) + " | "
+                + (row.latency.map { "\(FieldFormatting.number($0.p50)) / \(FieldFormatting.number($0.p95))" } ?? "–")
+                + " | \(row.costText) |\n"
+        }
+        return out + "\n"
     }
 
     /// Arm against control, one row per metric, with the installs and events behind each figure.
@@ -66,6 +85,12 @@ extension MarkdownReportRenderer {
 
 /// Number formats shared by the Markdown and HTML field sections.
 enum FieldFormatting {
+    /// Why the input rules' rows carry no test, printed above them in every format.
+    static let ruleBranchNote =
+        "A rule selects requests by what they hold, so each branch differs from the others in its inputs as well as "
+        + "in its route: these rows describe what each branch got (adherence on installs, latency, cost) and are not "
+        + "compared; a rule's effect is measured by a rollout arm that adds it against installs without."
+
     static func rate(_ summary: ProportionSummary?) -> String {
         guard let summary else { return "–" }
         return "\(number(summary.rate * 100, digits: 1)) % [\(number(summary.lower * 100, digits: 1)), \(number(summary.upper * 100, digits: 1))]"
