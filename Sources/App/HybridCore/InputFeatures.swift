@@ -128,18 +128,20 @@ private struct Scan {
 
     /// Measurability always (a rule never reads an unmeasurable text), the rest as `needs` says.
     mutating func read(_ bytes: UnsafeBufferPointer<UInt8>, needs: InputFeatures.Needs) {
-        let messageScalars = Self.count(bytes) { $0 & 0xC0 != 0x80 }
-        scalars &+= messageScalars
-        nonBlank &+= messageScalars &- Self.count(bytes) { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        binary &+= Self.count(bytes) { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D) || $0 == 0x7F }
-        if Self.first(0, in: bytes, from: 0) != nil { nul = true }
-        Self.each(0xEF, in: bytes) { i in
-            if i + 2 < bytes.count, bytes[i + 1] == 0xBF, bytes[i + 2] == 0xBD { binary &+= 1 }
-            return false
+        let base = ByteCount.basics(bytes)
+        scalars &+= base.scalars
+        nonBlank &+= base.scalars &- base.blanks
+        binary &+= base.controls
+        if base.controls > 0, Self.first(0, in: bytes, from: 0) != nil { nul = true }
+        if base.leads > 0 {
+            Self.each(0xEF, in: bytes) { i in
+                if i + 2 < bytes.count, bytes[i + 1] == 0xBF, bytes[i + 2] == 0xBD { binary &+= 1 }
+                return false
+            }
         }
         if needs.contains(.init(.inputLines)) { lines &+= 1 &+ Self.count(bytes) { $0 == 0x0A } }
         if needs.contains(.init(.digitShare)) { digits &+= Self.count(bytes) { $0 &- 0x30 < 10 } }
-        if needs.contains(.init(.nonLatinShare)) { readLetters(bytes) }
+        if needs.contains(.init(.nonLatinShare)) { readLetters(bytes, hasNonASCII: base.leads > 0) }
         if needs.contains(.init(.hasCode)) {
             if !fence { fence = Self.hasFence(bytes) }
             codeLines &+= Self.codeLines(bytes)
@@ -171,9 +173,9 @@ private struct Scan {
     }
 
     /// ASCII letters, then (only in text with non-ASCII) the other letters, non-Latin ones and U+FFFD.
-    private mutating func readLetters(_ bytes: UnsafeBufferPointer<UInt8>) {
+    private mutating func readLetters(_ bytes: UnsafeBufferPointer<UInt8>, hasNonASCII: Bool) {
         letters &+= Self.count(bytes) { ($0 | 0x20) &- 0x61 < 26 }
-        guard Self.count(bytes, { $0 >= 0x80 }) > 0 else { return }
+        guard hasNonASCII else { return }
         var i = 0
         while i < bytes.count {
             guard bytes[i] >= 0x80 else { i &+= 1; continue }
@@ -298,5 +300,31 @@ enum ByteCount {
             total &+= Int(block)
         }
         return total
+    }
+
+    /// What every measurement needs, in one pass: scalars (bytes that are not `10xxxxxx`), blanks (space, tab, line
+    /// feed, carriage return), control characters (other C0 bytes and DEL) and the lead bytes of non-ASCII scalars.
+    static func basics(_ bytes: UnsafeBufferPointer<UInt8>) -> (scalars: Int, blanks: Int, controls: Int, leads: Int) {
+        var totals = (scalars: 0, blanks: 0, controls: 0, leads: 0)
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let end = min(n, i &+ 255)
+            var scalars: UInt8 = 0, blanks: UInt8 = 0, controls: UInt8 = 0, leads: UInt8 = 0
+            while i < end {
+                let byte = bytes[i]
+                let blank = byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+                scalars &+= byte & 0xC0 != 0x80 ? 1 : 0
+                blanks &+= blank ? 1 : 0
+                controls &+= (byte < 0x20 && !blank) || byte == 0x7F ? 1 : 0
+                leads &+= byte >= 0xC0 ? 1 : 0
+                i &+= 1
+            }
+            totals.scalars &+= Int(scalars)
+            totals.blanks &+= Int(blanks)
+            totals.controls &+= Int(controls)
+            totals.leads &+= Int(leads)
+        }
+        return totals
     }
 }
