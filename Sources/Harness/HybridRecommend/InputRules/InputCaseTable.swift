@@ -1,17 +1,25 @@
-import HybridCore
+package import HybridCore
 
 /// A run reduced to what learning input rules needs: for every case, its measured request features and each tier's
 /// answer to each of its repeats. Built only when every tier of the route answered every case, so each candidate
 /// route is judged on the same cases (the paired comparison a rule's decision rests on).
 public struct InputCaseTable: Sendable {
     /// One tier's answer to one request, as the route walk reads it.
-    struct Answer: Sendable {
+    package struct Answer: Sendable {
         /// The request failed: the router moves on.
         var failed: Bool
         /// The answer passed every check (the recommender's adherence: answered and no check failed).
         var adherent: Bool
         var costUSD: Double
         var latencyMs: Double
+
+        /// An answer made by hand (the calibration zoo's synthetic runs).
+        package init(failed: Bool = false, adherent: Bool, costUSD: Double, latencyMs: Double) {
+            self.failed = failed
+            self.adherent = adherent && !failed
+            self.costUSD = costUSD
+            self.latencyMs = latencyMs
+        }
     }
 
     /// The stored run, named in every message.
@@ -23,12 +31,12 @@ public struct InputCaseTable: Sendable {
     /// The dataset cases, sorted: the unit of every interval.
     public let caseIDs: [String]
     /// Per case, the features of the request the router would send for it.
-    let features: [InputFeatures]
+    package let features: [InputFeatures]
     /// `answers[case][repeat][tier]`.
     let answers: [[[Answer]]]
 
     /// A table made in memory (the calibration zoo's synthetic runs and tests).
-    init(runID: String, feature: String, tiers: [String], caseIDs: [String], features: [InputFeatures], answers: [[[Answer]]]) {
+    package init(runID: String, feature: String, tiers: [String], caseIDs: [String], features: [InputFeatures], answers: [[[Answer]]]) {
         self.runID = runID
         self.feature = feature
         self.tiers = tiers

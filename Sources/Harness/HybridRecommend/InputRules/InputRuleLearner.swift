@@ -54,8 +54,10 @@ public struct InputRuleLearner: Sendable {
         } catch {
             return InputRuleRecommendation(runID: table.runID, feature: table.feature, tiers: tiers, refusal: error)
         }
-        let routes = LearningRoutes(cases, current: config.priority.compactMap { tiers.firstIndex(of: $0) }, policy: policy, feature: table.feature, config: config)
-        var recommendation = learn(cases, routes: routes, margin: policy.floors(for: table.feature, config: config).maxAdherenceDrop)
+        let floors = policy.floors(for: table.feature, config: config)
+        let checksFallback = floors.fallback.contains { if case .error = $0 { false } else { true } }
+        let current = config.priority.compactMap { tiers.firstIndex(of: $0) }
+        var recommendation = learn(cases, current: current, checksFallback: checksFallback, margin: floors.maxAdherenceDrop)
         if recommendation.proposed, let rule = recommendation.rule {
             recommendation.document = proposedDocument(
                 document, feature: table.feature, runID: table.runID, rule: rule, cascade: recommendation.cascade, tiers: tiers, now: now)
@@ -71,8 +73,10 @@ public struct InputRuleLearner: Sendable {
         return route.enumerated().sorted { (tier($0.element), $0.offset) < (tier($1.element), $1.offset) }.map(\.element)
     }
 
-    /// The search, the cross-fit and the decision over a table already checked.
-    func learn(_ cases: InputCaseTable, routes: LearningRoutes, margin: Double) -> InputRuleRecommendation {
+    /// The search, the cross-fit and the decision over a table already checked; `current` is the route in force
+    /// as tier indices (the calibration zoo calls this on its synthetic tables).
+    package func learn(_ cases: InputCaseTable, current: [Int], checksFallback: Bool = false, margin: Double) -> InputRuleRecommendation {
+        let routes = LearningRoutes(cases, current: current, checksFallback: checksFallback)
         var out = InputRuleRecommendation(runID: cases.runID, feature: cases.feature, tiers: cases.tiers, refusal: nil)
         out.baselines = routes.baselines.map { RouteFigures(name: $0.name, $0.outcomes, configuration: bootstrap) }
         out.curve = CurveBuilder(cases: cases, routes: routes).best()
@@ -100,6 +104,10 @@ public struct InputRuleLearner: Sendable {
         if !unchosen.isEmpty {
             out.reason = "no rule qualified on the training part of fold\(unchosen.count == 1 ? "" : "s") \(unchosen.joined(separator: ", ")) of \(folds): the rule is not stable enough over these cases to be shown better than the current route, so nothing is proposed"
         } else if let claim = verdict.claim {
+            if out.cascade, Verdict(crossFit.outcomes, current: routes.sides[1].device, margin: margin).claim == nil {
+                out.reason = "the rule's gain is the cascade's: on held-out folds it is not shown as good as the cascade alone and cheaper, or better at no more cost, so the rule is not supported by these cases (the cascade alone is printed below)"
+                return out
+            }
             out.proposed = true
             out.reason = claim
         } else {
@@ -129,4 +137,22 @@ public struct InputRuleLearner: Sendable {
     }
 
     static func points(_ share: Double) -> String { String(format: "%.1f points of adherence", share * 100) }
+}
+
+extension InputRuleLearner {
+    /// Mean adherence and cost per request of routing `cases` by `rule` (its requests to the cloud order, the rest
+    /// to the device order, with the cascade when `cascade`) and of all-cloud: what a proposal realises on fresh
+    /// cases (the calibration zoo's honesty and power rows).
+    package static func realised(
+        _ rule: InputRule, cascade: Bool, on cases: InputCaseTable
+    ) -> (adherence: Double, cost: Double, allCloudAdherence: Double, allCloudCost: Double) {
+        let routes = LearningRoutes(cases, current: [cases.tiers.count - 1], checksFallback: false)
+        let side = routes.sides[cascade ? 1 : 0]
+        let outcome = side.device.picking(side.cloud, where: cases.features.map { rule.holds($0, labels: [:]) })
+        let cloud = routes.baselines[2].outcomes
+        return (
+            RuleSelection.mean(outcome.adherence), RuleSelection.mean(outcome.cost), RuleSelection.mean(cloud.adherence),
+            RuleSelection.mean(cloud.cost)
+        )
+    }
 }

@@ -1,5 +1,3 @@
-import HybridConfig
-
 /// The routes a learned rule is built from and compared with, each walked once over every case: the current route,
 /// all-device, all-cloud, the cascade, and the device and cloud orders with and without the cascade (a rule's two
 /// sides).
@@ -18,14 +16,12 @@ struct LearningRoutes: Sendable {
 
     /// The routes over `cases`; `currentOrder` is the route in force as tier indices, walked with the policy's
     /// fallback conditions (the cascade when they include failed checks).
-    init(_ cases: InputCaseTable, current currentOrder: [Int], policy: RecommendationPolicy, feature: String, config: FeatureConfig) {
+    init(_ cases: InputCaseTable, current currentOrder: [Int], checksFallback: Bool) {
         let count = cases.tiers.count
         let deviceOrder = Array(0..<count)
         let cloudOrder = Array(1..<count) + [0]
         self.deviceOrder = deviceOrder
         self.cloudOrder = cloudOrder
-        let fallback = policy.floors(for: feature, config: config).fallback
-        let checksFallback = fallback.contains { if case .error = $0 { false } else { true } }
         current = CaseOutcomes(cases, order: currentOrder, cascade: checksFallback)
         sides = [false, true].map { cascade in
             (CaseOutcomes(cases, order: deviceOrder, cascade: cascade), CaseOutcomes(cases, order: cloudOrder, cascade: cascade))
