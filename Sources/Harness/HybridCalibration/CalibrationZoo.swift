@@ -22,6 +22,9 @@ public enum CalibrationZoo {
             }
         }
 
+        /// A `recommend --by-input` row.
+        public var isInputRule: Bool { if case .inputRule = self { true } else { false } }
+
         public var isNull: Bool {
             switch self {
             case .field(let scenario): scenario.isNull

@@ -156,3 +156,17 @@ extension InputRuleLearner {
         )
     }
 }
+
+extension InputRuleLearner {
+    /// The cost–quality curve alone (no search, no cross-fit), for `hybrid report`: nil when the route has fewer
+    /// than two tiers on the same cases, a case cannot be measured, or no feature varies.
+    package func curve(
+        table: RunOutcomeTable, document: HybridConfigDocument, features: [String: InputFeatures]
+    ) -> CostQualityCurve? {
+        guard let config = document.features[table.feature] else { return nil }
+        let tiers = Self.tiers(config.priority.filter { table.modelIDs.contains($0) }, table: table, document: document)
+        guard let cases = try? InputCaseTable.build(table, variant: config.defaultVariant, tiers: tiers, features: features) else { return nil }
+        let routes = LearningRoutes(cases, current: config.priority.compactMap { tiers.firstIndex(of: $0) }, checksFallback: false)
+        return CurveBuilder(cases: cases, routes: routes).best()
+    }
+}

@@ -5,9 +5,9 @@ import Foundation
 /// cloud share needed to recover half of the quality gap between them (the call-performance threshold) and the
 /// average performance gap recovered (APGR, the area under the gap-recovered curve). The report and
 /// `hybrid recommend --by-input` render the same value, so they cannot disagree.
-public struct CostQualityCurve: Sendable, Hashable {
+public struct CostQualityCurve: Sendable, Hashable, Codable {
     /// One route: the share of requests it sends past the device, and its adherence.
-    public struct Point: Sendable, Hashable {
+    public struct Point: Sendable, Hashable, Codable {
         public var cloudShare: Double
         public var adherence: Double
         /// "inputCharacters ≥ 1500", "all-device", "all-cloud".
