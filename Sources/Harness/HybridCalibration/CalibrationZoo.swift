@@ -128,7 +128,7 @@ public enum CalibrationZoo {
             name: "power: recommend --by-input: device fails 90 % over 1,500 characters (a third), 60 cases × 2 tiers; found = the length rule, as good as all-cloud at ≤ 45 % of its cost on fresh cases",
             kind: .power, cases: 60)))
         list.append(.inputRule(InputRuleScenario(
-            name: "honesty: the same, proposed rule's realised adherence and cost (fresh cases) inside its stated 95 % intervals",
+            name: "honesty: recommend --by-input, the power scenario: the proposed rule's realised adherence and cost on fresh cases inside its stated 95 % intervals",
             kind: .honesty, cases: 60)))
         return list
     }
