@@ -83,7 +83,10 @@ import Testing
         #expect(validated.document.features["summarize"]?.priority == ["phone", "cloud"])
         #expect(rules[0].tests.allSatisfy { $0.atLeast != nil })
         #expect(result.render().contains(rules[0].plainWords))
-        #expect(result.curve?.averageGapRecovered ?? 0 > 0.9)
+        // The whole gap recovered at a third sent to the cloud: the area is 1/6 below it and 2/3 after it.
+        let curve = try #require(result.curve)
+        #expect(abs((curve.averageGapRecovered ?? 0) - 5.0 / 6) < 0.01)
+        #expect((curve.cloudShareFor50 ?? 1) <= 1.0 / 3 + 1e-9)
     }
 
     @Test func noFeatureRelatedToFailuresProposesNothing() {
