@@ -12,18 +12,24 @@ public enum CalibrationZoo {
     public enum Scenario: Sendable {
         case field(FieldScenario)
         case offline(OfflineScenario)
+        case inputRule(InputRuleScenario)
 
         public var name: String {
             switch self {
             case .field(let scenario): scenario.name
             case .offline(let scenario): scenario.name
+            case .inputRule(let scenario): scenario.name
             }
         }
+
+        /// A `recommend --by-input` row.
+        public var isInputRule: Bool { if case .inputRule = self { true } else { false } }
 
         public var isNull: Bool {
             switch self {
             case .field(let scenario): scenario.isNull
             case .offline(let scenario): scenario.isNull
+            case .inputRule(let scenario): scenario.isNull
             }
         }
     }
@@ -92,6 +98,8 @@ public enum CalibrationZoo {
         list.append(.offline(OfflineScenario(name: "offline identical variants, 10 cases", cases: 10, repeats: 1)))
         list.append(.offline(OfflineScenario(name: "offline identical variants, 10 cases × 3 repeats", cases: 10, repeats: 3)))
         list.append(.offline(OfflineScenario(name: "offline identical variants, 40 cases × 3 repeats", cases: 40, repeats: 3)))
+        list.append(.inputRule(InputRuleScenario(
+            name: "recommend --by-input: device fails 60 % independent of every feature, 60 cases × 2 tiers", kind: .null, cases: 60)))
         list += powered()
         return list
     }
@@ -116,6 +124,12 @@ public enum CalibrationZoo {
         var cheaper = OfflineScenario(name: "power: offline model as good at ¼ the price, 40 cases × 3 repeats", cases: 40, repeats: 3)
         cheaper.cheaperTwin = true
         list.append(.offline(cheaper))
+        list.append(.inputRule(InputRuleScenario(
+            name: "power: recommend --by-input: device fails 90 % over 1,500 characters (a third), 60 cases × 2 tiers; found = the length rule, as good as all-cloud at ≤ 45 % of its cost on fresh cases",
+            kind: .power, cases: 60)))
+        list.append(.inputRule(InputRuleScenario(
+            name: "honesty: recommend --by-input, the power scenario: the proposed rule's realised adherence and cost on fresh cases inside its stated 95 % intervals",
+            kind: .honesty, cases: 60)))
         return list
     }
 
@@ -155,6 +169,8 @@ public enum CalibrationZoo {
             let (changed, to) = try offline.run(seed: seed)
             if offline.isNull { return (changed ? "switched to \(to ?? "?")" : nil, false) }
             return (nil, changed)
+        case .inputRule(let scenario):
+            return scenario.run(seed: seed)
         }
     }
 

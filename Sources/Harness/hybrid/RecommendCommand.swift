@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import HybridConfig
+import HybridConfigTools
+import HybridCore
 import HybridRecommend
 import HybridStore
 import HybridReport
@@ -59,8 +61,13 @@ struct RecommendCommand: AsyncParsableCommand {
 
     @OptionGroup var split: FieldSplit
 
+    @Flag(help: "Learn one input rule (a threshold on one measured request feature, or two) from a run in which the route's models answered the same cases; every figure cross-fitted, proposed only when as good as the current route and cheaper, or better at no more cost.")
+    var byInput = false
+
     func validate() throws {
         if runs.isEmpty { throw ValidationError("give at least one run id") }
+        if byInput && runs.count != 1 { throw ValidationError("--by-input learns from one run; found \(runs.count)") }
+        if byInput && (hedgeAfter != nil || split.by != nil) { throw ValidationError("--by-input takes neither --hedge-after nor --by") }
         _ = try hedgeSearch()
     }
 
@@ -102,6 +109,11 @@ struct RecommendCommand: AsyncParsableCommand {
                 try await global.loadConfig(forRun: record, store: store)
             } else {
                 try await global.loadConfig()
+            }
+            if byInput, let record {
+                try await Self.recommendByInput(
+                    record: record, document: document, source: source, store: store, policy: floors, out: out)
+                return
             }
             if runs.count == 1, isField {
                 let report = try await FieldRunReport.build(
@@ -179,5 +191,50 @@ struct RecommendCommand: AsyncParsableCommand {
             throw CLIError("judge \(judge) is not reliable enough for a quality floor: \(kappa) on \(result.scored) of \(result.answers) scored answers (\(result.labels ?? source)); the policy's judgeMinimumKappa \(String(format: "%.2f", threshold)) and 10 answers needed")
         }
         print("judge \(judge): reliable against people (\(source): kappa's lower bound \(String(format: "%.2f", result.kappaLower ?? 0)) ≥ the policy's \(String(format: "%.2f", threshold))); its scores may set the quality floor")
+    }
+}
+
+extension RecommendCommand {
+    /// `--by-input`: the run's cases measured as the router measures requests (`FeatureConfig.inputFeatures`, the
+    /// feature's default variant on each case's input), then `InputRuleLearner`; `--out` writes the proposed config
+    /// after validating it. Nothing stored is changed.
+    static func recommendByInput(
+        record: RunRecord, document: HybridConfigDocument, source: String, store: any ResultStore,
+        policy: RecommendationPolicy, out: String?
+    ) async throws {
+        let table = try await RunOutcomeTable.load(from: store, run: record.id)
+        guard let config = document.features[table.feature] else { throw RecommendError.featureNotInConfig(feature: table.feature) }
+        let features = try measuredFeatures(datasetPath: record.datasetPath, feature: table.feature, config: config)
+        let recommendation = try InputRuleLearner(policy: policy).learn(table: table, document: document, features: features)
+        print("input rules from \(source) (version \(document.version)) and run \(record.id):")
+        print(recommendation.render())
+        guard let proposed = recommendation.document else { return }
+        print("")
+        print("diff of the proposed config (version \(proposed.version)):")
+        print(ConfigDiff.render(from: document, to: proposed))
+        if let out {
+            do {
+                _ = try ConfigValidator.load(proposed.encodedJSON(), promptFiles: .bundled)
+            } catch {
+                throw CLIError("the proposed config for \(table.feature) (run \(record.id)) does not validate: \(error)")
+            }
+            try proposed.writeRecommended(to: out)
+        }
+    }
+
+    /// Per case id, the features of the request the feature's default variant renders for its input; conversation
+    /// cases and inputs the template cannot render are left out (the learner names them).
+    static func measuredFeatures(datasetPath: String, feature: String, config: FeatureConfig) throws -> [String: InputFeatures] {
+        let dataset: Dataset
+        do {
+            dataset = try Dataset.load(path: datasetPath, skipInvalid: true)
+        } catch {
+            throw CLIError("--by-input measures each case's input from the run's dataset \(datasetPath), which cannot be read: \(error)")
+        }
+        var features: [String: InputFeatures] = [:]
+        for item in dataset.cases where !item.hasOwnMessages {
+            features[item.id] = try? config.inputFeatures(name: feature, input: item.input)
+        }
+        return features
     }
 }

@@ -44,6 +44,7 @@ struct ReportCommand: AsyncParsableCommand {
             } else {
                 report = try await ReportBuilder(options: options).build(store: store, runID: run)
                 await RecommendedArm.annotate(&report, run: run, store: store, reducer: output.reducer)
+                await CostQualityAnnotation.annotate(&report, run: run, store: store)
                 report.judgeReliability = try ReportCLI.judgeReliability(of: report, check: judgeCheck)
             }
             if let gate {

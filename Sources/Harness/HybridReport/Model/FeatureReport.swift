@@ -29,6 +29,9 @@ public struct FeatureReport: Sendable, Hashable, Codable {
     /// Per paired comparison, the two arms case by case (capped; see ``SideBySide``); nil in reports written
     /// before it existed.
     public var sideBySide: [SideBySide]?
+    /// Adherence against the share sent to the cloud for the learned single-threshold family, when the run's
+    /// route has two tiers or more on the same cases (`hybrid report` adds it); nil otherwise and in older reports.
+    public var costQualityCurve: CostQualityCurve?
 
     /// A feature section; normally made by ``ReportBuilder``.
     public init(

@@ -200,6 +200,9 @@ public struct HTMLReportRenderer: Sendable {
         if let recommendation = feature.recommendation {
             out += "<p class=\"unit\">★ <code>hybrid recommend</code>: \(escape(recommendation))</p>\n"
         }
+        if let curve = feature.costQualityCurve {
+            out += "<h3>Cost–quality curve (\(escape(curve.feature)))</h3>\n<p>\(escape(curve.summary))</p>\n\(curve.svg())\n"
+        }
         for arm in feature.arms {
             if let reason = arm.notMeasured {
                 out += "<p class=\"not-measured\">\(code(arm.armID)): not measured: \(escape(reason))</p>\n"

@@ -121,6 +121,7 @@ public struct MarkdownReportRenderer: Sendable {
         }
         out += "\n"
         if let recommendation = feature.recommendation { out += "★ `hybrid recommend`: \(inline(recommendation))\n\n" }
+        if let curve = feature.costQualityCurve { out += curve.markdown() + "\n\n" }
         out += toolCallTable(feature)
         for arm in feature.arms {
             if let reason = arm.notMeasured { out += "- `\(arm.armID)`: not measured: \(inline(reason))\n" }

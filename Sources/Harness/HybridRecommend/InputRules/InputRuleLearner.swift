@@ -1,0 +1,172 @@
+package import Foundation
+package import HybridConfig
+package import HybridCore
+public import HybridReport
+
+/// Learns at most one input rule for a feature from a run in which its route's models answered the same cases
+/// (`hybrid recommend RUN --by-input`): a threshold on one measured feature or a conjunction of two, sending the
+/// requests it selects to the cloud order and the rest to the device order, with or without the cascade behind it.
+///
+/// Every figure it states is cross-fitted (the rule chosen on k − 1 folds, applied to the held-out one), and a rule
+/// is proposed only when that procedure is shown, against the **current route** and on cases, as good within the
+/// policy's adherence margin and cheaper (one-sided paired tests at α = 0.05), or better at no more cost; and only
+/// when a rule was chosen on every fold, so the figures describe routing by a rule and not the current route.
+public struct InputRuleLearner: Sendable {
+    /// The adherence margin (`maxAdherenceDrop`) and fallback conditions of the route in force.
+    public var policy: RecommendationPolicy
+    /// Intervals of the stated figures.
+    public var bootstrap: BootstrapConfiguration
+    /// Folds of the cross-fit and its seed.
+    public var folds: Int
+    public var seed: UInt64
+    /// Names the tool in `provenance.producedBy`.
+    public var producedBy: String
+
+    /// The fewest cases a rule is learned from: five folds whose training part can hold 5 cases on each side.
+    public static let minimumCases = 20
+
+    /// A learner with the standard policy, 5 folds and a fixed seed.
+    public init(
+        policy: RecommendationPolicy = .standard, bootstrap: BootstrapConfiguration = .standard, folds: Int = 5,
+        seed: UInt64 = 67, producedBy: String = "hybrid recommend --by-input"
+    ) {
+        self.policy = policy
+        self.bootstrap = bootstrap
+        self.folds = folds
+        self.seed = seed
+        self.producedBy = producedBy
+    }
+
+    /// Learns from `table` under `document` (the run's own config), with `features` per case id measured by
+    /// `FeatureConfig.inputFeatures(name:variant:input:)`. Refusals (one tier, cases missing) are a recommendation
+    /// that proposes nothing, saying why.
+    package func learn(
+        table: RunOutcomeTable, document: HybridConfigDocument, features: [String: InputFeatures], now: Date = Date()
+    ) throws(RecommendError) -> InputRuleRecommendation {
+        guard let config = document.features[table.feature] else { throw .featureNotInConfig(feature: table.feature) }
+        let tiers = Self.tiers(config.priority.filter { table.modelIDs.contains($0) }, table: table, document: document)
+        let cases: InputCaseTable
+        do throws(InputRuleRefusal) {
+            cases = try InputCaseTable.build(table, variant: config.defaultVariant, tiers: tiers, features: features)
+            guard cases.count >= Self.minimumCases else {
+                throw InputRuleRefusal.tooFewCases(runID: table.runID, count: cases.count, needed: Self.minimumCases)
+            }
+        } catch {
+            return InputRuleRecommendation(runID: table.runID, feature: table.feature, tiers: tiers, refusal: error)
+        }
+        let floors = policy.floors(for: table.feature, config: config)
+        let checksFallback = floors.fallback.contains { if case .error = $0 { false } else { true } }
+        let current = config.priority.compactMap { tiers.firstIndex(of: $0) }
+        var recommendation = learn(cases, current: current, checksFallback: checksFallback, margin: floors.maxAdherenceDrop)
+        if recommendation.proposed, let rule = recommendation.rule {
+            recommendation.document = proposedDocument(
+                document, feature: table.feature, runID: table.runID, rule: rule, cascade: recommendation.cascade, tiers: tiers, now: now)
+        }
+        return recommendation
+    }
+
+    /// The route's models, device first: ordered by tier, the route's order within a tier.
+    static func tiers(_ route: [String], table: RunOutcomeTable, document: HybridConfigDocument) -> [String] {
+        func tier(_ id: String) -> ModelTier {
+            document.models[id]?.tier ?? table.arms.first { $0.modelID == id }?.tier ?? .thirdParty
+        }
+        return route.enumerated().sorted { (tier($0.element), $0.offset) < (tier($1.element), $1.offset) }.map(\.element)
+    }
+
+    /// The search, the cross-fit and the decision over a table already checked; `current` is the route in force
+    /// as tier indices (the calibration zoo calls this on its synthetic tables).
+    package func learn(_ cases: InputCaseTable, current: [Int], checksFallback: Bool = false, margin: Double) -> InputRuleRecommendation {
+        let routes = LearningRoutes(cases, current: current, checksFallback: checksFallback)
+        var out = InputRuleRecommendation(runID: cases.runID, feature: cases.feature, tiers: cases.tiers, refusal: nil)
+        out.baselines = routes.baselines.map { RouteFigures(name: $0.name, $0.outcomes, configuration: bootstrap) }
+        out.curve = CurveBuilder(cases: cases, routes: routes).best()
+        let candidates = RuleFamily.candidates(cases, minimum: RuleCandidate.minimumSide(of: cases.count))
+        guard !candidates.isEmpty else {
+            out.reason = "no measured feature of the requests varies enough to split them (each side needs \(RuleCandidate.minimumSide(of: cases.count)) cases), so no rule is proposed"
+            return out
+        }
+        let selection = RuleSelection(candidates: candidates, sides: routes.sides, current: routes.current, margin: margin)
+        let crossFit = CrossFit(count: cases.count, k: folds, seed: seed).run(selection, count: cases.count)
+        out.learned = RouteFigures(name: "learned rule (cross-fitted)", crossFit.outcomes, configuration: bootstrap)
+        out.foldRules = crossFit.chosen.map { $0.map { candidates[$0].plainWords } }
+        out.sentToCloud = SelectionShare(crossFit.selected)
+        let verdict = Verdict(crossFit.outcomes, current: routes.current, margin: margin)
+        out.verdict = verdict
+        guard let chosen = selection.choose(on: Array(0..<cases.count)) else {
+            out.reason = "no rule is as good as the current route within \(Self.points(margin)) and cheaper, or better at no more cost, on all \(cases.count) cases: \(routes.strongestSplit(candidates))"
+            return out
+        }
+        out.rule = InputRule(
+            name: "learned-\(cases.feature)", when: candidates[chosen].tests, priority: routes.cloudOrder.map { cases.tiers[$0] })
+        out.cascade = candidates[chosen].cascade
+        out.ruleWords = candidates[chosen].plainWords
+        let unchosen = crossFit.chosen.enumerated().filter { $0.element == nil }.map { "\($0.offset + 1)" }
+        if !unchosen.isEmpty {
+            out.reason = "no rule qualified on the training part of fold\(unchosen.count == 1 ? "" : "s") \(unchosen.joined(separator: ", ")) of \(folds): the rule is not stable enough over these cases to be shown better than the current route, so nothing is proposed"
+        } else if let claim = verdict.claim {
+            if out.cascade, Verdict(crossFit.outcomes, current: routes.sides[1].device, margin: margin).claim == nil {
+                out.reason = "the rule's gain is the cascade's: on held-out folds it is not shown as good as the cascade alone and cheaper, or better at no more cost, so the rule is not supported by these cases (the cascade alone is printed below)"
+                return out
+            }
+            out.proposed = true
+            out.reason = claim
+        } else {
+            out.reason = verdict.shortfall(margin: margin)
+        }
+        return out
+    }
+
+    /// The config in force with version + 1: the learned rule, the device order as the feature's priority (models
+    /// the run did not measure kept behind it) and, with the cascade, a fallback on failed checks.
+    func proposedDocument(
+        _ base: HybridConfigDocument, feature: String, runID: String, rule: InputRule, cascade: Bool, tiers: [String], now: Date
+    ) -> HybridConfigDocument {
+        var document = base
+        document.version = base.version + 1
+        guard var config = base.features[feature] else { return document }
+        config.priority = tiers + config.priority.filter { !tiers.contains($0) }
+        config.inputRules = [rule]
+        if cascade {
+            let conditions = FallbackCondition.normalized(policy.floors(for: feature, config: config).fallback + [.adherence])
+            config.routing = ReplayPolicy.routingConfig(for: ReplayPolicy.simulated(feature: feature, document: base, conditions: conditions), feature: config)
+        }
+        document.features[feature] = config
+        document.provenance = Provenance(producedBy: producedBy, evalRun: runID, createdAt: ISO8601DateFormatter().string(from: now))
+        document.description = "Recommended by \(producedBy) from version \(base.version) and eval run \(runID): \(feature) routes \(rule.plainWords)."
+        return document
+    }
+
+    static func points(_ share: Double) -> String { String(format: "%.1f points of adherence", share * 100) }
+}
+
+extension InputRuleLearner {
+    /// Mean adherence and cost per request of routing `cases` by `rule` (its requests to the cloud order, the rest
+    /// to the device order, with the cascade when `cascade`) and of all-cloud: what a proposal realises on fresh
+    /// cases (the calibration zoo's honesty and power rows).
+    package static func realised(
+        _ rule: InputRule, cascade: Bool, on cases: InputCaseTable
+    ) -> (adherence: Double, cost: Double, allCloudAdherence: Double, allCloudCost: Double) {
+        let routes = LearningRoutes(cases, current: [cases.tiers.count - 1], checksFallback: false)
+        let side = routes.sides[cascade ? 1 : 0]
+        let outcome = side.device.picking(side.cloud, where: cases.features.map { rule.holds($0, labels: [:]) })
+        let cloud = routes.baselines[2].outcomes
+        return (
+            RuleSelection.mean(outcome.adherence), RuleSelection.mean(outcome.cost), RuleSelection.mean(cloud.adherence),
+            RuleSelection.mean(cloud.cost)
+        )
+    }
+}
+
+extension InputRuleLearner {
+    /// The cost–quality curve alone (no search, no cross-fit), for `hybrid report`: nil when the route has fewer
+    /// than two tiers on the same cases, a case cannot be measured, or no feature varies.
+    package func curve(
+        table: RunOutcomeTable, document: HybridConfigDocument, features: [String: InputFeatures]
+    ) -> CostQualityCurve? {
+        guard let config = document.features[table.feature] else { return nil }
+        let tiers = Self.tiers(config.priority.filter { table.modelIDs.contains($0) }, table: table, document: document)
+        guard let cases = try? InputCaseTable.build(table, variant: config.defaultVariant, tiers: tiers, features: features) else { return nil }
+        let routes = LearningRoutes(cases, current: config.priority.compactMap { tiers.firstIndex(of: $0) }, checksFallback: false)
+        return CurveBuilder(cases: cases, routes: routes).best()
+    }
+}
