@@ -40,13 +40,13 @@ OUT = ROOT / "api" / "app-public.txt"
 BUDGET = 709
 MODULES = ["HybridCore", "HybridValidation", "HybridTransport", "HybridConfig", "HybridProviders", "HybridRouter",
            "HybridEvents", "HybridAI", "HybridCrypto"]
-# The `package` declarations of the same modules may not grow. #67 raised the ceiling by 30 for one implementation
+# The `package` declarations of the same modules may not grow. #67 raised the ceiling by 31 for one implementation
 # of input rules shared by the router and the harness, which learns and writes them (`InputFeatures`: the measure, its
 # feature names, what a rule needs measured (`Needs`) and `value(_:)`; `FeatureConfig.inputFeatures`: a case measured
 # as the router renders it; `InputRule`/`InputTest`: building, coding, evaluating and wording a rule; the feature's,
 # arm's and assignment's `inputRules`): a second copy in the harness would let a learned rule select other requests
 # than the device does.
-PACKAGE_CEILING = 538
+PACKAGE_CEILING = 539
 TYPE = re.compile(r"\b(struct|class|enum|protocol|actor|extension)\s+([A-Za-z_][\w.]*)")
 MODIFIERS = (r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:nonisolated|final|static|mutating|override|convenience|"
              r"required|indirect|nonmutating|consuming|borrowing)\s+)*")

@@ -152,6 +152,9 @@ package struct InputTest: Sendable, Hashable {
     /// A label's test.
     var label: LabelTest?
 
+    /// The feature the test reads; nil for a label's test.
+    package var feature: InputFeatures.Name? { if case .feature(let name) = subject { name } else { nil } }
+
     /// A test on a number feature: `atLeast ≤ value < below`, either bound optional.
     package init(_ feature: InputFeatures.Name, atLeast: Double? = nil, below: Double? = nil) {
         subject = .feature(feature)

@@ -45,11 +45,16 @@ public enum CalibrationZoo {
         public var detections: Int
         /// One false decision, for the reader who wants to know what went wrong.
         public var example: String?
+        /// Experiments the row's question does not apply to, left out of its power: the honesty row asks whether a
+        /// proposed rule's intervals held, which an experiment that proposed nothing cannot answer.
+        public var notApplicable = 0
 
         /// The false-decision share with its Wilson 95 % interval.
         public var falseShare: WilsonInterval? { WilsonInterval(successes: falseDecisions, trials: experiments) }
         /// The power with its Wilson 95 % interval; nil for a null scenario.
-        public var power: WilsonInterval? { isNull ? nil : WilsonInterval(successes: detections, trials: experiments) }
+        public var power: WilsonInterval? {
+            isNull ? nil : WilsonInterval(successes: detections, trials: experiments - notApplicable)
+        }
     }
 
     /// The full zoo: every situation `docs/statistics.md` lists, null and with an effect.
@@ -138,7 +143,7 @@ public enum CalibrationZoo {
         let document = try HybridConfigDocument.bundledDefaults().document
         var row = Row(scenario: scenario.name, isNull: scenario.isNull, experiments: experiments, falseDecisions: 0, detections: 0)
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        try await withThrowingTaskGroup(of: (falseDecision: String?, detected: Bool).self) { group in
+        try await withThrowingTaskGroup(of: (falseDecision: String?, detected: Bool?).self) { group in
             var next = 0
             func start() {
                 let seed = firstSeed &+ UInt64(next)
@@ -151,7 +156,11 @@ public enum CalibrationZoo {
                     row.falseDecisions += 1
                     if row.example == nil { row.example = decision }
                 }
-                if result.detected { row.detections += 1 }
+                switch result.detected {
+                case true?: row.detections += 1
+                case false?: break
+                case nil: row.notApplicable += 1
+                }
                 if next < experiments { start() }
             }
         }
@@ -159,7 +168,7 @@ public enum CalibrationZoo {
     }
 
     private static func one(_ scenario: Scenario, seed: UInt64, document: HybridConfigDocument) throws
-        -> (falseDecision: String?, detected: Bool)
+        -> (falseDecision: String?, detected: Bool?)
     {
         switch scenario {
         case .field(let field):
@@ -170,7 +179,8 @@ public enum CalibrationZoo {
             if offline.isNull { return (changed ? "switched to \(to ?? "?")" : nil, false) }
             return (nil, changed)
         case .inputRule(let scenario):
-            return scenario.run(seed: seed)
+            let outcome = scenario.run(seed: seed)
+            return (outcome.falseDecision, scenario.kind == .honesty && !outcome.proposed ? nil : outcome.detected)
         }
     }
 
@@ -182,7 +192,8 @@ public enum CalibrationZoo {
         ]
         for row in rows {
             let share = row.falseShare.map { Self.interval($0) } ?? "–"
-            let power = row.power.map { Self.interval($0) } ?? "(null)"
+            let applies = row.notApplicable > 0 ? " (of the \(row.experiments - row.notApplicable) it applies to)" : ""
+            let power = row.power.map { Self.interval($0) + applies } ?? "(null)"
             lines.append("| \(row.scenario) | \(row.experiments) | \(row.falseDecisions) | \(share) | \(power) |")
         }
         return lines.joined(separator: "\n")

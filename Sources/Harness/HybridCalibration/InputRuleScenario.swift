@@ -41,27 +41,38 @@ public struct InputRuleScenario: Sendable {
 
     public var isNull: Bool { kind == .null }
 
-    /// Experiment `seed`: a false decision (in words) and whether the truth's decision was reached.
-    public func run(seed: UInt64) -> (falseDecision: String?, detected: Bool) {
+    /// Experiment `seed`: a false decision (in words), whether the truth's decision was reached, and whether a rule
+    /// was proposed (the honesty row asks only of those).
+    public func run(seed: UInt64) -> (falseDecision: String?, detected: Bool, proposed: Bool) {
         var rng = SplitMix64(seed: seed)
         let table = makeTable(count: cases, rng: &rng, runID: "calibration-\(seed)")
         let learner = InputRuleLearner(bootstrap: BootstrapConfiguration(resamples: resamples, seed: seed))
         let recommendation = learner.learn(table, current: [1, 0], margin: margin)
         guard recommendation.proposed, let rule = recommendation.rule, let stated = recommendation.learned else {
-            return (nil, false)
+            return (nil, false, false)
         }
-        if kind == .null { return ("proposed \(recommendation.ruleWords ?? "?")", false) }
+        if kind == .null { return ("proposed \(recommendation.ruleWords ?? "?")", false, true) }
         let fresh = makeTable(count: freshCases, rng: &rng, runID: "fresh-\(seed)")
         let realised = InputRuleLearner.realised(rule, cascade: recommendation.cascade, on: fresh)
         if kind == .honesty {
             let adherence = stated.adherence.lower <= realised.adherence && realised.adherence <= stated.adherence.upper
             let cost = (stated.costPerRequest.lower ?? .infinity) <= realised.cost && realised.cost <= (stated.costPerRequest.upper ?? -.infinity)
-            return (nil, adherence && cost)
+            return (nil, adherence && cost, true)
         }
-        let lengthRule = rule.tests.allSatisfy { [.feature(.inputCharacters), .feature(.inputTokens)].contains($0.subject) && $0.atLeast != nil }
+        let lengthRule = Self.isLengthRule(rule)
         let asGood = realised.adherence >= realised.allCloudAdherence - margin
         let cheap = realised.cost <= 0.45 * realised.allCloudCost
-        return (lengthRule ? nil : "proposed \(recommendation.ruleWords ?? "?")", lengthRule && asGood && cheap)
+        return (lengthRule ? nil : "proposed \(recommendation.ruleWords ?? "?")", lengthRule && asGood && cheap, true)
+    }
+
+    /// Whether `rule` is the length rule the power scenario plants, judged by what it does: it holds for the long
+    /// inputs (1,600 characters and more) and not for the short ones (at most 1,400), probed away from the gap between
+    /// them, where a threshold learned from 60 cases may fall anywhere.
+    static func isLengthRule(_ rule: InputRule) -> Bool {
+        func holds(_ characters: Int) -> Bool {
+            rule.holds(InputFeatures(GenerationRequest(prompt: String(repeating: "word ", count: characters / 5))), labels: [:])
+        }
+        return [2_500, 4_000].allSatisfy(holds) && ![200, 600, 1_000].contains(where: holds)
     }
 
     /// `count` cases: their requests, and both tiers' answers.

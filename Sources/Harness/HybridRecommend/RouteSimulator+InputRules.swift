@@ -23,7 +23,7 @@ extension RouteSimulator {
         ruleRoutes = [:]
         guard !rules.isEmpty else { return 0 }
         for (index, key) in table.cases.enumerated() {
-            let features = inputs[key.caseID].flatMap { feature.inputFeatures(name: name, variant: variant, input: $0) }
+            let features = inputs[key.caseID].flatMap { try? feature.inputFeatures(name: name, variant: variant, input: $0) }
             let measured = features?.isMeasurable == true ? features : nil
             guard let rule = rules.first(where: { $0.holds(measured, labels: labels) }) else { continue }
             ruleRoutes[index] = try route(of: rule, variant: variant)

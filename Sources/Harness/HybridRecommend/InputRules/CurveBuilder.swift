@@ -15,7 +15,7 @@ struct CurveBuilder {
         let cloud = point(routes.baselines[2].outcomes, label: "all-cloud")
         var grouped: [InputFeatures.Name: [(InputTest, [Bool])]] = [:]
         for entry in RuleFamily.tests(cases, grid: RuleFamily.singleGrid) {
-            if case .feature(let name) = entry.0.subject { grouped[name, default: []].append(entry) }
+            if let name = entry.0.feature { grouped[name, default: []].append(entry) }
         }
         let curves = grouped.keys.sorted { $0.rawValue < $1.rawValue }.map { name in
             CostQualityCurve(feature: name.rawValue, points: points(grouped[name]!), allDevice: device, allCloud: cloud)

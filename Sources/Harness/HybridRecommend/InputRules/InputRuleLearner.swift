@@ -100,6 +100,7 @@ public struct InputRuleLearner: Sendable {
             name: "learned-\(cases.feature)", when: candidates[chosen].tests, priority: routes.cloudOrder.map { cases.tiers[$0] })
         out.cascade = candidates[chosen].cascade
         out.ruleWords = candidates[chosen].plainWords
+        out.learned?.span(inSample(candidates[chosen], routes: routes))
         let unchosen = crossFit.chosen.enumerated().filter { $0.element == nil }.map { "\($0.offset + 1)" }
         if !unchosen.isEmpty {
             out.reason = "no rule qualified on the training part of fold\(unchosen.count == 1 ? "" : "s") \(unchosen.joined(separator: ", ")) of \(folds): the rule is not stable enough over these cases to be shown better than the current route, so nothing is proposed"
@@ -140,6 +141,15 @@ public struct InputRuleLearner: Sendable {
 }
 
 extension InputRuleLearner {
+    /// The chosen rule's own figures on every case. The rule shipped is fitted on all cases, so it does at least as
+    /// well as the cross-fitted procedure (fitted on four fifths) and no better than its in-sample figures: the
+    /// stated intervals span both (the zoo's honesty row: the cross-fitted interval alone held the realised
+    /// adherence and cost in 76.5 % of experiments).
+    func inSample(_ rule: RuleCandidate, routes: LearningRoutes) -> RouteFigures {
+        let side = routes.sides[rule.cascade ? 1 : 0]
+        return RouteFigures(name: "chosen rule on all cases", side.device.picking(side.cloud, where: rule.selected), configuration: bootstrap)
+    }
+
     /// Mean adherence and cost per request of routing `cases` by `rule` (its requests to the cloud order, the rest
     /// to the device order, with the cascade when `cascade`) and of all-cloud: what a proposal realises on fresh
     /// cases (the calibration zoo's honesty and power rows).

@@ -40,6 +40,23 @@ public struct RouteFigures: Sendable {
             upper: Percentiles.quantile(ofSorted: estimates, 0.975), method: .percentileBootstrap(resamples: 1_000, seed: seed))
     }
 
+    /// Each interval widened to cover `other`'s too (the point estimates stay this route's), and the name says so.
+    mutating func span(_ other: RouteFigures) {
+        name += ", intervals spanning the rule fitted on all cases"
+        adherence.lower = min(adherence.lower, other.adherence.lower)
+        adherence.upper = max(adherence.upper, other.adherence.upper)
+        for (mine, theirs) in [(\RouteFigures.costPerRequest, other.costPerRequest), (\.p50LatencyMs, other.p50LatencyMs),
+                               (\.p95LatencyMs, other.p95LatencyMs), (\.cloudShare, other.cloudShare)] {
+            self[keyPath: mine].lower = Self.extreme(self[keyPath: mine].lower, theirs.lower, by: min)
+            self[keyPath: mine].upper = Self.extreme(self[keyPath: mine].upper, theirs.upper, by: max)
+        }
+    }
+
+    private static func extreme(_ a: Double?, _ b: Double?, by pick: (Double, Double) -> Double) -> Double? {
+        guard let a, let b else { return a ?? b }
+        return pick(a, b)
+    }
+
     /// One line: adherence, cost per request, latency and the share sent past the device, with intervals.
     public var line: String {
         let dollars = costPerRequest.formatted { String(format: "$%.5f", $0) }

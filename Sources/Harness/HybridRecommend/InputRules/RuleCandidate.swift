@@ -19,7 +19,7 @@ struct RuleCandidate: Sendable {
 
     /// The features the rule tests.
     var featureNames: [InputFeatures.Name] {
-        tests.compactMap { if case .feature(let name) = $0.subject { name } else { nil } }
+        tests.compactMap(\.feature)
     }
 
     /// Whether at least `minimum` of `indices` are selected and at least `minimum` are not.
@@ -49,7 +49,7 @@ enum RuleFamily {
         let paired = tests(table, grid: pairGrid)
         var rules: [([InputTest], [Bool])] = singles.map { ([$0.0], $0.1) }
         for i in paired.indices {
-            for j in paired.indices where j > i && paired[i].0.subject != paired[j].0.subject {
+            for j in paired.indices where j > i && paired[i].0.feature != paired[j].0.feature {
                 let both = zip(paired[i].1, paired[j].1).map { $0 && $1 }
                 if hasSides(both, all, minimum) { rules.append(([paired[i].0, paired[j].0], both)) }
             }
