@@ -4,7 +4,7 @@
 # Every bundled dataset through every arm of its feature on SmolLM2 (cloud arms without keys are stored as
 # unavailable), the reports, SmolLM2 judging the two summarize variants against each other (stored with the run, so
 # its report shows them) and re-scoring the run as a rubric judge measured first on answers people scored (its report
-# prints that reliability), then the routing recommendation, the proof that the real router does what it simulated
+# prints that reliability), then the routing recommendation, the input rule a run supports (or why none), the proof that the real router does what it simulated
 # (each run replayed through the Router), and the config diff it would publish (a dry run: nothing is uploaded).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +31,7 @@ step "rescore summarize (judge)" "$HYBRID" rescore "summarize-$TAG" --run-id "su
   --judge local-smollm2 --judge-labels datasets/summarize-judge-calibration.jsonl
 step "report summarize-judged" "$HYBRID" report "summarize-judged-$TAG"
 step "recommend" "$HYBRID" recommend "summarize-$TAG" "extract-$TAG" --out .hybrid/recommended.config.json
+step "recommend --by-input summarize" "$HYBRID" recommend "summarize-$TAG" --by-input
 step "simulate --check-router summarize" "$HYBRID" simulate "summarize-$TAG" --check-router --config .hybrid/recommended.config.json
 step "simulate --check-router extract" "$HYBRID" simulate "extract-$TAG" --check-router --config .hybrid/recommended.config.json
 step "config publish --dry-run" "$HYBRID" config publish .hybrid/recommended.config.json \

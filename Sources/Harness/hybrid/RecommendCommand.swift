@@ -206,7 +206,7 @@ extension RecommendCommand {
         guard let config = document.features[table.feature] else { throw RecommendError.featureNotInConfig(feature: table.feature) }
         let features = try measuredFeatures(datasetPath: record.datasetPath, feature: table.feature, config: config)
         let recommendation = try InputRuleLearner(policy: policy).learn(table: table, document: document, features: features)
-        print("input rules from \(source) (version \(document.version)) and run \(record.id):")
+        print("input rules learned from run \(record.id), against \(source):")
         print(recommendation.render())
         guard let proposed = recommendation.document else { return }
         print("")

@@ -44,7 +44,8 @@ public struct InputRuleLearner: Sendable {
         table: RunOutcomeTable, document: HybridConfigDocument, features: [String: InputFeatures], now: Date = Date()
     ) throws(RecommendError) -> InputRuleRecommendation {
         guard let config = document.features[table.feature] else { throw .featureNotInConfig(feature: table.feature) }
-        let tiers = Self.tiers(config.priority.filter { table.modelIDs.contains($0) }, table: table, document: document)
+        let measured = config.priority.filter { Self.answered($0, variant: config.defaultVariant, in: table) }
+        let tiers = Self.tiers(measured, table: table, document: document)
         let cases: InputCaseTable
         do throws(InputRuleRefusal) {
             cases = try InputCaseTable.build(table, variant: config.defaultVariant, tiers: tiers, features: features)
@@ -63,6 +64,13 @@ public struct InputRuleLearner: Sendable {
                 document, feature: table.feature, runID: table.runID, rule: rule, cascade: recommendation.cascade, tiers: tiers, now: now)
         }
         return recommendation
+    }
+
+    /// Whether `model` answered any case of the run on the default variant: a model the eval machine could not reach
+    /// (no key) is stored as `unavailable` on every case and is not a tier that was measured.
+    static func answered(_ model: String, variant: String, in table: RunOutcomeTable) -> Bool {
+        guard let arm = table.armIndex(of: "\(variant)@\(model)") else { return false }
+        return table.outcomes.contains { row in row[arm].map { $0.errorKind != "unavailable" } ?? false }
     }
 
     /// The route's models, device first: ordered by tier, the route's order within a tier.

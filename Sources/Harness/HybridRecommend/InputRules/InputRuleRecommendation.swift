@@ -45,8 +45,9 @@ public struct InputRuleRecommendation: Sendable {
     public func render() -> String {
         if let refusal { return "\(feature): nothing proposed: \(refusal)" }
         var lines = ["\(feature) (run \(runID), tiers \(tiers.joined(separator: " → "))):"]
-        if let words = ruleWords, let rule {
-            lines.append("  rule\(proposed ? "" : " (not proposed)"): \(words): \(rule.plainWords)")
+        if let rule {
+            let cascade = cascade ? "; the cascade behind it (a device answer failing a check goes to the next tier)" : ""
+            lines.append("  rule\(proposed ? "" : " (not proposed)"): \(rule.plainWords)\(cascade)")
         }
         lines.append("  \(proposed ? "proposed" : "nothing proposed"): \(reason)")
         if let share = sentToCloud {
