@@ -41,10 +41,14 @@ extension ConfigValidator.Checker {
         switch test.subject {
         case .label(let name):
             if !ConfigCondition.builtInLabels.contains(name) && !(document.labels ?? []).contains(name) {
-                publishingWarning(path, "label \"\(name)\" is neither built in (\(Self.list(ConfigCondition.builtInLabels))) nor declared in the document's labels; a label the app never sets never matches, so this rule never applies")
+                publishingWarning(path, "label \"\(name)\" is neither built in (\(Self.list(ConfigCondition.builtInLabels))) nor declared in the document's labels: declare it in labels (a guard against a misspelt label, which would never match; `config validate` and `publish` refuse it until then)")
             }
             guard let label = test.label, !label.isEmpty else { return error(path, "set equals, oneOf, prefix, atLeast or below") }
             if let oneOf = label.oneOf, oneOf.isEmpty { error(path.key("oneOf"), "list at least one value") }
+            for (key, value) in [("atLeast", label.atLeast), ("below", label.below)] {
+                guard let value, SemanticVersion(value) == nil else { continue }
+                error(path.key(key), "\"\(value)\" is not a version (write dotted numbers such as 3.2 or 18.0.1)")
+            }
         case .feature(let name) where name.isFlag:
             break
         case .feature(let name):

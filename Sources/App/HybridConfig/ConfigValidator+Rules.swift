@@ -418,7 +418,8 @@ extension ConfigValidator {
                 } else {
                     total += arm.percentage
                 }
-                if arm.variant == nil && arm.priority == nil && arm.inputRules == nil {
+                let rulesChange = arm.inputRules.map { $0 != (feature.inputRules ?? []) } ?? false
+                if arm.variant == nil && arm.priority == nil && !rulesChange {
                     error(apath, "set variant, priority, inputRules or several (an arm that changes nothing measures nothing)")
                 }
                 if let rules = arm.inputRules { checkInputRules(rules, feature: feature, apath.key("inputRules")) }

@@ -90,6 +90,28 @@ struct InputRuleConfigTests {
         #expect(try ConfigValidator.load(declared).warnings.isEmpty)
     }
 
+    @Test("a label's version test must be a version; a shortened or label-like name gets a hint")
+    func labelVersionsAndHints() {
+        let version = Self.config(rules: [["name": "v", "when": ["label.appVersion": ["atLeast": "three"]], "priority": ["gemini-flash"]]])
+        let versionIssues = Fixtures.errors(version).map { "\($0.path): \($0.message)" }
+        #expect(versionIssues.contains { $0.hasPrefix(#"features.summarize.inputRules[0].when["label.appVersion"].atLeast: "three" is not a version"#) }, "\(versionIssues)")
+        let data = Self.config(rules: [
+            ["name": "s", "when": ["inputChars": ["atLeast": 10]], "priority": ["gemini-flash"]],
+            ["name": "k", "when": ["kind": ["equals": true]], "priority": ["gemini-flash"]],
+        ])
+        let issues = Fixtures.errors(data).map { "\($0.path): \($0.message)" }
+        #expect(issues.contains { $0.contains(#"unknown input feature "inputChars" (did you mean "inputCharacters"?)"#) }, "\(issues)")
+        #expect(issues.contains { $0.contains(#"unknown input feature "kind" (a label the app passes is written "label.kind")"#) }, "\(issues)")
+    }
+
+    @Test("an arm whose input rules are the feature's (none, written []) changes nothing and is refused")
+    func armChangingNothing() {
+        let data = Fixtures.config { tree in
+            tree.set(["rollouts", "summarize"], ["seed": "s", "arms": [["name": "same", "percentage": 10, "inputRules": []]]])
+        }
+        #expect(Fixtures.errors(data).contains { $0.path == "rollouts.summarize.arms[0]" && $0.message.contains("changes nothing") })
+    }
+
     @Test("a rollout arm may carry only input rules, checked like the feature's")
     func rolloutArm() {
         let data = Fixtures.config { tree in

@@ -15,7 +15,7 @@ public enum InputRuleRefusal: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .oneTier(let run, let feature, let models):
-            "run \(run): of \(feature)'s route, \(models.isEmpty ? "no model" : "only \(models.joined(separator: ", "))") answered (a model the eval machine had no key for is stored as unavailable); a rule routes between two tiers or more that answered the same cases, so nothing is proposed"
+            "run \(run): of \(feature)'s route, \(models.isEmpty ? "no model" : "only \(models.joined(separator: ", "))") answered (a model the run left out, or had no key for, answers nothing); a rule routes between two tiers or more that answered the same cases, so nothing is proposed"
         case .tierMissing(let run, let feature, let arm):
             "run \(run) has no results on \(arm) for \(feature): every tier of the route must answer the same cases with the feature's default variant, so nothing is proposed"
         case .casesMissing(let run, let feature, let tier, let cases):
