@@ -35,6 +35,7 @@ struct RecommendByInputCLITests {
         let proposed = try ConfigValidator.load(Data(contentsOf: URL(fileURLWithPath: out))).document
         let rule = try #require(proposed.features["summarize"]?.inputRules?.first, "\(recommend.output)")
         #expect(rule.priority.first == "cloud", "\(rule.plainWords)")
+        #expect(proposed.features["summarize"]?.routing?.onError?.isEmpty == false, "the routing it simulated is written out")
         #expect(rule.plainWords.hasPrefix("inputCharacters ≥") || rule.plainWords.hasPrefix("inputTokens ≥"), "\(rule.plainWords)")
         #expect(recommend.output.contains(rule.plainWords.components(separatedBy: " →").first ?? "?"), "\(recommend.output)")
         #expect(recommend.output.contains("all-device") && recommend.output.contains("all-cloud"), "\(recommend.output)")

@@ -102,4 +102,33 @@ import Testing
         let found = (UInt64(1)...3).filter { scenario.run(seed: $0).detected }.count
         #expect(found >= 2)
     }
+
+    /// Long inputs fail on the device, short ones pass there; the cloud passes all. The device's quality score is
+    /// `deviceQuality` on every answer, the cloud's 0.9.
+    static func lengthTable(deviceQuality: Double) -> InputCaseTable {
+        let cases = 60
+        var features: [InputFeatures] = []
+        var answers: [[[InputCaseTable.Answer]]] = []
+        for i in 0..<cases {
+            let long = i % 3 == 0
+            features.append(InputFeatures(GenerationRequest(prompt: String(repeating: "word ", count: long ? 500 : 100 + i))))
+            let device = InputCaseTable.Answer(adherent: !long, costUSD: 0.0001, latencyMs: 300, quality: deviceQuality)
+            let cloud = InputCaseTable.Answer(adherent: true, costUSD: 0.002, latencyMs: 900, quality: 0.9)
+            answers.append([[device, cloud]])
+        }
+        return InputCaseTable(
+            runID: "q", feature: "summarize", tiers: ["phone", "cloud"], caseIDs: (0..<cases).map { "c\($0)" }, features: features,
+            answers: answers)
+    }
+
+    @Test func theQualityFloorHoldsARuleBackAsRecommendDoes() {
+        let learner = InputRuleLearner(bootstrap: .init(resamples: 200))
+        let floor = (scorer: "token_f1", margin: 0.05)
+        let same = learner.learn(Self.lengthTable(deviceQuality: 0.9), current: [1, 0], margin: 0.05, quality: floor)
+        #expect(same.proposed, "\(same.render())")
+        #expect(same.reason.contains("token_f1 within 0.05"), "\(same.reason)")
+        let worse = learner.learn(Self.lengthTable(deviceQuality: 0.6), current: [1, 0], margin: 0.05, quality: floor)
+        #expect(!worse.proposed, "\(worse.render())")
+        #expect(worse.reason.contains("the policy's quality floor"), "\(worse.reason)")
+    }
 }

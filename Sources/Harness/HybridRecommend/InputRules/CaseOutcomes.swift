@@ -6,12 +6,15 @@ struct CaseOutcomes: Sendable {
     var cost: [Double]
     var latencyMs: [Double]
     var cloud: [Double]
+    /// The policy's quality scorer on the served answer (0 for a request that failed or was not scored).
+    var quality: [Double]
 
-    init(adherence: [Double] = [], cost: [Double] = [], latencyMs: [Double] = [], cloud: [Double] = []) {
+    init(adherence: [Double] = [], cost: [Double] = [], latencyMs: [Double] = [], cloud: [Double] = [], quality: [Double] = []) {
         self.adherence = adherence
         self.cost = cost
         self.latencyMs = latencyMs
         self.cloud = cloud
+        self.quality = quality
     }
 
     /// Every case of `table` walked along `order` (tier indices): the next tier when a request fails, and with
@@ -19,26 +22,28 @@ struct CaseOutcomes: Sendable {
     init(_ table: InputCaseTable, order: [Int], cascade: Bool) {
         self.init()
         for requests in table.answers {
-            var sums = (pass: 0.0, cost: 0.0, latency: 0.0, cloud: 0.0)
+            var sums = (pass: 0.0, cost: 0.0, latency: 0.0, cloud: 0.0, quality: 0.0)
             for answers in requests {
                 let walk = Self.walk(answers, order: order, cascade: cascade)
                 sums.pass += walk.passed ? 1 : 0
                 sums.cost += walk.cost
                 sums.latency += walk.latency
                 sums.cloud += walk.cloud ? 1 : 0
+                sums.quality += walk.quality
             }
             let n = Double(requests.count)
             adherence.append(sums.pass / n)
             cost.append(sums.cost / n)
             latencyMs.append(sums.latency / n)
             cloud.append(sums.cloud / n)
+            quality.append(sums.quality / n)
         }
     }
 
     /// One request along `order`: what was served, paid and waited for, and whether a tier past the device was asked.
     static func walk(
         _ answers: [InputCaseTable.Answer], order: [Int], cascade: Bool
-    ) -> (passed: Bool, cost: Double, latency: Double, cloud: Bool) {
+    ) -> (passed: Bool, cost: Double, latency: Double, cloud: Bool, quality: Double) {
         var cost = 0.0
         var latency = 0.0
         var cloud = false
@@ -50,9 +55,9 @@ struct CaseOutcomes: Sendable {
             let last = position == order.count - 1
             if answer.failed && !last { continue }
             if cascade && !answer.adherent && !last { continue }
-            return (answer.adherent, cost, latency, cloud)
+            return (answer.adherent, cost, latency, cloud, answer.failed ? 0 : answer.quality ?? 0)
         }
-        return (false, cost, latency, cloud)
+        return (false, cost, latency, cloud, 0)
     }
 
     /// Per case, `selected[i] ? onSelected : self` — a rule's outcome from its two sides' routes.
@@ -63,6 +68,7 @@ struct CaseOutcomes: Sendable {
             out.cost[i] = onSelected.cost[i]
             out.latencyMs[i] = onSelected.latencyMs[i]
             out.cloud[i] = onSelected.cloud[i]
+            out.quality[i] = onSelected.quality[i]
         }
         return out
     }
@@ -71,7 +77,7 @@ struct CaseOutcomes: Sendable {
     func subset(_ indices: [Int]) -> CaseOutcomes {
         CaseOutcomes(
             adherence: indices.map { adherence[$0] }, cost: indices.map { cost[$0] },
-            latencyMs: indices.map { latencyMs[$0] }, cloud: indices.map { cloud[$0] })
+            latencyMs: indices.map { latencyMs[$0] }, cloud: indices.map { cloud[$0] }, quality: indices.map { quality[$0] })
     }
 
     /// Writes `other`'s cases at `indices` (a held-out fold's outcomes) into this one.
@@ -81,6 +87,7 @@ struct CaseOutcomes: Sendable {
             cost[i] = other.cost[k]
             latencyMs[i] = other.latencyMs[k]
             cloud[i] = other.cloud[k]
+            quality[i] = other.quality[k]
         }
     }
 }

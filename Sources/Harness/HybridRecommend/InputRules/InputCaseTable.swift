@@ -12,13 +12,16 @@ public struct InputCaseTable: Sendable {
         var adherent: Bool
         var costUSD: Double
         var latencyMs: Double
+        /// The policy's quality scorer on this answer; nil when it was not scored (or the policy sets no floor).
+        var quality: Double?
 
         /// An answer made by hand (the calibration zoo's synthetic runs).
-        package init(failed: Bool = false, adherent: Bool, costUSD: Double, latencyMs: Double) {
+        package init(failed: Bool = false, adherent: Bool, costUSD: Double, latencyMs: Double, quality: Double? = nil) {
             self.failed = failed
             self.adherent = adherent && !failed
             self.costUSD = costUSD
             self.latencyMs = latencyMs
+            self.quality = quality
         }
     }
 
@@ -48,7 +51,7 @@ public struct InputCaseTable: Sendable {
     /// Reduces `table` to `tiers` (models on arm `variant@model`), with `features` measured per case id; refuses, in
     /// plain words, a run where the tiers did not answer the same cases or a case could not be measured.
     static func build(
-        _ table: RunOutcomeTable, variant: String, tiers: [String], features: [String: InputFeatures]
+        _ table: RunOutcomeTable, variant: String, tiers: [String], features: [String: InputFeatures], scorer: Int? = nil
     ) throws(InputRuleRefusal) -> InputCaseTable {
         guard tiers.count >= 2 else { throw .oneTier(runID: table.runID, feature: table.feature, models: tiers) }
         var arms: [Int] = []
@@ -61,7 +64,7 @@ public struct InputCaseTable: Sendable {
         try requireSameCases(table, arms: arms, tiers: tiers)
         var grouped: [String: [[Answer]]] = [:]
         for (index, key) in table.cases.enumerated() where arms.allSatisfy({ table.outcomes[index][$0] != nil }) {
-            grouped[key.caseID, default: []].append(arms.map { Answer(table.outcomes[index][$0]!) })
+            grouped[key.caseID, default: []].append(arms.map { Answer(table.outcomes[index][$0]!, scorer: scorer) })
         }
         let ids = grouped.keys.sorted()
         let unmeasured = ids.filter { features[$0] == nil }
@@ -90,10 +93,11 @@ public struct InputCaseTable: Sendable {
 }
 
 extension InputCaseTable.Answer {
-    init(_ outcome: ArmOutcome) {
+    init(_ outcome: ArmOutcome, scorer: Int?) {
         failed = outcome.failed
         adherent = !outcome.failed && outcome.adherent != false
         costUSD = outcome.costUSD ?? 0
         latencyMs = outcome.totalMs
+        quality = scorer.flatMap { $0 < outcome.scores.count ? outcome.scores[$0] : nil }
     }
 }

@@ -44,26 +44,41 @@ public struct InputRuleLearner: Sendable {
         table: RunOutcomeTable, document: HybridConfigDocument, features: [String: InputFeatures], now: Date = Date()
     ) throws(RecommendError) -> InputRuleRecommendation {
         guard let config = document.features[table.feature] else { throw .featureNotInConfig(feature: table.feature) }
+        let floors = policy.floors(for: table.feature, config: config)
         let measured = config.priority.filter { Self.answered($0, variant: config.defaultVariant, in: table) }
         let tiers = Self.tiers(measured, table: table, document: document)
         let cases: InputCaseTable
         do throws(InputRuleRefusal) {
-            cases = try InputCaseTable.build(table, variant: config.defaultVariant, tiers: tiers, features: features)
+            cases = try InputCaseTable.build(
+                table, variant: config.defaultVariant, tiers: tiers, features: features, scorer: qualityScorer(floors, table: table)?.index)
             guard cases.count >= Self.minimumCases else {
                 throw InputRuleRefusal.tooFewCases(runID: table.runID, count: cases.count, needed: Self.minimumCases)
             }
         } catch {
             return InputRuleRecommendation(runID: table.runID, feature: table.feature, tiers: tiers, refusal: error)
         }
-        let floors = policy.floors(for: table.feature, config: config)
         let checksFallback = floors.fallback.contains { if case .error = $0 { false } else { true } }
         let current = config.priority.compactMap { tiers.firstIndex(of: $0) }
-        var recommendation = learn(cases, current: current, checksFallback: checksFallback, margin: floors.maxAdherenceDrop)
+        let quality = qualityScorer(floors, table: table).map { (scorer: $0.name, margin: $0.margin) }
+        var recommendation = learn(cases, current: current, checksFallback: checksFallback, margin: floors.maxAdherenceDrop, quality: quality)
+        if let floor = floors.maxQualityDrop, quality == nil {
+            // As `recommend` does: a floor on a scorer the run has no scores of cannot be judged, and is said.
+            recommendation.notes.append("quality scorer \(floor.scorer ?? "(the run's first)") has no scores in the run (scorers: \(table.scorers.isEmpty ? "none" : table.scorers.joined(separator: ", "))); quality is not compared")
+        }
         if recommendation.proposed, let rule = recommendation.rule {
             recommendation.document = proposedDocument(
                 document, feature: table.feature, runID: table.runID, rule: rule, cascade: recommendation.cascade, tiers: tiers, now: now)
         }
         return recommendation
+    }
+
+    /// The scorer the policy's quality floor judges (its own, else the run's first alphabetically, as `recommend`
+    /// reads it), its index in the run's scores and the margin; nil without a floor or without that scorer's scores.
+    func qualityScorer(_ floors: FeatureFloors, table: RunOutcomeTable) -> (name: String, index: Int, margin: Double)? {
+        guard let floor = floors.maxQualityDrop, let name = floor.scorer ?? table.scorers.first,
+            let index = table.scorers.firstIndex(of: name)
+        else { return nil }
+        return (name, index, floor.value)
     }
 
     /// Whether `model` answered any case of the run on the default variant: a model the eval machine could not reach
@@ -83,7 +98,10 @@ public struct InputRuleLearner: Sendable {
 
     /// The search, the cross-fit and the decision over a table already checked; `current` is the route in force
     /// as tier indices (the calibration zoo calls this on its synthetic tables).
-    package func learn(_ cases: InputCaseTable, current: [Int], checksFallback: Bool = false, margin: Double) -> InputRuleRecommendation {
+    package func learn(
+        _ cases: InputCaseTable, current: [Int], checksFallback: Bool = false, margin: Double,
+        quality: (scorer: String, margin: Double)? = nil
+    ) -> InputRuleRecommendation {
         let routes = LearningRoutes(cases, current: current, checksFallback: checksFallback)
         var out = InputRuleRecommendation(runID: cases.runID, feature: cases.feature, tiers: cases.tiers, refusal: nil)
         out.baselines = routes.baselines.map { RouteFigures(name: $0.name, $0.outcomes, configuration: bootstrap) }
@@ -98,7 +116,7 @@ public struct InputRuleLearner: Sendable {
         out.learned = RouteFigures(name: "learned rule (cross-fitted)", crossFit.outcomes, configuration: bootstrap)
         out.foldRules = crossFit.chosen.map { $0.map { candidates[$0].plainWords } }
         out.sentToCloud = SelectionShare(crossFit.selected)
-        let verdict = Verdict(crossFit.outcomes, current: routes.current, margin: margin)
+        let verdict = Verdict(crossFit.outcomes, current: routes.current, margin: margin, qualityFloor: quality)
         out.verdict = verdict
         guard let chosen = selection.choose(on: Array(0..<cases.count)) else {
             out.reason = "no rule is as good as the current route within \(Self.points(margin)) and cheaper, or better at no more cost, on all \(cases.count) cases: \(routes.strongestSplit(candidates))"
@@ -113,7 +131,7 @@ public struct InputRuleLearner: Sendable {
         if !unchosen.isEmpty {
             out.reason = "no rule qualified on the training part of fold\(unchosen.count == 1 ? "" : "s") \(unchosen.joined(separator: ", ")) of \(folds): the rule is not stable enough over these cases to be shown better than the current route, so nothing is proposed"
         } else if let claim = verdict.claim {
-            if out.cascade, Verdict(crossFit.outcomes, current: routes.sides[1].device, margin: margin).claim == nil {
+            if out.cascade, Verdict(crossFit.outcomes, current: routes.sides[1].device, margin: margin, qualityFloor: quality).claim == nil {
                 out.reason = "the rule's gain is the cascade's: on held-out folds it is not shown as good as the cascade alone and cheaper, or better at no more cost, so the rule is not supported by these cases (the cascade alone is printed below)"
                 return out
             }
@@ -126,7 +144,8 @@ public struct InputRuleLearner: Sendable {
     }
 
     /// The config in force with version + 1: the learned rule, the device order as the feature's priority (models
-    /// the run did not measure kept behind it) and, with the cascade, a fallback on failed checks.
+    /// the run did not measure kept behind it), the routing block it simulated and, with the cascade, a fallback on
+    /// failed checks.
     func proposedDocument(
         _ base: HybridConfigDocument, feature: String, runID: String, rule: InputRule, cascade: Bool, tiers: [String], now: Date
     ) -> HybridConfigDocument {
@@ -135,10 +154,12 @@ public struct InputRuleLearner: Sendable {
         guard var config = base.features[feature] else { return document }
         config.priority = tiers + config.priority.filter { !tiers.contains($0) }
         config.inputRules = [rule]
-        if cascade {
-            let conditions = FallbackCondition.normalized(policy.floors(for: feature, config: config).fallback + [.adherence])
-            config.routing = ReplayPolicy.routingConfig(for: ReplayPolicy.simulated(feature: feature, document: base, conditions: conditions), feature: config)
-        }
+        // The routing block is written out as simulated (every error kind, the timeout), as `recommend` writes it, so
+        // neither the document's defaults nor the app's can make the router walk otherwise; the cascade adds a
+        // fallback on failed checks.
+        let fallback = policy.floors(for: feature, config: config).fallback
+        let conditions = FallbackCondition.normalized(cascade ? fallback + [.adherence] : fallback)
+        config.routing = ReplayPolicy.routingConfig(for: ReplayPolicy.simulated(feature: feature, document: base, conditions: conditions), feature: config)
         document.features[feature] = config
         document.provenance = Provenance(producedBy: producedBy, evalRun: runID, createdAt: ISO8601DateFormatter().string(from: now))
         document.description = "Recommended by \(producedBy) from version \(base.version) and eval run \(runID): \(feature) routes \(rule.plainWords)."

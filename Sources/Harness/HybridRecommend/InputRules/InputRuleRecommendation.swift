@@ -17,6 +17,8 @@ public struct InputRuleRecommendation: Sendable {
     public var cascade = false
     /// The rule in plain words, with the cascade named.
     public var ruleWords: String?
+    /// What the recommendation could not judge, said under it (a quality floor without scores).
+    public var notes: [String] = []
     /// Whether the rule is proposed.
     public var proposed = false
     /// Why it is or is not, in plain words.
@@ -59,6 +61,7 @@ public struct InputRuleRecommendation: Sendable {
         if !foldRules.isEmpty {
             lines.append("  chosen on each fold's training part: " + foldRules.enumerated().map { "\($0.offset + 1): \($0.element ?? "none")" }.joined(separator: "; "))
         }
+        lines += notes.map { "  note: \($0)" }
         if let curve { lines += ["", curve.markdown()] }
         return lines.joined(separator: "\n")
     }

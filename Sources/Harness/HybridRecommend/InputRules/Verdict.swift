@@ -11,8 +11,11 @@ public struct Verdict: Sendable {
     public let costMean: Double
     public let costUpper: Double
     let margin: Double
+    /// The policy's quality floor, when it sets one: the scorer, its margin and the cross-fitted minus current
+    /// score per case (mean and one-sided lower bound). Every claim needs it held, as `recommend` requires.
+    let quality: (scorer: String, margin: Double, mean: Double, lower: Double)?
 
-    init(_ learned: CaseOutcomes, current: CaseOutcomes, margin: Double) {
+    init(_ learned: CaseOutcomes, current: CaseOutcomes, margin: Double, qualityFloor: (scorer: String, margin: Double)? = nil) {
         let gain = OneSidedBound(learned.adherence, minus: current.adherence)
         let cost = OneSidedBound(learned.cost, minus: current.cost)
         adherenceMean = gain.mean
@@ -20,14 +23,27 @@ public struct Verdict: Sendable {
         costMean = cost.mean
         costUpper = cost.upper
         self.margin = margin
+        quality = qualityFloor.map { floor in
+            let drop = OneSidedBound(learned.quality, minus: current.quality)
+            return (floor.scorer, floor.margin, drop.mean, drop.lower)
+        }
     }
 
     public var nonInferior: Bool { adherenceLower > -margin }
     public var cheaper: Bool { costUpper < 0 }
     public var better: Bool { adherenceLower > 0 && (costMean <= 0 || Recommender.nearlyEqual(costMean, 0)) }
+    /// The quality floor holds (or the policy sets none).
+    var qualityHeld: Bool { quality.map { $0.lower > -$0.margin } ?? true }
 
     /// The claim shown, in words; nil when none is.
     public var claim: String? {
+        guard qualityHeld, let claim = adherenceClaim else { return nil }
+        guard let quality else { return claim }
+        return claim + String(format: "; %@ within %.3g of the current route (%+.3f, one-sided 95 %% bound %+.3f)",
+                              quality.scorer, quality.margin, quality.mean, quality.lower)
+    }
+
+    private var adherenceClaim: String? {
         if nonInferior && cheaper {
             return String(
                 format: "as good as the current route (adherence %+.1f points, one-sided 95 %% bound %+.1f > −%.1f) and cheaper (%+.6f $/request, bound %+.6f < 0), cross-fitted on the cases",
@@ -48,6 +64,9 @@ public struct Verdict: Sendable {
             parts.append(String(format: "not shown as good as the current route (adherence %+.1f points, bound %+.1f ≤ −%.1f)", adherenceMean * 100, adherenceLower * 100, margin * 100))
         }
         if !cheaper { parts.append(String(format: "not shown cheaper (%+.6f $/request, bound %+.6f)", costMean, costUpper)) }
+        if let quality, !qualityHeld {
+            parts.append(String(format: "not shown within %.3g of the current route on %@ (%+.3f, bound %+.3f), the policy's quality floor", quality.margin, quality.scorer, quality.mean, quality.lower))
+        }
         return "on held-out folds the rule was " + parts.joined(separator: " and ") + ", and not shown better at no more cost: nothing is proposed"
     }
 }
