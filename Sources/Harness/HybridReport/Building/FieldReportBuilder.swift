@@ -254,7 +254,7 @@ public struct FieldReportBuilder: Sendable {
                 out[index].minimumDetectableEffect = MixtureSPRT.minimumDetectableEffect(
                     variance: se * se, tau: tau, alpha: familyAlpha, power: options.power)
             }
-            out[index].verdict = verdict(out[index], reportable: reportable)
+            out[index].verdict = verdict(out[index], reportable: reportable, family: judged.count)
         }
         return out
     }
@@ -264,7 +264,7 @@ public struct FieldReportBuilder: Sendable {
         return min(units.arm, units.control) >= minimumInstalls
     }
 
-    private func verdict(_ comparison: FieldComparison, reportable: Bool) -> String {
+    private func verdict(_ comparison: FieldComparison, reportable: Bool, family: Int) -> String {
         guard reportable else { return "not reported (sample ratio mismatch or unknown split)" }
         guard comparison.sequentialPValue != nil else { return "descriptive" }
         guard hasEnoughInstalls(comparison) else {
@@ -277,7 +277,9 @@ public struct FieldReportBuilder: Sendable {
         {
             return "inconsistent across looks: not judged"
         }
-        guard let p = comparison.adjustedPValue, p < options.alpha else { return "no detectable difference" }
+        guard let p = comparison.adjustedPValue, p < options.alpha else {
+            return heldBack(comparison, family: family) ?? "no detectable difference"
+        }
         // Higher is better for adherence only; lower is better for rates of trouble, latency and cost. A running
         // verdict takes its direction from the running (intersected) interval, not from today's difference alone.
         let higherIsBetter = comparison.metric == "adherence"
@@ -286,6 +288,24 @@ public struct FieldReportBuilder: Sendable {
             direction = (lower + upper) / 2
         }
         return (direction > 0) == higherIsBetter ? "better" : "worse"
+    }
+
+    /// When the printed interval excludes 0 but the verdict does not decide, the rule that held it back, so the
+    /// verdict never disagrees silently with what it prints (#68): Holm over the judged metrics (the interval is at α
+    /// for its metric alone), or the last look's always-valid test where the interval is the one kept over the looks.
+    private func heldBack(_ comparison: FieldComparison, family: Int) -> String? {
+        guard let lower = comparison.sequentialLower, let upper = comparison.sequentialUpper, lower > 0 || upper < 0 else {
+            return nil
+        }
+        let raw = comparison.sequentialPValue ?? 1
+        if raw < options.alpha, family > 1 {
+            return String(
+                format: "no detectable difference after Holm over %d metrics (adjusted p %.3g ≥ %.2g; the interval, at %.2g for this metric alone, excludes 0)",
+                family, comparison.adjustedPValue ?? 1, options.alpha, options.alpha)
+        }
+        return String(
+            format: "no detectable difference at this look (always-valid p %.3g ≥ %.2g; the interval kept over the looks excludes 0)",
+            raw, options.alpha)
     }
 
     private func method(reportable: Bool, srmKnown: Bool, prePeriod: Bool) -> String {
