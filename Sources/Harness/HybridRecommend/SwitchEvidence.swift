@@ -69,11 +69,7 @@ struct SwitchEvidence {
         /// Cases for this part to be shown with 80 % power at `alpha`, if its observed mean is the truth; nil
         /// when it points the wrong way.
         func casesNeeded(alpha: Double) -> Int? {
-            guard mean > 0, standardDeviation > 0 else { return nil }
-            let z = NormalDistribution.quantile(1 - alpha) + NormalDistribution.quantile(0.8)
-            // A difference near zero needs an astronomical number of cases; a count past a billion says only that.
-            let needed = pow(z * standardDeviation / mean, 2).rounded(.up)
-            return needed.isFinite ? Int(min(needed, 1e9)) : nil
+            SampleSizePlan.pairedCases(mean: mean, standardDeviation: standardDeviation, alpha: alpha)
         }
     }
 

@@ -23,7 +23,7 @@ struct HybridCommand: AsyncParsableCommand {
             AskCommand.self, ModelsCommand.self, EvalCommand.self, CheckCommand.self, ReportCommand.self,
             CompareCommand.self, ConfigCommand.self, SimulateCommand.self, RecommendCommand.self, RescoreCommand.self,
             ViewCommand.self, MergeCommand.self, CollectCommand.self, IngestCommand.self, RolloutCommand.self,
-            JudgePairsCommand.self, JudgeCheckCommand.self,
+            JudgePairsCommand.self, JudgeCheckCommand.self, PlanCommand.self,
         ]
     )
 

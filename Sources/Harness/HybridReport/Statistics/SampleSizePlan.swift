@@ -1,0 +1,89 @@
+import Foundation
+
+/// How many units a stated effect needs before a run or an experiment, under each design HybridAI decides with: the
+/// one calculation behind `hybrid plan` and the recommender's "about N cases would show it".
+///
+/// Adherence is a pass rate: a baseline `p` and a difference `effect`, the other arm at `p + effect`. Offline, the
+/// case is the unit and both arms answer every case (a paired one-sided test, as `recommend` claims); in the field,
+/// the install is (two groups, equal sizes, one event each: more events per install narrow the interval less than
+/// their count, as installs differ).
+public struct SampleSizePlan: Sendable {
+    /// One design's need.
+    public struct Need: Sendable {
+        /// "paired, one-sided", "always-valid (mixture SPRT, τ 0.05)", …
+        public var design: String
+        /// Cases (offline) or installs per group (field); nil when the effect cannot be reached.
+        public var units: Int?
+    }
+
+    public let baseline: Double
+    public let effect: Double
+    public let alpha: Double
+    public let power: Double
+
+    /// A plan; `baseline` and `baseline + effect` in [0, 1], `effect` not 0, `alpha` and `power` in (0, 1).
+    public init?(baseline: Double, effect: Double, alpha: Double = 0.05, power: Double = 0.80) {
+        let other = baseline + effect
+        guard (0...1).contains(baseline), (0...1).contains(other), effect != 0, effect.isFinite,
+            alpha > 0, alpha < 1, power > 0, power < 1
+        else { return nil }
+        self.baseline = baseline
+        self.effect = effect
+        self.alpha = alpha
+        self.power = power
+    }
+
+    /// Variance of one unit's difference: the two arms' Bernoulli variances (independent arms: the most a paired
+    /// case can vary when nothing is known of how the arms agree).
+    var unitVariance: Double {
+        let other = baseline + effect
+        return baseline * (1 - baseline) + other * (1 - other)
+    }
+
+    /// Offline: cases for a paired one-sided test at α with the plan's power, for a per-case difference with mean
+    /// `mean` and standard deviation `sd` (what `recommend` says a claim needs).
+    public static func pairedCases(mean: Double, standardDeviation sd: Double, alpha: Double, power: Double = 0.80) -> Int? {
+        guard mean > 0, sd > 0 else { return nil }
+        let z = NormalDistribution.quantile(1 - alpha) + NormalDistribution.quantile(power)
+        // A difference near zero needs an astronomical number of cases; a count past a billion says only that.
+        let needed = pow(z * sd / mean, 2).rounded(.up)
+        return needed.isFinite ? Int(min(needed, 1e9)) : nil
+    }
+
+    /// Offline cases, both arms answering every case.
+    public var offline: Need {
+        Need(design: "offline, paired on cases, one-sided", units: Self.pairedCases(mean: abs(effect), standardDeviation: unitVariance.squareRoot(), alpha: alpha, power: power))
+    }
+
+    /// Field installs per group read once at the end: the fixed-horizon two-sided z-test (the most any valid
+    /// single-look test has); with `looks` planned reads, each at α/looks (Bonferroni: valid, conservative).
+    public func fixedHorizon(looks: Int = 1) -> Need {
+        let a = alpha / Double(max(1, looks))
+        let z = NormalDistribution.quantile(1 - a / 2) + NormalDistribution.quantile(power)
+        let units = (z * z * unitVariance / (effect * effect)).rounded(.up)
+        let design = looks > 1 ? "field, \(looks) planned looks each at α/\(looks)" : "field, fixed horizon (one look at the end)"
+        return Need(design: design, units: units.isFinite ? Int(units) : nil)
+    }
+
+    /// Field installs per group for the always-valid test the field report runs (mixture SPRT, τ = 5 points for
+    /// rates), read at any look: the fewest whose minimum detectable effect (`MixtureSPRT`) is at most the effect.
+    public func alwaysValid(tau: Double = 0.05) -> Need {
+        let design = "field, always-valid (mixture SPRT, τ \(tau)), any number of looks"
+        func detects(_ n: Int) -> Bool {
+            guard let mde = MixtureSPRT.minimumDetectableEffect(variance: unitVariance / Double(n), tau: tau, alpha: alpha, power: power)
+            else { return false }
+            return mde <= abs(effect)
+        }
+        var high = 2
+        while !detects(high) {
+            guard high < 100_000_000 else { return Need(design: design, units: nil) }
+            high *= 2
+        }
+        var low = high / 2
+        while low + 1 < high {
+            let mid = (low + high) / 2
+            if detects(mid) { high = mid } else { low = mid }
+        }
+        return Need(design: design, units: high)
+    }
+}

@@ -1,0 +1,35 @@
+import HybridReport
+import Testing
+
+/// `hybrid plan`'s calculation: the textbook fixed-horizon size, the always-valid test's price, planned looks in
+/// between, and the refusals.
+@Suite struct SampleSizePlanTests {
+    @Test("70 % → 75 %: 1,248 installs a group at a fixed horizon (two-sided z), more for 7 looks, most always-valid")
+    func fieldDesigns() throws {
+        let plan = try #require(SampleSizePlan(baseline: 0.7, effect: 0.05))
+        let fixed = try #require(plan.fixedHorizon().units)
+        #expect(fixed == 1_248, "(1.960 + 0.842)² × (0.21 + 0.1875) / 0.05²")
+        let sevenLooks = try #require(plan.fixedHorizon(looks: 7).units)
+        let alwaysValid = try #require(plan.alwaysValid().units)
+        #expect(fixed < sevenLooks && sevenLooks < alwaysValid, "\(fixed) < \(sevenLooks) < \(alwaysValid)")
+        // The always-valid size is the smallest whose MDE reaches the effect.
+        let variance = 0.21 + 0.1875
+        let mde = { (n: Int) in MixtureSPRT.minimumDetectableEffect(variance: variance / Double(n), tau: 0.05, alpha: 0.05) ?? 1 }
+        #expect(mde(alwaysValid) <= 0.05 && mde(alwaysValid - 1) > 0.05)
+    }
+
+    @Test("offline: the paired one-sided size recommend quotes; a worse arm plans like a better one")
+    func offline() throws {
+        let plan = try #require(SampleSizePlan(baseline: 0.7, effect: 0.1))
+        let expected = SampleSizePlan.pairedCases(mean: 0.1, standardDeviation: (0.21 + 0.16).squareRoot(), alpha: 0.05)
+        #expect(plan.offline.units == expected)
+        #expect(SampleSizePlan(baseline: 0.8, effect: -0.1)?.offline.units == expected)
+    }
+
+    @Test("an effect of 0, a baseline outside [0, 1] or an arm pushed past it is refused")
+    func refusals() {
+        #expect(SampleSizePlan(baseline: 0.7, effect: 0) == nil)
+        #expect(SampleSizePlan(baseline: 1.2, effect: 0.1) == nil)
+        #expect(SampleSizePlan(baseline: 0.95, effect: 0.1) == nil)
+    }
+}
