@@ -147,6 +147,10 @@ public enum CalibrationZoo {
         list.append(.hedge(HedgeScenario(
             name: "power: recommend --hedge-after auto: device 60 ms ± 20 % nine times in ten (each case drawn), 2.5 s otherwise, cloud 250 ms, 80 cases; found = a hedge proposed within the default caps",
             device: .bimodal)))
+        var separated = HedgeScenario(
+            name: "power: recommend --hedge-after auto: as above, the fast mode 60 ms ± 10 % (below the grid's 70 ms step)", device: .bimodal)
+        separated.fastJitter = 0.1
+        list.append(.hedge(separated))
         return list
     }
 
