@@ -13,23 +13,28 @@ public enum CalibrationZoo {
         case field(FieldScenario)
         case offline(OfflineScenario)
         case inputRule(InputRuleScenario)
+        case hedge(HedgeScenario)
 
         public var name: String {
             switch self {
             case .field(let scenario): scenario.name
             case .offline(let scenario): scenario.name
             case .inputRule(let scenario): scenario.name
+            case .hedge(let scenario): scenario.name
             }
         }
 
         /// A `recommend --by-input` row.
         public var isInputRule: Bool { if case .inputRule = self { true } else { false } }
+        /// A `recommend --hedge-after auto` row.
+        public var isHedge: Bool { if case .hedge = self { true } else { false } }
 
         public var isNull: Bool {
             switch self {
             case .field(let scenario): scenario.isNull
             case .offline(let scenario): scenario.isNull
             case .inputRule(let scenario): scenario.isNull
+            case .hedge(let scenario): scenario.isNull
             }
         }
     }
@@ -105,6 +110,10 @@ public enum CalibrationZoo {
         list.append(.offline(OfflineScenario(name: "offline identical variants, 40 cases × 3 repeats", cases: 40, repeats: 3)))
         list.append(.inputRule(InputRuleScenario(
             name: "recommend --by-input: device fails 60 % independent of every feature, 60 cases × 2 tiers", kind: .null, cases: 60)))
+        list.append(.hedge(HedgeScenario(
+            name: "recommend --hedge-after auto: device 60 ms ± 20 % with no tail, cloud 250 ms, 80 cases", device: .noTail)))
+        list.append(.hedge(HedgeScenario(
+            name: "recommend --hedge-after auto: device 60 ms ± 20 %, one case of 80 at 2.5 s, cloud 250 ms", device: .oneOutlier)))
         list += powered()
         return list
     }
@@ -135,6 +144,13 @@ public enum CalibrationZoo {
         list.append(.inputRule(InputRuleScenario(
             name: "honesty: recommend --by-input, the power scenario: the proposed rule's realised adherence and cost on fresh cases inside its stated 95 % intervals",
             kind: .honesty, cases: 60)))
+        list.append(.hedge(HedgeScenario(
+            name: "power: recommend --hedge-after auto: device 60 ms ± 20 % nine times in ten (each case drawn), 2.5 s otherwise, cloud 250 ms, 80 cases; found = a hedge proposed within the default caps",
+            device: .bimodal)))
+        var separated = HedgeScenario(
+            name: "power: recommend --hedge-after auto: as above, the fast mode 60 ms ± 10 % (below the grid's 70 ms step)", device: .bimodal)
+        separated.fastJitter = 0.1
+        list.append(.hedge(separated))
         return list
     }
 
@@ -181,6 +197,9 @@ public enum CalibrationZoo {
         case .inputRule(let scenario):
             let outcome = scenario.run(seed: seed)
             return (outcome.falseDecision, scenario.kind == .honesty && !outcome.proposed ? nil : outcome.detected)
+        case .hedge(let scenario):
+            let outcome = try scenario.run(seed: seed)
+            return (outcome.falseDecision, outcome.detected)
         }
     }
 

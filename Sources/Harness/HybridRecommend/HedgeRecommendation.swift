@@ -2,12 +2,13 @@ import HybridConfig
 public import HybridCore
 
 /// How `hybrid recommend` looks for a hedge delay (`--hedge`): the delays to try and the caps a delay must keep.
+///
+/// Three caps, each with its one meaning on its property. By default the mean-cost cap follows from the share cap
+/// (× the all-cloud cost per request: each raced request costs about one call of the raced model), so the two agree
+/// and a delay within the share cap is not refused on cost alone.
 public struct HedgeSearch: Sendable, Hashable {
     /// The share of requests a hedge may race when the search is not told otherwise.
     public static let defaultMaxHedgedShare = 0.15
-    /// The mean extra cost per request a hedge may add when the search is not told otherwise, as a share of what
-    /// the route would cost with every request sent to the raced model.
-    public static let defaultMeanExtraCostShare = 0.10
 
     /// Delays to simulate, in milliseconds; nil: a grid from the route's first model's stored p50 to its p99,
     /// about 10 % apart and at least 10 ms (a bimodal device puts every quantile inside one of its modes).
@@ -17,11 +18,11 @@ public struct HedgeSearch: Sendable, Hashable {
     /// The router's per-call cap: the most one raced call may cost by the router's estimate (prices × the prompt's
     /// tokens and the reserved output). Written as `maxExtraCostPerRequestUSD`; the simulation applies it per call.
     public var maxExtraCostPerRequestUSD: Double?
-    /// The search's mean cap: the most a delay may add to the mean cost per request over the run. Not written (the
-    /// router cannot enforce a mean); nil: 10 % of the all-cloud cost per request.
+    /// The mean-cost cap: the most a delay may add to the mean cost per request over the run. Not written (the
+    /// router cannot enforce a mean); nil: the share cap × the all-cloud cost per request.
     public var maxMeanExtraCostUSD: Double?
-    /// The largest share of requests a delay may hedge; nil: 15 %. Written as `maxHedgedShare`, which the router
-    /// enforces per router.
+    /// The share cap: the largest share of requests a delay may race; nil: 15 %. Written as `maxHedgedShare`, which
+    /// the router enforces per router.
     public var maxHedgedShare: Double?
 
     /// A search over `delaysMs` (nil: a grid over the stored latencies) under the given caps.
@@ -68,7 +69,7 @@ public struct HedgeRecommendation: Sendable {
     /// Every delay simulated, shortest first.
     public var candidates: [Candidate]
     /// The mean extra cost per request a delay could add, and the all-cloud cost per request it was derived from
-    /// (nil when the cap was given).
+    /// (× the share cap; nil when the cap was given).
     public var meanExtraCostCap: Double = .infinity
     public var allCloudCostPerRequestUSD: Double?
     /// The share of requests a delay could hedge.
@@ -95,7 +96,9 @@ public struct HedgeRecommendation: Sendable {
         }
         if chosen != nil, let evidence { lines.append("  evidence: \(evidence)") }
         lines.append("  caps: hedged ≤ \(ProportionEstimate.percent(hedgedShareCap)), mean extra ≤ \(SimulationResult.dollars(meanExtraCostCap * 1_000))/1k"
-            + (allCloudCostPerRequestUSD.map { " (10 % of the all-cloud \(SimulationResult.dollars($0 * 1_000))/1k)" } ?? "")
+            + (allCloudCostPerRequestUSD.map {
+                " (\(ProportionEstimate.percent(hedgedShareCap)) of the all-cloud \(SimulationResult.dollars($0 * 1_000))/1k: a raced request costs about one call)"
+            } ?? "")
             + "; \(candidates.count) delays simulated")
         // A grid has dozens of delays: name the ones that failed only when there are few.
         for candidate in candidates where !candidate.failures.isEmpty && candidates.count <= 8 {

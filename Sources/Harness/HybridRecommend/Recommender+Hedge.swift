@@ -3,8 +3,8 @@ import HybridReport
 extension Recommender {
     /// The hedge delay for `policy`'s route: every delay of the search is simulated on the same stored run, and
     /// the one with the lowest p95 among those that keep the policy's adherence and cost floors and the hedge's
-    /// caps wins (by default at most 15 % of requests hedged and a mean extra cost of at most 10 % of the all-cloud
-    /// cost); ties go to the longer delay (fewer races). A delay that does not lower p95 never qualifies.
+    /// caps (``HedgeSearch``) wins; ties go to the longer delay (fewer races). A delay that does not lower p95 never
+    /// qualifies, and the winner must then be shown to make requests faster on cases (``hedgeEvidence``).
     func proposeHedge(
         _ search: HedgeSearch, simulator: RouteSimulator, policy: ReplayPolicy, floors: FeatureFloors
     ) throws(RecommendError) -> HedgeRecommendation {
@@ -15,7 +15,7 @@ extension Recommender {
         if let listed = search.delaysMs { delays = listed } else { delays = try Self.delayGrid(simulator: simulator, policy: plain) }
         var search = search
         let allCloud = search.maxMeanExtraCostUSD == nil ? try Self.allCloudCost(simulator: simulator, policy: plain) : nil
-        search.maxMeanExtraCostUSD = search.maxMeanExtraCostUSD ?? (allCloud ?? 0) * HedgeSearch.defaultMeanExtraCostShare
+        search.maxMeanExtraCostUSD = search.maxMeanExtraCostUSD ?? (allCloud ?? 0) * search.hedgedShareCap
         var candidates: [HedgeRecommendation.Candidate] = []
         for delay in Set(delays).sorted() where delay > 0 {
             var hedged = plain
@@ -33,11 +33,9 @@ extension Recommender {
         var evidence: String?
         if let delay = chosen {
             // The same rule as for routes: a hedge replaces "no hedge" only when requests are shown faster with it,
-            // on cases, one-sided, Bonferroni over the delays that qualified (the delay was picked from them).
-            let qualified = candidates.filter(\.failures.isEmpty).count
-            var hedged = plain
-            hedged.hedge = search.config(afterMs: delay)
-            let shown = try Self.hedgeEvidence(simulator: simulator, plain: plain, hedged: hedged, tried: qualified)
+            // on cases, one-sided, adjusted for the choice among the delays that qualified.
+            let qualified = candidates.filter(\.failures.isEmpty).map(\.afterMs)
+            let shown = try Self.hedgeEvidence(simulator: simulator, plain: plain, search: search, delays: qualified, chosen: delay)
             evidence = shown.text
             if !shown.passed { chosen = nil }
         }
@@ -72,24 +70,32 @@ extension Recommender {
         return failures
     }
 
-    /// Whether `hedged` is shown faster than `plain` per case (one-sided paired sign-flip test of the per-case
-    /// latency saved, repeats averaged), its p times `tried` below 0.05; and the line that says so.
+    /// Whether the `chosen` delay is shown to make requests faster than `plain` per case, and the line that says so:
+    /// the single-step max-T sign-flip test (``PairedSignFlipMaxT``) of the per-case latency saved (repeats averaged)
+    /// over every delay in `delays`, one-sided, its adjusted p below 0.05. The delays share their cases, so a
+    /// Bonferroni factor of their count would pay for independent chances they do not have; the max-T keeps their
+    /// correlation and stays valid whichever delay the p95 rule picked.
     static func hedgeEvidence(
-        simulator: RouteSimulator, plain: ReplayPolicy, hedged: ReplayPolicy, tried: Int
+        simulator: RouteSimulator, plain: ReplayPolicy, search: HedgeSearch, delays: [Int], chosen: Int
     ) throws(RecommendError) -> (passed: Bool, text: String) {
         let (_, arms) = try simulator.resolve(plain)
         let before = try simulator.trace(arms: arms, policy: plain)
-        let after = try simulator.trace(arms: arms, policy: hedged)
-        let (slow, fast) = TraceCases.paired(
-            (before, before.latencyMs.map { Optional($0) }), (after, after.latencyMs.map { Optional($0) }), table: simulator.table)
-        let saved = zip(slow, fast).map { $0 - $1 }
-        let p = PairedSignFlipTest(differences: saved, configuration: simulator.bootstrap)?.greaterPValue ?? 1
-        let adjusted = min(1, p * Double(max(1, tried)))
-        let faster = saved.filter { $0 > 0 }.count
+        var savings: [[Double]] = []
+        for delay in delays {
+            var hedged = plain
+            hedged.hedge = search.config(afterMs: delay)
+            let after = try simulator.trace(arms: arms, policy: hedged)
+            let (slow, fast) = TraceCases.paired(
+                (before, before.latencyMs.map { Optional($0) }), (after, after.latencyMs.map { Optional($0) }), table: simulator.table)
+            savings.append(zip(slow, fast).map { $0 - $1 })
+        }
+        let index = delays.firstIndex(of: chosen) ?? 0
+        let p = PairedSignFlipMaxT(differences: savings, configuration: simulator.bootstrap)?.adjustedPValues[index] ?? 1
+        let saved = savings.indices.contains(index) ? savings[index] : []
         let text = String(
-            format: "%d of %d cases faster with the hedge (one-sided p %.3g, × %d delays tried = %.3g)",
-            faster, saved.count, p, max(1, tried), adjusted)
-        return (adjusted < 0.05, adjusted < 0.05 ? text : "not shown: " + text)
+            format: "%d of %d cases faster with the hedge; max-T over %d %@, one-sided p %.3g",
+            saved.filter { $0 > 0 }.count, saved.count, delays.count, delays.count == 1 ? "delay" : "delays", p)
+        return (p < 0.05, p < 0.05 ? text : "not shown: " + text)
     }
 
     /// Delays from the stored p50 of the route's first model (answers only) to its p99, each about 10 % (and at
@@ -111,8 +117,8 @@ extension Recommender {
         return Array(Set(delays.filter { $0 > 0 })).sorted()
     }
 
-    /// The mean cost per request with every request sent to the model a hedge races (the route's second), the
-    /// base of the default mean-cost cap; 0 when the route has one model.
+    /// The mean cost per request with every request sent to the model a hedge races (the route's second): what one
+    /// raced call costs on average, so the default mean-cost cap is it × the share cap; 0 when the route has one model.
     static func allCloudCost(simulator: RouteSimulator, policy: ReplayPolicy) throws(RecommendError) -> Double {
         guard policy.order.count > 1 else { return 0 }
         var cloud = policy

@@ -47,7 +47,7 @@ struct RecommendCommand: AsyncParsableCommand {
     @Option(help: "Propose a hedge delay (routing.hedge): `auto` (a grid from the first model's stored p50 to its p99, about 10 % apart) or comma-separated ms (300,600,1200).")
     var hedgeAfter: String?
 
-    @Option(help: "With --hedge-after: most dollars a delay may add to the mean cost per request over the run (the search's cap, not written; default 10 % of the all-cloud cost).")
+    @Option(help: "With --hedge-after: most dollars a delay may add to the mean cost per request over the run (the search's cap, not written; default the share cap × the all-cloud cost per request).")
     var hedgeMaxMeanExtraCost: Double?
 
     @Option(help: "With --hedge-after: most dollars one raced call may cost by the router's estimate (written as routing.hedge.maxExtraCostPerRequestUSD; default none).")

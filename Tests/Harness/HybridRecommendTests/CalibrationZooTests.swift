@@ -12,9 +12,10 @@ struct CalibrationZooTests {
     /// themselves are measured at 200 experiments by `hybrid-bench calibrate`.
     static let experiments = ProcessInfo.processInfo.environment["HYBRID_CALIBRATION_EXPERIMENTS"].flatMap(Int.init) ?? 20
 
-    /// The `--by-input` rows are reduced in `InputRuleLearnerTests` (an experiment learns over hundreds of rules).
+    /// The `--by-input` rows are reduced in `InputRuleLearnerTests` (an experiment learns over hundreds of rules), the
+    /// `--hedge-after` rows in `RouteSimulatorHedgeTests` (an experiment simulates dozens of delays).
     static var nullScenarios: [String] {
-        CalibrationZoo.scenarios().filter { $0.isNull && !$0.isInputRule }.map(\.name)
+        CalibrationZoo.scenarios().filter { $0.isNull && !$0.isInputRule && !$0.isHedge }.map(\.name)
     }
 
     @Test(arguments: nullScenarios)
@@ -48,7 +49,7 @@ struct CalibrationZooTests {
 @Suite("Calibration zoo power (reduced)")
 struct CalibrationZooPowerTests {
     static var poweredScenarios: [String] {
-        CalibrationZoo.scenarios().filter { !$0.isNull && !$0.isInputRule }.map(\.name)
+        CalibrationZoo.scenarios().filter { !$0.isNull && !$0.isInputRule && !$0.isHedge }.map(\.name)
     }
 
     @Test(arguments: poweredScenarios)
