@@ -11,8 +11,7 @@ extension ConfigValidator.Checker {
         var seen: [String] = []
         for (i, rule) in rules.enumerated() {
             let rpath = path.index(i)
-            let allowed = rule.name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
-            if rule.name.isEmpty || !allowed { error(rpath.key("name"), "rule name \"\(rule.name)\" must use letters, digits, '-', '_' and '.'") }
+            if !Self.isName(rule.name) { error(rpath.key("name"), "rule name \"\(rule.name)\" must use letters, digits, '-', '_' and '.'") }
             if seen.contains(rule.name) { error(rpath.key("name"), "rule \"\(rule.name)\" is defined twice") }
             seen.append(rule.name)
             checkPriority(rule.priority, feature: feature, rpath.key("priority"), allowEmpty: false)

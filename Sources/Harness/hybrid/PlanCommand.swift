@@ -61,9 +61,10 @@ struct PlanCommand: ParsableCommand {
         if looks > 1 { field.append(plan.fixedHorizon(looks: looks)) }
         for need in field {
             let installs = need.units.map { "\($0) installs per group (\($0 * 2) in all)" } ?? "not reachable"
-            let days = zip(need.units.map { $0 * 2 }.map { [$0] } ?? [], [installsPerDay].compactMap { $0 })
-                .map { total, rate in String(format: ", about %d days at %d installs a day", Int((Double(total) / Double(rate)).rounded(.up)), rate) }
-                .first ?? ""
+            var days = ""
+            if let units = need.units, let rate = installsPerDay {
+                days = String(format: ", about %d days at %d installs a day", Int((Double(units * 2) / Double(rate)).rounded(.up)), rate)
+            }
             print("  \(need.design): \(installs)\(days)")
         }
         print("Repeats (--repeat k) measure each case's noise, not more cases: plan cases. A planned group-sequential design (#68) is not available yet.")

@@ -115,12 +115,7 @@ enum RouterBenchmark {
         guard try await withConditions.generate(feature: "summarize", input: input).condition == "c11" else {
             throw Failure.unexpected("the bench's labels should match condition c11")
         }
-        var a: [Double] = [], b: [Double] = []
-        for _ in 0..<3 {
-            b.append(try await perRequest(requests / 2) { _ = try await without.generate(feature: "summarize", input: input) })
-            a.append(try await perRequest(requests / 2) { _ = try await withConditions.generate(feature: "summarize", input: input) })
-        }
-        return a.sorted()[1] - b.sorted()[1]
+        return try await addedCost(requests: requests, input: input, with: withConditions, without: without)
     }
 
     static let inputRuleTargetMicroseconds = 2.0
@@ -146,10 +141,16 @@ enum RouterBenchmark {
         guard try await withRules.generate(feature: "summarize", input: input).inputRule == nil else {
             throw Failure.unexpected("no input rule of the bench should hold")
         }
+        return try await addedCost(requests: requests, input: input, with: withRules, without: without)
+    }
+
+    /// What `with` adds per request over `without`: the two measured alternately, three rounds of `requests / 2`,
+    /// medians compared (alternating keeps a machine's drift out of the difference).
+    static func addedCost(requests: Int, input: [String: String], with: Router, without: Router) async throws -> Double {
         var a: [Double] = [], b: [Double] = []
         for _ in 0..<3 {
             b.append(try await perRequest(requests / 2) { _ = try await without.generate(feature: "summarize", input: input) })
-            a.append(try await perRequest(requests / 2) { _ = try await withRules.generate(feature: "summarize", input: input) })
+            a.append(try await perRequest(requests / 2) { _ = try await with.generate(feature: "summarize", input: input) })
         }
         return a.sorted()[1] - b.sorted()[1]
     }

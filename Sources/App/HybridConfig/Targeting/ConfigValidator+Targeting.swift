@@ -1,13 +1,18 @@
 import HybridCore
 
 extension ConfigValidator.Checker {
+    /// Whether `name` can name a condition or an input rule: letters, digits, `-`, `_` and `.`, not empty (it is
+    /// written in paths, events and reports).
+    static func isName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
+    }
+
     /// Conditions: unique names a feature can refer to, tests that can hold, versions that are versions.
     mutating func checkConditions(_ path: ConfigPath) {
         var seen: [String] = []
         for (i, condition) in document.conditions.enumerated() {
             let cpath = path.index(i)
-            let allowed = condition.name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
-            if condition.name.isEmpty || !allowed {
+            if !Self.isName(condition.name) {
                 error(cpath.key("name"), "condition name \"\(condition.name)\" must use letters, digits, '-', '_' and '.'")
             }
             if seen.contains(condition.name) { error(cpath.key("name"), "condition \"\(condition.name)\" is defined twice") }
