@@ -37,6 +37,24 @@ public enum CalibrationZoo {
             case .hedge(let scenario): scenario.isNull
             }
         }
+
+        /// The power a powered row must reach (`hybrid-bench calibrate` exits 1 below it); nil for none.
+        public var powerTarget: Double? {
+            switch self {
+            case .field(let scenario): scenario.powerTarget
+            case .offline(let scenario): scenario.powerTarget
+            case .inputRule(let scenario): scenario.powerTarget
+            case .hedge(let scenario): scenario.powerTarget
+            }
+        }
+    }
+
+    /// What one experiment of a scenario decided: a false decision (in words), whether it found the effect (nil: the
+    /// row's question does not apply), and whether the row's anchor design found it on the same data (nil: no anchor).
+    struct Verdict {
+        var falseDecision: String?
+        var detected: Bool?
+        var anchor: Bool?
     }
 
     /// One scenario's counts over its experiments.
@@ -53,12 +71,26 @@ public enum CalibrationZoo {
         /// Experiments the row's question does not apply to, left out of its power: the honesty row asks whether a
         /// proposed rule's intervals held, which an experiment that proposed nothing cannot answer.
         public var notApplicable = 0
+        /// Experiments in which the row's anchor found the effect on the same data (nil: the row has no anchor): the
+        /// most power a valid design could have there (see `docs/statistics.md` for each row's anchor).
+        public var anchorDetections: Int?
+        /// The power the row must reach; nil for none.
+        public var powerTarget: Double?
 
         /// The false-decision share with its Wilson 95 % interval.
         public var falseShare: WilsonInterval? { WilsonInterval(successes: falseDecisions, trials: experiments) }
         /// The power with its Wilson 95 % interval; nil for a null scenario.
         public var power: WilsonInterval? {
             isNull ? nil : WilsonInterval(successes: detections, trials: experiments - notApplicable)
+        }
+        /// The anchor's power with its Wilson 95 % interval, over the experiments the row's power counts.
+        public var anchorPower: WilsonInterval? {
+            anchorDetections.flatMap { WilsonInterval(successes: $0, trials: experiments - notApplicable) }
+        }
+        /// Whether a powered row's power is below its target.
+        public var missesTarget: Bool {
+            guard let target = powerTarget, let power else { return false }
+            return power.proportion < target
         }
     }
 
@@ -128,15 +160,18 @@ public enum CalibrationZoo {
         worse.effect = .init(adherence: -0.10)
         worse.arrivalDays = 7
         worse.looksPerDay = 8
+        worse.powerTarget = 0.85
         list.append(.field(worse))
         var latency = FieldScenario(name: "power: +20 % mean latency, 1,000 installs, 2 daily looks", installs: 1_000, days: 2)
         latency.effect = .init(latency: 0.20)
+        latency.powerTarget = 0.85
         list.append(.field(latency))
         var better = OfflineScenario(name: "power: offline variant b fails 20 pp less, 40 cases × 3 repeats", cases: 40, repeats: 3)
         better.improvement = 0.20
         list.append(.offline(better))
         var cheaper = OfflineScenario(name: "power: offline model as good at ¼ the price, 40 cases × 3 repeats", cases: 40, repeats: 3)
         cheaper.cheaperTwin = true
+        cheaper.powerTarget = 0.80
         list.append(.offline(cheaper))
         list.append(.inputRule(InputRuleScenario(
             name: "power: recommend --by-input: device fails 90 % over 1,500 characters (a third), 60 cases × 2 tiers; found = the length rule, as good as all-cloud at ≤ 45 % of its cost on fresh cases",
@@ -144,9 +179,11 @@ public enum CalibrationZoo {
         list.append(.inputRule(InputRuleScenario(
             name: "honesty: recommend --by-input, the power scenario: the proposed rule's realised adherence and cost on fresh cases inside its stated 95 % intervals",
             kind: .honesty, cases: 60)))
-        list.append(.hedge(HedgeScenario(
+        var bimodal = HedgeScenario(
             name: "power: recommend --hedge-after auto: device 60 ms ± 20 % nine times in ten (each case drawn), 2.5 s otherwise, cloud 250 ms, 80 cases; found = a hedge proposed within the default caps",
-            device: .bimodal)))
+            device: .bimodal)
+        bimodal.powerTarget = 0.90
+        list.append(.hedge(bimodal))
         var separated = HedgeScenario(
             name: "power: recommend --hedge-after auto: as above, the fast mode 60 ms ± 10 % (below the grid's 70 ms step)", device: .bimodal)
         separated.fastJitter = 0.1
@@ -158,8 +195,9 @@ public enum CalibrationZoo {
     public static func run(_ scenario: Scenario, experiments: Int, firstSeed: UInt64 = 1) async throws -> Row {
         let document = try HybridConfigDocument.bundledDefaults().document
         var row = Row(scenario: scenario.name, isNull: scenario.isNull, experiments: experiments, falseDecisions: 0, detections: 0)
+        row.powerTarget = scenario.powerTarget
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        try await withThrowingTaskGroup(of: (falseDecision: String?, detected: Bool?).self) { group in
+        try await withThrowingTaskGroup(of: Verdict.self) { group in
             var next = 0
             func start() {
                 let seed = firstSeed &+ UInt64(next)
@@ -177,43 +215,48 @@ public enum CalibrationZoo {
                 case false?: break
                 case nil: row.notApplicable += 1
                 }
+                if let anchor = result.anchor, result.detected != nil {
+                    row.anchorDetections = (row.anchorDetections ?? 0) + (anchor ? 1 : 0)
+                }
                 if next < experiments { start() }
             }
         }
         return row
     }
 
-    private static func one(_ scenario: Scenario, seed: UInt64, document: HybridConfigDocument) throws
-        -> (falseDecision: String?, detected: Bool?)
-    {
+    private static func one(_ scenario: Scenario, seed: UInt64, document: HybridConfigDocument) throws -> Verdict {
         switch scenario {
         case .field(let field):
             let outcome = try FieldExperiment(field, document: document).run(seed: seed)
-            return (outcome.falseDecisions.first, outcome.detected)
+            return Verdict(falseDecision: outcome.falseDecisions.first, detected: outcome.detected, anchor: outcome.anchorDetected)
         case .offline(let offline):
-            let (changed, to) = try offline.run(seed: seed)
-            if offline.isNull { return (changed ? "switched to \(to ?? "?")" : nil, false) }
-            return (nil, changed)
+            let outcome = try offline.run(seed: seed)
+            if offline.isNull { return Verdict(falseDecision: outcome.changed ? "switched to \(outcome.to ?? "?")" : nil, detected: false) }
+            return Verdict(detected: outcome.changed, anchor: outcome.anchor)
         case .inputRule(let scenario):
             let outcome = scenario.run(seed: seed)
-            return (outcome.falseDecision, scenario.kind == .honesty && !outcome.proposed ? nil : outcome.detected)
+            return Verdict(
+                falseDecision: outcome.falseDecision,
+                detected: scenario.kind == .honesty && !outcome.proposed ? nil : outcome.detected)
         case .hedge(let scenario):
             let outcome = try scenario.run(seed: seed)
-            return (outcome.falseDecision, outcome.detected)
+            return Verdict(falseDecision: outcome.falseDecision, detected: outcome.detected, anchor: outcome.anchor)
         }
     }
 
     /// The table `hybrid-bench calibrate` prints and `docs/statistics.md` carries.
     public static func render(_ rows: [Row]) -> String {
         var lines = [
-            "| scenario | experiments | false decisions | share [95 % CI] | power [95 % CI] |",
-            "|---|---|---|---|---|",
+            "| scenario | experiments | false decisions | share [95 % CI] | power [95 % CI] | anchor [95 % CI] | target |",
+            "|---|---|---|---|---|---|---|",
         ]
         for row in rows {
             let share = row.falseShare.map { Self.interval($0) } ?? "–"
             let applies = row.notApplicable > 0 ? " (of the \(row.experiments - row.notApplicable) it applies to)" : ""
             let power = row.power.map { Self.interval($0) + applies } ?? "(null)"
-            lines.append("| \(row.scenario) | \(row.experiments) | \(row.falseDecisions) | \(share) | \(power) |")
+            let anchor = row.anchorPower.map { Self.interval($0) } ?? "–"
+            let target = row.powerTarget.map { String(format: "≥ %.0f %%%@", $0 * 100, row.missesTarget ? " (missed)" : "") } ?? "–"
+            lines.append("| \(row.scenario) | \(row.experiments) | \(row.falseDecisions) | \(share) | \(power) | \(anchor) | \(target) |")
         }
         return lines.joined(separator: "\n")
     }

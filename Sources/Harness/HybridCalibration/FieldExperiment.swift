@@ -14,6 +14,10 @@ public struct FieldExperiment: Sendable {
         public var falseDecisions: [String] = []
         /// Whether the decision a powered scenario should reach was reached at some look.
         public var detected = false
+        /// The anchor, for a powered scenario: whether the fixed-horizon test at the last look (the same per-install
+        /// ratio, its delta-method standard error and CUPED, |z| ≥ 1.96 in the true direction, no other look and no
+        /// other metric) finds the effect: the most power a valid single-look test has on the same data.
+        public var anchorDetected: Bool?
     }
 
     let scenario: FieldScenario
@@ -45,6 +49,7 @@ public struct FieldExperiment: Sendable {
         var history: [FieldLook] = []
         var floorHistory: [FieldLook] = []
         var outcome = Outcome()
+        var last: FieldAnalysis?
         for look in 0..<(scenario.days * scenario.looksPerDay) {
             events += population.events(look: look)
             guard !events.isEmpty else { continue }
@@ -53,6 +58,7 @@ public struct FieldExperiment: Sendable {
             if !entries.isEmpty {
                 history.append(FieldLook(runID: "calibration", events: events.count, recordedAt: Date(), entries: entries))
             }
+            last = analysis
             judgeVerdicts(analysis, look: look, into: &outcome)
             if !scenario.segmentsOnly { try judgeRecommendation(analysis, look: look, into: &outcome) }
             if scenario.recommendsSegments {
@@ -66,7 +72,19 @@ public struct FieldExperiment: Sendable {
                 }
             }
         }
+        outcome.anchorDetected = last.flatMap(fixedHorizonFinds)
         return outcome
+    }
+
+    /// The anchor's test on the last look's `analysis` (see ``Outcome/anchorDetected``); nil for a null scenario.
+    func fixedHorizonFinds(_ analysis: FieldAnalysis) -> Bool? {
+        guard let expected = scenario.expected else { return nil }
+        guard let comparison = analysis.comparisons.first(where: { $0.metric == expected.metric && $0.segment == nil }),
+            let se = comparison.standardError, se > 0
+        else { return false }
+        let z = comparison.difference / se
+        let higherIsBetter = expected.metric == "adherence"
+        return abs(z) >= NormalDistribution.quantile(0.975) && (z > 0) == (higherIsBetter == (expected.verdict == "better"))
     }
 
     /// Every verdict of the whole run and its segments: the expected one counts as detected, any other is false.

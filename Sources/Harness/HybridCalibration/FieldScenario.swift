@@ -41,6 +41,8 @@ public struct FieldScenario: Sendable {
     public var kioskEvents: Double?
     /// `recommend --by deviceClass` after each look.
     public var recommendsSegments = false
+    /// The power the row must reach; nil for none.
+    public var powerTarget: Double?
 
     /// What a treatment does to a treated install.
     public struct Effect: Sendable, Hashable {

@@ -31,6 +31,8 @@ public struct HedgeScenario: Sendable {
     public var resamples = BootstrapConfiguration.standard.resamples
     /// Dollars per cloud answer.
     public var cloudCost = 0.000_27
+    /// The power the row must reach; nil for none.
+    public var powerTarget: Double?
 
     /// A scenario; see the properties for the rest.
     public init(name: String, device: Device, cases: Int = 80) {
@@ -42,16 +44,19 @@ public struct HedgeScenario: Sendable {
     public var isNull: Bool { device != .bimodal }
 
     /// Experiment `seed`: a false decision (in words: a hedge on a null device, or a proposal beyond the default
-    /// share or mean-cost cap) and whether a hedge was proposed.
-    public func run(seed: UInt64) throws -> (falseDecision: String?, detected: Bool) {
+    /// share or mean-cost cap), whether a hedge was proposed, and the anchor: whether the run has at least 5 slow
+    /// cases, without which no one-sided test of the per-case signs can reach 5 % (2⁻⁴ = 0.0625), whatever the
+    /// delay or the family.
+    public func run(seed: UInt64) throws -> (falseDecision: String?, detected: Bool, anchor: Bool) {
         var recommender = Recommender()
         recommender.hedge = HedgeSearch()
-        let simulator = RouteSimulator(table: makeTable(seed: seed), bootstrap: BootstrapConfiguration(resamples: resamples))
+        let (table, slow) = drawn(seed: seed)
+        let simulator = RouteSimulator(table: table, bootstrap: BootstrapConfiguration(resamples: resamples))
         let recommendation = try recommender.evaluate(simulator: simulator, document: try document())
-        guard let chosen = recommendation.hedge?.chosen else { return (nil, false) }
+        guard let chosen = recommendation.hedge?.chosen else { return (nil, false, slow >= 5) }
         let proposal = "hedge after \(chosen.afterMs) ms (\(recommendation.hedge?.evidence ?? "no evidence"))"
-        if let broken = capBroken(chosen) { return ("\(proposal) \(broken)", false) }
-        return (isNull ? proposal : nil, !isNull)
+        if let broken = capBroken(chosen) { return ("\(proposal) \(broken)", false, slow >= 5) }
+        return (isNull ? proposal : nil, !isNull, slow >= 5)
     }
 
     /// The default cap a proposal breaks, judged on the scenario's own figures rather than the search's: the share
@@ -70,7 +75,11 @@ public struct HedgeScenario: Sendable {
     }
 
     /// Every case on both models: the device per `device`, the cloud in 250 ms ± 10 %.
-    func makeTable(seed: UInt64) -> RunOutcomeTable {
+    func makeTable(seed: UInt64) -> RunOutcomeTable { drawn(seed: seed).table }
+
+    /// The table of ``makeTable(seed:)`` and how many of its cases the device answered in its slow mode.
+    func drawn(seed: UInt64) -> (table: RunOutcomeTable, slow: Int) {
+        var slowCases = 0
         var rng = SplitMix64(seed: seed)
         let arms = [
             ArmDescriptor(id: "a@cloud", variant: "a", modelID: "cloud", tier: .privateCloud),
@@ -83,6 +92,7 @@ public struct HedgeScenario: Sendable {
             case .noTail: false
             case .oneOutlier: index == outlier
             }
+            if slow { slowCases += 1 }
             let local = deviceLatency(slow: slow, rng: &rng)
             let cloud = 250 * (0.9 + 0.2 * rng.nextUnit())
             return [
@@ -90,9 +100,10 @@ public struct HedgeScenario: Sendable {
                 ArmOutcome(adherent: true, totalMs: local, costUSD: 0, scores: []),
             ]
         }
-        return RunOutcomeTable(
+        let table = RunOutcomeTable(
             runID: "calibration-\(seed)", feature: "summarize", arms: arms, scorers: [],
             cases: (0..<cases).map { CaseKey(caseID: String(format: "case-%03d", $0), repeatIndex: 0) }, outcomes: outcomes)
+        return (table, slowCases)
     }
 
     /// The config in force: `summarize` on `local`, then `cloud` on its errors.

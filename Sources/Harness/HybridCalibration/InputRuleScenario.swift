@@ -23,6 +23,8 @@ public struct InputRuleScenario: Sendable {
     public var name: String
     public var kind: Kind
     public var cases: Int
+    /// The power the row must reach; nil for none.
+    public var powerTarget: Double?
     /// Fresh cases drawn to measure what a proposal realises.
     public var freshCases = 4_000
     /// Dollars per request: device and cloud.

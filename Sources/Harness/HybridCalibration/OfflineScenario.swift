@@ -22,6 +22,8 @@ public struct OfflineScenario: Sendable {
     /// A second model, `small`, that serves the same weights as `local` at a quarter of its price (another host):
     /// nine answers in ten are the same as `local`'s, the rest drawn alike. A candidate that is as good and cheaper.
     public var cheaperTwin = false
+    /// The power the row must reach; nil for none.
+    public var powerTarget: Double?
 
     /// A scenario; see the properties for the rest.
     public init(name: String, cases: Int, repeats: Int) {
@@ -33,13 +35,30 @@ public struct OfflineScenario: Sendable {
     /// Whether the truth is "nothing is better, nothing is as good and cheaper".
     public var isNull: Bool { improvement == 0 && !cheaperTwin }
 
-    /// Run `seed`: whether `recommend` changed the route, and to what.
-    public func run(seed: UInt64) throws -> (changed: Bool, to: String?) {
-        let table = makeTable(seed: seed)
+    /// Run `seed`: whether `recommend` changed the route, and to what, and the anchor: whether the claim the truth
+    /// supports, tested alone at α as if it had been named before the run (quality within the 0.05 margin for the
+    /// cheaper twin, better quality for variant `b`; the one-sided paired sign-flip test on cases, repeats averaged),
+    /// is shown: the most power any valid choice among the candidates could have.
+    public func run(seed: UInt64) throws -> (changed: Bool, to: String?, anchor: Bool) {
+        let (table, scores) = drawn(seed: seed)
         let simulator = RouteSimulator(table: table)
         let recommendation = try Recommender().evaluate(simulator: simulator, document: try document())
-        guard recommendation.decision == .change else { return (false, nil) }
-        return (true, recommendation.chosen?.label)
+        let anchor = anchorShown(scores)
+        guard recommendation.decision == .change else { return (false, nil, anchor) }
+        return (true, recommendation.chosen?.label, anchor)
+    }
+
+    /// The anchor's test on `scores` (arm → case → its repeats' scores; see ``run(seed:)``); false for a null scenario.
+    func anchorShown(_ scores: [String: [String: [Double]]]) -> Bool {
+        guard !isNull, let current = scores["a@local"], let candidate = scores[cheaperTwin ? "a@small" : "b@local"] else {
+            return false
+        }
+        func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(1, values.count)) }
+        let margin = cheaperTwin ? 0.05 : 0
+        let differences = current.keys.sorted().compactMap { id in
+            candidate[id].map { mean($0) - mean(current[id] ?? []) + margin }
+        }
+        return (PairedSignFlipTest(differences: differences)?.greaterPValue ?? 1) < 0.05
     }
 
     private var models: [(id: String, price: Double)] {
@@ -47,7 +66,11 @@ public struct OfflineScenario: Sendable {
     }
 
     /// Every (case, repeat) on every arm: each case has its own difficulty, and each answer passes or fails at it.
-    func makeTable(seed: UInt64) -> RunOutcomeTable {
+    func makeTable(seed: UInt64) -> RunOutcomeTable { drawn(seed: seed).table }
+
+    /// The table of ``makeTable(seed:)`` and each arm's scores by case, as drawn.
+    func drawn(seed: UInt64) -> (table: RunOutcomeTable, scores: [String: [String: [Double]]]) {
+        var scores: [String: [String: [Double]]] = [:]
         var rng = SplitMix64(seed: seed)
         let variants = cheaperTwin ? ["a"] : ["a", "b"]
         var arms: [ArmDescriptor] = []
@@ -72,6 +95,7 @@ public struct OfflineScenario: Sendable {
                     let passed = arm.modelID == "local" && arm.variant == "a" ? localPassed
                         : arm.modelID == "small" && sameAnswer ? localPassed : drawn
                     let price = models.first { $0.id == arm.modelID }?.price ?? 0
+                    scores[arm.id, default: [:]][String(format: "case-%03d", index), default: []].append(passed ? 1 : 0)
                     return ArmOutcome(
                         adherent: true, totalMs: 400 * exp(0.3 * (rng.nextUnit() + rng.nextUnit() + rng.nextUnit() - 1.5)),
                         costUSD: price * 0.000_5, scores: [passed ? 1 : 0])
@@ -79,9 +103,10 @@ public struct OfflineScenario: Sendable {
             }
         }
         let order = keys.indices.sorted { keys[$0] < keys[$1] }
-        return RunOutcomeTable(
+        let table = RunOutcomeTable(
             runID: "calibration", feature: "summarize", arms: arms, scorers: ["quality"], cases: order.map { keys[$0] },
             outcomes: order.map { outcomes[$0] })
+        return (table, scores)
     }
 
     /// The config in force: `summarize` on variant `a` of `local`, both variants with the same template.

@@ -2,9 +2,10 @@ import HybridReport
 
 extension Recommender {
     /// The hedge delay for `policy`'s route: every delay of the search is simulated on the same stored run, and
-    /// the one with the lowest p95 among those that keep the policy's adherence and cost floors and the hedge's
-    /// caps (``HedgeSearch``) wins; ties go to the longer delay (fewer races). A delay that does not lower p95 never
-    /// qualifies, and the winner must then be shown to make requests faster on cases (``hedgeEvidence``).
+    /// those that keep the policy's adherence and cost floors and the hedge's caps (``HedgeSearch``) qualify, the
+    /// max-T test (``hedgeEvidence``) says which of them are shown to make requests faster on cases, and the one of
+    /// those with the lowest p95 wins; ties go to the longer delay (fewer races). A delay that does not lower p95
+    /// never qualifies.
     func proposeHedge(
         _ search: HedgeSearch, simulator: RouteSimulator, policy: ReplayPolicy, floors: FeatureFloors
     ) throws(RecommendError) -> HedgeRecommendation {
@@ -26,19 +27,16 @@ extension Recommender {
                 afterMs: delay, result: result, extraCostPerRequestUSD: extra,
                 failures: Self.hedgeFailures(result, extra: extra, unhedged: unhedged, search: search, floors: floors)))
         }
-        let best = candidates.filter(\.failures.isEmpty).min { a, b in
-            a.result.latency.p95 != b.result.latency.p95 ? a.result.latency.p95 < b.result.latency.p95 : a.afterMs > b.afterMs
-        }
-        var chosen = best?.afterMs
-        var evidence: String?
-        if let delay = chosen {
-            // The same rule as for routes: a hedge replaces "no hedge" only when requests are shown faster with it,
-            // on cases, one-sided, adjusted for the choice among the delays that qualified.
-            let qualified = candidates.filter(\.failures.isEmpty).map(\.afterMs)
-            let shown = try Self.hedgeEvidence(simulator: simulator, plain: plain, search: search, delays: qualified, chosen: delay)
-            evidence = shown.text
-            if !shown.passed { chosen = nil }
-        }
+        let qualified = candidates.filter(\.failures.isEmpty)
+        let shown = qualified.isEmpty
+            ? nil : try Self.hedgeEvidence(simulator: simulator, plain: plain, search: search, delays: qualified.map(\.afterMs))
+        // The max-T test holds the family-wise error over every qualified delay at once, so the p95 rule may pick
+        // among the delays it shows faster: choosing after the test costs nothing, and a delay that races fast
+        // requests under the share cap (leaving slow ones unraced) no longer hides one that races the slow ones.
+        let pool = qualified.filter { shown?.passed.contains($0.afterMs) == true }
+        let best = (pool.isEmpty ? qualified : pool).min(by: Self.lowerP95)
+        let chosen = pool.isEmpty ? nil : best?.afterMs
+        let evidence = best.flatMap { shown?.text(for: $0.afterMs) }
         var recommendation = HedgeRecommendation(afterMs: chosen, unhedged: unhedged, candidates: candidates)
         recommendation.evidence = evidence
         recommendation.meanExtraCostCap = search.maxMeanExtraCostUSD ?? .infinity
@@ -70,14 +68,14 @@ extension Recommender {
         return failures
     }
 
-    /// Whether the `chosen` delay is shown to make requests faster than `plain` per case, and the line that says so:
-    /// the single-step max-T sign-flip test (``PairedSignFlipMaxT``) of the per-case latency saved (repeats averaged)
+    /// The delays of `delays` shown to make requests faster than `plain` per case, and each one's line: the
+    /// single-step max-T sign-flip test (``PairedSignFlipMaxT``) of the per-case latency saved (repeats averaged)
     /// over every delay in `delays`, one-sided, its adjusted p below 0.05. The delays share their cases, so a
     /// Bonferroni factor of their count would pay for independent chances they do not have; the max-T keeps their
-    /// correlation and stays valid whichever delay the p95 rule picked.
+    /// correlation and bounds the chance that any delay is shown falsely, so any rule may choose among those shown.
     static func hedgeEvidence(
-        simulator: RouteSimulator, plain: ReplayPolicy, search: HedgeSearch, delays: [Int], chosen: Int
-    ) throws(RecommendError) -> (passed: Bool, text: String) {
+        simulator: RouteSimulator, plain: ReplayPolicy, search: HedgeSearch, delays: [Int]
+    ) throws(RecommendError) -> HedgeEvidence {
         let (_, arms) = try simulator.resolve(plain)
         let before = try simulator.trace(arms: arms, policy: plain)
         var savings: [[Double]] = []
@@ -89,13 +87,34 @@ extension Recommender {
                 (before, before.latencyMs.map { Optional($0) }), (after, after.latencyMs.map { Optional($0) }), table: simulator.table)
             savings.append(zip(slow, fast).map { $0 - $1 })
         }
-        let index = delays.firstIndex(of: chosen) ?? 0
-        let p = PairedSignFlipMaxT(differences: savings, configuration: simulator.bootstrap)?.adjustedPValues[index] ?? 1
-        let saved = savings.indices.contains(index) ? savings[index] : []
-        let text = String(
-            format: "%d of %d cases faster with the hedge; max-T over %d %@, one-sided p %.3g",
-            saved.filter { $0 > 0 }.count, saved.count, delays.count, delays.count == 1 ? "delay" : "delays", p)
-        return (p < 0.05, p < 0.05 ? text : "not shown: " + text)
+        let test = PairedSignFlipMaxT(differences: savings, configuration: simulator.bootstrap)
+        return HedgeEvidence(delays: delays, savings: savings, adjustedPValues: test?.adjustedPValues ?? delays.map { _ in 1 })
+    }
+
+    /// What the max-T test said of each qualified delay.
+    struct HedgeEvidence {
+        var delays: [Int]
+        var savings: [[Double]]
+        var adjustedPValues: [Double]
+
+        /// The delays whose adjusted p is below 0.05.
+        var passed: Set<Int> { Set(zip(delays, adjustedPValues).filter { $0.1 < 0.05 }.map(\.0)) }
+
+        /// The summary's line for `delay`: how many cases it saves time on and its adjusted p.
+        func text(for delay: Int) -> String {
+            let index = delays.firstIndex(of: delay) ?? 0
+            let p = adjustedPValues.indices.contains(index) ? adjustedPValues[index] : 1
+            let saved = savings.indices.contains(index) ? savings[index] : []
+            let text = String(
+                format: "%d of %d cases faster with the hedge; max-T over %d %@, one-sided p %.3g",
+                saved.filter { $0 > 0 }.count, saved.count, delays.count, delays.count == 1 ? "delay" : "delays", p)
+            return p < 0.05 ? text : "not shown: " + text
+        }
+    }
+
+    /// The order of the p95 rule: lower p95 first, ties to the longer delay (fewer races).
+    static func lowerP95(_ a: HedgeRecommendation.Candidate, _ b: HedgeRecommendation.Candidate) -> Bool {
+        a.result.latency.p95 != b.result.latency.p95 ? a.result.latency.p95 < b.result.latency.p95 : a.afterMs > b.afterMs
     }
 
     /// Delays from the stored p50 of the route's first model (answers only) to its p99, each about 10 % (and at

@@ -120,11 +120,14 @@ struct RouterHedgeTests {
     @Test("maxExtraCostPerRequestUSD: a model whose prompt and reserved output would cost more is not raced")
     func costCapHolds() async throws {
         // At $1,000 per million tokens, the prompt and the reserved output cost more than $0.01. Real time, with
-        // margins far apart (hedge at 50 ms, the raced cloud answers 10 ms later, the device at 1.5 s): the
-        // virtual clock's scripted replies move time at once and would race the hedge timer.
+        // margins far apart (hedge at 50 ms, the raced cloud answers 10 ms later): the virtual clock's scripted
+        // replies move time at once and would race the hedge timer. Where the race should happen the device takes
+        // 60 s (cancelled once the cloud wins), so a loaded machine cannot answer on the device first; where it
+        // should not, 300 ms.
         let pricey = ModelPricing(inputPerMillion: 1_000, outputPerMillion: 1_000)
         for (cap, raced) in [(0.01, false), (1_000.0, true)] {
-            let device = ScriptedLanguageModel(id: "device", script: [.reply("on device", after: .milliseconds(1_500))])
+            let device = ScriptedLanguageModel(
+                id: "device", script: [.reply("on device", after: .milliseconds(raced ? 60_000 : 300))])
             let cloud = ScriptedLanguageModel(id: "cloud", tier: .thirdParty, whenExhausted: .reply("cloud", after: .milliseconds(10)))
             var document = Fixtures.document(
                 models: ["device": Fixtures.modelConfig(), "cloud": Fixtures.modelConfig(tier: .thirdParty, pricing: pricey)],
