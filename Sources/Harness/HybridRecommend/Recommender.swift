@@ -130,7 +130,7 @@ public struct Recommender: Sendable {
         }
 
         let margins = qualityMargins(floors: floors, table: table, notes: &notes)
-        let judged = judge(evaluations, current: currentEntry, margins: margins, table: table)
+        let judged = judge(evaluations, current: currentEntry, margins: margins, table: table, document: document)
         var recommendation = decide(
             judged, evaluations: evaluations, current: currentEntry, floors: floors, margins: margins, table: table,
             routing: routing)
@@ -256,7 +256,10 @@ public struct Recommender: Sendable {
         var evidence: SwitchEvidence
     }
 
-    private func judge(_ evaluations: [Entry], current: Entry, margins: SwitchEvidence.Margins, table: RunOutcomeTable) -> Judged {
+    private func judge(
+        _ evaluations: [Entry], current: Entry, margins: SwitchEvidence.Margins, table: RunOutcomeTable,
+        document: HybridConfigDocument
+    ) -> Judged {
         var groups: [[Entry]] = []
         var signatures: [TraceSignature: Int] = [:]
         let currentSignature = TraceSignature(current.trace)
@@ -272,8 +275,19 @@ public struct Recommender: Sendable {
         }
         let evidence = SwitchEvidence(
             candidates: groups.map { $0[0].trace }, current: current.trace, table: table, margins: margins,
-            configuration: bootstrap)
+            configuration: bootstrap,
+            pricedCheaper: groups.map { Self.pricedCheaper($0[0].candidate.order, than: current.candidate.order, in: document) })
         return Judged(groups: groups, evidence: evidence)
+    }
+
+    /// Whether the config prices `order`'s first model below `current`'s (no higher per input or output token and
+    /// lower per one of them): known before the run, so it may steer where the family spends α.
+    static func pricedCheaper(_ order: [String], than current: [String], in document: HybridConfigDocument) -> Bool {
+        guard let first = order.first, let theirs = current.first, first != theirs,
+            let price = document.models[first]?.pricing, let reference = document.models[theirs]?.pricing
+        else { return false }
+        return price.inputPerMillion <= reference.inputPerMillion && price.outputPerMillion <= reference.outputPerMillion
+            && (price.inputPerMillion < reference.inputPerMillion || price.outputPerMillion < reference.outputPerMillion)
     }
 
     /// Change to the best-ranked candidate with a claim shown; otherwise keep the current route, saying what

@@ -6,8 +6,9 @@ import HybridReport
 /// adherence and quality within the policy's margins, and cheaper or faster per case). Every claim is a one-sided
 /// paired sign-flip test on the case, the unit the dataset sampled (repeats reduced to their mean first), the same
 /// family of test the report uses; a claim made of several parts is tested as an intersection-union test (its p is
-/// the largest part's). "Faster" also needs the candidate to cost no more per request. Holm then runs over every claim of every distinct candidate, so a recommendation spends α
-/// once, however many routes were simulated.
+/// the largest part's). "Faster" also needs the candidate to cost no more per request. A graphical procedure (weighted
+/// Holm) then runs over every claim of every distinct candidate, so a recommendation spends α once, however many
+/// routes were simulated, and spends it where the config's prices say a candidate's case lies.
 ///
 /// The reference is always the current route, never the best observed arm: the best observed arm is non-inferior
 /// to itself by construction, so comparing with it moves small runs to whichever arm got lucky.
@@ -24,7 +25,7 @@ struct SwitchEvidence {
         var kind: Kind
         /// One-sided p of the claim (the largest of its parts').
         var pValue: Double
-        /// Holm-adjusted over the whole family.
+        /// Adjusted over the whole family (``SwitchEvidence/init(candidates:current:table:margins:configuration:pricedCheaper:)``).
         var adjustedPValue = 1.0
         /// The part that binds (the one with the largest p): its per-case differences in the claim's favour.
         var binding: Part
@@ -32,10 +33,10 @@ struct SwitchEvidence {
         /// Why the claim cannot hold whatever its tests say.
         var note: String?
 
-        /// "better adherence: +0.30 per case over 10 cases (one-sided p 0.0039); …, Holm p 0.031".
+        /// "better adherence: +0.30 per case over 10 cases (one-sided p 0.0039); …, adjusted p 0.031".
         var description: String {
             "\(kind.rawValue): " + parts.map(\.description).joined(separator: "; ")
-                + (note.map { " (void: \($0))" } ?? "") + String(format: ", Holm p %.3g", adjustedPValue)
+                + (note.map { " (void: \($0))" } ?? "") + String(format: ", adjusted p %.3g", adjustedPValue)
         }
     }
 
@@ -76,13 +77,24 @@ struct SwitchEvidence {
     /// Per candidate (by its index among the ones tested), its claims.
     var claims: [[Claim]]
 
-    /// The claims of each of `candidates` against `current`, Holm-adjusted together.
+    /// Per claim, in the order of `claims` flattened, its initial share of α.
+    var weights: [Double]
+
+    /// The claims of each of `candidates` against `current`, adjusted together by a graphical procedure
+    /// (``GraphicalProcedure/passingEqually(weights:)``): each candidate starts with an equal share of α, spread
+    /// evenly over its claims, except a candidate whose first model the config prices below the current route's
+    /// (`pricedCheaper`), whose share goes wholly to "cheaper and as good", the claim its price makes it for; a
+    /// rejected claim passes its share equally to every other. The prices are fixed before the run, so the weights
+    /// are too, and the procedure holds the family-wise error at α; with no candidate priced cheaper it is Holm.
     init(
         candidates: [RouteTrace], current: RouteTrace, table: RunOutcomeTable, margins: Margins,
-        configuration: BootstrapConfiguration
+        configuration: BootstrapConfiguration, pricedCheaper: [Bool] = []
     ) {
         var claims = candidates.map { Self.claims($0, current, table: table, margins: margins, configuration: configuration) }
-        let adjusted = HolmCorrection.adjustedPValues(claims.flatMap { $0.map(\.pValue) })
+        let weights = Self.weights(claims, pricedCheaper: pricedCheaper)
+        let procedure = GraphicalProcedure.passingEqually(weights: weights)
+        let pValues = claims.flatMap { $0.map(\.pValue) }
+        let adjusted = procedure?.adjustedPValues(pValues) ?? HolmCorrection.adjustedPValues(pValues)
         var position = 0
         for candidate in claims.indices {
             for claim in claims[candidate].indices {
@@ -91,6 +103,20 @@ struct SwitchEvidence {
             }
         }
         self.claims = claims
+        self.weights = weights
+    }
+
+    /// The initial weights (see ``init(candidates:current:table:margins:configuration:pricedCheaper:)``).
+    static func weights(_ claims: [[Claim]], pricedCheaper: [Bool]) -> [Double] {
+        let share = 1 / Double(max(1, claims.count))
+        return claims.enumerated().flatMap { index, list -> [Double] in
+            let primary = pricedCheaper.indices.contains(index) && pricedCheaper[index]
+                ? list.firstIndex { $0.kind == .cheaper } : nil
+            return list.indices.map { claim in
+                guard let primary else { return share / Double(list.count) }
+                return claim == primary ? share : 0
+            }
+        }
     }
 
     /// The margins of the non-inferiority parts and the quality scorer.
@@ -146,20 +172,26 @@ struct SwitchEvidence {
         return Claim(kind: kind, pValue: binding.pValue, binding: binding, parts: parts)
     }
 
-    /// The first claim of `candidate` shown at `alpha` after Holm, if any.
+    /// The first claim of `candidate` shown at `alpha` after the family's adjustment, if any.
     func shown(_ candidate: Int, alpha: Double) -> Claim? {
         claims[candidate].filter { $0.adjustedPValue < alpha }.min { $0.adjustedPValue < $1.adjustedPValue }
     }
 
-    /// The claim closest to being shown (smallest raw p) and the cases its binding part would need at the
-    /// family's first Holm step, for the note that keeps the current route.
+    /// The claim closest to being shown (smallest p for its initial share of α) and the cases its binding part
+    /// would need at that share, for the note that keeps the current route.
     func closest(alpha: Double) -> (candidate: Int, claim: Claim, casesNeeded: Int?)? {
-        var best: (candidate: Int, claim: Claim)?
+        var best: (candidate: Int, claim: Claim, weight: Double)?
+        var position = 0
         for (index, list) in claims.enumerated() {
-            for claim in list where best == nil || claim.pValue < best!.claim.pValue { best = (index, claim) }
+            for claim in list {
+                let weight = weights.indices.contains(position) ? weights[position] : 0
+                position += 1
+                guard weight > 0 else { continue }
+                if let current = best, claim.pValue / weight >= current.claim.pValue / current.weight { continue }
+                best = (index, claim, weight)
+            }
         }
         guard let best else { return nil }
-        let m = max(1, claims.reduce(0) { $0 + $1.count })
-        return (best.candidate, best.claim, best.claim.binding.casesNeeded(alpha: alpha / Double(m)))
+        return (best.candidate, best.claim, best.claim.binding.casesNeeded(alpha: alpha * best.weight))
     }
 }
