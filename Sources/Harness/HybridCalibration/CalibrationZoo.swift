@@ -53,6 +53,9 @@ public enum CalibrationZoo {
         /// Experiments the row's question does not apply to, left out of its power: the honesty row asks whether a
         /// proposed rule's intervals held, which an experiment that proposed nothing cannot answer.
         public var notApplicable = 0
+        /// Planned-design rows: experiments the fixed-horizon z-test at the last look found (the anchor); nil
+        /// otherwise.
+        public var anchorDetections: Int?
 
         /// The false-decision share with its Wilson 95 % interval.
         public var falseShare: WilsonInterval? { WilsonInterval(successes: falseDecisions, trials: experiments) }
@@ -99,6 +102,7 @@ public enum CalibrationZoo {
         floor.fixedPassRate = 0.70
         floor.recommendsSegments = true
         list.append(.field(floor))
+        list += planned(effect: 0)
         var kiosk = FieldScenario(name: "recommend --by daily: 19 installs at 0.78, one kiosk with 2,000 events at 0.35", installs: 40, days: 7)
         kiosk.segmentsOnly = true
         kiosk.fixedPassRate = 0.78
@@ -129,6 +133,7 @@ public enum CalibrationZoo {
         worse.arrivalDays = 7
         worse.looksPerDay = 8
         list.append(.field(worse))
+        list += planned(effect: -0.08)
         var latency = FieldScenario(name: "power: +20 % mean latency, 1,000 installs, 2 daily looks", installs: 1_000, days: 2)
         latency.effect = .init(latency: 0.20)
         list.append(.field(latency))
@@ -154,12 +159,31 @@ public enum CalibrationZoo {
         return list
     }
 
+    /// The planned-horizon design's rows (#68): 200 installs, 7 planned daily looks (O'Brien–Fleming spending), read
+    /// daily and every 3 hours for the null, daily with the treatment `effect` worse on adherence for the power.
+    static func planned(effect: Double) -> [Scenario] {
+        let design = FieldDesign(horizon: .days(7), looks: 7, spending: .obrienFleming)
+        guard effect == 0 else {
+            var power = FieldScenario(
+                name: "power: −\(Int((-effect * 100).rounded())) pp adherence, 200 installs, 7 planned daily looks", installs: 200, days: 7)
+            power.effect = .init(adherence: effect)
+            power.design = design
+            return [.field(power)]
+        }
+        var daily = FieldScenario(name: "field A/A, 200 installs, 7 planned daily looks", installs: 200, days: 7)
+        daily.design = design
+        var often = daily
+        often.name = "field A/A, 200 installs, 7 planned daily looks, read every 3 h (off-plan looks)"
+        often.looksPerDay = 8
+        return [.field(daily), .field(often)]
+    }
+
     /// Runs `experiments` seeded experiments of `scenario` (seeds `firstSeed`…), two at a time.
     public static func run(_ scenario: Scenario, experiments: Int, firstSeed: UInt64 = 1) async throws -> Row {
         let document = try HybridConfigDocument.bundledDefaults().document
         var row = Row(scenario: scenario.name, isNull: scenario.isNull, experiments: experiments, falseDecisions: 0, detections: 0)
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        try await withThrowingTaskGroup(of: (falseDecision: String?, detected: Bool?).self) { group in
+        try await withThrowingTaskGroup(of: (falseDecision: String?, detected: Bool?, anchor: Bool?).self) { group in
             var next = 0
             func start() {
                 let seed = firstSeed &+ UInt64(next)
@@ -177,6 +201,7 @@ public enum CalibrationZoo {
                 case false?: break
                 case nil: row.notApplicable += 1
                 }
+                if let anchor = result.anchor { row.anchorDetections = (row.anchorDetections ?? 0) + (anchor ? 1 : 0) }
                 if next < experiments { start() }
             }
         }
@@ -184,22 +209,22 @@ public enum CalibrationZoo {
     }
 
     private static func one(_ scenario: Scenario, seed: UInt64, document: HybridConfigDocument) throws
-        -> (falseDecision: String?, detected: Bool?)
+        -> (falseDecision: String?, detected: Bool?, anchor: Bool?)
     {
         switch scenario {
         case .field(let field):
             let outcome = try FieldExperiment(field, document: document).run(seed: seed)
-            return (outcome.falseDecisions.first, outcome.detected)
+            return (outcome.falseDecisions.first, outcome.detected, field.isNull ? nil : outcome.anchorDetected)
         case .offline(let offline):
             let (changed, to) = try offline.run(seed: seed)
-            if offline.isNull { return (changed ? "switched to \(to ?? "?")" : nil, false) }
-            return (nil, changed)
+            if offline.isNull { return (changed ? "switched to \(to ?? "?")" : nil, false, nil) }
+            return (nil, changed, nil)
         case .inputRule(let scenario):
             let outcome = scenario.run(seed: seed)
-            return (outcome.falseDecision, scenario.kind == .honesty && !outcome.proposed ? nil : outcome.detected)
+            return (outcome.falseDecision, scenario.kind == .honesty && !outcome.proposed ? nil : outcome.detected, nil)
         case .hedge(let scenario):
             let outcome = try scenario.run(seed: seed)
-            return (outcome.falseDecision, outcome.detected)
+            return (outcome.falseDecision, outcome.detected, nil)
         }
     }
 
@@ -212,10 +237,19 @@ public enum CalibrationZoo {
         for row in rows {
             let share = row.falseShare.map { Self.interval($0) } ?? "–"
             let applies = row.notApplicable > 0 ? " (of the \(row.experiments - row.notApplicable) it applies to)" : ""
-            let power = row.power.map { Self.interval($0) + applies } ?? "(null)"
+            let power = row.power.map { Self.interval($0) + applies + Self.anchor(row) } ?? "(null)"
             lines.append("| \(row.scenario) | \(row.experiments) | \(row.falseDecisions) | \(share) | \(power) |")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// " (fixed-horizon anchor 91.0 % [86.2, 94.2]; ratio 0.93)" for a planned-design row.
+    static func anchor(_ row: Row) -> String {
+        guard let hits = row.anchorDetections, let wilson = WilsonInterval(successes: hits, trials: row.experiments) else {
+            return ""
+        }
+        let ratio = hits > 0 ? String(format: "; ratio %.2f", Double(row.detections) / Double(hits)) : ""
+        return " (fixed-horizon anchor \(interval(wilson))\(ratio))"
     }
 
     static func interval(_ wilson: WilsonInterval) -> String {

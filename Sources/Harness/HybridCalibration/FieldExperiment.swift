@@ -14,6 +14,9 @@ public struct FieldExperiment: Sendable {
         public var falseDecisions: [String] = []
         /// Whether the decision a powered scenario should reach was reached at some look.
         public var detected = false
+        /// Under a planned design: whether the fixed-horizon two-sided z-test at α 0.05 (the same per-install
+        /// delta-method statistic) would have reached it at the last look, read once; nil without a design.
+        public var anchorDetected: Bool?
     }
 
     let scenario: FieldScenario
@@ -41,19 +44,24 @@ public struct FieldExperiment: Sendable {
             segmentLabel: scenario.recommendsSegments ? "deviceClass" : nil)
         builder.describesQuantiles = false
         builder.capsInstallWeights = capsInstallWeights
+        builder.design = scenario.design
         var events: [FieldEventRecord] = []
         var history: [FieldLook] = []
         var floorHistory: [FieldLook] = []
         var outcome = Outcome()
-        for look in 0..<(scenario.days * scenario.looksPerDay) {
+        let reads = scenario.days * scenario.looksPerDay
+        for look in 0..<reads {
             events += population.events(look: look)
-            guard !events.isEmpty else { continue }
-            let (analysis, entries) = builder.analysisWithLook(
-                feature: "summarize", configVersion: 2, events: events, prePeriod: prePeriod, history: history)
-            if !entries.isEmpty {
-                history.append(FieldLook(runID: "calibration", events: events.count, recordedAt: Date(), entries: entries))
-            }
+            guard let first = events.map(\.occurredAt).min() else { continue }
+            // Under a design, each reading happens at its time since the run's first event (a team reading daily or
+            // every 3 hours from the start); the planned looks are the readings at whole days.
+            let now = first.addingTimeInterval(86_400 * Double(look + 1) / Double(scenario.looksPerDay))
+            let (analysis, kept) = builder.analyzedLook(
+                runID: "calibration", feature: "summarize", configVersion: 2, events: events, prePeriod: prePeriod,
+                history: history, now: scenario.design == nil ? nil : now)
+            if let kept { history.append(kept) }
             judgeVerdicts(analysis, look: look, into: &outcome)
+            if scenario.design != nil, look == reads - 1 { outcome.anchorDetected = anchor(analysis) }
             if !scenario.segmentsOnly { try judgeRecommendation(analysis, look: look, into: &outcome) }
             if scenario.recommendsSegments {
                 let segments = try FieldRecommender(policy: policy).recommendSegments(
@@ -67,6 +75,18 @@ public struct FieldExperiment: Sendable {
             }
         }
         return outcome
+    }
+
+    /// The fixed-horizon two-sided z-test at α 0.05 on the expected metric of the whole run, read once.
+    private func anchor(_ analysis: FieldAnalysis) -> Bool {
+        guard let expected = scenario.expected,
+            let c = analysis.comparisons.first(where: { $0.metric == expected.metric && $0.segment == nil }),
+            let se = c.standardError, se > 0
+        else { return false }
+        let z = c.difference / se
+        let higherIsBetter = expected.metric == "adherence"
+        let direction = (z > 0) == higherIsBetter ? "better" : "worse"
+        return abs(z) >= NormalDistribution.z975 && direction == expected.verdict
     }
 
     /// Every verdict of the whole run and its segments: the expected one counts as detected, any other is false.

@@ -1,3 +1,5 @@
+public import HybridReport
+
 /// A field experiment as teams run one: who the installs are, when they arrive, how often the report is read, what
 /// the treatment does (nothing, for a null scenario) and what went before. ``FieldPopulation`` draws its events;
 /// ``FieldExperiment`` reads them through the real report and `recommend` code.
@@ -41,6 +43,10 @@ public struct FieldScenario: Sendable {
     public var kioskEvents: Double?
     /// `recommend --by deviceClass` after each look.
     public var recommendsSegments = false
+    /// A planned-horizon design the report is read under (each reading at its time since the run's first event);
+    /// nil: the always-valid default. With one, the row also gives the fixed-horizon z-test's power at the last look
+    /// on the same data (the anchor a planned design is measured against).
+    public var design: FieldDesign?
 
     /// What a treatment does to a treated install.
     public struct Effect: Sendable, Hashable {
