@@ -56,6 +56,8 @@ public enum CalibrationZoo {
         /// Planned-design rows: experiments the fixed-horizon z-test at the last look found (the anchor); nil
         /// otherwise.
         public var anchorDetections: Int?
+        /// The same with Holm over the report's judged metrics at α 0.05.
+        public var anchorHolmDetections: Int?
 
         /// The false-decision share with its Wilson 95 % interval.
         public var falseShare: WilsonInterval? { WilsonInterval(successes: falseDecisions, trials: experiments) }
@@ -183,7 +185,7 @@ public enum CalibrationZoo {
         let document = try HybridConfigDocument.bundledDefaults().document
         var row = Row(scenario: scenario.name, isNull: scenario.isNull, experiments: experiments, falseDecisions: 0, detections: 0)
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        try await withThrowingTaskGroup(of: (falseDecision: String?, detected: Bool?, anchor: Bool?).self) { group in
+        try await withThrowingTaskGroup(of: (falseDecision: String?, detected: Bool?, anchor: (one: Bool, holm: Bool)?).self) { group in
             var next = 0
             func start() {
                 let seed = firstSeed &+ UInt64(next)
@@ -201,7 +203,10 @@ public enum CalibrationZoo {
                 case false?: break
                 case nil: row.notApplicable += 1
                 }
-                if let anchor = result.anchor { row.anchorDetections = (row.anchorDetections ?? 0) + (anchor ? 1 : 0) }
+                if let anchor = result.anchor {
+                    row.anchorDetections = (row.anchorDetections ?? 0) + (anchor.one ? 1 : 0)
+                    row.anchorHolmDetections = (row.anchorHolmDetections ?? 0) + (anchor.holm ? 1 : 0)
+                }
                 if next < experiments { start() }
             }
         }
@@ -209,12 +214,13 @@ public enum CalibrationZoo {
     }
 
     private static func one(_ scenario: Scenario, seed: UInt64, document: HybridConfigDocument) throws
-        -> (falseDecision: String?, detected: Bool?, anchor: Bool?)
+        -> (falseDecision: String?, detected: Bool?, anchor: (one: Bool, holm: Bool)?)
     {
         switch scenario {
         case .field(let field):
             let outcome = try FieldExperiment(field, document: document).run(seed: seed)
-            return (outcome.falseDecisions.first, outcome.detected, field.isNull ? nil : outcome.anchorDetected)
+            let anchor = outcome.anchorDetected.map { ($0, outcome.anchorHolmDetected ?? false) }
+            return (outcome.falseDecisions.first, outcome.detected, field.isNull ? nil : anchor)
         case .offline(let offline):
             let (changed, to) = try offline.run(seed: seed)
             if offline.isNull { return (changed ? "switched to \(to ?? "?")" : nil, false, nil) }
@@ -243,13 +249,17 @@ public enum CalibrationZoo {
         return lines.joined(separator: "\n")
     }
 
-    /// " (fixed-horizon anchor 91.0 % [86.2, 94.2]; ratio 0.93)" for a planned-design row.
+    /// " (fixed-horizon anchor, one test: 73.5 % [67.0, 79.1], ratio 0.65; with Holm over the metrics: …)" for a
+    /// planned-design row: the planned design's power as a share of the fixed-horizon z-test's on the same data.
     static func anchor(_ row: Row) -> String {
-        guard let hits = row.anchorDetections, let wilson = WilsonInterval(successes: hits, trials: row.experiments) else {
-            return ""
+        func part(_ hits: Int?, _ label: String) -> String? {
+            guard let hits, let wilson = WilsonInterval(successes: hits, trials: row.experiments) else { return nil }
+            let ratio = hits > 0 ? String(format: ", ratio %.2f", Double(row.detections) / Double(hits)) : ""
+            return "\(label) \(interval(wilson))\(ratio)"
         }
-        let ratio = hits > 0 ? String(format: "; ratio %.2f", Double(row.detections) / Double(hits)) : ""
-        return " (fixed-horizon anchor \(interval(wilson))\(ratio))"
+        let parts = [part(row.anchorDetections, "one test:"), part(row.anchorHolmDetections, "with Holm over the report's metrics:")]
+            .compactMap { $0 }
+        return parts.isEmpty ? "" : " (fixed-horizon anchor at the last look, α 0.05, " + parts.joined(separator: "; ") + ")"
     }
 
     static func interval(_ wilson: WilsonInterval) -> String {

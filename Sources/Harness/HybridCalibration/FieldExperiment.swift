@@ -17,6 +17,9 @@ public struct FieldExperiment: Sendable {
         /// Under a planned design: whether the fixed-horizon two-sided z-test at α 0.05 (the same per-install
         /// delta-method statistic) would have reached it at the last look, read once; nil without a design.
         public var anchorDetected: Bool?
+        /// The same test with Holm over the report's judged metrics at α 0.05 (the family the planned design spends
+        /// its α over), read once at the last look; nil without a design.
+        public var anchorHolmDetected: Bool?
     }
 
     let scenario: FieldScenario
@@ -61,7 +64,10 @@ public struct FieldExperiment: Sendable {
                 history: history, now: scenario.design == nil ? nil : now)
             if let kept { history.append(kept) }
             judgeVerdicts(analysis, look: look, into: &outcome)
-            if scenario.design != nil, look == reads - 1 { outcome.anchorDetected = anchor(analysis) }
+            if scenario.design != nil, look == reads - 1 {
+                outcome.anchorDetected = anchor(analysis, holm: false)
+                outcome.anchorHolmDetected = anchor(analysis, holm: true)
+            }
             if !scenario.segmentsOnly { try judgeRecommendation(analysis, look: look, into: &outcome) }
             if scenario.recommendsSegments {
                 let segments = try FieldRecommender(policy: policy).recommendSegments(
@@ -77,16 +83,20 @@ public struct FieldExperiment: Sendable {
         return outcome
     }
 
-    /// The fixed-horizon two-sided z-test at α 0.05 on the expected metric of the whole run, read once.
-    private func anchor(_ analysis: FieldAnalysis) -> Bool {
+    /// The fixed-horizon two-sided z-test at α 0.05 on the expected metric of the whole run, read once; with `holm`,
+    /// Holm over the judged metrics' fixed-horizon p-values.
+    private func anchor(_ analysis: FieldAnalysis, holm: Bool) -> Bool {
+        let judged = analysis.comparisons.filter { $0.adjustedPValue != nil }
         guard let expected = scenario.expected,
-            let c = analysis.comparisons.first(where: { $0.metric == expected.metric && $0.segment == nil }),
-            let se = c.standardError, se > 0
+            let index = judged.firstIndex(where: { $0.metric == expected.metric && $0.segment == nil }),
+            let se = judged[index].standardError, se > 0
         else { return false }
-        let z = c.difference / se
-        let higherIsBetter = expected.metric == "adherence"
-        let direction = (z > 0) == higherIsBetter ? "better" : "worse"
-        return abs(z) >= NormalDistribution.z975 && direction == expected.verdict
+        let z = judged[index].difference / se
+        let direction = (z > 0) == (expected.metric == "adherence") ? "better" : "worse"
+        let p = holm
+            ? HolmCorrection.adjustedPValues(judged.map { NormalDistribution.twoSidedPValue(z: $0.difference / ($0.standardError ?? .nan)) })[index]
+            : NormalDistribution.twoSidedPValue(z: z)
+        return p < 0.05 && direction == expected.verdict
     }
 
     /// Every verdict of the whole run and its segments: the expected one counts as detected, any other is false.

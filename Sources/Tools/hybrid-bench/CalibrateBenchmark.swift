@@ -19,7 +19,7 @@ enum CalibrateBenchmark {
             print(String(format: "calibrate: %@: %d of %d with a false decision, %@%@ (%.1f s)",
                          row.scenario, row.falseDecisions, row.experiments, share,
                          (row.power.map { String(format: ", power %.1f %%", $0.proportion * 100) } ?? "")
-                             + (row.anchorDetections.map { ", fixed-horizon anchor \($0) of \(row.experiments)" } ?? ""),
+                             + (row.anchorDetections.map { ", fixed-horizon anchor \($0) (with Holm \(row.anchorHolmDetections ?? 0)) of \(row.experiments)" } ?? ""),
                          Date().timeIntervalSince(started)))
             if let example = row.example { print("  e.g. \(example)") }
             if row.isNull, let wilson = row.falseShare, wilson.proportion > 0.05 || wilson.upper > 0.08 {
