@@ -4,27 +4,27 @@
 /// plan decides by the always-valid test on a tenth of α). The harness reads it; the router ignores it.
 package struct RolloutDesign: Sendable, Hashable, Codable {
     /// How far the experiment runs: `{"days": 7}` or `{"installs": 200}` (installs in every arm together).
-    package struct Horizon: Sendable, Hashable, Codable {
-        package var days: Double?
-        package var installs: Int?
+    struct Horizon: Sendable, Hashable, Codable {
+        var days: Double?
+        var installs: Int?
 
-        package init(days: Double? = nil, installs: Int? = nil) {
+        init(days: Double? = nil, installs: Int? = nil) {
             self.days = days
             self.installs = installs
         }
     }
 
     /// `alwaysValid` or `planned` (kept as written, so the validator can name an unknown one).
-    package var kind: String
+    var kind: String
     /// The horizon of a planned design.
-    package var horizon: Horizon?
+    var horizon: Horizon?
     /// Looks equally spaced over the horizon, the last at the horizon.
-    package var looks: Int?
+    var looks: Int?
     /// Or the looks' days (a days horizon) or install counts (an installs horizon), increasing, none past it.
-    package var lookDays: [Double]?
-    package var lookInstalls: [Int]?
+    var lookDays: [Double]?
+    var lookInstalls: [Int]?
     /// The alpha-spending function: `obrienFleming` (default) or `pocock`.
-    package var spending: String?
+    var spending: String?
 
     /// The kinds a design may have.
     static let kinds = ["alwaysValid", "planned"]
@@ -32,7 +32,7 @@ package struct RolloutDesign: Sendable, Hashable, Codable {
     static let spendingFunctions = ["obrienFleming", "pocock"]
 
     /// A design; see the properties.
-    package init(
+    init(
         kind: String = "planned", horizon: Horizon? = nil, looks: Int? = nil, lookDays: [Double]? = nil,
         lookInstalls: [Int]? = nil, spending: String? = nil
     ) {
@@ -42,6 +42,18 @@ package struct RolloutDesign: Sendable, Hashable, Codable {
         self.lookDays = lookDays
         self.lookInstalls = lookInstalls
         self.spending = spending
+    }
+
+    /// What the harness's field report reads of a valid planned design: the horizon in its unit (days or installs),
+    /// the looks' positions in that unit (the listed ones, or `looks` equally spaced with the last at the horizon) and
+    /// the spending function's name; nil for the always-valid design.
+    package var planned: (horizon: Double, inDays: Bool, looks: [Double], spending: String)? {
+        guard kind == "planned", let horizon, let amount = horizon.days ?? horizon.installs.map(Double.init) else { return nil }
+        let inDays = horizon.days != nil
+        let listed = inDays ? lookDays : lookInstalls?.map(Double.init)
+        let count = max(1, looks ?? 1)
+        let positions = listed ?? (1...count).map { amount * Double($0) / Double(count) }
+        return (amount, inDays, positions, spending ?? "obrienFleming")
     }
 
     private enum CodingKeys: String, CodingKey { case kind, horizon, looks, lookDays, lookInstalls, spending }

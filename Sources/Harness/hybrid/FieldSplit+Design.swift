@@ -48,18 +48,11 @@ extension FieldSplit {
 
     /// The design `config` (the feature's `rollouts.FEATURE.design`, validated) states; nil for the always-valid one.
     static func fieldDesign(config: RolloutDesign?, feature: String) throws -> FieldDesign? {
-        guard let config, config.kind == "planned", let horizon = config.horizon else { return nil }
-        guard let spending = SpendingFunction(named: config.spending ?? "obrienFleming") else {
-            throw CLIError("rollouts.\(feature).design.spending: unknown spending function \"\(config.spending ?? "")\"")
+        guard let planned = config?.planned else { return nil }
+        guard let spending = SpendingFunction(named: planned.spending) else {
+            throw CLIError("rollouts.\(feature).design.spending: unknown spending function \"\(planned.spending)\"")
         }
-        if let days = horizon.days {
-            if let list = config.lookDays { return FieldDesign(horizon: .days(days), schedule: list, spending: spending) }
-            return FieldDesign(horizon: .days(days), looks: config.looks ?? 1, spending: spending)
-        }
-        let installs = horizon.installs ?? 0
-        if let list = config.lookInstalls {
-            return FieldDesign(horizon: .installs(installs), schedule: list.map(Double.init), spending: spending)
-        }
-        return FieldDesign(horizon: .installs(installs), looks: config.looks ?? 1, spending: spending)
+        let horizon: FieldDesign.Horizon = planned.inDays ? .days(planned.horizon) : .installs(Int(planned.horizon))
+        return FieldDesign(horizon: horizon, schedule: planned.looks, spending: spending)
     }
 }
