@@ -84,7 +84,8 @@ extension FieldReportBuilder {
             + "Turnbull 2000, ch. 19), with Holm over the metrics and segments in the group-sequential graphical form "
             + "of Maurer & Bretz (2013): a rejection passes its level to the others, whose boundaries are recomputed "
             + "at the new level over the same fractions. A reading between planned looks or past the horizon decides "
-            + "only by the always-valid test at the share kept for it; by the union bound the two together hold α. "
+            + "only by the always-valid test at the share kept for it (the MDE is that test's, at that share over m); by the "
+            + "union bound the two together hold α. "
             + "This reading: \(governor.position.text)."
     }
 }

@@ -292,7 +292,8 @@ public struct FieldReportBuilder: Sendable {
         }
         let adjusted = HolmCorrection.adjustedPValues(judged.map { comparisons[$0].sequentialPValue ?? 1 })
         var out = comparisons
-        let familyAlpha = options.alpha / Double(max(1, judged.count))
+        // Under a planned design the always-valid test runs at the share kept for readings off the plan.
+        let familyAlpha = (governor?.offPlanAlpha ?? options.alpha) / Double(max(1, judged.count))
         for (position, index) in judged.enumerated() {
             out[index].adjustedPValue = adjusted[position]
         }

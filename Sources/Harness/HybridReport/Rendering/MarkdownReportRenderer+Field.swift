@@ -70,7 +70,7 @@ extension MarkdownReportRenderer {
                 + (c.adjustedPValue.map { FieldFormatting.number($0) } ?? "–") + " | "
                 + (c.minimumDetectableEffect.map { FieldFormatting.number($0) } ?? "–") + " | "
                 + (c.varianceReduction.map { "−\(FieldFormatting.number($0 * 100, digits: 0)) % var" } ?? "–")
-                + " | \(FieldFormatting.verdict(c)) |\n"
+                + " | \(FieldFormatting.verdict(c).replacingOccurrences(of: "|", with: "\\|")) |\n"
         }
         return out + "\n"
     }
