@@ -73,6 +73,21 @@ struct PlannedDesignTests {
         #expect(readings[6].look?.plan?.fraction == 1)
     }
 
+    @Test("an installs horizon counts installs reached: planned looks at 20, 40 and 60 installs")
+    func installsHorizon() {
+        let design = FieldDesign(horizon: .installs(60), looks: 3, spending: .pocock)
+        func position(_ installs: Double, taken: [(number: Int, fraction: Double)] = []) -> String {
+            PlannedLookGovernor.position(design: design, progress: installs, taken: taken).text
+        }
+        #expect(position(19) == "off the plan (before planned look 1)")
+        #expect(position(25) == "planned look 1 of 3, t 0.42")
+        #expect(position(45, taken: [(1, 25.0 / 60)]) == "planned look 2 of 3, t 0.75")
+        #expect(position(50, taken: [(1, 25.0 / 60), (2, 0.75)]) == "off the plan (between planned looks 2 and 3)")
+        #expect(position(70, taken: [(1, 25.0 / 60), (2, 0.75)]) == "planned look 3 of 3, t 1")
+        #expect(position(80, taken: [(1, 25.0 / 60), (2, 0.75), (3, 1)]) == "off the plan (past the horizon: all 3 planned looks taken)")
+        #expect(design.summary(alpha: 0.05).hasPrefix("planned: 3 looks over 60 installs (at 20, 40, 60 installs), pocock spending at α 0.045"))
+    }
+
     @Test("a large effect crosses the boundary at a planned look and the verdict names it; off the plan the always-valid test decides at α·0.1")
     func governingTestIsNamed() throws {
         let events = Self.events(installs: 150, days: 3, briefPass: 9)
