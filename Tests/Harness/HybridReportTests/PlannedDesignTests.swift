@@ -73,6 +73,14 @@ struct PlannedDesignTests {
         #expect(readings[6].look?.plan?.fraction == 1)
     }
 
+    @Test("the same events read again later are the same look, not a later one at a larger t")
+    func readAgain() {
+        let readings = Self.read(Self.events(installs: 30, days: 4), at: [3.5, 5.2])
+        #expect(readings.map { $0.analysis.design?.position ?? "?" } == [
+            "planned look 3 of 7, t 0.5", "planned look 3 of 7, t 0.5 (read again, no new events)",
+        ])
+    }
+
     @Test("an installs horizon counts installs reached: planned looks at 20, 40 and 60 installs")
     func installsHorizon() {
         let design = FieldDesign(horizon: .installs(60), looks: 3, spending: .pocock)

@@ -179,7 +179,7 @@ public struct FieldReportBuilder: Sendable {
         let governor = design.map {
             PlannedLookGovernor(
                 design: $0, alpha: options.alpha, progress: Self.progress(events, horizon: $0.horizon, now: readAt),
-                earlier: earlier, current: zValues)
+                earlier: earlier, current: zValues, again: history.first { $0.events == events.count }?.plan)
         }
         let family = adjusted(Self.running(raw, history: earlier), reportable: reportable, governor: governor)
         var analysis = FieldAnalysis(

@@ -49,8 +49,12 @@ struct PlannedLookGovernor {
     var offPlanAlpha: Double { alpha * design.offPlanShare }
 
     /// The governor of a reading at `progress` (days since the first event, or installs) with `earlier` looks kept,
-    /// whose comparisons now have z values `current` (by key).
-    init(design: FieldDesign, alpha: Double, progress: Double, earlier: [FieldLook], current: [String: Double]) {
+    /// whose comparisons now have z values `current` (by key). `again` is the plan of a look already kept at the same
+    /// events: the same data read again is the same reading, not a later look at a larger t.
+    init(
+        design: FieldDesign, alpha: Double, progress: Double, earlier: [FieldLook], current: [String: Double],
+        again: FieldLook.Plan? = nil
+    ) {
         self.design = design
         self.alpha = alpha
         var looks: [(number: Int, fraction: Double)] = []
@@ -60,13 +64,25 @@ struct PlannedLookGovernor {
             for entry in look.entries { if let z = entry.z { zs[entry.key, default: [:]][looks.count] = z } }
             looks.append((number, fraction))
         }
-        position = Self.position(design: design, progress: progress, taken: looks)
+        position = again.map { Self.position(again: $0, design: design) }
+            ?? Self.position(design: design, progress: progress, taken: looks)
         if let number = position.look, let fraction = position.fraction {
             for (key, z) in current { zs[key, default: [:]][looks.count] = z }
             looks.append((number, fraction))
         }
         self.looks = looks
         self.zs = zs
+    }
+
+    /// The position a look kept at the same events had: the same data read again.
+    static func position(again plan: FieldLook.Plan, design: FieldDesign) -> Position {
+        guard let look = plan.look, let fraction = plan.fraction else {
+            return Position(look: nil, fraction: nil, text: "off the plan (this look read again, no new events)")
+        }
+        return Position(
+            look: look, fraction: fraction,
+            text: "planned look \(look) of \(design.schedule.count), t \(FieldDesign.number((fraction * 100).rounded() / 100)) "
+                + "(read again, no new events)")
     }
 
     /// The planned look a reading at `progress` is, given the looks `taken`, or where it stands off the plan.
