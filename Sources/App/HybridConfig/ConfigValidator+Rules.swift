@@ -432,6 +432,7 @@ extension ConfigValidator {
             }
             if total > 100.000_001 { error(path.key("arms"), "percentages add up to \(total), more than 100") }
             if let plan = rollout.plan { checkPlan(plan, of: rollout, path.key("plan")) }
+            if let design = rollout.design { checkDesign(design, path.key("design")) }
         }
 
         /// A plan moves one arm of its rollout through increasing stages to 100 %, guarded by distinct metrics.

@@ -12,11 +12,15 @@ package struct RolloutConfig: Sendable, Hashable, Codable {
     /// The stages and guardrails `hybrid rollout` moves an arm by; nil: the percentages change only by hand (or by
     /// `hybrid recommend`).
     package var plan: RolloutPlan?
+    /// How the experiment is decided: nil or `alwaysValid` for the always-valid default, or a planned horizon with
+    /// group-sequential looks (see ``RolloutDesign``).
+    package var design: RolloutDesign?
 
     /// Creates a rollout; keep `seed` fixed, since changing it reshuffles every install between arms.
-    package init(seed: String, arms: [RolloutArm], plan: RolloutPlan? = nil) {
+    package init(seed: String, arms: [RolloutArm], plan: RolloutPlan? = nil, design: RolloutDesign? = nil) {
         self.seed = seed
         self.arms = arms
         self.plan = plan
+        self.design = design
     }
 }

@@ -55,6 +55,8 @@ public enum CalibrationZoo {
         var falseDecision: String?
         var detected: Bool?
         var anchor: Bool?
+        /// Field rows: the anchor with Holm over the report's metrics.
+        var anchorHolm: Bool?
     }
 
     /// One scenario's counts over its experiments.
@@ -74,8 +76,13 @@ public enum CalibrationZoo {
         /// Experiments in which the row's anchor found the effect on the same data (nil: the row has no anchor): the
         /// most power a valid design could have there (see `docs/statistics.md` for each row's anchor).
         public var anchorDetections: Int?
+        /// Field rows: the same fixed-horizon z-tests with Holm over the report's judged metrics at α 0.05 (the
+        /// family the report spends its α over), read once at the last look.
+        public var anchorHolmDetections: Int?
         /// The power the row must reach; nil for none.
         public var powerTarget: Double?
+        /// The share of the anchor's power the row must reach; nil for none.
+        public var anchorShareTarget: Double?
 
         /// The false-decision share with its Wilson 95 % interval.
         public var falseShare: WilsonInterval? { WilsonInterval(successes: falseDecisions, trials: experiments) }
@@ -89,8 +96,10 @@ public enum CalibrationZoo {
         }
         /// Whether a powered row's power is below its target.
         public var missesTarget: Bool {
-            guard let target = powerTarget, let power else { return false }
-            return power.proportion < target
+            guard let power else { return false }
+            if let target = powerTarget, power.proportion < target { return true }
+            if let share = anchorShareTarget, let anchor = anchorPower, power.proportion < share * anchor.proportion { return true }
+            return false
         }
     }
 
@@ -131,6 +140,7 @@ public enum CalibrationZoo {
         floor.fixedPassRate = 0.70
         floor.recommendsSegments = true
         list.append(.field(floor))
+        list += planned(effect: 0)
         var kiosk = FieldScenario(name: "recommend --by daily: 19 installs at 0.78, one kiosk with 2,000 events at 0.35", installs: 40, days: 7)
         kiosk.segmentsOnly = true
         kiosk.fixedPassRate = 0.78
@@ -162,6 +172,7 @@ public enum CalibrationZoo {
         worse.looksPerDay = 8
         worse.powerTarget = 0.85
         list.append(.field(worse))
+        list += planned(effect: -0.08)
         var latency = FieldScenario(name: "power: +20 % mean latency, 1,000 installs, 2 daily looks", installs: 1_000, days: 2)
         latency.effect = .init(latency: 0.20)
         latency.powerTarget = 0.85
@@ -191,11 +202,32 @@ public enum CalibrationZoo {
         return list
     }
 
+    /// The planned-horizon design's rows (#68): 200 installs, 7 planned daily looks (O'Brien–Fleming spending), read
+    /// daily and every 3 hours for the null, daily with the treatment `effect` worse on adherence for the power.
+    static func planned(effect: Double) -> [Scenario] {
+        let design = FieldDesign(horizon: .days(7), looks: 7, spending: .obrienFleming)
+        guard effect == 0 else {
+            var power = FieldScenario(
+                name: "power: −\(Int((-effect * 100).rounded())) pp adherence, 200 installs, 7 planned daily looks", installs: 200, days: 7)
+            power.effect = .init(adherence: effect)
+            power.design = design
+            power.anchorShareTarget = 0.85
+            return [.field(power)]
+        }
+        var daily = FieldScenario(name: "field A/A, 200 installs, 7 planned daily looks", installs: 200, days: 7)
+        daily.design = design
+        var often = daily
+        often.name = "field A/A, 200 installs, 7 planned daily looks, read every 3 h (off-plan looks)"
+        often.looksPerDay = 8
+        return [.field(daily), .field(often)]
+    }
+
     /// Runs `experiments` seeded experiments of `scenario` (seeds `firstSeed`…), two at a time.
     public static func run(_ scenario: Scenario, experiments: Int, firstSeed: UInt64 = 1) async throws -> Row {
         let document = try HybridConfigDocument.bundledDefaults().document
         var row = Row(scenario: scenario.name, isNull: scenario.isNull, experiments: experiments, falseDecisions: 0, detections: 0)
         row.powerTarget = scenario.powerTarget
+        if case .field(let field) = scenario { row.anchorShareTarget = field.anchorShareTarget }
         let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         try await withThrowingTaskGroup(of: Verdict.self) { group in
             var next = 0
@@ -218,6 +250,9 @@ public enum CalibrationZoo {
                 if let anchor = result.anchor, result.detected != nil {
                     row.anchorDetections = (row.anchorDetections ?? 0) + (anchor ? 1 : 0)
                 }
+                if let anchor = result.anchorHolm, result.detected != nil {
+                    row.anchorHolmDetections = (row.anchorHolmDetections ?? 0) + (anchor ? 1 : 0)
+                }
                 if next < experiments { start() }
             }
         }
@@ -228,7 +263,9 @@ public enum CalibrationZoo {
         switch scenario {
         case .field(let field):
             let outcome = try FieldExperiment(field, document: document).run(seed: seed)
-            return Verdict(falseDecision: outcome.falseDecisions.first, detected: outcome.detected, anchor: outcome.anchorDetected)
+            return Verdict(
+                falseDecision: outcome.falseDecisions.first, detected: outcome.detected, anchor: outcome.anchorDetected,
+                anchorHolm: outcome.anchorHolmDetected)
         case .offline(let offline):
             let outcome = try offline.run(seed: seed)
             if offline.isNull { return Verdict(falseDecision: outcome.changed ? "switched to \(outcome.to ?? "?")" : nil, detected: false) }
@@ -254,11 +291,28 @@ public enum CalibrationZoo {
             let share = row.falseShare.map { Self.interval($0) } ?? "–"
             let applies = row.notApplicable > 0 ? " (of the \(row.experiments - row.notApplicable) it applies to)" : ""
             let power = row.power.map { Self.interval($0) + applies } ?? "(null)"
-            let anchor = row.anchorPower.map { Self.interval($0) } ?? "–"
-            let target = row.powerTarget.map { String(format: "≥ %.0f %%%@", $0 * 100, row.missesTarget ? " (missed)" : "") } ?? "–"
-            lines.append("| \(row.scenario) | \(row.experiments) | \(row.falseDecisions) | \(share) | \(power) | \(anchor) | \(target) |")
+            lines.append(
+                "| \(row.scenario) | \(row.experiments) | \(row.falseDecisions) | \(share) | \(power) | \(Self.anchor(row)) | \(Self.target(row)) |")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The anchor column: the anchor's power and, for a field row, the same fixed-horizon tests with Holm over the
+    /// report's metrics ("73.5 % [67.0, 79.1]; with Holm 49.0 % [42.2, 55.9]").
+    public static func anchor(_ row: Row) -> String {
+        guard let one = row.anchorPower else { return "–" }
+        let trials = row.experiments - row.notApplicable
+        let holm = row.anchorHolmDetections.flatMap { WilsonInterval(successes: $0, trials: trials) }
+        return interval(one) + (holm.map { "; with Holm \(interval($0))" } ?? "")
+    }
+
+    /// The target column: "≥ 85 %" or "≥ 85 % of the anchor", and "(missed)" below it.
+    public static func target(_ row: Row) -> String {
+        var parts: [String] = []
+        if let target = row.powerTarget { parts.append(String(format: "≥ %.0f %%", target * 100)) }
+        if let share = row.anchorShareTarget { parts.append(String(format: "≥ %.0f %% of the anchor", share * 100)) }
+        guard !parts.isEmpty else { return "–" }
+        return parts.joined(separator: ", ") + (row.missesTarget ? " (missed)" : "")
     }
 
     static func interval(_ wilson: WilsonInterval) -> String {

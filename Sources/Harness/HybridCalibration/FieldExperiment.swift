@@ -14,10 +14,13 @@ public struct FieldExperiment: Sendable {
         public var falseDecisions: [String] = []
         /// Whether the decision a powered scenario should reach was reached at some look.
         public var detected = false
-        /// The anchor, for a powered scenario: whether the fixed-horizon test at the last look (the same per-install
-        /// ratio, its delta-method standard error and CUPED, |z| ≥ 1.96 in the true direction, no other look and no
-        /// other metric) finds the effect: the most power a valid single-look test has on the same data.
+        /// The anchor, for a powered scenario: whether the fixed-horizon two-sided z-test at α 0.05 at the last look
+        /// (the same per-install ratio, its delta-method standard error and CUPED, read once, the true metric alone)
+        /// finds the effect in the true direction: the most power a valid single-look test has on the same data.
         public var anchorDetected: Bool?
+        /// The same test with Holm over the report's judged metrics at α 0.05 (the family the report spends its α
+        /// over), read once at the last look.
+        public var anchorHolmDetected: Bool?
     }
 
     let scenario: FieldScenario
@@ -45,21 +48,27 @@ public struct FieldExperiment: Sendable {
             segmentLabel: scenario.recommendsSegments ? "deviceClass" : nil)
         builder.describesQuantiles = false
         builder.capsInstallWeights = capsInstallWeights
+        builder.design = scenario.design
         var events: [FieldEventRecord] = []
         var history: [FieldLook] = []
         var floorHistory: [FieldLook] = []
         var outcome = Outcome()
-        var last: FieldAnalysis?
-        for look in 0..<(scenario.days * scenario.looksPerDay) {
+        let reads = scenario.days * scenario.looksPerDay
+        for look in 0..<reads {
             events += population.events(look: look)
-            guard !events.isEmpty else { continue }
-            let (analysis, entries) = builder.analysisWithLook(
-                feature: "summarize", configVersion: 2, events: events, prePeriod: prePeriod, history: history)
-            if !entries.isEmpty {
-                history.append(FieldLook(runID: "calibration", events: events.count, recordedAt: Date(), entries: entries))
-            }
-            last = analysis
+            guard let first = events.map(\.occurredAt).min() else { continue }
+            // Under a design, each reading happens at its time since the run's first event (a team reading daily or
+            // every 3 hours from the start); the planned looks are the readings at whole days.
+            let now = first.addingTimeInterval(86_400 * Double(look + 1) / Double(scenario.looksPerDay))
+            let (analysis, kept) = builder.analyzedLook(
+                runID: "calibration", feature: "summarize", configVersion: 2, events: events, prePeriod: prePeriod,
+                history: history, now: scenario.design == nil ? nil : now)
+            if let kept { history.append(kept) }
             judgeVerdicts(analysis, look: look, into: &outcome)
+            if !scenario.isNull, look == reads - 1 {
+                outcome.anchorDetected = anchor(analysis, holm: false)
+                outcome.anchorHolmDetected = anchor(analysis, holm: true)
+            }
             if !scenario.segmentsOnly { try judgeRecommendation(analysis, look: look, into: &outcome) }
             if scenario.recommendsSegments {
                 let segments = try FieldRecommender(policy: policy).recommendSegments(
@@ -72,19 +81,23 @@ public struct FieldExperiment: Sendable {
                 }
             }
         }
-        outcome.anchorDetected = last.flatMap(fixedHorizonFinds)
         return outcome
     }
 
-    /// The anchor's test on the last look's `analysis` (see ``Outcome/anchorDetected``); nil for a null scenario.
-    func fixedHorizonFinds(_ analysis: FieldAnalysis) -> Bool? {
-        guard let expected = scenario.expected else { return nil }
-        guard let comparison = analysis.comparisons.first(where: { $0.metric == expected.metric && $0.segment == nil }),
-            let se = comparison.standardError, se > 0
+    /// The fixed-horizon two-sided z-test at α 0.05 on the expected metric of the whole run, read once, in the true
+    /// direction (see ``Outcome/anchorDetected``); with `holm`, Holm over the judged metrics' fixed-horizon p-values.
+    private func anchor(_ analysis: FieldAnalysis, holm: Bool) -> Bool {
+        let judged = analysis.comparisons.filter { $0.adjustedPValue != nil }
+        guard let expected = scenario.expected,
+            let index = judged.firstIndex(where: { $0.metric == expected.metric && $0.segment == nil }),
+            let se = judged[index].standardError, se > 0
         else { return false }
-        let z = comparison.difference / se
-        let higherIsBetter = expected.metric == "adherence"
-        return abs(z) >= NormalDistribution.quantile(0.975) && (z > 0) == (higherIsBetter == (expected.verdict == "better"))
+        let z = judged[index].difference / se
+        let direction = (z > 0) == (expected.metric == "adherence") ? "better" : "worse"
+        let p = holm
+            ? HolmCorrection.adjustedPValues(judged.map { NormalDistribution.twoSidedPValue(z: $0.difference / ($0.standardError ?? .nan)) })[index]
+            : NormalDistribution.twoSidedPValue(z: z)
+        return p < 0.05 && direction == expected.verdict
     }
 
     /// Every verdict of the whole run and its segments: the expected one counts as detected, any other is false.

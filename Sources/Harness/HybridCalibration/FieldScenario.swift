@@ -1,3 +1,5 @@
+public import HybridReport
+
 /// A field experiment as teams run one: who the installs are, when they arrive, how often the report is read, what
 /// the treatment does (nothing, for a null scenario) and what went before. ``FieldPopulation`` draws its events;
 /// ``FieldExperiment`` reads them through the real report and `recommend` code.
@@ -43,6 +45,12 @@ public struct FieldScenario: Sendable {
     public var recommendsSegments = false
     /// The power the row must reach; nil for none.
     public var powerTarget: Double?
+    /// The share of its anchor's power (the fixed-horizon test at the last look) the row must reach; nil for none.
+    public var anchorShareTarget: Double?
+    /// A planned-horizon design the report is read under (each reading at its time since the run's first event);
+    /// nil: the always-valid default. With one, the row also gives the fixed-horizon z-test's power at the last look
+    /// on the same data (the anchor a planned design is measured against).
+    public var design: FieldDesign?
 
     /// What a treatment does to a treated install.
     public struct Effect: Sendable, Hashable {

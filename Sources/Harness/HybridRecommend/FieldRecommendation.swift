@@ -173,7 +173,7 @@ public struct FieldRecommender: Sendable {
         String(
             format: "%@ %@ vs %@ %+.4f [%.4f, %.4f] (%@), always-valid [%.4f, %.4f], Holm p = %.3g",
             c.metric, c.arm, c.control, c.difference, c.lower, c.upper, c.intervalMethod, c.sequentialLower ?? .nan,
-            c.sequentialUpper ?? .nan, c.adjustedPValue ?? .nan)
+            c.sequentialUpper ?? .nan, c.adjustedPValue ?? .nan) + (c.decidedBy.map { "; decided by \($0)" } ?? "")
     }
 
     static func figures(_ arm: FieldArmSummary) -> [String] {

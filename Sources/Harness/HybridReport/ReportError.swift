@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Why a report, comparison or gate evaluation could not be made; each message says what to do.
 public enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The store has no run with this id and no results for it.
@@ -10,6 +12,8 @@ public enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsupportedSchemaVersion(path: String, found: Int, supported: Int)
     /// A gates file is well-formed JSON but asks for something impossible.
     case invalidGateSpec(path: String, reason: String)
+    /// A field run's report asked for another design than the one its looks were taken under.
+    case designChanged(run: String, planned: String, since: Date, requested: String)
 
     /// A message a user can act on.
     public var description: String {
@@ -24,6 +28,10 @@ public enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
             "\(path) is report schema version \(found); this build reads up to \(supported). Regenerate the baseline with this build"
         case .invalidGateSpec(let path, let reason):
             "\(path): \(reason)"
+        case .designChanged(let run, let planned, let since, let requested):
+            "field run \(run) was planned as \(planned) (since \(ISO8601DateFormatter().string(from: since))); this report "
+                + "asks for \(requested). The design of a running experiment cannot change: report it with the design it "
+                + "started with (rollouts.FEATURE.design in the config, or --design …), or start a new config version"
         }
     }
 }

@@ -3,16 +3,30 @@ import GRDB
 import HybridCore
 
 extension FieldLook {
-    /// The entries as the `body` column holds them.
+    /// The `body` column of a look under a planned design: the entries and the plan record.
+    private struct PlannedBody: Codable {
+        var entries: [Entry]
+        var plan: Plan
+    }
+
+    /// The entries as the `body` column holds them: the array alone under the always-valid design (as every look
+    /// before planned designs was kept), `{"entries": […], "plan": {…}}` under a planned one. No migration: both
+    /// stores keep the column as text, and a reader tells the two apart by the JSON's shape.
     package func encodedEntries() throws(StoreError) -> String {
-        try StoreJSON.encode(entries, field: "field look entries")
+        guard let plan else { return try StoreJSON.encode(entries, field: "field look entries") }
+        return try StoreJSON.encode(PlannedBody(entries: entries, plan: plan), field: "field look entries")
     }
 
     /// A look read back from its columns.
     package init(runID: String, events: Int, recordedAt: String, body: String) throws {
-        self.init(
-            runID: runID, events: events, recordedAt: ISO8601DateFormatter().date(from: recordedAt) ?? Date(timeIntervalSince1970: 0),
-            entries: try JSONValueDecoder().decode([Entry].self, from: try JSONValue(parsing: body)))
+        let json = try JSONValue(parsing: body)
+        let date = ISO8601DateFormatter().date(from: recordedAt) ?? Date(timeIntervalSince1970: 0)
+        if case .array = json {
+            self.init(runID: runID, events: events, recordedAt: date, entries: try JSONValueDecoder().decode([Entry].self, from: json))
+        } else {
+            let planned = try JSONValueDecoder().decode(PlannedBody.self, from: json)
+            self.init(runID: runID, events: events, recordedAt: date, entries: planned.entries, plan: planned.plan)
+        }
     }
 
     /// `recordedAt` as the `recorded_at` column holds it.

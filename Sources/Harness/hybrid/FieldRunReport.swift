@@ -38,10 +38,13 @@ enum FieldRunReport {
             }
             percentages = split(of: feature, in: document)
         }
-        return try await FieldReportBuilder(
+        var builder = FieldReportBuilder(
             percentages: percentages, control: control, options: options, minimumInstalls: segments?.minimumInstalls ?? 20,
-            segmentLabel: segments?.by
-        ).build(store: fieldStore, run: record, runID: run)
+            segmentLabel: segments?.by)
+        let configured = document?.rollouts[feature]?.design
+        builder.design = try segments.map { try $0.resolvedDesign(config: configured, feature: feature) }
+            ?? FieldSplit.fieldDesign(config: configured, feature: feature)
+        return try await builder.build(store: fieldStore, run: record, runID: run)
     }
 
     /// `hybrid recommend FIELD_RUN`: prints the decision, its figures and the diff; writes the config with --out.
@@ -109,14 +112,26 @@ enum FieldRunReport {
     }
 }
 
-/// `--by LABEL` and `--minimum-installs N` of the field report.
+/// `--by LABEL`, `--minimum-installs N` and the design flags (`--design planned --horizon-days N --looks K
+/// --spending NAME`) of the field report.
 struct FieldSplit: ParsableArguments {
     @Option(help: "Field runs: split the report by this event label (deviceClass, appVersion, os, …); each segment is judged on its own installs, Holm across segments.")
     var by: String?
     @Option(help: "Field runs: installs a group needs before its comparisons are judged (below it they are shown only).")
     var minimumInstalls = 20
+    @Option(help: "Field runs: the design, overriding the config's rollouts.FEATURE.design: alwaysValid or planned (with --horizon-days or --horizon-installs and --looks).")
+    var design: String?
+    @Option(help: "Field runs, --design planned: the horizon in days from the run's first event.")
+    var horizonDays: Double?
+    @Option(help: "Field runs, --design planned: the horizon in installs (every arm together).")
+    var horizonInstalls: Int?
+    @Option(help: "Field runs, --design planned: looks equally spaced over the horizon, the last at it.")
+    var looks: Int?
+    @Option(help: "Field runs, --design planned: the alpha-spending function, obrienFleming (default) or pocock.")
+    var spending: String?
 
     func validate() throws {
         try OptionChecks.atLeast(2, minimumInstalls, option: "--minimum-installs")
+        try validateDesign()
     }
 }

@@ -19,7 +19,7 @@ enum CalibrateBenchmark {
             let row = try await CalibrationZoo.run(scenario, experiments: experiments)
             rows.append(row)
             let share = row.falseShare.map { String(format: "%.1f %% (upper %.1f %%)", $0.proportion * 100, $0.upper * 100) } ?? "–"
-            let anchor = row.anchorPower.map { String(format: " (anchor %.1f %%)", $0.proportion * 100) } ?? ""
+            let anchor = row.anchorPower == nil ? "" : " (anchor \(CalibrationZoo.anchor(row)))"
             print(String(format: "calibrate: %@: %d of %d with a false decision, %@%@%@ (%.1f s)",
                          row.scenario, row.falseDecisions, row.experiments, share,
                          row.power.map { String(format: ", power %.1f %%", $0.proportion * 100) } ?? "", anchor,
@@ -28,8 +28,8 @@ enum CalibrateBenchmark {
             if row.isNull, let wilson = row.falseShare, wilson.proportion > 0.05 || wilson.upper > 0.08 {
                 failed.append(row.scenario)
             }
-            if row.missesTarget, let target = row.powerTarget {
-                missed.append(String(format: "%@ (%.1f %% < %.0f %%)", row.scenario, (row.power?.proportion ?? 0) * 100, target * 100))
+            if row.missesTarget {
+                missed.append(String(format: "%@ (%.1f %%, target %@)", row.scenario, (row.power?.proportion ?? 0) * 100, CalibrationZoo.target(row)))
             }
         }
         if only.isEmpty || only.contains(where: { "staged rollout".localizedCaseInsensitiveContains($0) }) {

@@ -19,6 +19,14 @@ struct OptionCheckTests {
         (["collect", "--listen", "192.168.1.7:8787"], "or listen on 127.0.0.1"),
         (["report", "r1", "--reducer", "some"], "--reducer takes mean, all or any"),
         (["report", "r1", "--minimum-installs", "1"], "--minimum-installs must be at least 2, found 1"),
+        // A planned-horizon design on the command line (#68 item 3): each error names its flag.
+        (["report", "r1", "--design", "planed"], "--design: unknown design \"planed\""),
+        (["report", "r1", "--design", "planned", "--horizon-days", "7", "--looks", "7", "--spending", "obrienFlemming"],
+         "--spending: unknown spending function \"obrienFlemming\"; did you mean \"obrienFleming\"?"),
+        (["recommend", "r1", "--design", "planned", "--looks", "7"], "--design planned needs exactly one of --horizon-days and --horizon-installs"),
+        (["report", "r1", "--design", "planned", "--horizon-days", "0", "--looks", "7"], "--horizon-days must be above 0"),
+        (["report", "r1", "--design", "planned", "--horizon-installs", "200", "--looks", "0"], "--looks must be at least 1, found 0"),
+        (["report", "r1", "--looks", "7"], "--looks needs --design planned"),
         // A rollout publishes for real, each upload conditional on the ETag the one before recorded.
         (["rollout", "step", "summarize", "--to", "file:///tmp/h.json", "--dry-run"], "--dry-run: a rollout publishes"),
         (["rollout", "start", "summarize", "--to", "file:///tmp/h.json", "--if-match", "\"x\""], "--if-match: each stage's upload"),

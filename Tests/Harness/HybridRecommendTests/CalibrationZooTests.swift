@@ -13,9 +13,12 @@ struct CalibrationZooTests {
     static let experiments = ProcessInfo.processInfo.environment["HYBRID_CALIBRATION_EXPERIMENTS"].flatMap(Int.init) ?? 20
 
     /// The `--by-input` rows are reduced in `InputRuleLearnerTests` (an experiment learns over hundreds of rules), the
-    /// `--hedge-after` rows in `RouteSimulatorHedgeTests` (an experiment simulates dozens of delays).
+    /// `--hedge-after` rows in `RouteSimulatorHedgeTests` (an experiment simulates dozens of delays). The planned-horizon
+    /// rows are left to the bench (20 experiments take 6.5 s and 40 s in a debug build); `PlannedDesignTests` reads a
+    /// small A/A at every planned and off-plan position instead.
     static var nullScenarios: [String] {
-        CalibrationZoo.scenarios().filter { $0.isNull && !$0.isInputRule && !$0.isHedge }.map(\.name)
+        CalibrationZoo.scenarios().filter { $0.isNull && !$0.isInputRule && !$0.isHedge && !$0.name.contains("planned") }
+            .map(\.name)
     }
 
     @Test(arguments: nullScenarios)
@@ -48,8 +51,12 @@ struct CalibrationZooTests {
 /// The zoo's powered scenarios find their effect (the bench reports the power at 200 experiments each).
 @Suite("Calibration zoo power (reduced)")
 struct CalibrationZooPowerTests {
+    /// The planned-horizon power row is left to the bench: its 8-point effect at 200 installs is found about half the
+    /// time by design (the scenario, measured against the fixed-horizon anchor on the same data), so 12 of 20
+    /// would fail by chance as often as not.
     static var poweredScenarios: [String] {
-        CalibrationZoo.scenarios().filter { !$0.isNull && !$0.isInputRule && !$0.isHedge }.map(\.name)
+        CalibrationZoo.scenarios().filter { !$0.isNull && !$0.isInputRule && !$0.isHedge && !$0.name.contains("planned") }
+            .map(\.name)
     }
 
     @Test(arguments: poweredScenarios)

@@ -49,6 +49,28 @@ struct FieldEventStoreConformanceTests {
         }
     }
 
+    @Test("a planned look keeps its design, look index, fraction and z beside looks kept before planned designs", arguments: StoreBackend.allCases)
+    func plannedLooksRoundTrip(_ backend: StoreBackend) async throws {
+        try await backend.withStores { opened in
+            let store = opened.fieldEvents
+            let entry = FieldLook.Entry(
+                arm: "treat", control: "default", metric: "adherence", segment: nil, pValue: 0.3, lower: -0.1, upper: 0.2)
+            var planned = entry
+            planned.z = -2.75
+            let old = FieldLook(runID: "field-plan-v1", events: 100, recordedAt: Date(timeIntervalSince1970: 1_800_000_000), entries: [entry])
+            let plan = FieldLook.Plan(
+                design: "planned: 7 looks over 7 days, obrienFleming spending", since: Date(timeIntervalSince1970: 1_800_086_400),
+                look: 3, fraction: 3.0 / 7)
+            let new = FieldLook(
+                runID: "field-plan-v1", events: 300, recordedAt: Date(timeIntervalSince1970: 1_800_259_200), entries: [planned], plan: plan)
+            var offPlan = new
+            (offPlan.events, offPlan.entries) = (400, [entry])
+            offPlan.plan = FieldLook.Plan(design: plan.design, since: plan.since, look: nil, fraction: nil)
+            for look in [old, new, offPlan] { try await store.recordLook(look) }
+            #expect(try await opened.reopenFieldEvents().looks(run: "field-plan-v1") == [old, new, offPlan])
+        }
+    }
+
     @Test("labels with quotes and unicode read back equal", arguments: StoreBackend.allCases)
     func labelsRoundTrip(_ backend: StoreBackend) async throws {
         try await backend.withStores { opened in

@@ -26,6 +26,9 @@ public struct FieldReportBuilder: Sendable {
     /// Cap each install's weight at three times its group's median install (see `FieldMetric.weightCap`). Off only
     /// in the simulation that shows what the cap prevents.
     public var capsInstallWeights = true
+    /// A planned-horizon design (``FieldDesign``): group-sequential boundaries govern its planned looks, the
+    /// always-valid test at a tenth of α every other reading; nil: the always-valid test at α governs every reading.
+    public var design: FieldDesign?
 
     /// A builder; see the properties.
     public init(
@@ -45,12 +48,27 @@ public struct FieldReportBuilder: Sendable {
         let events = try await store.events(run: runID)
         let prePeriod = try await store.eventsBefore(run: runID)
         let history = try await store.looks(run: runID)
-        let (report, look) = built(runID: runID, run: run, events: events, prePeriod: prePeriod, history: history)
-        if !look.isEmpty {
-            try await store.recordLook(FieldLook(runID: runID, events: events.count, recordedAt: now, entries: look))
-        }
+        try checkDesign(runID: runID, history: history)
+        let (report, look) = built(runID: runID, run: run, events: events, prePeriod: prePeriod, history: history, now: now)
+        if let look { try await store.recordLook(look) }
         return report
     }
+
+    /// Refuses a design other than the one the run's looks were taken under: its boundaries were spent on the
+    /// stated plan, and a plan changed once the data are in is no plan. A run whose looks predate any planned
+    /// design ran under the always-valid one.
+    public func checkDesign(runID: String, history: [FieldLook]) throws(ReportError) {
+        guard let first = history.first else { return }
+        let requested = design?.summary(alpha: options.alpha) ?? Self.alwaysValidDesign
+        let planned = history.first { $0.plan != nil }?.plan
+        let kept = planned?.design ?? Self.alwaysValidDesign
+        guard kept != requested else { return }
+        throw .designChanged(run: runID, planned: kept, since: planned?.since ?? first.recordedAt, requested: requested)
+    }
+
+    /// How the design check names the default design.
+    static let alwaysValidDesign = "the always-valid design (every reading decides by the mixture SPRT at α)"
+
 
     /// The report of `events` (all of one field run); `prePeriod` holds the same feature's events from before and
     /// `history` the looks kept from earlier reports of this run.
@@ -58,19 +76,20 @@ public struct FieldReportBuilder: Sendable {
         runID: String, run: RunRecord?, events: [FieldEventRecord], prePeriod: [FieldEventRecord] = [],
         history: [FieldLook] = []
     ) -> RunReport {
-        built(runID: runID, run: run, events: events, prePeriod: prePeriod, history: history).report
+        built(runID: runID, run: run, events: events, prePeriod: prePeriod, history: history, now: nil).report
     }
 
-    /// The report and this look's entries (each comparison's own always-valid p-value and interval).
+    /// The report and this look (each comparison's own always-valid p-value and interval), nil when it keeps nothing.
     private func built(
-        runID: String, run: RunRecord?, events: [FieldEventRecord], prePeriod: [FieldEventRecord], history: [FieldLook]
-    ) -> (report: RunReport, look: [FieldLook.Entry]) {
+        runID: String, run: RunRecord?, events: [FieldEventRecord], prePeriod: [FieldEventRecord], history: [FieldLook],
+        now: Date?
+    ) -> (report: RunReport, look: FieldLook?) {
         let results = events.map { Self.result(of: $0, runID: runID) }
         var report = ReportBuilder(options: options).build(runID: runID, run: run, results: results)
-        guard let first = events.first else { return (report, []) }
-        let analyzed = analyzed(
-            feature: first.feature, configVersion: first.configVersion, events: events, prePeriod: prePeriod,
-            history: history)
+        guard let first = events.first else { return (report, nil) }
+        let analyzed = analyzedLook(
+            runID: runID, feature: first.feature, configVersion: first.configVersion, events: events, prePeriod: prePeriod,
+            history: history, now: now)
         report.field = analyzed.analysis
         return (report, analyzed.look)
     }
@@ -79,14 +98,15 @@ public struct FieldReportBuilder: Sendable {
     /// minimum installs, the sample-ratio check passing), before any running over earlier looks. A look with a
     /// handful of installs per arm has plug-in variances too rough for the mixture SPRT's guarantee, and a look
     /// under a broken split is biased; the running minimum would never forget either.
-    func lookEntries(_ comparisons: [FieldComparison], reportable: Bool) -> [FieldLook.Entry] {
+    func lookEntries(_ comparisons: [FieldComparison], reportable: Bool, z: [String: Double] = [:]) -> [FieldLook.Entry] {
         guard reportable else { return [] }
         return comparisons.compactMap { c in
             guard hasEnoughInstalls(c), let p = c.sequentialPValue, let lower = c.sequentialLower,
                 let upper = c.sequentialUpper
             else { return nil }
             return FieldLook.Entry(
-                arm: c.arm, control: c.control, metric: c.metric, segment: c.segment, pValue: p, lower: lower, upper: upper)
+                arm: c.arm, control: c.control, metric: c.metric, segment: c.segment, pValue: p, lower: lower, upper: upper,
+                z: z[Self.key(c)])
         }
     }
 
@@ -117,8 +137,10 @@ public struct FieldReportBuilder: Sendable {
         feature: String, configVersion: Int, events: [FieldEventRecord], prePeriod: [FieldEventRecord] = [],
         history: [FieldLook] = []
     ) -> FieldAnalysis {
-        analyzed(feature: feature, configVersion: configVersion, events: events, prePeriod: prePeriod, history: history)
-            .analysis
+        analyzedLook(
+            runID: "", feature: feature, configVersion: configVersion, events: events, prePeriod: prePeriod,
+            history: history, now: nil
+        ).analysis
     }
 
     /// The field analysis and the entries this look keeps, for simulations that keep their own look history as the
@@ -127,13 +149,19 @@ public struct FieldReportBuilder: Sendable {
         feature: String, configVersion: Int, events: [FieldEventRecord], prePeriod: [FieldEventRecord] = [],
         history: [FieldLook] = []
     ) -> (analysis: FieldAnalysis, look: [FieldLook.Entry]) {
-        analyzed(feature: feature, configVersion: configVersion, events: events, prePeriod: prePeriod, history: history)
+        let analyzed = analyzedLook(
+            runID: "", feature: feature, configVersion: configVersion, events: events, prePeriod: prePeriod,
+            history: history, now: nil)
+        return (analyzed.analysis, analyzed.look?.entries ?? [])
     }
 
-    private func analyzed(
-        feature: String, configVersion: Int, events: [FieldEventRecord], prePeriod: [FieldEventRecord],
-        history: [FieldLook]
-    ) -> (analysis: FieldAnalysis, look: [FieldLook.Entry]) {
+    /// The field analysis and the look to keep (nil when it keeps nothing), read at `now` (nil: the latest event's
+    /// time), for simulations that keep their own look history as the store does; under a ``design`` the look
+    /// records its plan.
+    package func analyzedLook(
+        runID: String, feature: String, configVersion: Int, events: [FieldEventRecord], prePeriod: [FieldEventRecord] = [],
+        history: [FieldLook] = [], now: Date? = nil
+    ) -> (analysis: FieldAnalysis, look: FieldLook?) {
         let clean = Self.cleanPrePeriod(prePeriod, events: events)
         let before = InstallTotals.byInstall(clean, keepLatencies: false)
         let whole = section(events, prePeriod: before, segment: nil)
@@ -146,12 +174,20 @@ public struct FieldReportBuilder: Sendable {
         let raw = whole.comparisons + split.flatMap(\.section.comparisons)
         // A look at the same number of events is this reading again (looks are kept per event count), not another.
         let earlier = history.filter { $0.events != events.count }
-        let family = adjusted(Self.running(raw, history: earlier), reportable: reportable)
+        let zValues = reportable ? Self.zValues(raw.filter(hasEnoughInstalls)) : [:]
+        let readAt = now ?? events.map(\.occurredAt).max() ?? Date()
+        let governor = design.map {
+            PlannedLookGovernor(
+                design: $0, alpha: options.alpha, progress: Self.progress(events, horizon: $0.horizon, now: readAt),
+                earlier: earlier, current: zValues, again: history.first { $0.events == events.count }?.plan)
+        }
+        let family = adjusted(Self.running(raw, history: earlier), reportable: reportable, governor: governor)
         var analysis = FieldAnalysis(
             feature: feature, configVersion: configVersion, control: whole.control, sampleRatio: srm,
             effectsReportable: reportable, arms: whole.arms.map(\.summary),
             comparisons: Array(family.prefix(whole.comparisons.count)),
-            method: method(reportable: reportable, srmKnown: srm != nil, prePeriod: !before.isEmpty))
+            method: method(reportable: reportable, srmKnown: srm != nil, prePeriod: !before.isEmpty)
+                + (governor.map(Self.designMethod) ?? ""))
         analysis.minimumInstalls = minimumInstalls
         analysis.ruleBranches = Self.ruleBranches(events, level: options.bootstrap.effectiveConfidenceLevel)
         if !prePeriod.isEmpty {
@@ -171,7 +207,16 @@ public struct FieldReportBuilder: Sendable {
                     judged: section.arms.allSatisfy { $0.installIDs.count >= minimumInstalls })
             }
         }
-        return (analysis, lookEntries(raw, reportable: reportable))
+        let record = governor.map { self.plan($0, history: history, now: readAt) }
+        analysis.design = record.map { record in
+            FieldDesign.Reading(
+                design: record.design, since: record.since, position: governor?.position.text ?? "", look: record.look,
+                fraction: record.fraction)
+        }
+        let entries = lookEntries(raw, reportable: reportable, z: record?.look == nil ? [:] : zValues)
+        let look = entries.isEmpty
+            ? nil : FieldLook(runID: runID, events: events.count, recordedAt: readAt, entries: entries, plan: record)
+        return (analysis, look)
     }
 
     /// The earlier events that may serve as CUPED's covariate: those an install sent before its first exposure to
@@ -239,32 +284,41 @@ public struct FieldReportBuilder: Sendable {
 
     /// Holm over the always-valid p-values of the comparisons with enough installs, the MDE at the family's α/m,
     /// then the verdicts.
-    func adjusted(_ comparisons: [FieldComparison], reportable: Bool) -> [FieldComparison] {
+    func adjusted(
+        _ comparisons: [FieldComparison], reportable: Bool, governor: PlannedLookGovernor? = nil
+    ) -> [FieldComparison] {
         let judged = comparisons.indices.filter {
             comparisons[$0].sequentialPValue != nil && hasEnoughInstalls(comparisons[$0])
         }
         let adjusted = HolmCorrection.adjustedPValues(judged.map { comparisons[$0].sequentialPValue ?? 1 })
         var out = comparisons
-        let familyAlpha = options.alpha / Double(max(1, judged.count))
+        // Under a planned design the always-valid test runs at the share kept for readings off the plan.
+        let familyAlpha = (governor?.offPlanAlpha ?? options.alpha) / Double(max(1, judged.count))
         for (position, index) in judged.enumerated() {
             out[index].adjustedPValue = adjusted[position]
         }
+        let statuses = reportable ? governor?.statuses(of: judged.map { Self.key(comparisons[$0]) }) ?? [:] : [:]
         for index in out.indices {
             if let se = out[index].standardError, let tau = out[index].tau {
                 out[index].minimumDetectableEffect = MixtureSPRT.minimumDetectableEffect(
                     variance: se * se, tau: tau, alpha: familyAlpha, power: options.power)
             }
-            out[index].verdict = verdict(out[index], reportable: reportable, family: judged.count)
+            if let governor, reportable, judged.contains(index) {
+                (out[index].verdict, out[index].decidedBy) = plannedVerdict(
+                    out[index], governor: governor, status: statuses[Self.key(out[index])], family: judged.count)
+            } else {
+                out[index].verdict = verdict(out[index], reportable: reportable, family: judged.count)
+            }
         }
         return out
     }
 
-    private func hasEnoughInstalls(_ comparison: FieldComparison) -> Bool {
+    func hasEnoughInstalls(_ comparison: FieldComparison) -> Bool {
         guard let units = comparison.installs else { return true }
         return min(units.arm, units.control) >= minimumInstalls
     }
 
-    private func verdict(_ comparison: FieldComparison, reportable: Bool, family: Int) -> String {
+    func verdict(_ comparison: FieldComparison, reportable: Bool, family: Int) -> String {
         guard reportable else { return "not reported (sample ratio mismatch or unknown split)" }
         guard comparison.sequentialPValue != nil else { return "descriptive" }
         guard hasEnoughInstalls(comparison) else {
@@ -293,7 +347,7 @@ public struct FieldReportBuilder: Sendable {
     /// When the printed interval excludes 0 but the verdict does not decide, the rule that held it back, so the
     /// verdict never disagrees silently with what it prints (#68): Holm over the judged metrics (the interval is at α
     /// for its metric alone), or the last look's always-valid test where the interval is the one kept over the looks.
-    private func heldBack(_ comparison: FieldComparison, family: Int) -> String? {
+    func heldBack(_ comparison: FieldComparison, family: Int) -> String? {
         guard let lower = comparison.sequentialLower, let upper = comparison.sequentialUpper, lower > 0 || upper < 0 else {
             return nil
         }

@@ -30,6 +30,9 @@ public struct FieldAnalysis: Sendable, Hashable, Codable {
     /// One row per input rule the events name plus the feature's own route, descriptive (see ``FieldRuleBranch``);
     /// nil when no event names a rule.
     public var ruleBranches: [FieldRuleBranch]?
+    /// The planned design the report was read under and where this reading stood in it; nil under the always-valid
+    /// design.
+    public var design: FieldDesign.Reading?
 
     /// The analysis; normally made by ``FieldReportBuilder``.
     public init(
@@ -193,6 +196,9 @@ public struct FieldComparison: Sendable, Hashable, Codable {
     /// The looks the always-valid p-value and interval run over (this one included): the p is the smallest seen and
     /// the interval the intersection of all, so a verdict seen at an earlier look stays; nil without kept looks.
     public var runningLooks: Int?
+    /// Under a planned design, which test governed the verdict: "planned look 3 of 7, t 0.43, |z| 2.91 ≥ boundary
+    /// 2.47 at α 0.0225" or "always-valid at α 0.005"; nil under the always-valid design or when not judged.
+    public var decidedBy: String?
 
     /// A comparison; see the properties.
     public init(

@@ -10,6 +10,7 @@ extension HTMLReportRenderer {
         out += "<p class=\"\(mismatch ? "fail" : "pass")\">"
             + escape(MarkdownReportRenderer.sampleRatioLine(field.sampleRatio).replacingOccurrences(of: "**", with: "")
                 .replacingOccurrences(of: "`", with: "")) + "</p>\n"
+        if let design = field.design { out += "<p class=\"meta\">\(escape(F.designLine(design)))</p>\n" }
         out += table(
             ["arm", "variants", "events", "installs", "adherence", "fallback", "errors", "latency p50 / p95 ms", "cost / 1k"],
             field.arms.map { arm in
@@ -31,7 +32,7 @@ extension HTMLReportRenderer {
                     F.number(c.difference), "[\(F.number(c.lower)), \(F.number(c.upper))] (\(escape(c.intervalMethod)))",
                     c.sequentialLower.map { "[\(F.number($0)), \(F.number(c.sequentialUpper ?? 0))]" } ?? "–",
                     c.adjustedPValue.map { F.number($0) } ?? "–", c.minimumDetectableEffect.map { F.number($0) } ?? "–",
-                    escape(c.verdict + (c.runningLooks.map { " (running over \($0) looks)" } ?? "")),
+                    escape(F.verdict(c)),
                 ]
             })
         let prePeriod = FieldFormatting.prePeriodLine(field.prePeriod)

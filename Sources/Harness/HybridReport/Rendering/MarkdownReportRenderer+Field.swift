@@ -5,6 +5,7 @@ extension MarkdownReportRenderer {
     func fieldSection(_ field: FieldAnalysis) -> String {
         var out = "### Field: `\(field.feature)` config v\(field.configVersion), control `\(field.control)`\n\n"
         out += Self.sampleRatioLine(field.sampleRatio) + "\n\n"
+        if let design = field.design { out += FieldFormatting.designLine(design) + "\n\n" }
         out += "| arm | variants | events | installs | served by | adherence | fallback | errors | latency p50 / p95 ms | TTFT p50 ms | cost / 1k |\n"
         out += "|---|---|---|---|---|---|---|---|---|---|---|\n"
         for arm in field.arms {
@@ -68,8 +69,8 @@ extension MarkdownReportRenderer {
                 + "[\(FieldFormatting.number(c.lower)), \(FieldFormatting.number(c.upper))] (\(c.intervalMethod)) | \(sequential) | "
                 + (c.adjustedPValue.map { FieldFormatting.number($0) } ?? "–") + " | "
                 + (c.minimumDetectableEffect.map { FieldFormatting.number($0) } ?? "–") + " | "
-                + (c.varianceReduction.map { "−\(FieldFormatting.number($0 * 100, digits: 0)) % var" } ?? "–") + " | \(c.verdict)"
-                + (c.runningLooks.map { " (running over \($0) looks)" } ?? "") + " |\n"
+                + (c.varianceReduction.map { "−\(FieldFormatting.number($0 * 100, digits: 0)) % var" } ?? "–")
+                + " | \(FieldFormatting.verdict(c).replacingOccurrences(of: "|", with: "\\|")) |\n"
         }
         return out + "\n"
     }
@@ -105,6 +106,16 @@ enum FieldFormatting {
     }
 
     /// What CUPED's covariates rest on, in one sentence; empty without earlier events.
+    /// The verdict with what it runs over and, under a planned design, the test that governed it.
+    static func verdict(_ c: FieldComparison) -> String {
+        c.verdict + (c.runningLooks.map { " (running over \($0) looks)" } ?? "") + (c.decidedBy.map { " — \($0)" } ?? "")
+    }
+
+    /// "Design: planned: 7 looks over 7 days …, since …; this reading: planned look 3 of 7, t 0.43."
+    static func designLine(_ design: FieldDesign.Reading) -> String {
+        "Design: \(design.design); since \(ISO8601DateFormatter().string(from: design.since)). This reading: \(design.position)."
+    }
+
     static func prePeriodLine(_ prePeriod: FieldPrePeriod?) -> String {
         guard let p = prePeriod else { return "" }
         return "CUPED pre-period: \(p.installsWithCovariate) of \(p.installs) installs have a covariate from \(p.eventsUsed) "
