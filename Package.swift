@@ -269,7 +269,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HybridConfigTests",
-            dependencies: ["HybridProjectTestSupport", "HybridConfig", "HybridConfigTools", "HybridTestSupport", "HybridCurl", "HybridCrypto"], path: "Tests/Harness/HybridConfigTests",
+            dependencies: ["HybridProjectTestSupport", "HybridConfig", "HybridConfigTools", "HybridTestSupport", "HybridCurl", "HybridCrypto", "HybridReport"], path: "Tests/Harness/HybridConfigTests",
             swiftSettings: strict
         ),
         .testTarget(

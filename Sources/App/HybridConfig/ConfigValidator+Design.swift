@@ -7,13 +7,18 @@ extension ConfigValidator.Checker {
             return
         }
         guard design.kind == "planned" else {
-            if design.horizon != nil || design.looks != nil || design.lookDays != nil || design.lookInstalls != nil {
+            if design.horizon != nil || design.looks != nil || design.lookDays != nil || design.lookInstalls != nil
+                || design.primaryMetric != nil
+            {
                 error(path.key("kind"), "an alwaysValid design takes no horizon or looks; set \"kind\": \"planned\" to plan them")
             }
             return
         }
         if let spending = design.spending, !RolloutDesign.spendingFunctions.contains(spending) {
             error(path.key("spending"), "unknown spending function \"\(spending)\"" + Self.hint(spending, RolloutDesign.spendingFunctions))
+        }
+        if let metric = design.primaryMetric, !RolloutDesign.primaryMetrics.contains(metric) {
+            error(path.key("primaryMetric"), "unknown metric \"\(metric)\"" + Self.hint(metric, RolloutDesign.primaryMetrics))
         }
         guard let horizon = checkHorizon(design.horizon, path.key("horizon")) else { return }
         checkLooks(design, horizon: horizon, path)

@@ -25,11 +25,17 @@ package struct RolloutDesign: Sendable, Hashable, Codable {
     var lookInstalls: [Int]?
     /// The alpha-spending function: `obrienFleming` (default) or `pocock`.
     var spending: String?
+    /// The metric the experiment is for (the field report's name, e.g. `adherence`): it gets 0.8 of the planned α
+    /// and the other metrics share the rest; nil: every metric an equal share (Holm).
+    var primaryMetric: String?
 
     /// The kinds a design may have.
     static let kinds = ["alwaysValid", "planned"]
     /// The spending functions the report knows.
     static let spendingFunctions = ["obrienFleming", "pocock"]
+    /// The field report's metrics a design may name as primary (the report's `FieldDesign.metrics`; a test keeps the
+    /// two lists equal, since the config cannot import the harness).
+    static let primaryMetrics = ["adherence", "fallbackRate", "errorRate", "latencyMeanMs", "ttftMeanMs", "costPer1000USD"]
 
     /// A design; see the properties.
     init(
@@ -47,16 +53,16 @@ package struct RolloutDesign: Sendable, Hashable, Codable {
     /// What the harness's field report reads of a valid planned design: the horizon in its unit (days or installs),
     /// the looks' positions in that unit (the listed ones, or `looks` equally spaced with the last at the horizon) and
     /// the spending function's name; nil for the always-valid design.
-    package var planned: (horizon: Double, inDays: Bool, looks: [Double], spending: String)? {
+    package var planned: (horizon: Double, inDays: Bool, looks: [Double], spending: String, primaryMetric: String?)? {
         guard kind == "planned", let horizon, let amount = horizon.days ?? horizon.installs.map(Double.init) else { return nil }
         let inDays = horizon.days != nil
         let listed = inDays ? lookDays : lookInstalls?.map(Double.init)
         let count = max(1, looks ?? 1)
         let positions = listed ?? (1...count).map { amount * Double($0) / Double(count) }
-        return (amount, inDays, positions, spending ?? "obrienFleming")
+        return (amount, inDays, positions, spending ?? "obrienFleming", primaryMetric)
     }
 
-    private enum CodingKeys: String, CodingKey { case kind, horizon, looks, lookDays, lookInstalls, spending }
+    private enum CodingKeys: String, CodingKey { case kind, horizon, looks, lookDays, lookInstalls, spending, primaryMetric }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -66,5 +72,6 @@ package struct RolloutDesign: Sendable, Hashable, Codable {
         lookDays = try container.decodeIfPresent([Double].self, forKey: .lookDays)
         lookInstalls = try container.decodeIfPresent([Int].self, forKey: .lookInstalls)
         spending = try container.decodeIfPresent(String.self, forKey: .spending)
+        primaryMetric = try container.decodeIfPresent(String.self, forKey: .primaryMetric)
     }
 }

@@ -205,7 +205,10 @@ public enum CalibrationZoo {
     /// The planned-horizon design's rows (#68): 200 installs, 7 planned daily looks (O'Brien–Fleming spending), read
     /// daily and every 3 hours for the null, daily with the treatment `effect` worse on adherence for the power.
     static func planned(effect: Double) -> [Scenario] {
-        let design = FieldDesign(horizon: .days(7), looks: 7, spending: .obrienFleming)
+        // The design a team that runs an experiment for adherence states: the question it was run for gets 0.8 of
+        // the planned α, the guardrails share the rest.
+        var design = FieldDesign(horizon: .days(7), looks: 7, spending: .obrienFleming)
+        design.primaryMetric = "adherence"
         guard effect == 0 else {
             var power = FieldScenario(
                 name: "power: −\(Int((-effect * 100).rounded())) pp adherence, 200 installs, 7 planned daily looks", installs: 200, days: 7)

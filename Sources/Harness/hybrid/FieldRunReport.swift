@@ -129,6 +129,8 @@ struct FieldSplit: ParsableArguments {
     var looks: Int?
     @Option(help: "Field runs, --design planned: the alpha-spending function, obrienFleming (default) or pocock.")
     var spending: String?
+    @Option(help: "Field runs, --design planned: the metric the experiment is for (adherence, fallbackRate, errorRate, latencyMeanMs, ttftMeanMs, costPer1000USD); it gets 0.8 of the planned α, the other metrics share the rest.")
+    var primaryMetric: String?
 
     func validate() throws {
         try OptionChecks.atLeast(2, minimumInstalls, option: "--minimum-installs")

@@ -21,7 +21,7 @@ extension FieldSplit {
         }
         guard design == "planned" else {
             let planned = [("--horizon-days", horizonDays != nil), ("--horizon-installs", horizonInstalls != nil),
-                           ("--looks", looks != nil), ("--spending", spending != nil)]
+                           ("--looks", looks != nil), ("--spending", spending != nil), ("--primary-metric", primaryMetric != nil)]
             if let flag = planned.first(where: \.1)?.0 { throw ValidationError("\(flag) needs --design planned") }
             return
         }
@@ -35,6 +35,16 @@ extension FieldSplit {
         }
         guard let looks else { throw ValidationError("--design planned needs --looks") }
         try OptionChecks.atLeast(1, looks, option: "--looks")
+        if let primaryMetric, !FieldDesign.metrics.contains(primaryMetric) {
+            throw ValidationError(Self.unknownMetric(primaryMetric, at: "--primary-metric"))
+        }
+    }
+
+    /// "--primary-metric: unknown metric "latency" (did you mean "latencyMeanMs"?; known: …)".
+    static func unknownMetric(_ name: String, at place: String) -> String {
+        let guess = FieldDesign.metrics.first { $0.lowercased().hasPrefix(name.lowercased().prefix(4)) }
+            .map { "; did you mean \"\($0)\"?" } ?? ""
+        return "\(place): unknown metric \"\(name)\"\(guess) (known: \(FieldDesign.metrics.joined(separator: ", ")))"
     }
 
     /// The design this report is read under: the flags' when `--design` is given (`alwaysValid`: none, overriding a
@@ -43,7 +53,9 @@ extension FieldSplit {
         guard let design else { return try Self.fieldDesign(config: config, feature: feature) }
         guard design == "planned", let looks else { return nil }
         let horizon: FieldDesign.Horizon = horizonDays.map { .days($0) } ?? .installs(horizonInstalls ?? 0)
-        return FieldDesign(horizon: horizon, looks: looks, spending: SpendingFunction(named: spending ?? "") ?? .obrienFleming)
+        var planned = FieldDesign(horizon: horizon, looks: looks, spending: SpendingFunction(named: spending ?? "") ?? .obrienFleming)
+        planned.primaryMetric = primaryMetric
+        return planned
     }
 
     /// The design `config` (the feature's `rollouts.FEATURE.design`, validated) states; nil for the always-valid one.
@@ -52,7 +64,12 @@ extension FieldSplit {
         guard let spending = SpendingFunction(named: planned.spending) else {
             throw CLIError("rollouts.\(feature).design.spending: unknown spending function \"\(planned.spending)\"")
         }
+        if let metric = planned.primaryMetric, !FieldDesign.metrics.contains(metric) {
+            throw CLIError(unknownMetric(metric, at: "rollouts.\(feature).design.primaryMetric"))
+        }
         let horizon: FieldDesign.Horizon = planned.inDays ? .days(planned.horizon) : .installs(Int(planned.horizon))
-        return FieldDesign(horizon: horizon, schedule: planned.looks, spending: spending)
+        var design = FieldDesign(horizon: horizon, schedule: planned.looks, spending: spending)
+        design.primaryMetric = planned.primaryMetric
+        return design
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 @testable import HybridConfig
 import HybridConfigTools
 import HybridCore
+import HybridReport
 import Testing
 
 /// #68 item 3: a rollout's planned-horizon design, validated with errors naming the key.
@@ -32,6 +33,15 @@ struct RolloutDesignValidationTests {
         #expect(spending.first?.message.contains("did you mean \"obrienFleming\"") == true, "\(spending)")
         let kind = Self.errors(["kind": "plannned", "horizon": ["days": 7], "looks": 7])
         #expect(kind.map(\.path) == ["rollouts.summarize.design.kind"] && kind.first?.message.contains("\"planned\"") == true, "\(kind)")
+    }
+
+    @Test("an unknown primary metric is an error at its key; the config's list of metrics is the field report's")
+    func primaryMetric() throws {
+        let unknown = Self.errors(["kind": "planned", "horizon": ["days": 7], "looks": 7, "primaryMetric": "adherance"])
+        #expect(unknown.map(\.path) == ["rollouts.summarize.design.primaryMetric"], "\(unknown)")
+        #expect(unknown.first?.message.contains("did you mean \"adherence\"") == true, "\(unknown)")
+        #expect(Self.errors(["kind": "planned", "horizon": ["days": 7], "looks": 7, "primaryMetric": "latencyMeanMs"]).isEmpty)
+        #expect(RolloutDesign.primaryMetrics == FieldDesign.metrics)
     }
 
     @Test("looks past the horizon, looks below 1, a horizon of 0 or of both kinds, a list in the wrong unit: errors at their paths")

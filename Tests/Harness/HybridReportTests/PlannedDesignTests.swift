@@ -139,6 +139,29 @@ struct PlannedDesignTests {
         #expect(alone.statuses(of: ["a", "b"])["b"]?.rejected == false)
     }
 
+    @Test("a primary metric gets 0.8 of the planned α over the whole run's comparisons of it; a rejection passes its share on")
+    func primaryMetricWeights() throws {
+        var design = FieldDesign(horizon: .days(1), looks: 1, spending: .obrienFleming)
+        design.primaryMetric = "adherence"
+        let key = { (metric: String, segment: String?) in
+            FieldLook.Entry.key(arm: "brief", control: "concise", metric: metric, segment: segment)
+        }
+        let adherence = key("adherence", nil), latency = key("latencyMeanMs", nil), segment = key("adherence", "os=ios")
+        let governor = PlannedLookGovernor(
+            design: design, alpha: 0.05, progress: 1, earlier: [], current: [adherence: 2.2, latency: 2.6, segment: 0.1])
+        let weights = governor.weights(of: [adherence, latency, segment])
+        #expect(abs((weights[adherence] ?? 0) - 0.8) < 1e-12 && abs((weights[latency] ?? 0) - 0.1) < 1e-12)
+        #expect(abs((weights[segment] ?? 0) - 0.1) < 1e-12, "a segment's comparison is not the whole run's")
+        // Adherence at α·0.9·0.8 = 0.036 (|z| 2.10): 2.2 crosses; its 0.8 passes half each to the others, so latency
+        // is tested at 0.045·0.5 (|z| 2.28) and crosses with 2.6, which it would not at 0.045·0.1 (|z| 2.84).
+        let statuses = governor.statuses(of: [adherence, latency, segment])
+        #expect(statuses[adherence]?.rejected == true && abs((statuses[adherence]?.level ?? 0) - 0.036) < 1e-12)
+        #expect(statuses[latency]?.rejected == true && abs((statuses[latency]?.level ?? 0) - 0.0225) < 1e-12)
+        #expect(statuses[segment]?.rejected == false)
+        #expect(design.summary(alpha: 0.05).contains("0.8 of it on adherence"), "a changed primary metric is a changed design")
+        #expect(FieldDesign.metrics == FieldMetric.sequential.map(\.name), "the metrics a design may name are the report's")
+    }
+
     @Test("a report with another design than the run's looks were taken under is refused, saying what was planned and when")
     func aChangedDesignIsRefused() throws {
         let looks = Self.read(Self.events(installs: 30, days: 2), at: [1, 2]).compactMap(\.look)

@@ -110,25 +110,56 @@ struct PlannedLookGovernor {
             text: "planned look \(due) of \(count), t \(FieldDesign.number((fraction * 100).rounded() / 100))")
     }
 
-    /// The planned looks' decision on each of `keys` (the judged comparisons), by Holm in Maurer & Bretz's form.
+    /// The planned looks' decision on each comparison of the family (`keys`, the comparisons judged now, and every
+    /// one a planned look judged before, so the family never shrinks to give the rest a larger share), by the
+    /// sequentially rejective graphical procedure in Maurer & Bretz's group-sequential form: each hypothesis is tested
+    /// at its weight's share of the planned α (``weights(of:)``), and a rejection passes its weight equally to those
+    /// left, whose boundaries are recomputed at the new level over the same fractions.
     func statuses(of keys: [String]) -> [String: Status] {
-        var remaining = keys.filter { zs[$0] != nil }
+        var weights = weights(of: Array(Set(keys).union(zs.keys)).sorted())
         var out: [String: Status] = [:]
         var boundaries: [Double: [Double]] = [:]
-        while !remaining.isEmpty {
-            let level = plannedAlpha / Double(remaining.count)
-            let bounds = boundaries[level] ?? self.boundaries(level: level)
-            boundaries[level] = bounds
+        while !weights.isEmpty {
             var rejected: [String] = []
-            for key in remaining {
+            for (key, weight) in weights where zs[key] != nil {
+                let level = plannedAlpha * weight
+                let bounds = boundaries[level] ?? self.boundaries(level: level)
+                boundaries[level] = bounds
                 let status = status(of: key, bounds: bounds, level: level)
                 out[key] = status
                 if status.rejected { rejected.append(key) }
             }
             guard !rejected.isEmpty else { break }
-            remaining.removeAll { rejected.contains($0) }
+            for key in rejected.sorted() { Self.reject(key, weights: &weights) }
         }
         return out
+    }
+
+    /// The initial weights of `family`: equal (Holm) without a primary metric; with one, the design's primary share
+    /// spread over the whole run's comparisons of that metric and the rest over the others. Fixed by the design and
+    /// the report's metrics before the data, as the procedure needs.
+    func weights(of family: [String]) -> [String: Double] {
+        guard let primary = design.primaryMetric else {
+            return Dictionary(uniqueKeysWithValues: family.map { ($0, 1 / Double(family.count)) })
+        }
+        let isPrimary = { (key: String) -> Bool in
+            let parts = key.split(separator: "\u{1F}", omittingEmptySubsequences: false)
+            return parts.count == 4 && parts[2] == primary && parts[3].isEmpty
+        }
+        let primaries = family.filter(isPrimary).count
+        let others = family.count - primaries
+        let share = primaries == 0 ? 0 : (others == 0 ? 1 : design.primaryShare)
+        return Dictionary(uniqueKeysWithValues: family.map { key in
+            (key, isPrimary(key) ? share / Double(primaries) : (1 - share) / Double(max(1, others)))
+        })
+    }
+
+    /// The family after rejecting `key`: its weight passes equally to every hypothesis left (the complete graph with
+    /// equal edges stays one after a removal, Bretz et al. 2009, Algorithm 1).
+    static func reject(_ key: String, weights: inout [String: Double]) {
+        guard let weight = weights.removeValue(forKey: key), !weights.isEmpty else { return }
+        let share = weight / Double(weights.count)
+        for other in weights.keys { weights[other, default: 0] += share }
     }
 
     private func boundaries(level: Double) -> [Double] {

@@ -45,6 +45,15 @@ public struct FieldDesign: Sendable, Hashable, Codable {
     /// The share of α kept for readings off the plan (between planned looks, or past the horizon); the planned looks
     /// spend the rest. By the union bound the two together hold α.
     public var offPlanShare = 0.1
+    /// The metric the experiment is for (one of ``metrics``): its whole-run comparisons get ``primaryShare`` of the
+    /// planned α and the other comparisons share the rest, so the question the experiment was run to answer does not
+    /// pay for every guardrail; nil: every comparison an equal share (Holm).
+    public var primaryMetric: String?
+    /// The primary metric's share of the planned α.
+    public var primaryShare = 0.8
+
+    /// The field report's metrics a design may name as primary.
+    public static let metrics = ["adherence", "fallbackRate", "errorRate", "latencyMeanMs", "ttftMeanMs", "costPer1000USD"]
 
     /// `looks` equally spaced looks over `horizon`, the last at the horizon.
     public init(horizon: Horizon, looks: Int, spending: SpendingFunction) {
@@ -67,7 +76,8 @@ public struct FieldDesign: Sendable, Hashable, Codable {
         let positions = schedule.map { Self.number($0) }.joined(separator: ", ")
         let where_ = horizon.unit == "day" ? "days \(positions)" : "at \(positions) installs"
         return "planned: \(schedule.count) look\(schedule.count == 1 ? "" : "s") over \(horizon.text) (\(where_)), "
-            + "\(spending.rawValue) spending at α \(Self.number(alpha * (1 - offPlanShare))); readings off the plan "
+            + "\(spending.rawValue) spending at α \(Self.number(alpha * (1 - offPlanShare)))"
+            + (primaryMetric.map { ", \(Self.number(primaryShare)) of it on \($0)" } ?? "") + "; readings off the plan "
             + "decide by the always-valid test at α \(Self.number(alpha * offPlanShare))"
     }
 
