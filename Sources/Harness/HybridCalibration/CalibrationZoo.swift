@@ -170,13 +170,24 @@ public enum CalibrationZoo {
         worse.effect = .init(adherence: -0.10)
         worse.arrivalDays = 7
         worse.looksPerDay = 8
-        worse.powerTarget = 0.85
         list.append(.field(worse))
+        // The same experiment planned: 7 daily looks with adherence primary, still read every 3 hours (the readings
+        // between planned looks decide by the always-valid test at α·0.1). The 85 % target is the planned design's:
+        // the always-valid design above cannot reach it (docs/statistics.md).
+        var plannedWorse = worse
+        plannedWorse.name = "power: −10 pp adherence, installs arriving over 7 days, read every 3 h, 7 planned daily looks (adherence primary)"
+        plannedWorse.design = Self.plannedDesign(days: 7, looks: 7, primary: "adherence")
+        plannedWorse.powerTarget = 0.85
+        list.append(.field(plannedWorse))
         list += planned(effect: -0.08)
         var latency = FieldScenario(name: "power: +20 % mean latency, 1,000 installs, 2 daily looks", installs: 1_000, days: 2)
         latency.effect = .init(latency: 0.20)
-        latency.powerTarget = 0.85
         list.append(.field(latency))
+        var plannedLatency = latency
+        plannedLatency.name = "power: +20 % mean latency, 1,000 installs, 2 planned daily looks (latency primary)"
+        plannedLatency.design = Self.plannedDesign(days: 2, looks: 2, primary: "latencyMeanMs")
+        plannedLatency.powerTarget = 0.85
+        list.append(.field(plannedLatency))
         var better = OfflineScenario(name: "power: offline variant b fails 20 pp less, 40 cases × 3 repeats", cases: 40, repeats: 3)
         better.improvement = 0.20
         list.append(.offline(better))
@@ -204,11 +215,16 @@ public enum CalibrationZoo {
 
     /// The planned-horizon design's rows (#68): 200 installs, 7 planned daily looks (O'Brien–Fleming spending), read
     /// daily and every 3 hours for the null, daily with the treatment `effect` worse on adherence for the power.
+    /// The design a team that runs an experiment for one metric states: O'Brien–Fleming looks, the question it was run
+    /// for with 0.8 of the planned α and the guardrails sharing the rest.
+    static func plannedDesign(days: Double, looks: Int, primary: String) -> FieldDesign {
+        var design = FieldDesign(horizon: .days(days), looks: looks, spending: .obrienFleming)
+        design.primaryMetric = primary
+        return design
+    }
+
     static func planned(effect: Double) -> [Scenario] {
-        // The design a team that runs an experiment for adherence states: the question it was run for gets 0.8 of
-        // the planned α, the guardrails share the rest.
-        var design = FieldDesign(horizon: .days(7), looks: 7, spending: .obrienFleming)
-        design.primaryMetric = "adherence"
+        let design = plannedDesign(days: 7, looks: 7, primary: "adherence")
         guard effect == 0 else {
             var power = FieldScenario(
                 name: "power: −\(Int((-effect * 100).rounded())) pp adherence, 200 installs, 7 planned daily looks", installs: 200, days: 7)

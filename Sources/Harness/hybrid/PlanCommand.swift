@@ -11,7 +11,8 @@ struct PlanCommand: ParsableCommand {
         discussion: """
             Offline, the case is the unit and both arms answer every case (the paired one-sided test recommend \
             claims with); in the field, the install is, in two equal groups: the always-valid test the field report \
-            runs (read at any look), a fixed horizon read once, and a fixed number of planned looks each at α/looks. \
+            runs (read at any look), a fixed horizon read once, and the planned design (--looks equally spaced \
+            looks with Lan–DeMets boundaries, the metric primary: 0.8 of the 90 % of α the planned looks spend). \
             Arms are taken as independent on each case (the most variance a pair can have when nothing is known); \
             two arms that agree on most cases need fewer.
             """)
@@ -22,11 +23,15 @@ struct PlanCommand: ParsableCommand {
     @Option(help: "The current arm's value, in [0, 1] (0.7: 70 % of answers pass their checks).")
     var baseline: Double
 
-    @Option(help: "The difference to detect, not 0 (0.05: five points better; −0.05: five points worse).")
+    // Unconditional: a worse arm is planned for with a negative effect, which must not read as a flag.
+    @Option(parsing: .unconditional, help: "The difference to detect, not 0 (0.05: five points better; -0.05: five points worse).")
     var effect: Double
 
-    @Option(help: "Planned looks for the fixed-look field design (each at α/looks).")
-    var looks = 1
+    @Option(help: "Looks of the planned field design, equally spaced over its horizon.")
+    var looks = 7
+
+    @Option(help: "The planned design's alpha-spending function: obrienFleming (default) or pocock.")
+    var spending = "obrienFleming"
 
     @Option(help: "Installs that join per day, both groups together; prints the days each field design needs.")
     var installsPerDay: Int?
@@ -45,6 +50,9 @@ struct PlanCommand: ParsableCommand {
             throw ValidationError("--baseline \(baseline) with --effect \(effect) puts the other arm at \(baseline + effect), outside [0, 1]")
         }
         guard looks >= 1 else { throw ValidationError("--looks \(looks): at least 1") }
+        guard SpendingFunction(named: spending) != nil else {
+            throw ValidationError("--spending: unknown spending function \"\(spending)\" (known: \(SpendingFunction.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
         guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha \(alpha) is outside (0, 1)") }
         guard power > 0, power < 1 else { throw ValidationError("--power \(power) is outside (0, 1)") }
         if let installsPerDay, installsPerDay < 1 { throw ValidationError("--installs-per-day \(installsPerDay): at least 1") }
@@ -57,8 +65,10 @@ struct PlanCommand: ParsableCommand {
         print(String(format: "adherence %.3g → %.3g (%+.3g), α %.3g, power %.0f %%:", baseline, baseline + effect, effect, alpha, power * 100))
         let offline = plan.offline
         print("  \(offline.design): \(offline.units.map { "\($0) cases" } ?? "not reachable")")
-        var field = [plan.alwaysValid(), plan.fixedHorizon()]
-        if looks > 1 { field.append(plan.fixedHorizon(looks: looks)) }
+        let field = [
+            plan.alwaysValid(), plan.planned(looks: looks, spending: SpendingFunction(named: spending) ?? .obrienFleming),
+            plan.fixedHorizon(),
+        ]
         for need in field {
             let installs = need.units.map { "\($0) installs per group (\($0 * 2) in all)" } ?? "not reachable"
             var days = ""
@@ -67,6 +77,6 @@ struct PlanCommand: ParsableCommand {
             }
             print("  \(need.design): \(installs)\(days)")
         }
-        print("Repeats (--repeat k) measure each case's noise, not more cases: plan cases. A planned group-sequential design (#68) is not available yet.")
+        print("Repeats (--repeat k) measure each case's noise, not more cases: plan cases. The planned design is the report's `design` (docs/field-experiments.md); the fixed horizon is the most a single look could do.")
     }
 }

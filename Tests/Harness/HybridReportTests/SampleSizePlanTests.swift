@@ -1,15 +1,19 @@
+import Foundation
 import HybridReport
 import Testing
 
 /// `hybrid plan`'s calculation: the textbook fixed-horizon size, the always-valid test's price, planned looks in
 /// between, and the refusals.
 @Suite struct SampleSizePlanTests {
-    @Test("70 % → 75 %: 1,248 installs a group at a fixed horizon (two-sided z), more for 7 looks, most always-valid")
+    @Test("70 % → 75 %: 1,248 installs a group at a fixed horizon (two-sided z), more for 7 planned looks, most always-valid")
     func fieldDesigns() throws {
         let plan = try #require(SampleSizePlan(baseline: 0.7, effect: 0.05))
         let fixed = try #require(plan.fixedHorizon().units)
         #expect(fixed == 1_248, "(1.960 + 0.842)² × (0.21 + 0.1875) / 0.05²")
-        let sevenLooks = try #require(plan.fixedHorizon(looks: 7).units)
+        let sevenLooks = try #require(plan.planned(looks: 7).units)
+        // One planned look with the whole α is the fixed horizon, up to the integration's rounding.
+        let one = try #require(plan.planned(looks: 1, share: 1).units)
+        #expect(abs(one - fixed) <= 2, "\(one) against \(fixed)")
         let alwaysValid = try #require(plan.alwaysValid().units)
         #expect(fixed < sevenLooks && sevenLooks < alwaysValid, "\(fixed) < \(sevenLooks) < \(alwaysValid)")
         // The always-valid size is the smallest whose MDE reaches the effect.
@@ -31,5 +35,34 @@ import Testing
         #expect(SampleSizePlan(baseline: 0.7, effect: 0) == nil)
         #expect(SampleSizePlan(baseline: 1.2, effect: 0.1) == nil)
         #expect(SampleSizePlan(baseline: 0.95, effect: 0.1) == nil)
+    }
+}
+
+/// The planned design's power, which `hybrid plan` solves for, against simulated Brownian paths.
+@Suite struct GroupSequentialPowerTests {
+    @Test("O'Brien–Fleming, 7 equal looks, α 0.036, drift 2.8: the integration's power within 1 point of 40,000 simulated paths")
+    func powerMatchesSimulation() throws {
+        let fractions = (1...7).map { Double($0) / 7 }
+        let design = try #require(GroupSequentialDesign(spending: .obrienFleming, alpha: 0.036, fractions: fractions))
+        let bounds = design.boundaries()
+        let computed = design.power(drift: 2.8, boundaries: bounds)
+        var rng = SplitMix64(seed: 3)
+        var crossed = 0
+        let paths = 40_000
+        for _ in 0..<paths {
+            var score = 0.0
+            var previous = 0.0
+            for (t, c) in zip(fractions, bounds) {
+                let step = t - previous
+                previous = t
+                // Box–Muller: one normal increment per look.
+                let u = max(rng.nextUnit(), 1e-300), v = rng.nextUnit()
+                score += 2.8 * step + step.squareRoot() * (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
+                if abs(score / t.squareRoot()) >= c { crossed += 1; break }
+            }
+        }
+        let simulated = Double(crossed) / Double(paths)
+        #expect(abs(computed - simulated) < 0.01, "integration \(computed), simulation \(simulated)")
+        #expect(abs(design.power(drift: 0, boundaries: bounds) - 0.036) < 0.001, "no drift: the design's α")
     }
 }

@@ -49,6 +49,20 @@ public struct GroupSequentialDesign: Sendable, Hashable {
         return bounds
     }
 
+    /// The chance that some look crosses its boundary in `boundaries` (from ``boundaries()``) when the z statistic at
+    /// t = 1 has mean `drift` (the effect over the standard error the whole horizon would give): the design's power.
+    public func power(drift: Double, boundaries: [Double]) -> Double {
+        var region = Region.start
+        var crossed = 0.0
+        for (j, t) in fractions.enumerated() where j < boundaries.count {
+            let step = t - (j == 0 ? 0 : fractions[j - 1])
+            let limit = boundaries[j] * t.squareRoot()
+            crossed += region.crossing(at: limit, step: step, shift: drift * step)
+            region = region.next(limit: limit, step: step, shift: drift * step)
+        }
+        return min(1, crossed)
+    }
+
     /// The c whose crossing probability from `region` is `increment`, by bisection (crossing falls as c grows).
     private func boundary(spending increment: Double, t: Double, step: Double, region: Region) -> Double {
         guard increment > 0 else { return Self.largestBoundary }
@@ -70,18 +84,20 @@ public struct GroupSequentialDesign: Sendable, Hashable {
         /// Before the first look: S = 0 with probability 1.
         static let start = Region(points: [0], mass: [1])
 
-        /// P(continued so far and |S_next| ≥ limit), S_next = S + N(0, step).
-        func crossing(at limit: Double, step: Double) -> Double {
+        /// P(continued so far and |S_next| ≥ limit), S_next = S + shift + N(0, step) (shift: the drift over the step,
+        /// 0 under "no difference").
+        func crossing(at limit: Double, step: Double, shift: Double = 0) -> Double {
             let sd = step.squareRoot()
             var total = 0.0
             for (s, m) in zip(points, mass) {
-                total += m * (NormalDistribution.cdf((-limit - s) / sd) + NormalDistribution.cdf((s - limit) / sd))
+                let centre = s + shift
+                total += m * (NormalDistribution.cdf((-limit - centre) / sd) + NormalDistribution.cdf((centre - limit) / sd))
             }
             return total
         }
 
         /// The sub-density of S_next on (−limit, limit).
-        func next(limit: Double, step: Double) -> Region {
+        func next(limit: Double, step: Double, shift: Double = 0) -> Region {
             let n = GroupSequentialDesign.gridPoints
             let h = 2 * limit / Double(n - 1)
             let sd = step.squareRoot()
@@ -92,7 +108,7 @@ public struct GroupSequentialDesign: Sendable, Hashable {
                 let x = -limit + Double(i) * h
                 var density = 0.0
                 for (s, m) in zip(points, mass) {
-                    let d = (x - s) / sd
+                    let d = (x - s - shift) / sd
                     density += m * norm * exp(-0.5 * d * d)
                 }
                 let simpson = (i == 0 || i == n - 1) ? 1.0 : (i % 2 == 1 ? 4.0 : 2.0)

@@ -56,13 +56,43 @@ public struct SampleSizePlan: Sendable {
     }
 
     /// Field installs per group read once at the end: the fixed-horizon two-sided z-test (the most any valid
-    /// single-look test has); with `looks` planned reads, each at α/looks (Bonferroni: valid, conservative).
-    public func fixedHorizon(looks: Int = 1) -> Need {
-        let a = alpha / Double(max(1, looks))
-        let z = NormalDistribution.quantile(1 - a / 2) + NormalDistribution.quantile(power)
+    /// single-look test has).
+    public func fixedHorizon() -> Need {
+        let z = NormalDistribution.quantile(1 - alpha / 2) + NormalDistribution.quantile(power)
         let units = (z * z * unitVariance / (effect * effect)).rounded(.up)
-        let design = looks > 1 ? "field, \(looks) planned looks each at α/\(looks)" : "field, fixed horizon (one look at the end)"
-        return Need(design: design, units: units.isFinite ? Int(units) : nil)
+        return Need(design: "field, fixed horizon (one look at the end, α for this metric alone)", units: units.isFinite ? Int(units) : nil)
+    }
+
+    /// Field installs per group at the horizon of a planned design (the report's `FieldDesign`): `looks` equally
+    /// spaced looks with `spending`'s Lan–DeMets boundaries at the share of α the planned looks spend on the metric
+    /// (`share`: 0.9 of α for the planned looks × 0.8 for a primary metric), the fewest whose chance of crossing at
+    /// some look reaches the plan's power.
+    public func planned(looks: Int, spending: SpendingFunction = .obrienFleming, share: Double = 0.9 * 0.8) -> Need {
+        let count = max(1, looks)
+        let design = "field, planned: \(count) look\(count == 1 ? "" : "s") (\(spending.rawValue)), the metric primary (0.8 of the 90 % of α the planned looks spend)"
+        guard let gs = GroupSequentialDesign(
+            spending: spending, alpha: alpha * share, fractions: (1...count).map { Double($0) / Double(count) })
+        else { return Need(design: design, units: nil) }
+        let bounds = gs.boundaries()
+        func reaches(_ n: Int) -> Bool {
+            gs.power(drift: abs(effect) / (unitVariance / Double(n)).squareRoot(), boundaries: bounds) >= power
+        }
+        return Need(design: design, units: Self.fewest(reaches))
+    }
+
+    /// The fewest n ≥ 2 for which `reaches` holds (it holds for every larger n), or nil past 100 million.
+    static func fewest(_ reaches: (Int) -> Bool) -> Int? {
+        var high = 2
+        while !reaches(high) {
+            guard high < 100_000_000 else { return nil }
+            high *= 2
+        }
+        var low = high / 2
+        while low + 1 < high {
+            let mid = (low + high) / 2
+            if reaches(mid) { high = mid } else { low = mid }
+        }
+        return high
     }
 
     /// Field installs per group for the always-valid test the field report runs (mixture SPRT, τ = 5 points for
@@ -74,16 +104,6 @@ public struct SampleSizePlan: Sendable {
             else { return false }
             return mde <= abs(effect)
         }
-        var high = 2
-        while !detects(high) {
-            guard high < 100_000_000 else { return Need(design: design, units: nil) }
-            high *= 2
-        }
-        var low = high / 2
-        while low + 1 < high {
-            let mid = (low + high) / 2
-            if detects(mid) { high = mid } else { low = mid }
-        }
-        return Need(design: design, units: high)
+        return Need(design: design, units: Self.fewest(detects))
     }
 }
