@@ -266,10 +266,10 @@ public enum CalibrationZoo {
                 case false?: break
                 case nil: row.notApplicable += 1
                 }
-                if let anchor = result.anchor, result.detected != nil {
+                if !row.isNull, let anchor = result.anchor, result.detected != nil {
                     row.anchorDetections = (row.anchorDetections ?? 0) + (anchor ? 1 : 0)
                 }
-                if let anchor = result.anchorHolm, result.detected != nil {
+                if !row.isNull, let anchor = result.anchorHolm, result.detected != nil {
                     row.anchorHolmDetections = (row.anchorHolmDetections ?? 0) + (anchor ? 1 : 0)
                 }
                 if next < experiments { start() }
