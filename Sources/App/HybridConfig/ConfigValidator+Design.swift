@@ -58,11 +58,15 @@ extension ConfigValidator.Checker {
         }
         let list = horizon.days ? design.lookDays : design.lookInstalls.map { $0.map(Double.init) }
         if let looks = design.looks, looks < 1 { error(path.key("looks"), "must be at least 1, found \(looks)") }
+        if let looks = design.looks, looks > RolloutDesign.maxLooks {
+            error(path.key("looks"), "at most \(RolloutDesign.maxLooks) planned looks, found \(looks): read more often off the plan instead (those readings decide by the always-valid test)")
+        }
         guard let list else {
             if design.looks == nil { error(path.key("looks"), "a planned design states its looks: \"looks\": 7 or \(listKey)") }
             return
         }
         if list.isEmpty { error(path.key(listKey), "list at least one look") }
+        if list.count > RolloutDesign.maxLooks { error(path.key(listKey), "at most \(RolloutDesign.maxLooks) planned looks, found \(list.count)") }
         if let looks = design.looks, looks >= 1, looks != list.count {
             error(path.key("looks"), "\(looks) looks, but \(listKey) lists \(list.count)")
         }

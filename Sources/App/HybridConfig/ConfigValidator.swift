@@ -288,7 +288,7 @@ public enum ConfigValidator {
         each(tree["rollouts"]) { name, rollout in
             let p = root.key("rollouts").key(name)
             check(rollout, ["seed", "arms", "plan", "design"], p)
-            check(rollout["design"], ["kind", "horizon", "looks", "lookDays", "lookInstalls", "spending"], p.key("design"))
+            check(rollout["design"], ["kind", "horizon", "looks", "lookDays", "lookInstalls", "spending", "primaryMetric"], p.key("design"))
             check(rollout["design"]?["horizon"], ["days", "installs"], p.key("design").key("horizon"))
             check(rollout["plan"], ["arm", "stages", "minStageHours", "minInstallsPerArm", "guardrails"], p.key("plan"))
             if case .array(let guardrails)? = rollout["plan"]?["guardrails"] {

@@ -35,6 +35,7 @@ extension FieldSplit {
         }
         guard let looks else { throw ValidationError("--design planned needs --looks") }
         try OptionChecks.atLeast(1, looks, option: "--looks")
+        guard looks <= 100 else { throw ValidationError("--looks \(looks): at most 100 planned looks (read more often off the plan instead)") }
         if let primaryMetric, !FieldDesign.metrics.contains(primaryMetric) {
             throw ValidationError(Self.unknownMetric(primaryMetric, at: "--primary-metric"))
         }

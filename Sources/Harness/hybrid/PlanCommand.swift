@@ -27,13 +27,13 @@ struct PlanCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "The difference to detect, not 0 (0.05: five points better; -0.05: five points worse).")
     var effect: Double
 
-    @Option(help: "Looks of the planned field design, equally spaced over its horizon.")
+    @Option(parsing: .unconditional, help: "Looks of the planned field design, equally spaced over its horizon (1 to 100).")
     var looks = 7
 
     @Option(help: "The planned design's alpha-spending function: obrienFleming (default) or pocock.")
     var spending = "obrienFleming"
 
-    @Option(help: "Installs that join per day, both groups together; prints the days each field design needs.")
+    @Option(parsing: .unconditional, help: "Installs that join per day, both groups together; prints the days each field design needs.")
     var installsPerDay: Int?
 
     @Option(help: "Significance level α, in (0, 1).")
@@ -44,17 +44,27 @@ struct PlanCommand: ParsableCommand {
 
     func validate() throws {
         guard metric == "adherence" else { throw ValidationError("--metric \(metric): only adherence (a pass rate) is planned for") }
-        guard (0...1).contains(baseline) else { throw ValidationError("--baseline \(baseline) is outside [0, 1]: it is a pass rate") }
+        guard (0...1).contains(baseline) else {
+            let hint = baseline > 1 && baseline <= 100 ? String(format: " (%g %% is --baseline %g)", baseline, baseline / 100) : ""
+            throw ValidationError("--baseline \(baseline) is outside [0, 1]: it is a pass rate\(hint)")
+        }
         guard effect != 0, effect.isFinite else { throw ValidationError("--effect 0: name the difference to detect (0.05: five points)") }
         guard (0...1).contains(baseline + effect) else {
             throw ValidationError("--baseline \(baseline) with --effect \(effect) puts the other arm at \(baseline + effect), outside [0, 1]")
         }
         guard looks >= 1 else { throw ValidationError("--looks \(looks): at least 1") }
+        guard looks <= 100 else { throw ValidationError("--looks \(looks): at most 100 planned looks (read more often off the plan instead)") }
         guard SpendingFunction(named: spending) != nil else {
-            throw ValidationError("--spending: unknown spending function \"\(spending)\" (known: \(SpendingFunction.allCases.map(\.rawValue).joined(separator: ", ")))")
+            let known = SpendingFunction.allCases.map(\.rawValue)
+            let guess = known.first { $0.lowercased() == spending.lowercased() || $0.lowercased().hasPrefix(spending.lowercased().prefix(3)) }
+                .map { "; did you mean \"\($0)\"?" } ?? ""
+            throw ValidationError("--spending: unknown spending function \"\(spending)\"\(guess) (known: \(known.joined(separator: ", ")))")
         }
         guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha \(alpha) is outside (0, 1)") }
-        guard power > 0, power < 1 else { throw ValidationError("--power \(power) is outside (0, 1)") }
+        guard power > 0, power < 1 else {
+            let hint = power > 1 && power < 100 ? String(format: " (%g %% is --power %g)", power, power / 100) : ""
+            throw ValidationError("--power \(power) is outside (0, 1)\(hint)")
+        }
         if let installsPerDay, installsPerDay < 1 { throw ValidationError("--installs-per-day \(installsPerDay): at least 1") }
     }
 
@@ -65,18 +75,39 @@ struct PlanCommand: ParsableCommand {
         print(String(format: "adherence %.3g → %.3g (%+.3g), α %.3g, power %.0f %%:", baseline, baseline + effect, effect, alpha, power * 100))
         let offline = plan.offline
         print("  \(offline.design): \(offline.units.map { "\($0) cases" } ?? "not reachable")")
-        let field = [
-            plan.alwaysValid(), plan.planned(looks: looks, spending: SpendingFunction(named: spending) ?? .obrienFleming),
-            plan.fixedHorizon(),
-        ]
-        for need in field {
-            let installs = need.units.map { "\($0) installs per group (\($0 * 2) in all)" } ?? "not reachable"
-            var days = ""
-            if let units = need.units, let rate = installsPerDay {
-                days = String(format: ", about %d days at %d installs a day", Int((Double(units * 2) / Double(rate)).rounded(.up)), rate)
-            }
-            print("  \(need.design): \(installs)\(days)")
+        let spendingFunction = SpendingFunction(named: spending) ?? .obrienFleming
+        let planned = plan.planned(looks: looks, spending: spendingFunction)
+        // Without a primary metric the report gives every one of its six metrics an equal share (Holm).
+        let unweighted = plan.planned(
+            looks: looks, spending: spendingFunction, share: 0.9 / 6,
+            shareText: "no primary metric (a sixth of the 90 %: Holm over the report's six metrics)")
+        for need in [plan.alwaysValid(), planned, unweighted, plan.fixedHorizon()] {
+            print("  \(need.design): \(installs(need))")
         }
-        print("Repeats (--repeat k) measure each case's noise, not more cases: plan cases. The planned design is the report's `design` (docs/field-experiments.md); the fixed horizon is the most a single look could do.")
+        print("""
+            Which to use: a team that can say when it will look plans the looks (the planned line, with the design \
+            below in the rollout); one that will read the report whenever it likes keeps the always-valid default; \
+            the fixed horizon is the most any single look could do, for comparison. Offline, plan cases: repeats \
+            (--repeat k) measure each case's noise, not more cases.
+            """)
+        if let units = planned.units { print(designLine(installs: units * 2)) }
+    }
+
+    /// "  1412 installs per group (2824 in all), about 29 days at 100 installs a day".
+    private func installs(_ need: SampleSizePlan.Need) -> String {
+        guard let units = need.units else { return "not reachable" }
+        var text = "\(units) installs per group (\(units * 2) in all)"
+        if let rate = installsPerDay {
+            text += String(format: ", about %d days at %d installs a day", Int((Double(units * 2) / Double(rate)).rounded(.up)), rate)
+        }
+        return text
+    }
+
+    /// The rollout's `design` for the planned line, ready to paste (a days horizon when the inflow is known).
+    private func designLine(installs: Int) -> String {
+        let horizon = installsPerDay.map { "{ \"days\": \(Int((Double(installs) / Double($0)).rounded(.up))) }" }
+            ?? "{ \"installs\": \(installs) }"
+        return "The planned line's design (rollouts.FEATURE.design): { \"kind\": \"planned\", \"horizon\": \(horizon), "
+            + "\"looks\": \(looks), \"spending\": \"\(spending)\", \"primaryMetric\": \"adherence\" }"
     }
 }

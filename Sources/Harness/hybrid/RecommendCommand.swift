@@ -116,6 +116,10 @@ struct RecommendCommand: AsyncParsableCommand {
                 return
             }
             if runs.count == 1, isField {
+                if hedgeAfter != nil || byInput {
+                    throw CLIError(
+                        "\(runs[0]) is a field run: --hedge-after and --by-input simulate routes over an eval run's stored answers; recommend them from an eval run (`hybrid eval`), then roll the result out")
+                }
                 let report = try await FieldRunReport.build(
                     run: runs[0], store: store, fieldStore: fieldStore, document: document, control: nil,
                     options: ReportOptions(), segments: split)

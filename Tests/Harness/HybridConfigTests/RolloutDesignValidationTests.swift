@@ -42,6 +42,16 @@ struct RolloutDesignValidationTests {
         #expect(unknown.first?.message.contains("did you mean \"adherence\"") == true, "\(unknown)")
         #expect(Self.errors(["kind": "planned", "horizon": ["days": 7], "looks": 7, "primaryMetric": "latencyMeanMs"]).isEmpty)
         #expect(RolloutDesign.primaryMetrics == FieldDesign.metrics)
+        // The docs' example loads without a warning (the key is known to the unknown-key check too).
+        let documented = try ConfigValidator.load(Fixtures.config {
+            $0.set(["rollouts", "summarize", "design"], [
+                "kind": "planned", "horizon": ["days": 7], "looks": 7, "spending": "obrienFleming", "primaryMetric": "adherence",
+            ])
+        })
+        #expect(documented.warnings.isEmpty, "\(documented.warnings)")
+        #expect(documented.document.rollouts["summarize"]?.design?.primaryMetric == "adherence")
+        let many = Self.errors(["kind": "planned", "horizon": ["days": 30], "looks": 720])
+        #expect(many.map(\.path) == ["rollouts.summarize.design.looks"] && many.first?.message.contains("at most 100") == true, "\(many)")
     }
 
     @Test("looks past the horizon, looks below 1, a horizon of 0 or of both kinds, a list in the wrong unit: errors at their paths")

@@ -187,7 +187,10 @@ public struct FieldReportBuilder: Sendable {
             effectsReportable: reportable, arms: whole.arms.map(\.summary),
             comparisons: Array(family.prefix(whole.comparisons.count)),
             method: method(reportable: reportable, srmKnown: srm != nil, prePeriod: !before.isEmpty)
-                + (governor.map(Self.designMethod) ?? ""))
+                + (governor.map(Self.designMethod) ?? "")
+                + (governor != nil && !reportable
+                    ? " No look is kept while no effect is reported, so this reading neither counts as a planned look nor records the design with the run."
+                    : ""))
         analysis.minimumInstalls = minimumInstalls
         analysis.ruleBranches = Self.ruleBranches(events, level: options.bootstrap.effectiveConfidenceLevel)
         if !prePeriod.isEmpty {

@@ -109,5 +109,30 @@ extension FieldDesign {
             self.look = look
             self.fraction = fraction
         }
+
+        private enum CodingKeys: String, CodingKey { case design, since, position, look, fraction }
+
+        /// `since` as ISO 8601 in report.json, like the report's other times (a bare `Date` would be seconds since 2001).
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(design, forKey: .design)
+            try container.encode(since.formatted(.iso8601), forKey: .since)
+            try container.encode(position, forKey: .position)
+            try container.encodeIfPresent(look, forKey: .look)
+            try container.encodeIfPresent(fraction, forKey: .fraction)
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            design = try container.decode(String.self, forKey: .design)
+            let text = try container.decode(String.self, forKey: .since)
+            guard let date = try? Date(text, strategy: .iso8601) else {
+                throw DecodingError.dataCorruptedError(forKey: .since, in: container, debugDescription: "not an ISO 8601 time: \(text)")
+            }
+            since = date
+            position = try container.decode(String.self, forKey: .position)
+            look = try container.decodeIfPresent(Int.self, forKey: .look)
+            fraction = try container.decodeIfPresent(Double.self, forKey: .fraction)
+        }
     }
 }

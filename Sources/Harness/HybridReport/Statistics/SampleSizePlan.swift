@@ -67,17 +67,26 @@ public struct SampleSizePlan: Sendable {
     /// spaced looks with `spending`'s Lan–DeMets boundaries at the share of α the planned looks spend on the metric
     /// (`share`: 0.9 of α for the planned looks × 0.8 for a primary metric), the fewest whose chance of crossing at
     /// some look reaches the plan's power.
-    public func planned(looks: Int, spending: SpendingFunction = .obrienFleming, share: Double = 0.9 * 0.8) -> Need {
+    public func planned(
+        looks: Int, spending: SpendingFunction = .obrienFleming, share: Double = 0.9 * 0.8,
+        shareText: String = "the metric primary (0.8 of the 90 % of α the planned looks spend)"
+    ) -> Need {
         let count = max(1, looks)
-        let design = "field, planned: \(count) look\(count == 1 ? "" : "s") (\(spending.rawValue)), the metric primary (0.8 of the 90 % of α the planned looks spend)"
+        let design = "field, planned: \(count) look\(count == 1 ? "" : "s") (\(spending.rawValue)), " + shareText
         guard let gs = GroupSequentialDesign(
             spending: spending, alpha: alpha * share, fractions: (1...count).map { Double($0) / Double(count) })
         else { return Need(design: design, units: nil) }
         let bounds = gs.boundaries()
-        func reaches(_ n: Int) -> Bool {
-            gs.power(drift: abs(effect) / (unitVariance / Double(n)).squareRoot(), boundaries: bounds) >= power
+        // Power grows with the drift (the z the whole horizon would give), so solve for the drift once and turn it
+        // into installs, instead of integrating at every candidate count.
+        var low = 0.0, high = 20.0
+        guard gs.power(drift: high, boundaries: bounds) >= power else { return Need(design: design, units: nil) }
+        for _ in 0..<40 where high - low > 1e-4 {
+            let mid = (low + high) / 2
+            if gs.power(drift: mid, boundaries: bounds) >= power { high = mid } else { low = mid }
         }
-        return Need(design: design, units: Self.fewest(reaches))
+        let units = (high * high * unitVariance / (effect * effect)).rounded(.up)
+        return Need(design: design, units: units.isFinite && units < 1e9 ? max(2, Int(units)) : nil)
     }
 
     /// The fewest n ≥ 2 for which `reaches` holds (it holds for every larger n), or nil past 100 million.
