@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:152", Snippet_app_integration_152.run),
-        ("docs/app-integration.md:222", Snippet_app_integration_222.run),
-        ("docs/app-integration.md:313", Snippet_app_integration_313.run),
-        ("docs/app-integration.md:360", Snippet_app_integration_360.run),
-        ("docs/app-integration.md:512", Snippet_app_integration_512.run),
+        ("docs/app-integration.md:224", Snippet_app_integration_224.run),
+        ("docs/app-integration.md:294", Snippet_app_integration_294.run),
+        ("docs/app-integration.md:385", Snippet_app_integration_385.run),
+        ("docs/app-integration.md:432", Snippet_app_integration_432.run),
+        ("docs/app-integration.md:584", Snippet_app_integration_584.run),
     ]
 }
