@@ -6,18 +6,18 @@ import Tracing
 /// `RouterDefaults.captureMessageContent`: prompts hold what users typed. What reaches here is the rendered request
 /// and the model's answer, never a model's configuration, so no API key or header can.
 enum ContentCapture {
-    static func add(_ request: GenerationRequest, _ response: GenerationResponse?, to attributes: inout SpanAttributes) {
+    static func add(_ request: GenerationRequest, _ response: GenerationResponse?, to attributes: inout AttributeList) {
         if let instructions = request.instructions {
-            attributes[GenAINames.systemInstructions] = JSONValue.array([textPart(instructions)]).canonicalJSON
+            attributes.add(GenAINames.systemInstructions, JSONValue.array([textPart(instructions)]).canonicalJSON)
         }
-        attributes[GenAINames.inputMessages] = JSONValue.array(request.messages.map(message)).canonicalJSON
+        attributes.add(GenAINames.inputMessages, JSONValue.array(request.messages.map(message)).canonicalJSON)
         if let response {
             var output = message(ChatMessage.assistant(response.text, toolCalls: response.toolCalls))
             if case .object(var fields) = output {
                 fields["finish_reason"] = .string(response.finishReason.conventionName)
                 output = .object(fields)
             }
-            attributes[GenAINames.outputMessages] = JSONValue.array([output]).canonicalJSON
+            attributes.add(GenAINames.outputMessages, JSONValue.array([output]).canonicalJSON)
         }
     }
 
