@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:224", Snippet_app_integration_224.run),
-        ("docs/app-integration.md:294", Snippet_app_integration_294.run),
-        ("docs/app-integration.md:385", Snippet_app_integration_385.run),
-        ("docs/app-integration.md:432", Snippet_app_integration_432.run),
-        ("docs/app-integration.md:584", Snippet_app_integration_584.run),
+        ("docs/app-integration.md:226", Snippet_app_integration_226.run),
+        ("docs/app-integration.md:296", Snippet_app_integration_296.run),
+        ("docs/app-integration.md:387", Snippet_app_integration_387.run),
+        ("docs/app-integration.md:434", Snippet_app_integration_434.run),
+        ("docs/app-integration.md:586", Snippet_app_integration_586.run),
     ]
 }
