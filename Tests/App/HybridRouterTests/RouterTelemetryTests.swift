@@ -224,6 +224,22 @@ struct RouterTelemetryTests {
         #expect(try metrics.expectCounter("hybrid.router.cost", [("hybrid.feature", Fixtures.feature)]).totalValue == 4)
     }
 
+    @Test("a stream is one request span too, a child of the app's span, and its call a child of it")
+    func streamSpan() async throws {
+        let tracer = InMemoryTracer()
+        let a = ScriptedLanguageModel(id: "a", whenExhausted: .reply("streamed words"))
+        let router = Self.router([a], tracer: tracer)
+        let app = tracer.startSpan("app action")
+        try await InstrumentationContext.withValue(app.context) {
+            for try await _ in router.stream(feature: Fixtures.feature, input: Fixtures.input) {}
+        }
+        app.end()
+        let finished = tracer.finishedSpans
+        let request = try #require(finished.first { $0.operationName == "chat a-model" && $0.parentSpanID == app.context.inMemorySpanContext?.spanID })
+        let calls = finished.filter { $0.parentSpanID == request.spanID }
+        #expect(calls.map { Self.string($0, "hybrid.attempt.outcome") } == ["served"])
+    }
+
     @Test("a conversation turn is one request span whose children are every step's calls")
     func conversationTurn() async throws {
         let tracer = InMemoryTracer()
