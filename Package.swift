@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // Layers, in data-flow order: config → providers → router → runner → store → report → recommend.
 // App products (HybridCore, HybridTransport, HybridConfig, HybridProviders, HybridRouter; umbrella HybridAI) need only
-// Foundation, swift-log and the platform's crypto (CryptoKit; libcrypto on Linux). The harness adds HybridCurl
+// Foundation, swift-log, the swift-distributed-tracing and swift-metrics APIs (no-ops until the app bootstraps a
+// backend) and the platform's crypto (CryptoKit; libcrypto on Linux). The harness adds HybridCurl
 // (libcurl), HybridLocalModel (llama-server child processes) and HybridStore (SQLite); `PackageLayoutTests` fails if
 // an app product reaches any of them.
 import PackageDescription
@@ -12,8 +13,8 @@ let strict: [SwiftSetting] = [
 ]
 
 // The harness's packages (SQLite, the HTTP servers, the CLI parser) are used only under the `Harness` trait, on by
-// default: an app that depends on HybridAI with `traits: []` resolves and fetches swift-log alone (SE-0450 prunes a
-// dependency every use of which is trait-guarded). One trait per condition: SwiftPM 6.2 reads several as all-of.
+// default: an app that depends on HybridAI with `traits: []` resolves and fetches swift-log, swift-distributed-tracing
+// and swift-metrics alone (SE-0450 prunes a dependency every use of which is trait-guarded). One trait per condition: SwiftPM 6.2 reads several as all-of.
 let harness: TargetDependencyCondition? = .when(traits: ["Harness"])
 
 let package = Package(
@@ -42,6 +43,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The router's spans and metrics (#69): the API packages only; an app picks the backend (swift-otel, …).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // The GenAI attribute names the router spells itself, compared with the conventions' constants by a harness
+        // test. Its GenAI names sit behind the `Experimental` trait, which wants the minor version pinned.
+        .package(url: "https://github.com/swift-otel/swift-otel-semantic-conventions", .upToNextMinor(from: "1.44.0"), traits: ["Experimental"]),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         // The local results viewer (`hybrid view`) only; no library product an app embeds depends on these.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -143,6 +150,8 @@ let package = Package(
             dependencies: [
                 "HybridCore", "HybridConfig", "HybridProviders", "HybridTransport",
                 "HybridCrypto",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ], path: "Sources/App/HybridRouter",
             swiftSettings: strict
         ),
@@ -202,6 +211,11 @@ let package = Package(
                 "HybridCore", "HybridTransport", "HybridTestSupport", "HybridProjectTestSupport", "HybridConfig", "HybridConfigTools", "HybridStore",
                 "HybridProviders", "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridPostgres", "HybridEvents", "HybridCollect",
                 "HybridCalibration", "hybrid-measure",
+                // `router`'s telemetry rows record into the in-memory tracer and TestMetrics.
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             path: "Sources/Tools/hybrid-bench",
             swiftSettings: strict
@@ -308,6 +322,11 @@ let package = Package(
             dependencies: [
                 "HybridRouter", "HybridTestSupport", "HybridConfig", "HybridProviders", "HybridEvents", "HybridVirtualTime",
                 "HybridTransport", "HybridCore",
+                // The router's spans and metrics recorded in memory (TelemetryTests).
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ], path: "Tests/App/HybridRouterTests",
             swiftSettings: strict
         ),
@@ -320,7 +339,13 @@ let package = Package(
             name: "HybridAppTests", dependencies: ["HybridAI", "HybridTestSupport", "AppIntegrationFeatures"], path: "Tests/App/HybridAppTests", packageAccess: false,
             swiftSettings: strict),
         // Fails when an app product's dependency closure reaches libcurl, SQLite or the local-model processes.
-        .testTarget(name: "HybridPackageTests", dependencies: ["HybridTestSupport"], path: "Tests/Harness/HybridPackageTests", swiftSettings: strict),
+        // TelemetryNamesTests: the router's GenAI attribute names against swift-otel-semantic-conventions' constants.
+        .testTarget(
+            name: "HybridPackageTests",
+            dependencies: [
+                "HybridTestSupport", "HybridRouter",
+                .product(name: "OTelSemanticConventions", package: "swift-otel-semantic-conventions", condition: harness),
+            ], path: "Tests/Harness/HybridPackageTests", swiftSettings: strict),
         .testTarget(
             name: "HybridRunnerTests",
             dependencies: [
@@ -362,7 +387,11 @@ let package = Package(
         // `make test`) and compiled against the app products as an app would import them.
         .testTarget(
             name: "HybridDocSnippetTests",
-            dependencies: ["HybridAI", "HybridTesting", "HybridTestSupport"], path: "Tests/App/HybridDocSnippetTests",
+            dependencies: [
+                "HybridAI", "HybridTesting", "HybridTestSupport",
+                // The observability block imports Tracing, as an app that starts spans of its own does.
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ], path: "Tests/App/HybridDocSnippetTests",
             packageAccess: false, swiftSettings: strict),
         // The blocks marked `<!-- snippet: runs -->`, written here too and run against the real SmolLM2.
         .testTarget(

@@ -43,14 +43,15 @@ PY
 # The quick start's Swift block, byte for byte.
 readme_block "## Your app: quick start" swift >"$WORK/QuickStart/Sources/QuickStart/main.swift"
 
-# An app resolves only what it links: with `traits: []`, as the README says, swift-log is the one package fetched.
+# An app resolves only what it links: with `traits: []`, as the README says, swift-log and the tracing and metrics
+# APIs (the router's OpenTelemetry spans and metrics, no-ops until the app bootstraps a backend) are the packages fetched.
 grep -q 'traits: \[\])`, product' "$ROOT/README.md" \
   || { echo "README.md's quick start no longer tells apps to depend with traits: [] (check-quickstart.sh writes it)"; exit 1; }
 swift package resolve --package-path "$WORK/QuickStart" --scratch-path "$ROOT/.build-quickstart" >/dev/null
 resolved="$(python3 -c 'import json, sys; print(" ".join(sorted(p["identity"] for p in json.load(open(sys.argv[1]))["pins"])))' \
   "$WORK/QuickStart/Package.resolved")"
-[ "$resolved" = "swift-log" ] \
-  || { echo "a fresh app package resolved '$resolved'; only swift-log was expected (a harness package lost its trait guard in Package.swift?)"; exit 1; }
+[ "$resolved" = "swift-distributed-tracing swift-log swift-metrics" ] \
+  || { echo "a fresh app package resolved '$resolved'; only swift-distributed-tracing, swift-log and swift-metrics were expected (a harness package lost its trait guard in Package.swift?)"; exit 1; }
 echo "a fresh app package resolves: $resolved"
 
 start=$(date +%s)

@@ -8,6 +8,7 @@ extension Router {
         _ request: RequestTrace, _ walk: (Plan) async throws(RouterError) -> RoutedResponse
     ) async -> Result<RoutedResponse, RouterError> {
         let start = clock.now()
+        var telemetry = self.telemetry.begin()
         let date = eventSink == nil ? nil : clock.date()
         let document = await configSource.document()
         var plan: Plan?
@@ -15,15 +16,26 @@ extension Router {
         do {
             let made = try makePlan(request, document: document, start: start)
             plan = made
-            result = .success(try await walk(made))
+            telemetry?.startSpan(requestModel: made.requestModel)
+            result = await RequestTelemetry.within(telemetry) { await Self.run(walk, made) }
         } catch {
             result = .failure(error)
+        }
+        if var telemetry {
+            telemetry.finish(RouteSummary(result, feature: request.feature, document: document, plan: plan), elapsed: clock.now() - start)
         }
         if let eventSink, let date {
             let context = EventContext(request: request, document: document, plan: plan, start: start, date: date)
             eventSink.record(event(for: result, context))
         }
         return result
+    }
+
+    /// `walk` over `plan`, its error as a value (what `withinSpan` can carry).
+    private static func run(
+        _ walk: (Plan) async throws(RouterError) -> RoutedResponse, _ plan: Plan
+    ) async -> Result<RoutedResponse, RouterError> {
+        do { return .success(try await walk(plan)) } catch { return .failure(error) }
     }
 
     /// The event of one finished request.

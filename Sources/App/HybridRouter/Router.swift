@@ -3,6 +3,8 @@ public import HybridConfig
 public import HybridCore
 import HybridProviders
 import Synchronization
+package import CoreMetrics
+package import Tracing
 
 /// The runtime router an app embeds: one call per feature, served by the best model the config, privacy class,
 /// budget, cooldowns and deadline allow.
@@ -45,6 +47,8 @@ public final class Router: Sendable {
     let eventLabels: [String: String]
     /// The same labels as the config's conditions read them, parsed once.
     let targetLabels: TargetLabels
+    /// Where spans and metrics go: the process's tracer and metrics backend unless given (tests).
+    let telemetry: RouterTelemetry
     let state = Mutex(State())
 
     /// A router.
@@ -84,6 +88,8 @@ public final class Router: Sendable {
 
     /// A router over `config` as it is, without validating it: for this package's own tests of the walk's defensive
     /// paths (an unknown model, a tier beyond the privacy class) and for replays of documents already validated.
+    /// `tracer` and `metricsFactory` replace the process's bootstrapped ones for this router (tests record into an
+    /// in-memory pair of their own, since the bootstrap is once per process).
     package init(
         unvalidated config: RouterConfigSource,
         models: RouterModelProvider = .modelFactory(),
@@ -95,8 +101,11 @@ public final class Router: Sendable {
         eventSink: (any RouteEventSink)? = nil,
         eventLabels: [String: String] = [:],
         hedgeShare: HedgeShare = HedgeShare(),
+        tracer: (any Tracer)? = nil,
+        metricsFactory: (any MetricsFactory)? = nil,
         onIncident: @escaping @Sendable (RouterIncident) -> Void = Router.reportToStandardError
     ) {
+        self.telemetry = RouterTelemetry(tracer: tracer, metricsFactory: metricsFactory, captureContent: policy.captureMessageContent)
         self.hedgeShare = hedgeShare
         self.eventSink = eventSink
         self.eventLabels = eventLabels

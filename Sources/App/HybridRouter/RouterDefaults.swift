@@ -43,6 +43,11 @@ public struct RouterDefaults: Sendable {
     /// Ask each model's `availability()` before calling it; false saves a probe per call for models whose check
     /// is slow, leaving unavailability to surface as a `.unavailable` error.
     public var checkAvailability: Bool
+    /// Record each request's prompt and answer on its span (`gen_ai.system_instructions`, `gen_ai.input.messages`,
+    /// `gen_ai.output.messages`, as the OpenTelemetry GenAI conventions' opt-in content capture says); false by
+    /// default, because prompts carry what users typed. Spans and metrics exist only when the app bootstraps a
+    /// swift-distributed-tracing tracer or a swift-metrics backend; API keys and headers are never recorded.
+    public var captureMessageContent: Bool
     /// `routing` over the built-in block: what a request's config blocks are merged over, merged when the defaults
     /// change rather than on every request.
     private(set) var baseRouting: RoutingConfig
@@ -55,7 +60,8 @@ public struct RouterDefaults: Sendable {
         minimumInputCharacters: [String: Int] = [:],
         defaultMinimumInputCharacters: Int = 0,
         truncation: Truncation = .none,
-        checkAvailability: Bool = true
+        checkAvailability: Bool = true,
+        captureMessageContent: Bool = false
     ) {
         self.routing = routing
         self.promptTokenMargin = promptTokenMargin
@@ -64,6 +70,7 @@ public struct RouterDefaults: Sendable {
         self.defaultMinimumInputCharacters = defaultMinimumInputCharacters
         self.truncation = truncation
         self.checkAvailability = checkAvailability
+        self.captureMessageContent = captureMessageContent
         baseRouting = routing.merged(over: Self.builtInRouting)
     }
 

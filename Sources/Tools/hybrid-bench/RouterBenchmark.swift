@@ -53,6 +53,7 @@ enum RouterBenchmark {
         print("  output checks on a \(checked.bytes)-byte JSON answer against the extract schema: overhead \(format(checked.overhead)) µs (without checks \(format(results[0].1)) µs; target < \(Int(checkedOverheadTargetMicroseconds)) µs)")
 
         try await RouterEventSinkBenchmark.run(requests: requests, input: input, model: instant, direct: direct)
+        try await RouterTelemetryBenchmark.run(requests: requests, input: input, model: instant)
 
         let hanging = ScriptedLanguageModel(id: "instant", whenExhausted: .hang, recordRequests: false)
         let router = try Router(config: .fixed(document(deadlineMs: 50)), models: .models(["instant": hanging]), installId: "bench-install", onIncident: { _ in })

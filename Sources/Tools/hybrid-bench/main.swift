@@ -13,6 +13,8 @@ let benchmarks: [(name: String, summary: String, run: @Sendable (BenchmarkArgume
      CLIBenchmark.run),
     ("router", "Router overhead per request with an instant fake model (target < 20 µs) and deadline accuracy (target 5 ms)",
      RouterBenchmark.run),
+    ("telemetry", "The router's OpenTelemetry spans and metrics per request (also part of `router`): off (target ≤ 0.5 µs) and recording (target ≤ 5 µs)",
+     RouterTelemetryBenchmark.run),
     ("report", "Report generation over 1,000,000 stored results, 5 arms (target < 2 s, < 150 MB peak RSS; sqlite3 floor beside it)",
      ReportBenchmark.run),
     ("view", "hybrid view: cases × arms grid pages of a 100,000-result run over loopback HTTP (target < 200 ms)",

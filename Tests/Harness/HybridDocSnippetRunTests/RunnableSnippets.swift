@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:152", Snippet_app_integration_152.run),
-        ("docs/app-integration.md:222", Snippet_app_integration_222.run),
-        ("docs/app-integration.md:313", Snippet_app_integration_313.run),
-        ("docs/app-integration.md:360", Snippet_app_integration_360.run),
-        ("docs/app-integration.md:512", Snippet_app_integration_512.run),
+        ("docs/app-integration.md:226", Snippet_app_integration_226.run),
+        ("docs/app-integration.md:296", Snippet_app_integration_296.run),
+        ("docs/app-integration.md:387", Snippet_app_integration_387.run),
+        ("docs/app-integration.md:434", Snippet_app_integration_434.run),
+        ("docs/app-integration.md:586", Snippet_app_integration_586.run),
     ]
 }

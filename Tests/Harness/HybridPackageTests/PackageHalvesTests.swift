@@ -62,7 +62,7 @@ struct PackageHalvesTests {
         }
     }
 
-    @Test("every package but swift-log is used under the Harness trait only, so an app with traits: [] never fetches it")
+    @Test("every package but the app's (swift-log, tracing, metrics) is used under the Harness trait only, so an app with traits: [] never fetches it")
     func harnessPackagesAreTraitGuarded() async throws {
         let manifest = try await PackageLayoutTests.manifest.value
         for target in manifest.targets.values.sorted(by: { $0.name < $1.name }) {

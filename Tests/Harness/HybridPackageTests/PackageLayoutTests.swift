@@ -3,7 +3,7 @@ import HybridTestSupport
 import Testing
 
 /// What an iPhone, iPad or Mac app links must build for iOS: only Foundation (FoundationNetworking on Linux),
-/// the platform's crypto and swift-log; no libcurl, no SQLite, no child processes. Read from the manifest as SwiftPM resolves
+/// the platform's crypto, swift-log and the swift-distributed-tracing / swift-metrics APIs; no libcurl, no SQLite, no child processes. Read from the manifest as SwiftPM resolves
 /// it (`swift package dump-package`), so a new dependency edge that breaks this fails here, on Linux.
 @Suite("Package layout: what an app links")
 struct PackageLayoutTests {
@@ -15,8 +15,9 @@ struct PackageLayoutTests {
         "CCurl", "HybridCurl", "HybridLocalModel", "HybridStore", "HybridRunner", "HybridReport", "HybridRecommend", "HybridPostgres",
         "HybridVirtualTime",
     ]
-    /// The only packages an app product may pull in.
-    static let allowedPackages: Set = ["swift-log"]
+    /// The only packages an app product may pull in: logging, and the tracing and metrics APIs the router reports
+    /// through (no-ops until the app bootstraps a backend; never swift-otel, NIO or an exporter).
+    static let allowedPackages: Set = ["swift-log", "swift-distributed-tracing", "swift-metrics"]
     /// Words that mean a child process or libcurl in app code (whole words, except the `curl_` prefix).
     static let forbiddenWords = ["Process", "fork", "posix_spawn", "setpriv"]
 
@@ -24,7 +25,7 @@ struct PackageLayoutTests {
     /// Dumped once for the three tests (a `swift package` call takes seconds).
     static let manifest = Task { try await Manifest.load(packageRoot: packageRoot) }
 
-    @Test("app products depend only on app targets and swift-log (crypto is the platform's)")
+    @Test("app products depend only on app targets, swift-log and the tracing and metrics APIs (crypto is the platform's)")
     func appProductClosures() async throws {
         let manifest = try await Self.manifest.value
         for name in Self.appProducts + Self.appTargets {

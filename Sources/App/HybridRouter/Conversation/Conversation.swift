@@ -52,7 +52,22 @@ public actor Conversation {
         }
         busy = true
         defer { busy = false }
+        let telemetry = router.telemetry.begin()
         let start = router.clock.now()
+        var plan: Plan?
+        let result = await turn(text, deadline: deadline, start: start, plan: &plan)
+        if var telemetry {
+            let document = if let plan { plan.document } else { await router.configSource.document() }
+            let summary = RouteSummary(turn: result, feature: feature, document: document, plan: plan)
+            telemetry.finish(summary, elapsed: router.clock.now() - start)
+        }
+        return try result.get()
+    }
+
+    /// The turn's tool loop; `plan` is left at the last step's plan (what the turn's span describes).
+    private func turn(
+        _ text: String, deadline: Duration?, start: ContinuousClock.Instant, plan lastPlan: inout Plan?
+    ) async -> Result<ConversationTurn, ConversationError> {
         var working = transcript + [.user(text)]
         var steps: [ConversationStep] = []
         for _ in 0..<stepLimit {
@@ -62,30 +77,31 @@ public actor Conversation {
                 let plan = try await router.makeConversationPlan(
                     feature: feature, messages: working, tools: toolDefinitions, privacy: privacy, start: start,
                     deadline: deadline)
+                lastPlan = plan
                 turnDeadline = plan.deadline
                 routed = try await router.walkGenerate(plan)
             } catch {
-                throw ConversationError(.routing(error), feature: feature, steps: steps)
+                return .failure(ConversationError(.routing(error), feature: feature, steps: steps))
             }
             let response = routed.response
             working.append(.assistant(response.text, toolCalls: response.toolCalls))
             guard !response.toolCalls.isEmpty else {
                 steps.append(ConversationStep(routed: routed, toolExecutions: []))
                 transcript = working
-                return ConversationTurn(response: response, steps: steps)
+                return .success(ConversationTurn(response: response, steps: steps))
             }
             var executions: [ToolExecution] = []
             for call in response.toolCalls {
                 guard let execution = await run(call, until: turnDeadline) else {
                     steps.append(ConversationStep(routed: routed, toolExecutions: executions))
-                    throw ConversationError(.deadline, feature: feature, steps: steps)
+                    return .failure(ConversationError(.deadline, feature: feature, steps: steps))
                 }
                 executions.append(execution)
                 working.append(.toolResult(for: call, content: execution.result))
             }
             steps.append(ConversationStep(routed: routed, toolExecutions: executions))
         }
-        throw ConversationError(.stepLimit(stepLimit), feature: feature, steps: steps)
+        return .failure(ConversationError(.stepLimit(stepLimit), feature: feature, steps: steps))
     }
 
     /// Runs one call through its handler, racing the turn's deadline; nil when the deadline came first. A call to

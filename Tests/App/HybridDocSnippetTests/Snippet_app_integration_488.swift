@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_414 {
+enum Snippet_app_integration_488 {
     static func run() async throws {
 
         let readKeychain: @Sendable () async throws -> String = { "sk-…" }

@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_585 {
+enum Snippet_app_integration_659 {
     static func run() async throws {
 
         func makeRouter(models: [ModelChoice]) throws -> Router {

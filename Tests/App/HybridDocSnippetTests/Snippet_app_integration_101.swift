@@ -9,7 +9,7 @@ private struct Summary: StructuredOutput {
     var sentences: [String]
 }
 
-enum Snippet_app_integration_98 {
+enum Snippet_app_integration_101 {
     static func run() async throws {
 
         let storage = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
