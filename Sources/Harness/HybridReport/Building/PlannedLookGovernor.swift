@@ -6,9 +6,10 @@ import HybridStore
 /// A reading on or after planned look k (k later than every look taken; days counted from the run's first event,
 /// or installs reached) *is* planned look k, at information fraction t = progress / horizon (1 at the last planned
 /// look). Its comparisons are tested on z = difference / standard error against Lan–DeMets boundaries at
-/// α·(1 − s), with the metrics and segments as one family under Holm in the group-sequential graphical form of
-/// Maurer & Bretz (Stat Biopharm Res 5:311, 2013): each of m hypotheses starts at α·(1 − s)/m; a rejection passes
-/// its level on to the rest, whose boundaries are recomputed at the new level over the same fractions. A hypothesis
+/// α·(1 − s), with the metrics and segments as one family in the group-sequential graphical form of Maurer & Bretz
+/// (Stat Biopharm Res 5:311, 2013): each hypothesis starts at its weight's share of α·(1 − s) (``weights(of:)``:
+/// equal shares, which is Holm, or 0.8 for the design's primary metric); a rejection passes its level on to the
+/// rest, whose boundaries are recomputed at the new level over the same fractions. A hypothesis
 /// is rejected when its z at any planned look taken so far crosses that look's boundary at its current level, so a
 /// decision stays. Every other reading decides only by the always-valid test at α·s.
 struct PlannedLookGovernor {
