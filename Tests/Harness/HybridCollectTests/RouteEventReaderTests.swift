@@ -3,6 +3,7 @@ import Foundation
 @testable import HybridCore
 import HybridEvents
 import HybridReport
+import HybridTestSupport
 import Testing
 
 /// The one event reader (the member table `RouteEvent.jsonMembers`): it reads whatever `JSONEncoder` writes as
@@ -210,5 +211,13 @@ import Testing
         }
         let spaced = try LenientEventBatch(data: Data(" \n{ \"schemaVersion\" : 1 , \"events\" : [ ] , \"droppedEvents\" : null }\n".utf8))
         #expect(spaced.events.isEmpty && spaced.droppedEvents == nil)
+    }
+
+    @Test("the event line docs/field-experiments.md shows for `hybrid ingest` reads as a RouteEvent")
+    func theDocumentedEventLineReads() throws {
+        let doc = try String(contentsOf: ProjectRoot.url.appendingPathComponent("docs/field-experiments.md"), encoding: .utf8)
+        let line = try #require(doc.split(separator: "\n").first { $0.hasPrefix("{\"id\": ") }, "no example event line")
+        let event = try RouteEvent.readJSON(bytes: Array(line.utf8))
+        #expect(event.feature == "summarize" && event.rolloutArm == "bullet" && event.attempts.count == 1)
     }
 }
