@@ -172,8 +172,9 @@ struct PlannedDesignTests {
             try Self.builder(pocock).checkDesign(runID: "field-summarize-v4", history: looks)
         } throws: { error in
             let text = "\(error)"
-            return text.contains("was planned as planned: 7 looks over 7 days") && text.contains("since 2027-01-16T")
+            return text.contains("has been read under planned: 7 looks over 7 days") && text.contains("since 2027-01-16T")
                 && text.contains("asks for planned: 7 looks over 7 days (days 1, 2, 3, 4, 5, 6, 7), pocock spending")
+                && text.contains("It differs in: kept “obrienFleming spending at α 0.045”; asked “pocock spending at α 0.045”")
         }
         #expect(throws: ReportError.self) { try Self.builder(nil).checkDesign(runID: "field-summarize-v4", history: looks) }
         // Looks taken under the always-valid design cannot become planned ones either.
