@@ -115,23 +115,30 @@ struct PlannedLookGovernor {
     /// one a planned look judged before, so the family never shrinks to give the rest a larger share), by the
     /// sequentially rejective graphical procedure in Maurer & Bretz's group-sequential form: each hypothesis is tested
     /// at its weight's share of the planned α (``weights(of:)``), and a rejection passes its weight equally to those
-    /// left, whose boundaries are recomputed at the new level over the same fractions.
+    /// left (``GraphicalProcedure/rejecting(_:)``), whose boundaries are recomputed at the new level over the same
+    /// fractions.
     func statuses(of keys: [String]) -> [String: Status] {
-        var weights = weights(of: Array(Set(keys).union(zs.keys)).sorted())
+        let family = Array(Set(keys).union(zs.keys)).sorted()
+        let initial = weights(of: family)
+        guard var graph = GraphicalProcedure.passingEqually(weights: family.map { initial[$0] ?? 0 }) else { return [:] }
+        var standing = Set(family.indices)
         var out: [String: Status] = [:]
         var boundaries: [Double: [Double]] = [:]
-        while !weights.isEmpty {
-            var rejected: [String] = []
-            for (key, weight) in weights where zs[key] != nil {
-                let level = plannedAlpha * weight
+        while !standing.isEmpty {
+            var rejected: [Int] = []
+            for index in standing where zs[family[index]] != nil {
+                let level = plannedAlpha * graph.weights[index]
                 let bounds = boundaries[level] ?? self.boundaries(level: level)
                 boundaries[level] = bounds
-                let status = status(of: key, bounds: bounds, level: level)
-                out[key] = status
-                if status.rejected { rejected.append(key) }
+                let status = status(of: family[index], bounds: bounds, level: level)
+                out[family[index]] = status
+                if status.rejected { rejected.append(index) }
             }
             guard !rejected.isEmpty else { break }
-            for key in rejected.sorted() { Self.reject(key, weights: &weights) }
+            for index in rejected.sorted() {
+                standing.remove(index)
+                graph = graph.rejecting(index)
+            }
         }
         return out
     }
@@ -153,14 +160,6 @@ struct PlannedLookGovernor {
         return Dictionary(uniqueKeysWithValues: family.map { key in
             (key, isPrimary(key) ? share / Double(primaries) : (1 - share) / Double(max(1, others)))
         })
-    }
-
-    /// The family after rejecting `key`: its weight passes equally to every hypothesis left (the complete graph with
-    /// equal edges stays one after a removal, Bretz et al. 2009, Algorithm 1).
-    static func reject(_ key: String, weights: inout [String: Double]) {
-        guard let weight = weights.removeValue(forKey: key), !weights.isEmpty else { return }
-        let share = weight / Double(weights.count)
-        for other in weights.keys { weights[other, default: 0] += share }
     }
 
     private func boundaries(level: Double) -> [Double] {

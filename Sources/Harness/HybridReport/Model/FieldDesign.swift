@@ -53,7 +53,7 @@ public struct FieldDesign: Sendable, Hashable, Codable {
     public var primaryShare = 0.8
 
     /// The field report's metrics a design may name as primary.
-    public static let metrics = ["adherence", "fallbackRate", "errorRate", "latencyMeanMs", "ttftMeanMs", "costPer1000USD"]
+    public static let metrics = FieldMetric.sequential.map(\.name)
 
     /// `looks` equally spaced looks over `horizon`, the last at the horizon.
     public init(horizon: Horizon, looks: Int, spending: SpendingFunction) {

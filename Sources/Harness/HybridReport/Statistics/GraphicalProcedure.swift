@@ -41,37 +41,49 @@ public struct GraphicalProcedure: Sendable, Hashable {
         let m = weights.count
         guard pValues.count == m else { return pValues.map { _ in 1 } }
         let p = pValues.map { $0.isNaN ? 1 : min(1, max(0, $0)) }
-        var weights = self.weights
-        var edges = transitions
+        var graph = self
         var standing = Set(0..<m)
         var adjusted = [Double](repeating: 1, count: m)
         var running = 0.0
-        func order(_ i: Int) -> (Double, Int) { (Self.ratio(p[i], weights[i]), i) }
+        func order(_ i: Int) -> (Double, Int) { (Self.ratio(p[i], graph.weights[i]), i) }
         while let next = standing.min(by: { order($0) < order($1) }) {
-            running = max(running, min(1, Self.ratio(p[next], weights[next])))
+            running = max(running, min(1, Self.ratio(p[next], graph.weights[next])))
             adjusted[next] = running
             standing.remove(next)
-            Self.reject(next, standing: standing, weights: &weights, edges: &edges)
+            graph = graph.rejecting(next)
         }
         return adjusted
     }
 
-    /// p/w, infinite for a hypothesis without weight.
-    private static func ratio(_ p: Double, _ w: Double) -> Double { w > 0 ? p / w : .infinity }
-
-    /// The graph after rejecting `j`: its weight passes along its edges, and each pair of others gets the path
-    /// through `j` (Bretz et al. 2009, Algorithm 1, step 2).
-    private static func reject(_ j: Int, standing: Set<Int>, weights: inout [Double], edges: inout [[Double]]) {
-        var updated = edges
-        for l in standing {
-            weights[l] += weights[j] * edges[j][l]
-            for k in standing where k != l {
-                let loop = edges[l][j] * edges[j][k]
-                let denominator = 1 - edges[l][j] * edges[j][l]
-                updated[l][k] = denominator > 0 ? (edges[l][k] + loop) / denominator : 0
+    /// The graph after rejecting hypothesis `j` (Bretz et al. 2009, Algorithm 1, step 2): its weight passes along its
+    /// edges, each pair of others gets the path through `j`, and `j` keeps neither weight nor edges, so a later
+    /// rejection passes nothing to it. Group-sequential procedures (the field report's planned looks) step through
+    /// the same graph, testing each hypothesis at its weight's share of α between rejections.
+    func rejecting(_ j: Int) -> GraphicalProcedure {
+        let m = weights.count
+        var weights = self.weights
+        var edges = transitions
+        for l in 0..<m where l != j {
+            weights[l] += self.weights[j] * transitions[j][l]
+            for k in 0..<m where k != l && k != j {
+                let denominator = 1 - transitions[l][j] * transitions[j][l]
+                edges[l][k] = denominator > 0 ? (transitions[l][k] + transitions[l][j] * transitions[j][k]) / denominator : 0
             }
         }
         weights[j] = 0
-        edges = updated
+        for l in 0..<m {
+            edges[l][j] = 0
+            edges[j][l] = 0
+        }
+        return GraphicalProcedure(checked: weights, transitions: edges)
     }
+
+    /// A graph already known to be valid (one derived from a valid graph).
+    private init(checked weights: [Double], transitions: [[Double]]) {
+        self.weights = weights
+        self.transitions = transitions
+    }
+
+    /// p/w, infinite for a hypothesis without weight.
+    private static func ratio(_ p: Double, _ w: Double) -> Double { w > 0 ? p / w : .infinity }
 }

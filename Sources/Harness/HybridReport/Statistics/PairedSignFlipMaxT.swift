@@ -49,24 +49,14 @@ public struct PairedSignFlipMaxT: Sendable, Hashable {
     }
 
     /// The family's largest flipped statistic under each of `resamples` seeded sign patterns, one pattern shared by
-    /// every member (the bits drawn as `PairedSignFlipTest` draws them).
+    /// every member (``RandomSigns``, as `PairedSignFlipTest` draws them).
     static func flippedMaxima(_ members: [[Double]], resamples: Int, seed: UInt64) -> [Double] {
-        var rng = SplitMix64(seed: seed)
-        var bits: UInt64 = 0
-        var available = 0
+        var random = RandomSigns(seed: seed)
         var signs = [Double](repeating: 1, count: members.first?.count ?? 0)
         var maxima: [Double] = []
         maxima.reserveCapacity(resamples)
         for _ in 0..<resamples {
-            for i in signs.indices {
-                if available == 0 {
-                    bits = rng.next()
-                    available = 64
-                }
-                signs[i] = bits & 1 == 0 ? 1 : -1
-                bits >>= 1
-                available -= 1
-            }
+            for i in signs.indices { signs[i] = random.next() }
             var largest = -Double.infinity
             for member in members {
                 var sum = 0.0

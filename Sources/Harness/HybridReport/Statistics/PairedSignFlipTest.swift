@@ -49,23 +49,13 @@ public struct PairedSignFlipTest: Sendable, Hashable {
             greaterPValue = Double(above) / Double(patterns)
             isExact = true
         } else {
-            var rng = SplitMix64(seed: configuration.seed)
+            var signs = RandomSigns(seed: configuration.seed)
             let resamples = configuration.effectiveResamples
             var hits = 0
             var above = 0
-            var bits: UInt64 = 0
-            var available = 0
             for _ in 0..<resamples {
                 var sum = 0.0
-                for value in values {
-                    if available == 0 {
-                        bits = rng.next()
-                        available = 64
-                    }
-                    sum += bits & 1 == 0 ? value : -value
-                    bits >>= 1
-                    available -= 1
-                }
+                for value in values { sum += signs.next() * value }
                 if abs(sum) >= observed - tolerance { hits += 1 }
                 if sum >= signed - tolerance { above += 1 }
             }
