@@ -50,8 +50,10 @@ MODULES = ["HybridCore", "HybridValidation", "HybridTransport", "HybridConfig", 
 # than the device does. #68 raised it by 4 for the planned-horizon design a rollout states in the config, which the
 # app's document decodes and validates and only the harness's field report reads: `RolloutDesign`, its decoder,
 # `RolloutConfig.design` and `RolloutDesign.planned` (one read-only view of the valid design, so its fields stay
-# internal).
-PACKAGE_CEILING = 543
+# internal). The #68 review added 3 so the CLI stops keeping twins of the config's rules: `RolloutDesign.kinds` and
+# `RolloutDesign.maxLooks` (what `--design` and `--looks` accept) and `ConfigValidator.suggestion` (one "did you
+# mean" for the config and the command line).
+PACKAGE_CEILING = 546
 TYPE = re.compile(r"\b(struct|class|enum|protocol|actor|extension)\s+([A-Za-z_][\w.]*)")
 MODIFIERS = (r"^\s*(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:nonisolated|final|static|mutating|override|convenience|"
              r"required|indirect|nonmutating|consuming|borrowing)\s+)*")

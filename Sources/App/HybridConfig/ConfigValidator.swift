@@ -210,6 +210,16 @@ public enum ConfigValidator {
         return best.0
     }
 
+    /// A near miss by spelling (``nearest(to:in:)``), or the one name a shortened key starts (`inputChars` →
+    /// `inputCharacters`, `latency` → `latencyMeanMs`): what a "did you mean" names, in the config and on the harness's
+    /// command line alike.
+    package static func suggestion(for key: String, in known: [String]) -> String? {
+        if let near = nearest(to: key, in: known) { return near }
+        let stem = key.lowercased().dropLast()
+        let started = known.filter { stem.count >= 4 && $0.lowercased().hasPrefix(stem) }
+        return started.count == 1 ? started[0] : nil
+    }
+
     /// Levenshtein distance (insertions, deletions, substitutions) between two short strings.
     private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         var previous = Array(0...b.count)

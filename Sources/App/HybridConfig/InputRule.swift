@@ -126,19 +126,11 @@ package struct InputTest: Sendable, Hashable {
                 self = .feature(name)
             } else {
                 let known = InputFeatures.Name.allCases.map(\.rawValue)
-                let hint = Self.nearest(to: key, in: known).map { " (did you mean \"\($0)\"?)" } ?? " (a label the app passes is written \"label.\(key)\")"
+                let hint = ConfigValidator.suggestion(for: key, in: known).map { " (did you mean \"\($0)\"?)" } ?? " (a label the app passes is written \"label.\(key)\")"
                 throw DecodingError.dataCorrupted(.init(
                     codingPath: path,
                     debugDescription: "unknown input feature \"\(key)\"\(hint): use \(known.joined(separator: ", ")) or label.NAME"))
             }
-        }
-
-        /// A near miss by spelling, or the one name a shortened key starts (`inputChars` → `inputCharacters`).
-        private static func nearest(to key: String, in known: [String]) -> String? {
-            if let near = ConfigValidator.nearest(to: key, in: known) { return near }
-            let stem = key.lowercased().dropLast()
-            let started = known.filter { stem.count >= 4 && $0.lowercased().hasPrefix(stem) }
-            return started.count == 1 ? started[0] : nil
         }
 
         /// As written in the config.

@@ -30,10 +30,10 @@ package struct RolloutDesign: Sendable, Hashable, Codable {
     var primaryMetric: String?
 
     /// The kinds a design may have.
-    static let kinds = ["alwaysValid", "planned"]
+    package static let kinds = ["alwaysValid", "planned"]
     /// The most planned looks a design may have: each reading integrates over every look before it, and looks more
     /// often than this buy nothing a reading off the plan does not.
-    static let maxLooks = 100
+    package static let maxLooks = 100
     /// The spending functions the report knows.
     static let spendingFunctions = ["obrienFleming", "pocock"]
     /// The field report's metrics a design may name as primary (the report's `FieldDesign.metrics`; a test keeps the

@@ -5,19 +5,14 @@ import HybridReport
 /// The design flags of the field report, and the design a report is read under: the flags when given, else the
 /// config's `rollouts.FEATURE.design`, else the always-valid default (nil).
 extension FieldSplit {
-    /// The design kinds `--design` takes.
-    static let designKinds = ["alwaysValid", "planned"]
-
     /// Errors name the flag: an unknown design or spending function, a planned design without exactly one horizon or
     /// without looks, a horizon or look flag without `--design planned`.
     func validateDesign() throws {
-        if let design, !Self.designKinds.contains(design) {
-            throw ValidationError("--design: unknown design \"\(design)\" (known: \(Self.designKinds.joined(separator: ", ")))")
+        if let design, !RolloutDesign.kinds.contains(design) {
+            throw ValidationError(OptionChecks.unknownName(design, known: RolloutDesign.kinds, what: "design", at: "--design"))
         }
         if let spending, SpendingFunction(named: spending) == nil {
-            let known = SpendingFunction.allCases.map(\.rawValue)
-            let guess = known.first { $0.lowercased().hasPrefix(spending.lowercased().prefix(3)) }.map { "; did you mean \"\($0)\"?" } ?? ""
-            throw ValidationError("--spending: unknown spending function \"\(spending)\"\(guess) (known: \(known.joined(separator: ", ")))")
+            throw ValidationError(Self.unknownSpending(spending, at: "--spending"))
         }
         guard design == "planned" else {
             let planned = [("--horizon-days", horizonDays != nil), ("--horizon-installs", horizonInstalls != nil),
@@ -35,17 +30,22 @@ extension FieldSplit {
         }
         guard let looks else { throw ValidationError("--design planned needs --looks") }
         try OptionChecks.atLeast(1, looks, option: "--looks")
-        guard looks <= 100 else { throw ValidationError("--looks \(looks): at most 100 planned looks (read more often off the plan instead)") }
+        try Self.checkLooks(looks)
         if let primaryMetric, !FieldDesign.metrics.contains(primaryMetric) {
-            throw ValidationError(Self.unknownMetric(primaryMetric, at: "--primary-metric"))
+            throw ValidationError(OptionChecks.unknownName(primaryMetric, known: FieldDesign.metrics, what: "metric", at: "--primary-metric"))
         }
     }
 
-    /// "--primary-metric: unknown metric "latency" (did you mean "latencyMeanMs"?; known: …)".
-    static func unknownMetric(_ name: String, at place: String) -> String {
-        let guess = FieldDesign.metrics.first { $0.lowercased().hasPrefix(name.lowercased().prefix(4)) }
-            .map { "; did you mean \"\($0)\"?" } ?? ""
-        return "\(place): unknown metric \"\(name)\"\(guess) (known: \(FieldDesign.metrics.joined(separator: ", ")))"
+    /// `--looks` of a planned design (the field report's or `hybrid plan`'s): at most the config's limit.
+    static func checkLooks(_ looks: Int) throws {
+        guard looks <= RolloutDesign.maxLooks else {
+            throw ValidationError("--looks \(looks): at most \(RolloutDesign.maxLooks) planned looks (read more often off the plan instead)")
+        }
+    }
+
+    /// "--spending: unknown spending function "pocok"; did you mean "pocock"? (known: …)".
+    static func unknownSpending(_ name: String, at place: String) -> String {
+        OptionChecks.unknownName(name, known: SpendingFunction.allCases.map(\.rawValue), what: "spending function", at: place)
     }
 
     /// The design this report is read under: the flags' when `--design` is given (`alwaysValid`: none, overriding a
@@ -63,10 +63,10 @@ extension FieldSplit {
     static func fieldDesign(config: RolloutDesign?, feature: String) throws -> FieldDesign? {
         guard let planned = config?.planned else { return nil }
         guard let spending = SpendingFunction(named: planned.spending) else {
-            throw CLIError("rollouts.\(feature).design.spending: unknown spending function \"\(planned.spending)\"")
+            throw CLIError(unknownSpending(planned.spending, at: "rollouts.\(feature).design.spending"))
         }
         if let metric = planned.primaryMetric, !FieldDesign.metrics.contains(metric) {
-            throw CLIError(unknownMetric(metric, at: "rollouts.\(feature).design.primaryMetric"))
+            throw CLIError(OptionChecks.unknownName(metric, known: FieldDesign.metrics, what: "metric", at: "rollouts.\(feature).design.primaryMetric"))
         }
         let horizon: FieldDesign.Horizon = planned.inDays ? .days(planned.horizon) : .installs(Int(planned.horizon))
         var design = FieldDesign(horizon: horizon, schedule: planned.looks, spending: spending)

@@ -53,13 +53,8 @@ struct PlanCommand: ParsableCommand {
             throw ValidationError("--baseline \(baseline) with --effect \(effect) puts the other arm at \(baseline + effect), outside [0, 1]")
         }
         guard looks >= 1 else { throw ValidationError("--looks \(looks): at least 1") }
-        guard looks <= 100 else { throw ValidationError("--looks \(looks): at most 100 planned looks (read more often off the plan instead)") }
-        guard SpendingFunction(named: spending) != nil else {
-            let known = SpendingFunction.allCases.map(\.rawValue)
-            let guess = known.first { $0.lowercased() == spending.lowercased() || $0.lowercased().hasPrefix(spending.lowercased().prefix(3)) }
-                .map { "; did you mean \"\($0)\"?" } ?? ""
-            throw ValidationError("--spending: unknown spending function \"\(spending)\"\(guess) (known: \(known.joined(separator: ", ")))")
-        }
+        try FieldSplit.checkLooks(looks)
+        guard SpendingFunction(named: spending) != nil else { throw ValidationError(FieldSplit.unknownSpending(spending, at: "--spending")) }
         guard alpha > 0, alpha < 1 else { throw ValidationError("--alpha \(alpha) is outside (0, 1)") }
         guard power > 0, power < 1 else {
             let hint = power > 1 && power < 100 ? String(format: " (%g %% is --power %g)", power, power / 100) : ""
