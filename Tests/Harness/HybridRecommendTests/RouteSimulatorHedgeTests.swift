@@ -19,6 +19,25 @@ import Testing
         try await RouteSimulator.load(from: try await StoredRunFixture.store(cases: 20, arms: arms), run: "run-1")
     }
 
+    /// The config in force: `summarize` on `local` (free, on the device), then `cloud` ($2 a million tokens).
+    static func deviceThenCloud() throws -> HybridConfigDocument {
+        try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+    }
+
+    /// A recommender whose only floor is adherence's lower bound at 0.5, so the hedge decides alone.
+    static func recommender() -> Recommender {
+        Recommender(policy: RecommendationPolicy(features: ["summarize": .init(minAdherenceLower: 0.5)]))
+    }
+
+    /// `recommend --hedge-after auto` (the default search) over `cases` cases answered by `device` and `cloud`.
+    static func autoHedge(device: ArmSpec, cloud: ArmSpec, cases: Int) async throws -> (Recommendation, HedgeRecommendation) {
+        let simulator = try await RouteSimulator.load(from: try await StoredRunFixture.store(cases: cases, arms: [device, cloud]), run: "run-1")
+        var recommender = recommender()
+        recommender.hedge = HedgeSearch()
+        let recommendation = try recommender.recommend(document: try deviceThenCloud(), simulators: [simulator])
+        return (recommendation, try #require(recommendation.features.first?.hedge))
+    }
+
     static func policy(hedge: HedgeConfig?, fallback: [FallbackCondition] = []) -> ReplayPolicy {
         ReplayPolicy(order: ["local", "cloud"], fallback: fallback, hedge: hedge)
     }
@@ -86,9 +105,8 @@ import Testing
         let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { $0 >= 54 ? 5_000 : 100 }, costUSD: 0)
         let simulator = try await RouteSimulator.load(
             from: try await StoredRunFixture.store(cases: 60, arms: [device, Self.cloud]), run: "run-1")
-        let base = try StoredRunFixture.config(
-            models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
-        var recommender = Recommender(policy: RecommendationPolicy(features: ["summarize": .init(minAdherenceLower: 0.5)]))
+        let base = try Self.deviceThenCloud()
+        var recommender = Self.recommender()
         recommender.hedge = HedgeSearch(delaysMs: [1_200, 300, 6_000], maxExtraCostPerRequestUSD: 0.001)
         let recommendation = try recommender.recommend(document: base, simulators: [simulator], now: Date(timeIntervalSince1970: 0))
         let hedge = try #require(recommendation.features.first?.hedge)
@@ -117,9 +135,8 @@ import Testing
     /// no hedge is written, and the summary says why.
     @Test("a hedge is proposed only when requests are shown faster with it")
     func aHedgeNeedsEvidence() async throws {
-        let base = try StoredRunFixture.config(
-            models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
-        var recommender = Recommender(policy: RecommendationPolicy(features: ["summarize": .init(minAdherenceLower: 0.5)]))
+        let base = try Self.deviceThenCloud()
+        var recommender = Self.recommender()
         recommender.hedge = HedgeSearch(delaysMs: [300])
         let recommendation = try recommender.recommend(document: base, simulators: [try await simulator()])
         let hedge = try #require(recommendation.features.first?.hedge)
@@ -136,12 +153,7 @@ import Testing
     func autoOnABimodalDeviceStaysWithinTheCaps() async throws {
         let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { $0 % 10 == 9 ? 2_500 : 130 + Double($0 % 7) * 5 }, costUSD: 0)
         let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in 250 }, costUSD: 0.00027)
-        let simulator = try await RouteSimulator.load(from: try await StoredRunFixture.store(cases: 200, arms: [device, cloud]), run: "run-1")
-        let base = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
-        var recommender = Recommender(policy: RecommendationPolicy(features: ["summarize": .init(minAdherenceLower: 0.5)]))
-        recommender.hedge = HedgeSearch()
-        let recommendation = try recommender.recommend(document: base, simulators: [simulator])
-        let hedge = try #require(recommendation.features.first?.hedge)
+        let (recommendation, hedge) = try await Self.autoHedge(device: device, cloud: cloud, cases: 200)
         let chosen = try #require(hedge.chosen, "\(hedge.lines)")
         let share = try #require(chosen.result.hedge?.hedged.proportion)
         #expect(share <= 0.15, "hedged \(share) after \(chosen.afterMs) ms")
@@ -161,12 +173,7 @@ import Testing
     func eightSlowCasesOfEightyShowAHedge() async throws {
         let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { $0 % 10 == 9 ? 2_400 + Double($0 % 7) * 30 : 55 + Double($0 % 5) * 3 }, costUSD: 0)
         let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { 240 + Double($0 % 3) * 10 }, costUSD: 0.00027)
-        let simulator = try await RouteSimulator.load(from: try await StoredRunFixture.store(cases: 80, arms: [device, cloud]), run: "run-1")
-        let base = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
-        var recommender = Recommender(policy: RecommendationPolicy(features: ["summarize": .init(minAdherenceLower: 0.5)]))
-        recommender.hedge = HedgeSearch()
-        let recommendation = try recommender.recommend(document: base, simulators: [simulator])
-        let hedge = try #require(recommendation.features.first?.hedge)
+        let (_, hedge) = try await Self.autoHedge(device: device, cloud: cloud, cases: 80)
         let evidence = try #require(hedge.evidence)
         print(hedge.lines.joined(separator: "\n"))
         #expect(hedge.chosen != nil, "\(hedge.lines)")
@@ -194,7 +201,7 @@ import Testing
     @Test("router check replays the hedge: the device's slow cases are served by the raced cloud, as simulated")
     func routerCheckReplaysTheHedge() async throws {
         let store = try await StoredRunFixture.store(cases: 20, arms: [Self.device, Self.cloud])
-        var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        var document = try Self.deviceThenCloud()
         document.features["summarize"]?.routing = RoutingConfig(hedge: HedgeConfig(afterMs: 500))
         let report = try await RouterCheck(document: document).run(store: store, run: "run-1")
         #expect(report.allAgree, "\(report.render())")

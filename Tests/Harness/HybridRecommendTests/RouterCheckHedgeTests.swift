@@ -66,7 +66,7 @@ struct RouterCheckHedgeTests {
         let device = ArmSpec(model: "local", tier: .onDevice, latencyMs: { _ in deviceMs }, ttftMs: { _ in deviceTTFT }, costUSD: 0)
         let cloud = ArmSpec(model: "cloud", tier: .thirdParty, latencyMs: { _ in cloudMs }, ttftMs: { _ in cloudTTFT }, costUSD: cloudBill)
         let store = try await StoredRunFixture.store(cases: cases, arms: [device, cloud])
-        var document = try StoredRunFixture.config(models: [("local", .onDevice, 0), ("cloud", .thirdParty, 2)], priority: ["local", "cloud"])
+        var document = try RouteSimulatorHedgeTests.deviceThenCloud()
         document.features["summarize"]?.routing = routing
         return (store, document)
     }

@@ -22,20 +22,26 @@ struct GroupSequentialDesignTests {
             #expect(abs(found - published) < 0.003, "\(bounds)")
         }
         // Brownian motion at the five fractions; the share of paths crossing some boundary is α.
-        var random = SplitMix64(seed: 68)
-        let paths = 100_000
+        let share = Self.simulatedCrossing(fractions: fractions, boundaries: bounds, drift: 0, paths: 100_000, seed: 68)
+        // SD of the share at 100,000 paths: 0.0007.
+        #expect(abs(share - 0.05) < 0.0025, "\(share)")
+    }
+
+    /// The share of `paths` simulated score paths (Brownian motion with mean `drift` at t = 1, seen at `fractions`)
+    /// whose z crosses its boundary at some look: the Monte Carlo the integration is checked against.
+    static func simulatedCrossing(fractions: [Double], boundaries: [Double], drift: Double, paths: Int, seed: UInt64) -> Double {
+        var random = SplitMix64(seed: seed)
         var crossed = 0
         for _ in 0..<paths {
             var score = 0.0
             var previous = 0.0
-            for (t, c) in zip(fractions, bounds) {
-                score += (t - previous).squareRoot() * Self.gaussian(&random)
+            for (t, c) in zip(fractions, boundaries) {
+                score += drift * (t - previous) + (t - previous).squareRoot() * gaussian(&random)
                 previous = t
                 if abs(score / t.squareRoot()) >= c { crossed += 1; break }
             }
         }
-        // SD of the share at 100,000 paths: 0.0007.
-        #expect(abs(Double(crossed) / Double(paths) - 0.05) < 0.0025, "\(crossed) of \(paths)")
+        return Double(crossed) / Double(paths)
     }
 
     /// A standard normal draw (Box–Muller).

@@ -1,4 +1,3 @@
-import Foundation
 import HybridReport
 import Testing
 
@@ -46,22 +45,8 @@ import Testing
         let design = try #require(GroupSequentialDesign(spending: .obrienFleming, alpha: 0.036, fractions: fractions))
         let bounds = design.boundaries()
         let computed = design.power(drift: 2.8, boundaries: bounds)
-        var rng = SplitMix64(seed: 3)
-        var crossed = 0
-        let paths = 40_000
-        for _ in 0..<paths {
-            var score = 0.0
-            var previous = 0.0
-            for (t, c) in zip(fractions, bounds) {
-                let step = t - previous
-                previous = t
-                // Box–Muller: one normal increment per look.
-                let u = max(rng.nextUnit(), 1e-300), v = rng.nextUnit()
-                score += 2.8 * step + step.squareRoot() * (-2 * log(u)).squareRoot() * cos(2 * .pi * v)
-                if abs(score / t.squareRoot()) >= c { crossed += 1; break }
-            }
-        }
-        let simulated = Double(crossed) / Double(paths)
+        let simulated = GroupSequentialDesignTests.simulatedCrossing(
+            fractions: fractions, boundaries: bounds, drift: 2.8, paths: 40_000, seed: 3)
         #expect(abs(computed - simulated) < 0.01, "integration \(computed), simulation \(simulated)")
         #expect(abs(design.power(drift: 0, boundaries: bounds) - 0.036) < 0.001, "no drift: the design's α")
     }
