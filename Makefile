@@ -11,7 +11,7 @@ RUN_PACKAGES := libcurl4-openssl-dev libsqlite3-dev pkg-config cmake python3-ven
 APT_PACKAGES := $(RUN_PACKAGES) nginx-light chromium postgresql
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: all deps deps-run setup build run test test-app bench bench-build clean help local-server
+.PHONY: all deps deps-run setup build run test test-app otlp bench bench-build clean help local-server
 
 all: build
 
@@ -19,6 +19,7 @@ help:
 	@echo "make run    set up the local model and run the main job end to end"
 	@echo "make test   set up and run the whole test suite"
 	@echo "make test-app  the app half's tests alone (no curl, SQLite, PostgreSQL, nginx or Chromium needed)"
+	@echo "make otlp   build hybrid with OTLP export (--otlp-endpoint) into .build-otlp/debug/hybrid"
 	@echo "make bench  build in release mode and print benchmark figures"
 	@echo "make bench-build  time a clean clone's builds (app products, hybrid, tests) and each package's share"
 	@echo "make setup  install system packages, llama-server and SmolLM2 (idempotent)"
@@ -65,10 +66,16 @@ test:
 test-app:
 	@bash scripts/test-app.sh
 
+# `hybrid` with the `OTLP` trait (swift-otel, its HTTP client and protobuf: minutes to build, so apart from the
+# default build): `eval --otlp-endpoint` and `ask --otlp-endpoint` send their spans to an OpenTelemetry backend.
+otlp: deps-run
+	@bash scripts/build-otlp.sh
+
 BENCHMARKS ?= transport config runner router report cli view workers ingest hedge
+# Release builds with the OTLP trait, so `router` has its OTLP exporter row (both products alike: one set of traits).
 bench: setup
-	swift build -c release --product hybrid-bench
-	swift build -c release --product hybrid
+	swift build -c release --traits Harness,OTLP --product hybrid-bench
+	swift build -c release --traits Harness,OTLP --product hybrid
 	@uptime
 	@for b in $(BENCHMARKS); do .build/release/hybrid-bench $$b || exit 1; done
 
@@ -83,4 +90,4 @@ bench-build: deps
 	bash scripts/bench-build.sh
 
 clean:
-	rm -rf .build .build-app .build-quickstart .hybrid
+	rm -rf .build .build-app .build-quickstart .build-otlp .hybrid

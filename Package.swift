@@ -16,6 +16,7 @@ let strict: [SwiftSetting] = [
 // default: an app that depends on HybridAI with `traits: []` resolves and fetches swift-log, swift-distributed-tracing
 // and swift-metrics alone (SE-0450 prunes a dependency every use of which is trait-guarded). One trait per condition: SwiftPM 6.2 reads several as all-of.
 let harness: TargetDependencyCondition? = .when(traits: ["Harness"])
+let otlp: TargetDependencyCondition? = .when(traits: ["OTLP"])
 
 let package = Package(
     name: "HybridAI",
@@ -31,6 +32,8 @@ let package = Package(
         .library(name: "HybridEvents", targets: ["HybridEvents"]),
         // One module that re-exports the six app modules: `import HybridAI`.
         .library(name: "HybridAI", targets: ["HybridAI"]),
+        // OTLP/HTTP export of spans and metrics through swift-otel: built only under the `OTLP` trait (off by default).
+        .library(name: "HybridOTLP", targets: ["HybridOTLP"]),
         .library(name: "HybridCurl", targets: ["HybridCurl"]),
         .library(name: "HybridLocalModel", targets: ["HybridLocalModel"]),
         .library(name: "HybridTesting", targets: ["HybridTesting"]),
@@ -38,6 +41,10 @@ let package = Package(
     ],
     traits: [
         .trait(name: "Harness", description: "The evaluation harness: the hybrid CLI, its SQLite store and servers. Apps leave it off."),
+        .trait(
+            name: "OTLP",
+            description: "HybridOTLP: spans and metrics sent over OTLP/HTTP (protobuf) through swift-otel, its HTTP client and "
+                + "swift-protobuf. Off by default: an app or build that does not ask never builds them."),
         .default(enabledTraits: ["Harness"]),
     ],
     dependencies: [
@@ -49,6 +56,9 @@ let package = Package(
         // The GenAI attribute names the router spells itself, compared with the conventions' constants by a harness
         // test. Its GenAI names sit behind the `Experimental` trait, which wants the minor version pinned.
         .package(url: "https://github.com/swift-otel/swift-otel-semantic-conventions", .upToNextMinor(from: "1.44.0"), traits: ["Experimental"]),
+        // HybridOTLP's exporter, under the `OTLP` trait only; its OTLP/HTTP trait alone (no gRPC).
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.4.1"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         // The local results viewer (`hybrid view`) only; no library product an app embeds depends on these.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -126,7 +136,10 @@ let package = Package(
         ),
         .target(
             name: "HybridRunner",
-            dependencies: ["HybridCore", "HybridConfig", "HybridStore", "HybridCrypto"], path: "Sources/Harness/HybridRunner",
+            dependencies: [
+                "HybridCore", "HybridConfig", "HybridStore", "HybridCrypto", "HybridRouter",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ], path: "Sources/Harness/HybridRunner",
             swiftSettings: strict
         ),
         .target(name: "HybridReport", dependencies: ["HybridCore", "HybridStore"], path: "Sources/Harness/HybridReport", swiftSettings: strict),
@@ -153,6 +166,17 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ], path: "Sources/App/HybridRouter",
+            swiftSettings: strict
+        ),
+        // `OTLPExport`: one call that sends every span and metric over OTLP/HTTP. Not in the umbrella: an app adds the
+        // product and the `OTLP` trait; without the trait it compiles to an error that says so.
+        .target(
+            name: "HybridOTLP",
+            dependencies: [
+                .product(name: "OTel", package: "swift-otel", condition: otlp),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: otlp),
+                .product(name: "Logging", package: "swift-log"),
+            ], path: "Sources/App/HybridOTLP",
             swiftSettings: strict
         ),
         .target(
@@ -200,6 +224,7 @@ let package = Package(
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridProviders", "HybridStore", "HybridRunner", "HybridConfig", "HybridConfigTools",
                 "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView", "HybridPostgres", "HybridCollect",
+                "HybridOTLP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: harness),
                 .product(name: "Logging", package: "swift-log"),
             ], path: "Sources/Harness/hybrid",
@@ -210,7 +235,7 @@ let package = Package(
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridTestSupport", "HybridProjectTestSupport", "HybridConfig", "HybridConfigTools", "HybridStore",
                 "HybridProviders", "HybridRunner", "HybridRouter", "HybridReport", "HybridCurl", "HybridView", "HybridPostgres", "HybridEvents", "HybridCollect",
-                "HybridCalibration", "hybrid-measure",
+                "HybridCalibration", "hybrid-measure", "HybridOTLP",
                 // `router`'s telemetry rows record into the in-memory tracer and TestMetrics.
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -352,6 +377,8 @@ let package = Package(
                 "HybridConfigTools",
                 "HybridProjectTestSupport", "HybridRunner", "HybridCore", "HybridTestSupport", "HybridCurl", "HybridLocalModel", "HybridProviders",
                 "HybridReport", "HybridLocalModelTestSupport", "hybrid-measure",
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ], path: "Tests/Harness/HybridRunnerTests",
             swiftSettings: strict
         ),
@@ -385,10 +412,11 @@ let package = Package(
             path: "Tests/Harness/HybridCoreOracleTests", swiftSettings: strict),
         // Every Swift block of README.md and docs/, written here by scripts/extract-doc-snippets.py (run by
         // `make test`) and compiled against the app products as an app would import them.
+        .testTarget(name: "HybridOTLPTests", dependencies: ["HybridOTLP"], path: "Tests/App/HybridOTLPTests", swiftSettings: strict),
         .testTarget(
             name: "HybridDocSnippetTests",
             dependencies: [
-                "HybridAI", "HybridTesting", "HybridTestSupport",
+                "HybridAI", "HybridTesting", "HybridTestSupport", "HybridOTLP",
                 // The observability block imports Tracing, as an app that starts spans of its own does.
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ], path: "Tests/App/HybridDocSnippetTests",

@@ -61,9 +61,10 @@ let package = Package(
         .testTarget(
             name: "HybridAppTests", dependencies: [app("HybridAI"), app("HybridTesting"), "AppIntegrationFeatures"], path: "HybridAppTests",
             swiftSettings: strict),
+        .testTarget(name: "HybridOTLPTests", dependencies: [app("HybridOTLP")], path: "HybridOTLPTests", swiftSettings: strict),
         .testTarget(
             name: "HybridDocSnippetTests",
-            dependencies: [app("HybridAI"), app("HybridTesting"), .product(name: "Tracing", package: "swift-distributed-tracing")],
+            dependencies: [app("HybridAI"), app("HybridTesting"), app("HybridOTLP"), .product(name: "Tracing", package: "swift-distributed-tracing")],
             path: "HybridDocSnippetTests",
             swiftSettings: strict),
     ],

@@ -37,6 +37,8 @@ struct AskCommand: AsyncParsableCommand {
 
     @OptionGroup var targeting: LabelOptions
 
+    @OptionGroup(title: "OpenTelemetry") var otlp: OTLPOptions
+
     @Argument(help: "The prompt.")
     var prompt: String
 
@@ -51,6 +53,10 @@ struct AskCommand: AsyncParsableCommand {
 
     func run() async throws {
         ChildProcessReaper.installSignalHandlers()
+        try await otlp.exporting { try await ask() }
+    }
+
+    private func ask() async throws {
         try await CLIOutput.run {
             let (document, _, _) = try await global.loadConfig()
             if let feature { return try await route(feature, document: document) }

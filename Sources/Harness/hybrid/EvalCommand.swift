@@ -103,6 +103,8 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "With --worker: this worker's name in the leases (default: HOST-PID).")
     var workerID: String?
 
+    @OptionGroup(title: "OpenTelemetry") var otlp: OTLPOptions
+
     func validate() throws {
         if worker && (runID == nil || resume != nil) {
             throw ValidationError("--worker needs --run-id (the same on every worker) and no --resume")
@@ -136,6 +138,10 @@ struct EvalCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await otlp.exporting { try await evaluate() }
+    }
+
+    func evaluate() async throws {
         try await CLIOutput.run {
             let (loaded, loadedHash, loadedSource) = try await global.loadConfig()
             // Under --label the run evaluates (and stores) the config as that install resolves it.

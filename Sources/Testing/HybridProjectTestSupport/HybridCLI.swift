@@ -36,16 +36,28 @@ public enum HybridCLI {
         return found
     }
 
+    /// The `hybrid` built with the package's `OTLP` trait, which `make test` builds apart in `.build-otlp`
+    /// (`HYBRID_OTLP_CLI` overrides): the default build leaves swift-otel out.
+    public static func otlpExecutable(packageRoot: URL) throws -> URL {
+        let path = ProcessInfo.processInfo.environment["HYBRID_OTLP_CLI"]
+            ?? packageRoot.appendingPathComponent(".build-otlp/debug/hybrid").path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw NotFound(description: "no hybrid built with the OTLP trait at \(path); run `make otlp` (make test does)")
+        }
+        return URL(fileURLWithPath: path)
+    }
+
     /// Runs `hybrid ARGUMENTS` in `directory` to its end, off the cooperative pool; the child is SIGKILLed if
     /// reading its output fails, after `killAfter` when given (as `kill -9` would), and as soon as `killWhen` holds
     /// (polled every 10 ms): a test that kills the child at a known point waits for that point, not for a guess.
     /// `environment` is added to this process's environment for the child (a key variable a config names), so no
-    /// test sets variables in its own process, which tests running in parallel would share.
+    /// test sets variables in its own process, which tests running in parallel would share. `executable` runs
+    /// another build of `hybrid` (the OTLP one, ``otlpExecutable(packageRoot:)``).
     public static func run(
         _ arguments: [String], in directory: URL, packageRoot: URL? = nil, killAfter: Duration? = nil,
-        killWhen: (@Sendable () -> Bool)? = nil, environment: [String: String] = [:]
+        killWhen: (@Sendable () -> Bool)? = nil, environment: [String: String] = [:], executable: URL? = nil
     ) async throws -> Outcome {
-        let executable = try executable(packageRoot: packageRoot)
+        let executable = try executable ?? Self.executable(packageRoot: packageRoot)
         return try await BlockingWork.run {
             try runBlocking(executable, arguments, in: directory, killAfter: killAfter, killWhen: killWhen, environment: environment)
         }

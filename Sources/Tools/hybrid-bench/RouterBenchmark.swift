@@ -84,6 +84,8 @@ enum RouterBenchmark {
                      worstOverhead, overheadTargetMicroseconds, worstOverhead < overheadTargetMicroseconds ? "OK" : "ABOVE TARGET",
                      checked.overhead, checkedOverheadTargetMicroseconds, checked.overhead < checkedOverheadTargetMicroseconds ? "OK" : "ABOVE TARGET",
                      maxOvershoot, deadlineTargetMilliseconds, maxOvershoot < deadlineTargetMilliseconds ? "OK" : "ABOVE TARGET"))
+        // Last: it bootstraps the process's tracer and metrics factory, which every later router would use.
+        try await RouterTelemetryBenchmark.otlpRow(requests: requests, input: input, model: instant)
     }
 
     static let checkedOverheadTargetMicroseconds = 50.0

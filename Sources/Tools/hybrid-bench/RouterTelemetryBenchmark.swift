@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import HybridConfig
 import HybridCore
+import HybridOTLP
 import HybridRouter
 import HybridTestSupport
 import InMemoryTracing
@@ -22,15 +23,15 @@ enum RouterTelemetryBenchmark {
         print("router telemetry: \(requests) requests per case, instant fake model; costs in process CPU time (other processes' load left out)")
         let model = ScriptedLanguageModel(
             id: "instant", whenExhausted: .reply("ok", usage: TokenUsage(promptTokens: 40, completionTokens: 10)), recordRequests: false)
-        try await run(requests: requests, input: ["input": "The city council approved a plan to convert two downtown garages into 300 apartments."], model: model)
+        let input = ["input": "The city council approved a plan to convert two downtown garages into 300 apartments."]
+        try await run(requests: requests, input: input, model: model)
+        try await otlpRow(requests: requests, input: input, model: model)
     }
 
     static func run(requests: Int, input: [String: String], model: ScriptedLanguageModel) async throws {
         let document = RouterBenchmark.document(deadlineMs: nil)
         func router(tracer: (any Tracer)? = nil, metrics: (any MetricsFactory)? = nil) -> Router {
-            Router(
-                unvalidated: .fixed(document), models: .models(["instant": model]), installId: "bench-install",
-                tracer: tracer, metricsFactory: metrics, onIncident: { _ in })
+            Self.router(document, model: model, tracer: tracer, metrics: metrics)
         }
         let off = offCheck(requests * 10)
         let noOp = try await addedCost(
@@ -58,6 +59,38 @@ enum RouterTelemetryBenchmark {
                      light, lightMetrics, lightBoth, recordingTargetMicroseconds, lightBoth <= recordingTargetMicroseconds ? "OK" : "ABOVE TARGET"))
         print(String(format: "  telemetry on, test backends: InMemoryTracer (request span + 1 attempt span, ~20 attributes, kept in memory) %+.2f µs/request; TestMetrics (3 handles per call, values kept with dates) %+.2f µs; both %+.2f µs",
                      traced, metered, both))
+    }
+
+    static func router(
+        _ document: HybridConfigDocument, model: ScriptedLanguageModel, tracer: (any Tracer)?, metrics: (any MetricsFactory)?
+    ) -> Router {
+        Router(
+            unvalidated: .fixed(document), models: .models(["instant": model]), installId: "bench-install",
+            tracer: tracer, metricsFactory: metrics, onIncident: { _ in })
+    }
+
+    /// The OTLP exporter as an app runs it (`HybridOTLP`, swift-otel's batch processor and OTLP/HTTP protobuf) sending
+    /// to a loopback collector that answers 200: spans and metrics on, against the same router with the no-op pair.
+    /// Process CPU time, so the background export's encoding and sending counts too. Bootstraps the process's tracer
+    /// and metrics factory, so it runs last; a hybrid-bench built without the `OTLP` trait (`make bench` builds it
+    /// with) says so instead.
+    static func otlpRow(requests: Int, input: [String: String], model: ScriptedLanguageModel) async throws {
+        let document = RouterBenchmark.document(deadlineMs: nil)
+        let collector = try LoopbackHTTPServer.synchronous(recordRequests: false) { _ in .json("{}") }
+        defer { collector.stop() }
+        let export: OTLPExport
+        do {
+            export = try OTLPExport.bootstrap(endpoint: collector.baseURL, serviceName: "hybrid-bench")
+        } catch {
+            print("  OTLP exporter: not measured, \(error)")
+            return
+        }
+        let exported = try await addedCost(
+            requests: requests, input: input, with: router(document, model: model, tracer: nil, metrics: nil),
+            without: router(document, model: model, tracer: NoOpTracer(), metrics: NOOPMetricsHandler.instance)) {}
+        let report = await export.shutdown()
+        print(String(format: "  telemetry on, OTLP exporter (HybridOTLP: swift-otel batching, protobuf over HTTP to a loopback collector, spans and metrics): %+.2f µs/request in process CPU, export included; %@",
+                     exported, report.description))
     }
 
     /// Mean microseconds (CPU) of what a request does before any telemetry work when nothing is bootstrapped: the

@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:226", Snippet_app_integration_226.run),
-        ("docs/app-integration.md:296", Snippet_app_integration_296.run),
-        ("docs/app-integration.md:387", Snippet_app_integration_387.run),
-        ("docs/app-integration.md:434", Snippet_app_integration_434.run),
-        ("docs/app-integration.md:586", Snippet_app_integration_586.run),
+        ("docs/app-integration.md:283", Snippet_app_integration_283.run),
+        ("docs/app-integration.md:353", Snippet_app_integration_353.run),
+        ("docs/app-integration.md:444", Snippet_app_integration_444.run),
+        ("docs/app-integration.md:491", Snippet_app_integration_491.run),
+        ("docs/app-integration.md:643", Snippet_app_integration_643.run),
     ]
 }

@@ -31,4 +31,8 @@ struct AttributeList {
     mutating func add(_ name: String, _ value: [String]?) {
         if let value { storage[name] = .stringArray(value) }
     }
+
+    mutating func set(_ name: String, _ value: SpanAttribute) {
+        storage[name] = value
+    }
 }

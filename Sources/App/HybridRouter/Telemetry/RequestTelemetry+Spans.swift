@@ -41,6 +41,7 @@ extension RequestTelemetry {
         attributes.add(GenAINames.requestMaxTokens, summary.plan?.request.options.maxOutputTokens)
         attributes.add(GenAINames.requestTemperature, summary.plan?.request.options.temperature)
         attributes.add(GenAINames.errorType, summary.errorType)
+        attributes.add(OpenInferenceNames.spanKind, OpenInferenceNames.chain)
         addRoutingFacts(summary, to: &attributes)
         if captureContent, let plan = summary.plan { ContentCapture.add(plan.request, summary.response, to: &attributes) }
         return attributes.attributes
@@ -63,49 +64,28 @@ extension RequestTelemetry {
     private func attemptSpan(_ attempt: RouteAttempt, parent: any Span, summary: RouteSummary) {
         guard let tracer else { return }
         let config = summary.document.models[attempt.modelID]
-        let model = config?.model ?? attempt.modelID
-        let cacheHit = attempt.outcome.kind == .servedFromCache
-        let span = tracer.startSpan(
-            "\(GenAINames.chat) \(model)", context: parent.context, ofKind: cacheHit ? .internal : .client,
-            at: instant(attempt.startedAt))
-        var attributes = AttributeList(capacity: 16)
-        attributes.add(GenAINames.operationName, GenAINames.chat)
-        attributes.add(GenAINames.providerName, config?.providerName)
-        attributes.add(GenAINames.requestModel, model)
-        attributes.add(HybridNames.modelID, attempt.modelID)
-        attributes.add(HybridNames.modelTier, attempt.tier?.rawValue)
-        attributes.add(HybridNames.attemptOutcome, attempt.outcomeName)
-        if cacheHit { attributes.add(HybridNames.cacheHit, true) }
-        if attempt.outcome.kind == .served, let response = summary.response {
-            attributes.add(GenAINames.responseModel, response.providerModel ?? model)
-        }
-        addUsage(of: attempt, config: config, to: &attributes)
-        addFailure(of: attempt, to: &attributes, span: span)
-        span.attributes = attributes.attributes
-        span.end(at: instant(attempt.startedAt + attempt.duration))
-    }
-
-    private func addUsage(of attempt: RouteAttempt, config: ModelConfig?, to attributes: inout AttributeList) {
-        guard attempt.calledModel, let usage = attempt.usage else { return }
-        attributes.add(GenAINames.usageInputTokens, usage.promptTokens)
-        attributes.add(GenAINames.usageOutputTokens, usage.completionTokens)
-        if usage.isEstimated { attributes.add(HybridNames.usageEstimated, true) }
-        attributes.add(HybridNames.costUSD, config?.pricing?.cost(of: usage))
+        var call = ModelCallSpan(modelID: attempt.modelID, config: config, tier: attempt.tier)
+        call.add(HybridNames.attemptOutcome, attempt.outcomeName)
+        if attempt.outcome.kind == .servedFromCache { call.fromCache() }
+        let served = attempt.outcome.kind == .served
+        let responseModel = served ? summary.response.map { $0.providerModel ?? config?.model ?? attempt.modelID } : nil
+        let usage = attempt.calledModel ? attempt.usage : nil
+        call.answered(usage: usage, costUSD: usage.flatMap { config?.pricing?.cost(of: $0) }, responseModel: responseModel)
+        addFailure(of: attempt, to: &call)
+        call.write(to: tracer, parent: parent.context, from: instant(attempt.startedAt), to: instant(attempt.startedAt + attempt.duration))
     }
 
     /// `error.type` and an error status for a call that failed; a lost race is marked cancelled without an error
     /// status, since cancelling it was the router's choice, not a fault.
-    private func addFailure(of attempt: RouteAttempt, to attributes: inout AttributeList, span: any Span) {
+    private func addFailure(of attempt: RouteAttempt, to call: inout ModelCallSpan) {
         guard let errorType = attempt.errorType else { return }
-        attributes.add(GenAINames.errorType, errorType)
         if attempt.outcome.kind == .lostRace {
-            attributes.add(HybridNames.attemptCancelled, true)
+            call.add(HybridNames.attemptCancelled, true)
+            call.failed(errorType, status: false)
             return
         }
-        if !attempt.outcome.checkFailures.isEmpty {
-            attributes.add(HybridNames.failedChecks, attempt.outcome.checkFailures.map(\.name))
-        }
-        span.setStatus(SpanStatus(code: .error, message: errorType))
+        call.failedChecks(attempt.outcome.checkFailures.map(\.name))
+        call.failed(errorType)
     }
 
     /// A model the walk did not call, and why.

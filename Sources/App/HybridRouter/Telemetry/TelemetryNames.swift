@@ -61,3 +61,12 @@ enum HybridNames {
     /// Metric: USD spent at the config's prices (floating-point counter).
     static let costMetric = "hybrid.router.cost"
 }
+
+/// OpenInference's names, which Arize Phoenix reads: where Phoenix would infer them from the GenAI names it does,
+/// but a routed request's own span is a chain over its calls, not one more LLM call (whose tokens Phoenix would count
+/// twice).
+enum OpenInferenceNames {
+    static let spanKind = "openinference.span.kind"
+    static let llm = "LLM"
+    static let chain = "CHAIN"
+}

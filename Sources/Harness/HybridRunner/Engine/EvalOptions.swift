@@ -1,3 +1,4 @@
+public import Tracing
 /// How a run dispatches: concurrency limits, retries, the response cache and the scorers.
 public struct EvalOptions: Sendable {
     /// Requests in flight across all arms.
@@ -21,6 +22,9 @@ public struct EvalOptions: Sendable {
     /// The executor the samples' tasks prefer; nil for the global pool. The CLI passes its `CurlTransport`'s
     /// loop thread, so a response resumes its sample where it arrived instead of hopping threads twice per request.
     public var taskExecutor: (any TaskExecutor)?
+    /// Where the run's spans go (``EvalRunner`` writes one per run and one per stored result); nil: the process's
+    /// (`InstrumentationSystem.tracer`, the no-op one unless `hybrid eval --otlp-endpoint` bootstrapped an exporter).
+    public var tracer: (any Tracer)?
 
     /// Creates options; concurrency values below 1 are raised to 1.
     public init(

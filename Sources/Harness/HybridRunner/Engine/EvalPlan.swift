@@ -21,6 +21,8 @@ public struct EvalPlan: Sendable {
     public var seed: UInt64
     /// Price table of every arm's model with prices in the config in force (a model without them has an unknown cost).
     public var pricing: [String: ModelPricing]
+    /// Each arm's model as the config in force declares it (its provider and model name for the run's spans).
+    public var models: [String: ModelConfig]
     /// Version of the config in force.
     public var configVersion: Int
     /// Content hash of the config in force, stored with every result.
@@ -74,6 +76,7 @@ public struct EvalPlan: Sendable {
         self.repeats = max(1, repeats)
         self.seed = seed
         self.pricing = Dictionary(uniqueKeysWithValues: modelIDs.compactMap { id in config.models[id]!.pricing.map { (id, $0) } })
+        self.models = Dictionary(uniqueKeysWithValues: modelIDs.map { ($0, config.models[$0]!) })
         self.configVersion = config.version
         self.configHash = configHash
     }

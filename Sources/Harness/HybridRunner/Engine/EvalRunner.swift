@@ -3,6 +3,7 @@ public import HybridCore
 import HybridConfig
 public import HybridStore
 import Synchronization
+import Tracing
 
 /// Sends every (case, arm, repeat) of a plan through its model and stores each result the moment it completes.
 ///
@@ -52,7 +53,11 @@ public struct EvalRunner: Sendable {
         let counter = ProgressCounter(total: items.count, alreadyDone: items.count - pending.count)
         let storeFailure = StoreFailure()
         let opening = plan.dataset.isStreamed ? RunOpening(plan: plan, creating: start.deferredRun, in: store) : nil
-        let writer = ResultWriter(store: store, opening: opening) { record in progress(counter.record(record)) }
+        let telemetry = EvalTelemetry(tracer: options.tracer ?? InstrumentationSystem.tracer, plan: plan)
+        let writer = ResultWriter(store: store, opening: opening) { record in
+            telemetry?.record(record)
+            progress(counter.record(record))
+        }
         await dispatch(pending, execution, writer: writer, storeFailure: storeFailure, opening: opening)
         do {
             try await writer.finish()
@@ -70,11 +75,13 @@ public struct EvalRunner: Sendable {
             throw .store(error)
         }
         let final = counter.snapshot()
-        return EvalSummary(
+        let summary = EvalSummary(
             runID: plan.runID, stored: final.done, planned: items.count, errors: final.errors,
             unavailable: final.unavailable, cacheHits: final.cacheHits,
             unavailableArms: plan.arms.compactMap { arm in unavailable[arm.modelID].map { (arm, $0) } },
             interrupted: interrupted, alreadyCompleted: false, answeredThisSession: counter.answered())
+        telemetry?.finish(summary)
+        return summary
     }
 
     /// What every sample of a plan shares: the sample context (models, scorer, arms found unavailable at start)

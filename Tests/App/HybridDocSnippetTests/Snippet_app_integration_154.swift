@@ -4,7 +4,7 @@ import HybridAI
 import Tracing
 
 
-enum Snippet_app_integration_155 {
+enum Snippet_app_integration_154 {
     static func run() async throws {
 
         // `import Tracing`: swift-distributed-tracing's Tracing product, for spans of the app's own (`withSpan`).

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import HybridOTLP
+
+/// `--otlp-endpoint` and `--otlp-service`: the command's spans (an eval's run and samples, `ask --feature`'s routed
+/// request) sent over OTLP/HTTP while it runs, and what could not be sent said at the end.
+struct OTLPOptions: ParsableArguments {
+    @Option(help: "Send this command's spans (OpenTelemetry GenAI conventions) to an OTLP/HTTP endpoint: a collector's http://127.0.0.1:4318, Phoenix's http://127.0.0.1:6006. Needs a hybrid built with the OTLP trait (make otlp).")
+    var otlpEndpoint: String?
+
+    @Option(help: "With --otlp-endpoint: the spans' service.name, which Phoenix files them under as the project; give your app's to see them beside its traffic.")
+    var otlpService: String = "hybrid"
+
+    /// Runs `body` with the exporter installed (when asked), then sends what is queued, whether `body` threw or not.
+    func exporting(_ body: () async throws -> Void) async throws {
+        let export = try start()
+        do {
+            try await body()
+        } catch {
+            await Self.finish(export)
+            throw error
+        }
+        await Self.finish(export)
+    }
+
+    /// The process's tracer exports from here on; a malformed endpoint (or a build without the trait) is a usage
+    /// error before anything runs.
+    private func start() throws -> OTLPExport? {
+        guard let otlpEndpoint else { return nil }
+        do {
+            return try OTLPExport.bootstrap(endpoint: otlpEndpoint, serviceName: otlpService, metrics: false)
+        } catch {
+            CLIOutput.error("error: --otlp-endpoint: \(error)")
+            throw ExitCode.validationFailure
+        }
+    }
+
+    /// Sends the spans still queued; what could not be sent is a warning, never a failure (results are stored).
+    private static func finish(_ export: OTLPExport?) async {
+        guard let export else { return }
+        let report = await export.shutdown()
+        if report.isClean {
+            CLIOutput.error("spans sent to \(export.endpoint)")
+        } else {
+            CLIOutput.error("warning: \(report)")
+        }
+    }
+}
