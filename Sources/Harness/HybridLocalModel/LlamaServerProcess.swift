@@ -210,6 +210,11 @@ public actor LlamaServerProcess {
         if !configuration.extraArguments.contains(where: { $0 == "--jinja" || $0 == "--no-jinja" }) {
             arguments += ["--jinja"]
         }
+        // The name answers carry as `model` (and spans as `gen_ai.response.model`): the file's name, not the path
+        // llama-server reports by default, which is this machine's layout.
+        if !configuration.extraArguments.contains(where: { $0 == "-a" || $0 == "--alias" }) {
+            arguments += ["--alias", modelName]
+        }
         arguments += configuration.extraArguments
 
         let process = Process()
