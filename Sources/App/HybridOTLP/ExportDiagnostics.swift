@@ -24,7 +24,7 @@ final class ExportDiagnostics: Sendable {
     }
 
     /// Counts one warning of swift-otel's: a full queue's drops, or a failed export and the spans in its batch.
-    func record(message: String, metadata: [String: String]) {
+    func record(message: String, metadata: [String: String], error: String? = nil) {
         let first: String? = counts.withLock { counts in
             if message.contains("dropped") {
                 counts.droppedSpans += Int(metadata["dropped_count"] ?? "") ?? 1
@@ -35,16 +35,18 @@ final class ExportDiagnostics: Sendable {
                 return nil
             }
             guard counts.firstFailure == nil else { return nil }
-            let reason = metadata["error"].map { "\(message) \($0)" } ?? message
+            // "Failed to export batch." and its cause (swift-log hands the error apart from the message).
+            let what = message.hasSuffix(".") ? String(message.dropLast()) : message
+            let reason = (error ?? metadata["error"]).map { "\(what): \($0)" } ?? what
             counts.firstFailure = reason
             return reason
         }
         if let first { warnOnce(first) }
     }
 
-    func timedOut(after timeout: Duration) {
+    /// Shutdown stopped waiting: said in the report only (the caller is reading it).
+    func timedOut() {
         counts.withLock { $0.shutdownTimedOut = true }
-        warnOnce("shutdown gave up after \(timeout): what was still queued is lost")
     }
 
     func report() -> OTLPExportReport {
@@ -58,7 +60,7 @@ final class ExportDiagnostics: Sendable {
     private func warnOnce(_ reason: String) {
         #if OTLP
         Logger(label: "HybridOTLP").warning(
-            "OTLP export to \(endpoint) is failing: \(reason); requests are unaffected, later failures are only counted (OTLPExport.shutdown() reports them)")
+            "OTLP export to \(endpoint) is failing (\(reason)); requests are unaffected; later failures are counted, and OTLPExport.shutdown() reports them")
         #endif
     }
 }
@@ -79,7 +81,7 @@ struct DiagnosticsLogHandler: LogHandler {
         guard event.level >= .warning else { return }
         var merged = self.metadata
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
-        diagnostics.record(message: "\(event.message)", metadata: merged.mapValues { "\($0)" })
+        diagnostics.record(message: "\(event.message)", metadata: merged.mapValues { "\($0)" }, error: event.error.map { "\($0)" })
     }
 }
 #endif

@@ -58,7 +58,8 @@ public final class OTLPExport: Sendable {
     ///
     /// - Parameters:
     ///   - endpoint: The collector's OTLP/HTTP base URL, e.g. `http://127.0.0.1:4318` (a collector) or
-    ///     `http://127.0.0.1:6006` (Arize Phoenix); `http` or `https` with a host.
+    ///     `http://127.0.0.1:6006` (Arize Phoenix); `http` or `https` with a host. A URL ending in `/v1/traces` is
+    ///     taken as its base.
     ///   - serviceName: The resource's `service.name`, also its `openinference.project.name` (the project Phoenix
     ///     files the spans under).
     ///   - metrics: Also export metrics (`/v1/metrics`). Off for a backend that takes only traces, such as Phoenix,
@@ -82,8 +83,9 @@ public final class OTLPExport: Sendable {
         #endif
     }
 
-    /// Sends what is still queued and stops exporting; waits at most `timeout` (an unreachable endpoint is not
-    /// waited out), then returns what could not be sent. Later calls return the same report at once.
+    /// Sends what is still queued and stops exporting; waits at most `timeout` (a failing endpoint, which swift-otel
+    /// retries with back-off, takes all of it), then returns what could not be sent. Later calls return the same
+    /// report at once.
     public func shutdown(timeout: Duration = .seconds(5)) async -> OTLPExportReport {
         #if OTLP
         let first = stopping.withLock { stopping in
@@ -92,18 +94,16 @@ public final class OTLPExport: Sendable {
         }
         if first {
             await group.triggerGracefulShutdown()
+            // Past the bound the run is cancelled (swift-otel's exporter retries a failing endpoint with back-off).
             let running = self.running
-            let stopped = await withTaskGroup(of: Bool.self) { race in
-                race.addTask { await running.value; return true }
-                race.addTask { try? await Task.sleep(for: timeout); return false }
-                let winner = await race.next() ?? false
-                race.cancelAll()
-                return winner
-            }
-            if !stopped {
+            let diagnostics = self.diagnostics
+            let bound = Task {
+                try await Task.sleep(for: timeout)
+                diagnostics.timedOut()
                 running.cancel()
-                diagnostics.timedOut(after: timeout)
             }
+            await running.value
+            bound.cancel()
         }
         #endif
         return diagnostics.report()
@@ -111,7 +111,9 @@ public final class OTLPExport: Sendable {
 
     /// The endpoint without a trailing slash, or the error naming it.
     static func validated(_ endpoint: String) throws(OTLPExportError) -> String {
-        let trimmed = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
+        var trimmed = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
+        // The signal's own URL (Phoenix prints http://…/v1/traces): its base is meant.
+        for signal in ["/v1/traces", "/v1/metrics"] where trimmed.hasSuffix(signal) { trimmed.removeLast(signal.count) }
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
         else {

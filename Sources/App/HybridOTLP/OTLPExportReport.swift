@@ -20,10 +20,17 @@ public struct OTLPExportReport: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         guard !isClean else { return "OTLP export to \(endpoint): everything sent" }
         var parts: [String] = []
-        if droppedSpans > 0 { parts.append("\(droppedSpans) spans dropped at a full queue") }
-        if failedBatches > 0 { parts.append("\(failedBatches) batches failed (\(unsentSpans) spans)") }
-        if shutdownTimedOut { parts.append("shutdown timed out with batches unsent") }
+        if droppedSpans > 0 { parts.append("\(Self.count(droppedSpans, "span")) dropped at a full queue") }
+        if failedBatches > 0 {
+            let spans = unsentSpans > 0 ? " (\(Self.count(unsentSpans, "span")))" : ""
+            parts.append("\(Self.count(failedBatches, "batch", plural: "batches")) failed\(spans)")
+        }
+        if shutdownTimedOut { parts.append("shutdown stopped waiting with data unsent") }
         let reason = firstFailure.map { "; first failure: \($0)" } ?? ""
         return "OTLP export to \(endpoint): " + parts.joined(separator: ", ") + reason
+    }
+
+    private static func count(_ n: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(n) \(n == 1 ? singular : plural ?? singular + "s")"
     }
 }

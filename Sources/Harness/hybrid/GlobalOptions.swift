@@ -35,12 +35,14 @@ struct GlobalOptions: ParsableArguments {
     /// Routes swift-log output to stderr at debug level with `--verbose`, else warnings only. Once per process.
     func bootstrapLogging() {
         let level: Logger.Level = verbose ? .debug : .warning
+        let exportLevel: Logger.Level = verbose ? .debug : .error
         LoggingBootstrap.once.withLock { done in
             guard !done else { return }
             done = true
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = level
+                // HybridOTLP warns as export starts failing, for apps; the CLI says it once, at the end (OTLPOptions).
+                handler.logLevel = label == "HybridOTLP" ? exportLevel : level
                 return handler
             }
         }

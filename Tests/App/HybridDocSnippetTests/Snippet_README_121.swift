@@ -6,7 +6,8 @@ import HybridOTLP
 enum Snippet_README_121 {
     static func run() async throws {
 
-        let otlp = try OTLPExport.bootstrap(endpoint: "http://127.0.0.1:4318", serviceName: "quick-start")  // at launch
+        // At launch. A collector takes spans and metrics; for Arize Phoenix (traces only) pass metrics: false.
+        let otlp = try OTLPExport.bootstrap(endpoint: "http://127.0.0.1:4318", serviceName: "quick-start")
         // … the app's requests: spans and metrics leave in the background, never slowing one …
         print(await otlp.shutdown())  // at exit: sends what is queued, says what could not be sent
     }

@@ -22,7 +22,17 @@ import Testing
         #expect {
             _ = try OTLPExport.bootstrap(endpoint: "http://127.0.0.1:4318", serviceName: "tests")
         } throws: { error in
-            "\(error)".contains("traits: [\"OTLP\"]") && "\(error)".contains("swift build --traits Harness,OTLP")
+            "\(error)".contains("traits: [\"OTLP\"]") && "\(error)".contains("make otlp")
+                && "\(error)".contains("swift build --traits Harness,OTLP")
+        }
+    }
+
+    @Test("a signal's own URL (Phoenix prints …/v1/traces) is taken as its base, not refused as malformed")
+    func signalURL() {
+        #expect {
+            _ = try OTLPExport.bootstrap(endpoint: "http://127.0.0.1:6006/v1/traces", serviceName: "tests")
+        } throws: { error in
+            !"\(error)".contains("malformed")
         }
     }
     #endif

@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:283", Snippet_app_integration_283.run),
-        ("docs/app-integration.md:353", Snippet_app_integration_353.run),
-        ("docs/app-integration.md:444", Snippet_app_integration_444.run),
-        ("docs/app-integration.md:491", Snippet_app_integration_491.run),
-        ("docs/app-integration.md:643", Snippet_app_integration_643.run),
+        ("docs/app-integration.md:299", Snippet_app_integration_299.run),
+        ("docs/app-integration.md:369", Snippet_app_integration_369.run),
+        ("docs/app-integration.md:460", Snippet_app_integration_460.run),
+        ("docs/app-integration.md:507", Snippet_app_integration_507.run),
+        ("docs/app-integration.md:659", Snippet_app_integration_659.run),
     ]
 }

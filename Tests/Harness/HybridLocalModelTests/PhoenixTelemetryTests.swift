@@ -63,6 +63,39 @@ import Testing
         }
     }
 
+    @Test("a collector that refuses connections or never answers: the eval stores every result, exits 0 and says once what was not sent")
+    func failingCollector() async throws {
+        let cli = try HybridCLI.otlpExecutable(packageRoot: ProjectRoot.url)
+        let model = try FakeChatCompletionsServer { _, _ in .reply("The weather is fine.") }
+        defer { model.stop() }
+        let hanging = try LoopbackHTTPServer { _ in
+            var response = ScriptedResponse.json("{}")
+            response.headDelay = .seconds(600)
+            return response
+        }
+        defer { hanging.stop() }
+        let refused = "http://127.0.0.1:\(try NginxServer.freeLoopbackPort())"
+        try await withTemporaryDirectory { directory in
+            let document = try LocalAndCloudConfig.document(feature: "summarize", cloudBaseURL: model.baseURL, maxOutputTokens: 16)
+            let config = directory.url.appendingPathComponent("hybrid.config.json")
+            try document.encodedJSON(pretty: true).write(to: config)
+            for (index, endpoint) in [refused, hanging.baseURL].enumerated() {
+                // Killed after 2 minutes: an exporter that held the process up would show as a SIGKILL, not a pass.
+                let eval = try await HybridCLI.run(
+                    ["eval", "--config", config.path, "--feature", "summarize", "--dataset", ProjectRoot.appending("datasets/summarize.jsonl").path,
+                     "--limit", "3", "--models", LocalAndCloudConfig.cloudModel, "--run-id", "collector-\(index)",
+                     "--db", directory.url.appendingPathComponent("runs.sqlite").path, "--otlp-endpoint", endpoint],
+                    in: directory.url, killAfter: .seconds(120), environment: [LocalAndCloudConfig.cloudKeyVariable: "test-key"],
+                    executable: cli)
+                #expect(eval.status == 0, "\(endpoint): \(eval.output)")
+                #expect(eval.output.contains("stored 6/6 results (0 errors"), "\(endpoint): \(eval.output)")
+                let warnings = eval.output.components(separatedBy: "\n").filter { $0.contains("OTLP export to \(endpoint)") }
+                #expect(warnings.count == 1, "\(endpoint): said \(warnings.count) times: \(eval.output)")
+                #expect(eval.output.contains("warning: OTLP export to \(endpoint):"), "\(endpoint): \(eval.output)")
+            }
+        }
+    }
+
     // MARK: - What Phoenix must hold
 
     /// The request's span (a chain) with four children: the 503 (error), the slow call (lost the race, cancelled,

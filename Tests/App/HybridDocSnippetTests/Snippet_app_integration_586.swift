@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_570 {
+enum Snippet_app_integration_586 {
     static func run() async throws {
 
         let model = ModelFactory().model(id: "local", config: ModelChoice.llamaServer().config)   // any LanguageModel
