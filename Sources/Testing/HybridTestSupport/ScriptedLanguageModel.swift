@@ -25,6 +25,8 @@ public final class ScriptedLanguageModel: LanguageModel {
         /// Streamed: yields `deltas`, then never answers (a stream stalled mid-answer, ended only by a cancel).
         /// Through `generate`, just hangs.
         case partialThenHang([String])
+        /// Asks for `calls` (no text, finish reason `tool_call`): a conversation turn's tool step.
+        case callTools([ToolCall])
     }
 
     private struct State {
@@ -171,6 +173,11 @@ public final class ScriptedLanguageModel: LanguageModel {
             throw .cancelled(model: id)
         case .partialThenFail(_, let error):
             throw error
+        case .callTools(let calls):
+            var answer = response(text: "", usage: nil, request: request, total: clock.now - start)
+            answer.toolCalls = calls
+            answer.finishReason = .toolCall
+            return answer
         }
     }
 
@@ -200,6 +207,12 @@ public final class ScriptedLanguageModel: LanguageModel {
                     for delta in deltas { continuation.yield(.delta(delta)) }
                     try await wait(nil, until: request.deadline)
                     throw .cancelled(model: id)
+                case .callTools(let calls):
+                    var answer = response(text: "", usage: nil, request: request, total: clock.now - start)
+                    answer.toolCalls = calls
+                    answer.finishReason = .toolCall
+                    continuation.yield(.completed(answer))
+                    continuation.finish()
                 }
             } catch {
                 continuation.finish(throwing: error)

@@ -6,6 +6,7 @@ import Foundation
 @testable import HybridTestSupport
 import InMemoryTracing
 import MetricsTestKit
+import Synchronization
 import Testing
 import Tracing
 
@@ -252,6 +253,31 @@ struct RouterTelemetryTests {
         #expect(parent.operationName == "chat a-model")
         #expect(Self.int(parent, "hybrid.conversation.steps") == 1)
         #expect(children.map { Self.string($0, "hybrid.attempt.outcome") } == ["failed", "served"])
+    }
+
+    @Test("a turn's span is current while it runs: each tool handler runs in an execute_tool span, its child")
+    func conversationToolSpans() async throws {
+        let tracer = InMemoryTracer()
+        let call = ToolCall(id: "call_1", name: "lookup_album", argumentsText: "{}")
+        let a = ScriptedLanguageModel(id: "a", script: [.callTools([call])], whenExhausted: .reply("Abbey Road, 1969."))
+        let router = Self.router([a], tracer: tracer)
+        let seen = Mutex<InstrumentationContext?>(nil)
+        let lookup = ConversationTool(ToolDefinition(name: "lookup_album", description: "Finds an album.")) { _ in
+            seen.withLock { $0 = InstrumentationContext.current }
+            return "1969"
+        }
+        let conversation = router.conversation(feature: Fixtures.feature, tools: [lookup])
+        _ = try await conversation.send("When was Abbey Road released?")
+        let (turn, children) = try Self.spans(tracer)
+        #expect(turn.operationName == "chat a-model")
+        let tool = try #require(children.first { $0.operationName == "execute_tool lookup_album" })
+        #expect(Self.string(tool, "gen_ai.operation.name") == "execute_tool")
+        #expect(Self.string(tool, "gen_ai.tool.call.id") == "call_1")
+        #expect(tool.status == nil)
+        // The handler ran with the tool's span current: spans the app starts there are its children.
+        let context = try #require(seen.withLock { $0 })
+        #expect(context.inMemorySpanContext?.spanID == tool.spanID)
+        #expect(children.filter { Self.string($0, "hybrid.attempt.outcome") == "served" }.count == 2)
     }
 
     @Test("without a tracer or metrics backend the request does no telemetry work")

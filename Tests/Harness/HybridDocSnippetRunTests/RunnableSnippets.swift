@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:299", Snippet_app_integration_299.run),
-        ("docs/app-integration.md:369", Snippet_app_integration_369.run),
-        ("docs/app-integration.md:460", Snippet_app_integration_460.run),
-        ("docs/app-integration.md:507", Snippet_app_integration_507.run),
-        ("docs/app-integration.md:659", Snippet_app_integration_659.run),
+        ("docs/app-integration.md:302", Snippet_app_integration_302.run),
+        ("docs/app-integration.md:372", Snippet_app_integration_372.run),
+        ("docs/app-integration.md:463", Snippet_app_integration_463.run),
+        ("docs/app-integration.md:510", Snippet_app_integration_510.run),
+        ("docs/app-integration.md:662", Snippet_app_integration_662.run),
     ]
 }

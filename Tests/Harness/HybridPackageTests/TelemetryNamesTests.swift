@@ -13,7 +13,7 @@ struct TelemetryNamesTests {
     @Test("every gen_ai.* and error.type attribute name matches swift-otel-semantic-conventions")
     func attributeNames() {
         let pairs = Self.pairs(ConventionNames.self)
-        #expect(pairs.count == 14)
+        #expect(pairs.count == 16)
         for pair in pairs { #expect(pair.ours == pair.theirs) }
     }
 
@@ -46,6 +46,8 @@ enum ConventionNames: NamePairs {
             (GenAINames.outputMessages, OTelAttribute.genAi.output.messages),
             (GenAINames.systemInstructions, OTelAttribute.genAi.systemInstructions),
             (GenAINames.errorType, OTelAttribute.error.`type`),
+            (GenAINames.toolName, OTelAttribute.genAi.tool.name),
+            (GenAINames.toolCallID, OTelAttribute.genAi.tool.call.id),
         ]
     }
 }

@@ -52,10 +52,15 @@ public actor Conversation {
         }
         busy = true
         defer { busy = false }
-        let telemetry = router.telemetry.begin()
+        var telemetry = router.telemetry.begin()
         let start = router.clock.now()
+        // Started now and named once a step's plan is known: the turn's span is the current context throughout, so
+        // the tool handlers' spans (and the app's own) are its children.
+        telemetry?.startSpan(requestModel: nil)
         var plan: Plan?
-        let result = await turn(text, deadline: deadline, start: start, plan: &plan)
+        let result = await RequestTelemetry.within(telemetry) {
+            await turn(text, deadline: deadline, start: start, plan: &plan, telemetry: telemetry)
+        }
         if var telemetry {
             let document = if let plan { plan.document } else { await router.configSource.document() }
             let summary = RouteSummary(turn: result, feature: feature, document: document, plan: plan)
@@ -66,7 +71,8 @@ public actor Conversation {
 
     /// The turn's tool loop; `plan` is left at the last step's plan (what the turn's span describes).
     private func turn(
-        _ text: String, deadline: Duration?, start: ContinuousClock.Instant, plan lastPlan: inout Plan?
+        _ text: String, deadline: Duration?, start: ContinuousClock.Instant, plan lastPlan: inout Plan?,
+        telemetry: RequestTelemetry?
     ) async -> Result<ConversationTurn, ConversationError> {
         var working = transcript + [.user(text)]
         var steps: [ConversationStep] = []
@@ -92,7 +98,10 @@ public actor Conversation {
             }
             var executions: [ToolExecution] = []
             for call in response.toolCalls {
-                guard let execution = await run(call, until: turnDeadline) else {
+                let toolSpan = telemetry?.startToolSpan(call, at: router.clock.now() - start)
+                let execution = await RequestTelemetry.within(span: toolSpan) { await run(call, until: turnDeadline) }
+                toolSpan.map { telemetry?.endToolSpan($0, execution, at: router.clock.now() - start) }
+                guard let execution else {
                     steps.append(ConversationStep(routed: routed, toolExecutions: executions))
                     return .failure(ConversationError(.deadline, feature: feature, steps: steps))
                 }

@@ -9,6 +9,7 @@ extension RequestTelemetry {
         if let metrics { record(summary, into: metrics) }
         guard tracer != nil else { return }
         startSpan(requestModel: summary.requestModel)  // planning failed: the span starts only now
+        nameSpan(requestModel: summary.requestModel)
         guard let span else { return }
         for attempt in summary.attempts {
             if attempt.outcome.kind == .skipped {
@@ -94,5 +95,31 @@ extension RequestTelemetry {
         attributes.add(HybridNames.modelID, attempt.modelID)
         attributes.add(HybridNames.skipReason, attempt.outcome.skipReason?.name)
         return SpanEvent(name: HybridNames.skippedEvent, at: instant(attempt.startedAt), attributes: attributes.attributes)
+    }
+
+    /// A tool handler's run in a conversation turn, as the conventions' `execute_tool {gen_ai.tool.name}` span:
+    /// started live (the app's handler runs inside it, so its own spans are children), a child of the turn's span.
+    func startToolSpan(_ call: ToolCall, at offset: Duration) -> (any Span)? {
+        guard let tracer, let span else { return nil }
+        let tool = tracer.startSpan(
+            "\(GenAINames.executeTool) \(call.name)", context: span.context, ofKind: .internal, at: instant(offset))
+        var attributes = AttributeList(capacity: 4)
+        attributes.add(GenAINames.operationName, GenAINames.executeTool)
+        attributes.add(GenAINames.toolName, call.name)
+        attributes.add(GenAINames.toolCallID, call.id)
+        attributes.add(OpenInferenceNames.spanKind, OpenInferenceNames.tool)
+        tool.attributes = attributes.attributes
+        return tool
+    }
+
+    /// Ends a tool span: an error status when the handler failed (`error.type` `tool_error`) or the turn's deadline
+    /// came first (`deadline_exceeded`, no execution).
+    func endToolSpan(_ tool: any Span, _ execution: ToolExecution?, at offset: Duration) {
+        let errorType: String? = execution == nil ? "deadline_exceeded" : execution?.succeeded == false ? "tool_error" : nil
+        if let errorType {
+            tool.attributes[GenAINames.errorType] = errorType
+            tool.setStatus(SpanStatus(code: .error, message: errorType))
+        }
+        tool.end(at: instant(offset))
     }
 }

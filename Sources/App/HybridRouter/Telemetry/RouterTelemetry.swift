@@ -42,6 +42,8 @@ struct RequestTelemetry: Sendable {
     let wallStart = DefaultTracerClock.now.nanosecondsSinceEpoch
     /// The request's span; nil until started, and without a tracer.
     private(set) var span: (any Span)?
+    /// Whether the span's name has its model.
+    private var named = false
 
     init(tracer: (any Tracer)?, metrics: (any MetricsFactory)?, captureContent: Bool) {
         self.tracer = tracer
@@ -50,18 +52,35 @@ struct RequestTelemetry: Sendable {
     }
 
     /// Starts the request's span, named as the conventions name an inference span: `chat {gen_ai.request.model}`
-    /// (the route's first model), or `chat` when no route was planned. A child of the app's current span, if any.
+    /// (the route's first model), or `chat` until a route is planned (`finish` names it then: a conversation turn
+    /// starts its span before its first step). A child of the app's current span, if any.
     mutating func startSpan(requestModel: String?) {
         guard let tracer, span == nil else { return }
         let name = requestModel.map { "\(GenAINames.chat) \($0)" } ?? GenAINames.chat
         span = tracer.startSpan(name, context: InstrumentationContext.current ?? .topLevel, ofKind: .client, at: instant(.zero))
+        named = requestModel != nil
+    }
+
+    /// Names a span started before its route was known.
+    func nameSpan(requestModel: String?) {
+        guard !named, let span, let requestModel else { return }
+        span.operationName = "\(GenAINames.chat) \(requestModel)"
     }
 
     /// Runs `body` with the request's span (if any) as the current context, so spans the models' own
     /// instrumentation starts (an HTTP client's) are its children.
-    static func within<T>(_ telemetry: RequestTelemetry?, _ body: () async -> T) async -> T {
-        guard let span = telemetry?.span else { return await body() }
-        return await InstrumentationContext.$current.withValue(span.context) { await body() }
+    static func within<T>(
+        _ telemetry: RequestTelemetry?, isolation: isolated (any Actor)? = #isolation, _ body: () async -> T
+    ) async -> T {
+        await within(span: telemetry?.span, body)
+    }
+
+    /// Runs `body` with `span` (if any) as the current context, on the caller's actor (a conversation's turn).
+    static func within<T>(
+        span: (any Span)?, isolation: isolated (any Actor)? = #isolation, _ body: () async -> T
+    ) async -> T {
+        guard let span else { return await body() }
+        return await InstrumentationContext.$current.withValue(span.context, operation: body)
     }
 
     /// The instant `offset` after the request's start.

@@ -20,12 +20,16 @@ enum GenAINames {
     static let outputMessages = "gen_ai.output.messages"
     static let systemInstructions = "gen_ai.system_instructions"
     static let errorType = "error.type"
+    static let toolName = "gen_ai.tool.name"
+    static let toolCallID = "gen_ai.tool.call.id"
     /// Metric: seconds per model call (histogram).
     static let clientOperationDuration = "gen_ai.client.operation.duration"
     /// Metric: tokens per model call, by `gen_ai.token.type` (histogram).
     static let clientTokenUsage = "gen_ai.client.token.usage"
     /// `gen_ai.operation.name` of every router span: a routed request is a chat completion of rendered messages.
     static let chat = "chat"
+    /// `gen_ai.operation.name` of a conversation's tool handler run.
+    static let executeTool = "execute_tool"
     /// `gen_ai.token.type` values.
     static let input = "input"
     static let output = "output"
@@ -69,4 +73,5 @@ enum OpenInferenceNames {
     static let spanKind = "openinference.span.kind"
     static let llm = "LLM"
     static let chain = "CHAIN"
+    static let tool = "TOOL"
 }

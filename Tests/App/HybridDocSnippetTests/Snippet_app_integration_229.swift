@@ -4,7 +4,7 @@ import HybridAI
 import HybridOTLP
 
 
-enum Snippet_app_integration_226 {
+enum Snippet_app_integration_229 {
     static func run() async throws {
 
         let telemetry = try OTLPExport.bootstrap(
