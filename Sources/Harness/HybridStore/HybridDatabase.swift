@@ -80,10 +80,18 @@ public final class HybridDatabase: Sendable {
         // An up-to-date file (every app launch after the first) skips the migrator's write barrier: opening the
         // config cache is on the start-up path.
         if try appliedMigrations(writer, path: path).count == migrator.migrations.count { return }
-        do {
-            try migrator.migrate(writer)
-        } catch {
-            throw StoreError.migrationFailed(path: path, reason: describe(error))
+        // Two processes opening one new file (two `hybrid` commands, a reader beside a writer) can both find a
+        // migration pending; the one that loses fails on the table the other just made. It then goes again: the
+        // migrator skips what the other applied.
+        for attempt in 1...3 {
+            do {
+                try migrator.migrate(writer)
+                return
+            } catch {
+                let done = (try? appliedMigrations(writer, path: path).count) == migrator.migrations.count
+                if done { return }
+                if attempt == 3 { throw StoreError.migrationFailed(path: path, reason: describe(error)) }
+            }
         }
     }
 
