@@ -13,22 +13,12 @@ import Tracing
 @Suite struct EvalTelemetryTests {
     @Test("a run span with one model-call child per stored result: case, variant, tokens, latency, error")
     func spansFollowStoredResults() async throws {
-        let fake = try FakeChatCompletionsServer { prompt, _ in
+        let tracer = InMemoryTracer()
+        let (_, store) = try await Self.run("traced", cases: 3, tracer: tracer, scorers: [TokenF1Scorer()]) { prompt, _ in
             prompt.contains("number 3")
                 ? .fail(status: 500, type: "server_error", code: nil, message: "The server had an error")
                 : .reply("The weather is fine.", delay: .milliseconds(5))
         }
-        defer { fake.stop() }
-        let document = try EvalRunnerTests.config(models: ["fake-a": fake.baseURL])
-        let store = SQLiteResultStore(database: try HybridDatabase.inMemory())
-        let plan = try EvalPlan(
-            runID: "traced", feature: "summarize", config: document, configHash: "h",
-            dataset: EvalRunnerTests.dataset(Array(EvalRunnerTests.summarizeCases.prefix(3))), variants: ["concise"])
-        let tracer = InMemoryTracer()
-        var options = EvalOptions(retryPolicy: .none, scorers: [TokenF1Scorer()])
-        options.tracer = tracer
-        _ = try await EvalRunner(store: store, models: EvalRunnerTests.models(document), options: options).run(plan)
-
         let spans = tracer.finishedSpans
         let run = try #require(spans.first { $0.operationName == "eval summarize" })
         #expect(Self.string(run, "hybrid.eval.run_id") == "traced")
@@ -58,6 +48,25 @@ import Tracing
         }
     }
 
+    /// `cases` summarize cases through one loopback model answering by `script`, the concise variant only, no
+    /// retries, recorded into `tracer`; the summary and the store the results went to.
+    static func run(
+        _ runID: String, cases: Int, tracer: any Tracer, scorers: [any QualityScorer],
+        script: @escaping FakeChatCompletionsServer.Script
+    ) async throws -> (EvalSummary, SQLiteResultStore) {
+        let fake = try FakeChatCompletionsServer(script: script)
+        defer { fake.stop() }
+        let document = try EvalRunnerTests.config(models: ["fake-a": fake.baseURL])
+        let store = SQLiteResultStore(database: try HybridDatabase.inMemory())
+        let plan = try EvalPlan(
+            runID: runID, feature: "summarize", config: document, configHash: "h",
+            dataset: EvalRunnerTests.dataset(Array(EvalRunnerTests.summarizeCases.prefix(cases))), variants: ["concise"])
+        var options = EvalOptions(retryPolicy: .none, scorers: scorers)
+        options.tracer = tracer
+        let summary = try await EvalRunner(store: store, models: EvalRunnerTests.models(document), options: options).run(plan)
+        return (summary, store)
+    }
+
     static func string(_ span: FinishedInMemorySpan, _ name: String) -> String? {
         if case .string(let value) = span.attributes[name]?.toSpanAttribute() { return value }
         return nil
@@ -70,16 +79,7 @@ import Tracing
 
     @Test("no tracer installed: the runner writes no span and builds none")
     func noTracerNoSpans() async throws {
-        let fake = try FakeChatCompletionsServer { _, _ in .reply("Fine.") }
-        defer { fake.stop() }
-        let document = try EvalRunnerTests.config(models: ["fake-a": fake.baseURL])
-        let store = SQLiteResultStore(database: try HybridDatabase.inMemory())
-        let plan = try EvalPlan(
-            runID: "plain", feature: "summarize", config: document, configHash: "h",
-            dataset: EvalRunnerTests.dataset(Array(EvalRunnerTests.summarizeCases.prefix(1))), variants: ["concise"])
-        var options = EvalOptions()
-        options.tracer = NoOpTracer()
-        let summary = try await EvalRunner(store: store, models: EvalRunnerTests.models(document), options: options).run(plan)
+        let (summary, _) = try await Self.run("plain", cases: 1, tracer: NoOpTracer(), scorers: StandardScorers.all) { _, _ in .reply("Fine.") }
         #expect(summary.stored == 1)
     }
 }
