@@ -19,7 +19,7 @@ help:
 	@echo "make run    set up the local model and run the main job end to end"
 	@echo "make test   set up and run the whole test suite"
 	@echo "make test-app  the app half's tests alone (no curl, SQLite, PostgreSQL, nginx or Chromium needed)"
-	@echo "make otlp   build hybrid with OTLP export (--otlp-endpoint) into .build-otlp/debug/hybrid"
+	@echo "make otlp   build .build/debug/hybrid-otlp: hybrid with OTLP export (--otlp-endpoint)"
 	@echo "make bench  build in release mode and print benchmark figures"
 	@echo "make bench-build  time a clean clone's builds (app products, hybrid, tests) and each package's share"
 	@echo "make setup  install system packages, llama-server and SmolLM2 (idempotent)"
@@ -66,16 +66,18 @@ test:
 test-app:
 	@bash scripts/test-app.sh
 
-# `hybrid` with the `OTLP` trait (swift-otel, its HTTP client and protobuf: minutes to build, so apart from the
-# default build): `eval --otlp-endpoint` and `ask --otlp-endpoint` send their spans to an OpenTelemetry backend.
+# `hybrid-otlp`: hybrid's commands with HybridOTLP, so `eval --otlp-endpoint` and `ask --otlp-endpoint` send their spans
+# to an OpenTelemetry backend. swift-otel, its HTTP client, TLS and protobuf take minutes to build, so `make run`'s
+# `hybrid` leaves them out; both share .build (`make test` builds hybrid-otlp with the tests).
 otlp: deps-run
-	@bash scripts/build-otlp.sh
+	swift build $(SWIFT_BUILD_FLAGS) --product hybrid-otlp
+	@echo "built .build/debug/hybrid-otlp: hybrid's commands, with --otlp-endpoint"
 
 BENCHMARKS ?= transport config runner router report cli view workers ingest hedge
-# Release builds with the OTLP trait, so `router` has its OTLP exporter row (both products alike: one set of traits).
+# Release builds; hybrid-bench links HybridOTLP, so `router` has its OTLP exporter row.
 bench: setup
-	swift build -c release --traits Harness,OTLP --product hybrid-bench
-	swift build -c release --traits Harness,OTLP --product hybrid
+	swift build -c release --product hybrid-bench
+	swift build -c release --product hybrid
 	@uptime
 	@for b in $(BENCHMARKS); do .build/release/hybrid-bench $$b || exit 1; done
 
@@ -90,4 +92,4 @@ bench-build: deps
 	bash scripts/bench-build.sh
 
 clean:
-	rm -rf .build .build-app .build-quickstart .build-otlp .hybrid
+	rm -rf .build .build-app .build-quickstart .hybrid

@@ -32,20 +32,25 @@ let package = Package(
         .library(name: "HybridEvents", targets: ["HybridEvents"]),
         // One module that re-exports the six app modules: `import HybridAI`.
         .library(name: "HybridAI", targets: ["HybridAI"]),
-        // OTLP/HTTP export of spans and metrics through swift-otel: built only under the `OTLP` trait (off by default).
+        // OTLP/HTTP export of spans and metrics through swift-otel: an app turns on the `OTLP` trait to have it.
         .library(name: "HybridOTLP", targets: ["HybridOTLP"]),
         .library(name: "HybridCurl", targets: ["HybridCurl"]),
         .library(name: "HybridLocalModel", targets: ["HybridLocalModel"]),
         .library(name: "HybridTesting", targets: ["HybridTesting"]),
         .executable(name: "hybrid", targets: ["hybrid"]),
+        // `hybrid` with `--otlp-endpoint` working (HybridOTLP): the same commands; built only when asked (make otlp).
+        .executable(name: "hybrid-otlp", targets: ["hybrid-otlp"]),
     ],
     traits: [
         .trait(name: "Harness", description: "The evaluation harness: the hybrid CLI, its SQLite store and servers. Apps leave it off."),
         .trait(
             name: "OTLP",
             description: "HybridOTLP: spans and metrics sent over OTLP/HTTP (protobuf) through swift-otel, its HTTP client and "
-                + "swift-protobuf. Off by default: an app or build that does not ask never builds them."),
-        .default(enabledTraits: ["Harness"]),
+                + "swift-protobuf. An app turns it on (traits: [\"OTLP\"]); this package's own builds have it, and build "
+                + "swift-otel only for what links HybridOTLP (hybrid-otlp, hybrid-bench, the tests), never for `hybrid`."),
+        // Both on in this package's own builds, so the CLI, its tests and `hybrid-otlp` share one build folder: a trait
+        // switched on for one product only would recompile every module (SwiftPM defines a package's traits for all).
+        .default(enabledTraits: ["Harness", "OTLP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -219,15 +224,25 @@ let package = Package(
             ], path: "Sources/Harness/HybridCollect",
             swiftSettings: strict
         ),
-        .executableTarget(
-            name: "hybrid",
+        // The CLI's commands, run by two executables: `hybrid` and `hybrid-otlp` (which adds the OTLP exporter).
+        .target(
+            name: "HybridCommands",
             dependencies: [
                 "HybridCore", "HybridTransport", "HybridProviders", "HybridStore", "HybridRunner", "HybridConfig", "HybridConfigTools",
                 "HybridReport", "HybridRecommend", "HybridCurl", "HybridLocalModel", "HybridView", "HybridPostgres", "HybridCollect",
-                "HybridOTLP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: harness),
                 .product(name: "Logging", package: "swift-log"),
-            ], path: "Sources/Harness/hybrid",
+            ], path: "Sources/Harness/HybridCommands",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "hybrid",
+            dependencies: ["HybridCommands"], path: "Sources/Harness/hybrid",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "hybrid-otlp",
+            dependencies: ["HybridCommands", "HybridOTLP"], path: "Sources/Harness/hybrid-otlp",
             swiftSettings: strict
         ),
         .executableTarget(
@@ -403,6 +418,8 @@ let package = Package(
             dependencies: [
                 "HybridLocalModel", "HybridLocalModelTestSupport", "HybridProjectTestSupport", "HybridTestSupport", "HybridTesting",
                 "HybridProviders", "HybridRouter", "HybridConfig", "HybridConfigTools", "HybridCore", "HybridCurl", "HybridTransport",
+                // PhoenixTelemetryTests runs it.
+                "hybrid-otlp",
             ],
             path: "Tests/Harness/HybridLocalModelTests", swiftSettings: strict),
         // JSON Schema and member tables checked against second opinions: Python's jsonschema and seeded random documents.

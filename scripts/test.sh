@@ -14,7 +14,9 @@ read -r -a SWIFT_FLAGS <<<"${SWIFT_BUILD_FLAGS:-}"
 
 SERIAL_TESTS='TransportConformanceTests|HybridDocSnippetTests\.conforms|CurlTransportOnLoopConformanceTests|URLSessionTransportLimitsTests|LoopEndToEndTests|FieldLoopEndToEndTests|SegmentLoopEndToEndTests|LocalLlamaModelTests|LocalLlamaConformanceTests|ModelFactoryTests|RouterLocalModelFallbackTests|RouterHedgeLocalModelTests|RouterStreamRecoveryWireTests|EvalEndToEndTests|PortableSpendLedgerTests|DurabilityTests|FileSpendLedgerCrashTests|CurlTransportTimeoutTests|HTTPBatchEventUploaderTests|MeasuredProcessTests|DocSnippetRunTests|RolloutEndToEndTests|PhoenixTelemetryTests'
 
+resolve_in_background
 step "setup (system packages, llama-server, SmolLM2, Python tools)" make --no-print-directory setup
+step "Swift packages (resolved during setup)" packages_resolved
 # Arize Phoenix (PhoenixTelemetryTests' backend) installs from PyPI while the Swift builds run: mostly download.
 mkdir -p .hybrid
 bash scripts/setup-phoenix.sh >.hybrid/phoenix-setup.log 2>&1 &
@@ -27,7 +29,6 @@ step "swift build --build-tests" swift build --build-tests "${SWIFT_FLAGS[@]}"
 step "Apple adapters type-check" bash scripts/typecheck-apple-adapters.sh
 step "tests, three at a time" swift test --disable-xctest --skip-build --parallel --experimental-maximum-parallelization-width 3 \
   --skip "$SERIAL_TESTS" "${SWIFT_FLAGS[@]}"
-step "hybrid with the OTLP trait (.build-otlp, for PhoenixTelemetryTests)" bash scripts/build-otlp.sh
 step "Arize Phoenix (installed in the background)" phoenix_ready
 step "tests that need the machine, one at a time" swift test --disable-xctest --skip-build --no-parallel --filter "$SERIAL_TESTS" "${SWIFT_FLAGS[@]}"
 step "README quick start as a fresh package" bash scripts/check-quickstart.sh

@@ -20,8 +20,7 @@ public struct OTLPExportError: Error, Sendable, CustomStringConvertible {
                 + "e.g. http://127.0.0.1:4318 (/v1/traces and /v1/metrics are appended)"
         case .traitOff:
             return "OTLP export was not built: HybridAI's `OTLP` package trait is off. Depend on HybridAI with "
-                + "traits: [\"OTLP\"]; for the hybrid CLI, `make otlp` builds one with it (.build-otlp/debug/hybrid; or swift build "
-                + "--traits Harness,OTLP --product hybrid)"
+                + "traits: [\"OTLP\"] (for the hybrid CLI, `make otlp` builds .build/debug/hybrid-otlp, which has it)"
         case .backend(let endpoint, let message):
             return "could not start OTLP export to \(endpoint): \(message)"
         }

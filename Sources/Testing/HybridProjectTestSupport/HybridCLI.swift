@@ -20,31 +20,21 @@ public enum HybridCLI {
         public var description: String
     }
 
-    /// The executable: beside the running test bundle (a few levels up) or under the package's `.build/debug`.
-    public static func executable(packageRoot: URL? = nil) throws -> URL {
+    /// The executable `name` (`hybrid`, or `hybrid-otlp` with the OTLP exporter): beside the running test bundle (a
+    /// few levels up) or under the package's `.build/debug`.
+    public static func executable(_ name: String = "hybrid", packageRoot: URL? = nil) throws -> URL {
         var candidates: [URL] = []
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<4 {
-            candidates.append(directory.appendingPathComponent("hybrid"))
+            candidates.append(directory.appendingPathComponent(name))
             directory = directory.deletingLastPathComponent()
         }
         let root = packageRoot ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        candidates.append(root.appendingPathComponent(".build/debug/hybrid"))
+        candidates.append(root.appendingPathComponent(".build/debug/\(name)"))
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) && !$0.hasDirectoryPath }) else {
-            throw NotFound(description: "hybrid not found in \(candidates.map(\.path)); run `swift build --build-tests`")
+            throw NotFound(description: "\(name) not found in \(candidates.map(\.path)); run `swift build --build-tests`")
         }
         return found
-    }
-
-    /// The `hybrid` built with the package's `OTLP` trait, which `make test` builds apart in `.build-otlp`
-    /// (`HYBRID_OTLP_CLI` overrides): the default build leaves swift-otel out.
-    public static func otlpExecutable(packageRoot: URL) throws -> URL {
-        let path = ProcessInfo.processInfo.environment["HYBRID_OTLP_CLI"]
-            ?? packageRoot.appendingPathComponent(".build-otlp/debug/hybrid").path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw NotFound(description: "no hybrid built with the OTLP trait at \(path); run `make otlp` (make test does)")
-        }
-        return URL(fileURLWithPath: path)
     }
 
     /// Runs `hybrid ARGUMENTS` in `directory` to its end, off the cooperative pool; the child is SIGKILLed if
@@ -52,7 +42,7 @@ public enum HybridCLI {
     /// (polled every 10 ms): a test that kills the child at a known point waits for that point, not for a guess.
     /// `environment` is added to this process's environment for the child (a key variable a config names), so no
     /// test sets variables in its own process, which tests running in parallel would share. `executable` runs
-    /// another build of `hybrid` (the OTLP one, ``otlpExecutable(packageRoot:)``).
+    /// another executable (`hybrid-otlp`, ``executable(_:packageRoot:)``).
     public static func run(
         _ arguments: [String], in directory: URL, packageRoot: URL? = nil, killAfter: Duration? = nil,
         killWhen: (@Sendable () -> Bool)? = nil, environment: [String: String] = [:], executable: URL? = nil

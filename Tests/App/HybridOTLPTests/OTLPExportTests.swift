@@ -23,7 +23,7 @@ import Testing
             _ = try OTLPExport.bootstrap(endpoint: "http://127.0.0.1:4318", serviceName: "tests")
         } throws: { error in
             "\(error)".contains("traits: [\"OTLP\"]") && "\(error)".contains("make otlp")
-                && "\(error)".contains("swift build --traits Harness,OTLP")
+                && "\(error)".contains("hybrid-otlp")
         }
     }
 

@@ -31,6 +31,10 @@ struct OptionCheckTests {
         (["rollout", "step", "summarize", "--to", "file:///tmp/h.json", "--dry-run"], "--dry-run: a rollout publishes"),
         (["rollout", "start", "summarize", "--to", "file:///tmp/h.json", "--if-match", "\"x\""], "--if-match: each stage's upload"),
         (["rollout", "step", "summarize", "--to", "file:///tmp/h.json", "--watch", "soon"], "--watch: soon is not an interval"),
+        // `hybrid` leaves the exporter out; it names the executable that has it instead of exporting nothing.
+        (["eval", "--feature", "summarize", "--dataset", "d.jsonl", "--otlp-endpoint", "http://127.0.0.1:4318"],
+         "--otlp-endpoint needs hybrid-otlp"),
+        (["ask", "--feature", "summarize", "--otlp-endpoint", "http://127.0.0.1:4318", "hello"], "`make otlp` builds .build/debug/hybrid-otlp"),
     ])
     func outOfRangeNumbersAreUsageErrors(arguments: [String], message: String) async throws {
         let fixture = try CLIFixture()

@@ -9,7 +9,7 @@ import HybridTransport
 import Testing
 
 /// The router's and an eval's spans in a real OpenTelemetry backend: Arize Phoenix from PyPI on 127.0.0.1, fed by
-/// the `hybrid` built with the `OTLP` trait (swift-otel's OTLP/HTTP protobuf exporter), read back through
+/// `hybrid-otlp` (the CLI with HybridOTLP: swift-otel's OTLP/HTTP protobuf exporter), read back through
 /// Phoenix's own REST API, and its trace view photographed by Chromium.
 ///
 /// The routed request (`hybrid ask --feature`) walks a loopback cloud that answers 503 (a fallback), then a loopback
@@ -22,7 +22,7 @@ import Testing
     func spansInPhoenix() async throws {
         guard LocalModelRequirement.installed() != nil else { return }
         let root = ProjectRoot.url
-        let cli = try HybridCLI.otlpExecutable(packageRoot: root)
+        let cli = try HybridCLI.executable("hybrid-otlp", packageRoot: root)
         let phoenix = try PhoenixServer(projectRoot: root)
         defer { phoenix.stop() }
         let broken = try FakeChatCompletionsServer { _, _ in
@@ -65,7 +65,7 @@ import Testing
 
     @Test("a collector that refuses connections or never answers: the eval stores every result, exits 0 and says once what was not sent")
     func failingCollector() async throws {
-        let cli = try HybridCLI.otlpExecutable(packageRoot: ProjectRoot.url)
+        let cli = try HybridCLI.executable("hybrid-otlp", packageRoot: ProjectRoot.url)
         let model = try FakeChatCompletionsServer { _, _ in .reply("The weather is fine.") }
         defer { model.stop() }
         let hanging = try LoopbackHTTPServer { _ in

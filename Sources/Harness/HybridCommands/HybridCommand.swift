@@ -1,11 +1,12 @@
-import ArgumentParser
+package import ArgumentParser
 import HybridConfig
 import HybridCore
 import HybridRouter
 
-@main
-struct HybridCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `hybrid` command tree. Two executables run it: `hybrid` and `hybrid-otlp`, which adds the OTLP exporter
+/// behind `--otlp-endpoint` (``SpanExporters``), so the default build never compiles swift-otel.
+package struct HybridCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "hybrid",
         abstract: "Evaluate on-device and cloud language models on the same data, and route between them.",
         discussion: """
@@ -30,8 +31,11 @@ struct HybridCommand: AsyncParsableCommand {
     /// Parsed here as well as in the subcommands, so `--config`, `--db` and `--verbose` may come first.
     @OptionGroup(title: "Global Options") var global: GlobalOptions
 
-    /// ArgumentParser's entry point, after the allocator settings that must precede every thread (``MemoryTuning``).
-    static func main() async {
+    package init() {}
+
+    /// Both executables' entry point: ArgumentParser's, after the allocator settings that must precede every thread
+    /// (``MemoryTuning``).
+    package static func runCommandLine() async {
         MemoryTuning.apply()
         do {
             var command = try parseAsRoot(nil)

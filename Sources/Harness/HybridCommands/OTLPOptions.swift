@@ -1,11 +1,10 @@
 import ArgumentParser
 import Foundation
-import HybridOTLP
 
 /// `--otlp-endpoint` and `--otlp-service`: the command's spans (an eval's run and samples, `ask --feature`'s routed
 /// request) sent over OTLP/HTTP while it runs, and what could not be sent said at the end.
 struct OTLPOptions: ParsableArguments {
-    @Option(help: "Send this command's spans (OpenTelemetry GenAI conventions) to an OTLP/HTTP endpoint: a collector's http://127.0.0.1:4318, Phoenix's http://127.0.0.1:6006. Needs a hybrid built with the OTLP trait (make otlp).")
+    @Option(help: "Send this command's spans (OpenTelemetry GenAI conventions) to an OTLP/HTTP endpoint: a collector's http://127.0.0.1:4318, Phoenix's http://127.0.0.1:6006. Works in hybrid-otlp, the same CLI with the exporter (make otlp builds .build/debug/hybrid-otlp).")
     var otlpEndpoint: String?
 
     @Option(help: "With --otlp-endpoint: the spans' service.name, which Phoenix files them under as the project; give your app's to see them beside its traffic.")
@@ -23,12 +22,19 @@ struct OTLPOptions: ParsableArguments {
         await Self.finish(export)
     }
 
-    /// The process's tracer exports from here on; a malformed endpoint (or a build without the trait) is a usage
-    /// error before anything runs.
-    private func start() throws -> OTLPExport? {
+    /// The process's tracer exports from here on; a malformed endpoint (or a `hybrid` without the exporter) is a
+    /// usage error before anything runs.
+    private func start() throws -> (any SpanExport)? {
         guard let otlpEndpoint else { return nil }
+        guard let start = SpanExporters.start else {
+            CLIOutput.error(
+                "error: --otlp-endpoint needs hybrid-otlp: this hybrid leaves the OTLP exporter out (swift-otel, its "
+                    + "HTTP client and TLS: minutes more of every first build). `make otlp` builds .build/debug/hybrid-otlp; "
+                    + "run the same command with it")
+            throw ExitCode.validationFailure
+        }
         do {
-            return try OTLPExport.bootstrap(endpoint: otlpEndpoint, serviceName: otlpService, metrics: false)
+            return try start(otlpEndpoint, otlpService)
         } catch {
             CLIOutput.error("error: --otlp-endpoint: \(error)")
             throw ExitCode.validationFailure
@@ -36,13 +42,12 @@ struct OTLPOptions: ParsableArguments {
     }
 
     /// Sends the spans still queued; what could not be sent is a warning, never a failure (results are stored).
-    private static func finish(_ export: OTLPExport?) async {
+    private static func finish(_ export: (any SpanExport)?) async {
         guard let export else { return }
-        let report = await export.shutdown()
-        if report.isClean {
-            CLIOutput.error("spans sent to \(export.endpoint)")
+        if let unsent = await export.finish() {
+            CLIOutput.error("warning: \(unsent)")
         } else {
-            CLIOutput.error("warning: \(report)")
+            CLIOutput.error("spans sent to \(export.endpoint)")
         }
     }
 }
