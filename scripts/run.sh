@@ -15,10 +15,8 @@ TAG="$(date -u +%Y%m%d-%H%M%S)"
 HYBRID=.build/debug/hybrid
 read -r -a SWIFT_FLAGS <<<"${SWIFT_BUILD_FLAGS:-}"
 
-resolve_in_background
 step "system packages (what make run needs)" make --no-print-directory deps-run
 step "llama-server and SmolLM2 (built once per machine)" bash scripts/setup-local-model.sh
-step "Swift packages (resolved during the step above)" packages_resolved
 step "swift build --product hybrid" swift build "${SWIFT_FLAGS[@]}" --product hybrid
 step "hybrid models" "$HYBRID" models
 step "eval summarize" "$HYBRID" eval --feature summarize --dataset datasets/summarize.jsonl --run-id "summarize-$TAG"

@@ -41,12 +41,3 @@ require_swift() {
     exit 1
   fi
 }
-
-# Swift packages resolved (git and the network, little CPU) while a CPU-bound step runs, e.g. the llama-server build;
-# `packages_resolved` waits for it, showing its log if it failed. A fresh machine fetches them from GitHub.
-resolve_in_background() {
-  mkdir -p .hybrid
-  swift package resolve >.hybrid/resolve.log 2>&1 &
-  RESOLVE_PID=$!
-}
-packages_resolved() { wait "$RESOLVE_PID" || { cat .hybrid/resolve.log >&2; return 1; }; }

@@ -14,9 +14,7 @@ read -r -a SWIFT_FLAGS <<<"${SWIFT_BUILD_FLAGS:-}"
 
 SERIAL_TESTS='TransportConformanceTests|HybridDocSnippetTests\.conforms|CurlTransportOnLoopConformanceTests|URLSessionTransportLimitsTests|LoopEndToEndTests|FieldLoopEndToEndTests|SegmentLoopEndToEndTests|LocalLlamaModelTests|LocalLlamaConformanceTests|ModelFactoryTests|RouterLocalModelFallbackTests|RouterHedgeLocalModelTests|RouterStreamRecoveryWireTests|EvalEndToEndTests|PortableSpendLedgerTests|DurabilityTests|FileSpendLedgerCrashTests|CurlTransportTimeoutTests|HTTPBatchEventUploaderTests|MeasuredProcessTests|DocSnippetRunTests|RolloutEndToEndTests|PhoenixTelemetryTests'
 
-resolve_in_background
 step "setup (system packages, llama-server, SmolLM2, Python tools)" make --no-print-directory setup
-step "Swift packages (resolved during setup)" packages_resolved
 # Arize Phoenix (PhoenixTelemetryTests' backend) installs from PyPI while the Swift builds run: mostly download.
 mkdir -p .hybrid
 bash scripts/setup-phoenix.sh >.hybrid/phoenix-setup.log 2>&1 &
