@@ -13,13 +13,15 @@ SWIFT_BUILD_FLAGS ?=
 
 .PHONY: all deps deps-run setup build run test test-app otlp bench bench-build clean help local-server
 
-all: build
+# `make` alone says what there is; `make run` and `make test` are the two commands the README opens with.
+all: help
 
 help:
 	@echo "make run    set up the local model and run the main job end to end"
 	@echo "make test   set up and run the whole test suite"
 	@echo "make test-app  the app half's tests alone (no curl, SQLite, PostgreSQL, nginx or Chromium needed)"
 	@echo "make otlp   build .build/debug/hybrid-otlp: hybrid with OTLP export (--otlp-endpoint)"
+	@echo "make build  swift build of every product (hybrid, hybrid-otlp, hybrid-bench, the tools)"
 	@echo "make bench  build in release mode and print benchmark figures"
 	@echo "make bench-build  time a clean clone's builds (app products, hybrid, tests) and each package's share"
 	@echo "make setup  install system packages, llama-server and SmolLM2 (idempotent)"

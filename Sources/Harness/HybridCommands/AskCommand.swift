@@ -115,6 +115,7 @@ struct AskCommand: AsyncParsableCommand {
         let input = [config.inputs.first ?? "input": prompt]
         // The `--label`s are the call's labels too, so an input rule's `label.NAME` test sees them as an app's call
         // passing them would (the router's own labels select conditions and go with the event).
+        let started = ContinuousClock.now
         let stream = router.stream(
             feature: name, input: input, deadline: .milliseconds(deadlineMs), labels: try targeting.labels())
         var routed: RoutedResponse?
@@ -134,6 +135,7 @@ struct AskCommand: AsyncParsableCommand {
             // Typed: the router's streams throw `RouterError` only.
             throw CLIError(error.description)
         }
+        let requestTime = ContinuousClock.now - started
         print()
         guard let routed, !quiet else { return }
         print("---")
@@ -141,7 +143,9 @@ struct AskCommand: AsyncParsableCommand {
         if let rule = routed.inputRule { print("rule:        \(rule)") }
         print("served by:   \(routed.servedBy)")
         for attempt in routed.attempts { print("attempt:     \(attempt)") }
-        print("total:       \(Self.ms(routed.response.timing.total))")
+        // An attempt's time includes starting its model (a local server's first load); the model's own timing does not.
+        print("model:       \(Self.ms(routed.response.timing.total)) (the serving model's own timing)")
+        print("request:     \(Self.ms(requestTime)) (routing, model starts and fallbacks included)")
     }
 
     static func ms(_ duration: Duration) -> String {

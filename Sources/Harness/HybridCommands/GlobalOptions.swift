@@ -157,6 +157,8 @@ struct CLIError: Error, CustomStringConvertible {
 
 enum CLIOutput {
     static func error(_ message: String) {
+        // What `print` buffered goes first, so a message after an answer never lands glued to it in a merged stream.
+        fflush(nil)
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 

@@ -16,10 +16,10 @@ struct OTLPOptions: ParsableArguments {
         do {
             try await body()
         } catch {
-            await Self.finish(export)
+            await finish(export)
             throw error
         }
-        await Self.finish(export)
+        await finish(export)
     }
 
     /// The process's tracer exports from here on; a malformed endpoint (or a `hybrid` without the exporter) is a
@@ -42,12 +42,12 @@ struct OTLPOptions: ParsableArguments {
     }
 
     /// Sends the spans still queued; what could not be sent is a warning, never a failure (results are stored).
-    private static func finish(_ export: (any SpanExport)?) async {
+    private func finish(_ export: (any SpanExport)?) async {
         guard let export else { return }
         if let unsent = await export.finish() {
             CLIOutput.error("warning: \(unsent)")
         } else {
-            CLIOutput.error("spans sent to \(export.endpoint)")
+            CLIOutput.error("spans sent to \(export.endpoint) as service \(otlpService) (Phoenix's project)")
         }
     }
 }

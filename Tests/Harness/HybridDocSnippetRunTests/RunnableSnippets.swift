@@ -2,10 +2,10 @@
 enum RunnableSnippets {
     /// The blocks marked `<!-- snippet: runs -->`: where each stands, and its code as a function.
     static let all: [(place: String, run: @Sendable () async throws -> Void)] = [
-        ("docs/app-integration.md:302", Snippet_app_integration_302.run),
-        ("docs/app-integration.md:372", Snippet_app_integration_372.run),
-        ("docs/app-integration.md:463", Snippet_app_integration_463.run),
-        ("docs/app-integration.md:510", Snippet_app_integration_510.run),
-        ("docs/app-integration.md:662", Snippet_app_integration_662.run),
+        ("docs/app-integration.md:303", Snippet_app_integration_303.run),
+        ("docs/app-integration.md:373", Snippet_app_integration_373.run),
+        ("docs/app-integration.md:464", Snippet_app_integration_464.run),
+        ("docs/app-integration.md:511", Snippet_app_integration_511.run),
+        ("docs/app-integration.md:663", Snippet_app_integration_663.run),
     ]
 }

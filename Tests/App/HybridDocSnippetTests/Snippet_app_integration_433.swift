@@ -11,7 +11,7 @@ private struct Ticket: StructuredOutput {
     static let guides: [String: JSONValue] = ["title": ["description": "Under ten words", "maxLength": 80]]
 }
 
-enum Snippet_app_integration_432 {
+enum Snippet_app_integration_433 {
     static func run() async throws {
 
 

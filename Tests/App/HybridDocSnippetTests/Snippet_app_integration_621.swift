@@ -10,7 +10,7 @@ private struct AlbumQuery: StructuredOutput {
     static let guides: [String: JSONValue] = ["title": ["description": "The album's title as the user wrote it"]]
 }
 
-enum Snippet_app_integration_620 {
+enum Snippet_app_integration_621 {
     static func run() async throws {
 
 

@@ -4,7 +4,7 @@ import Foundation
 import HybridAI
 
 
-enum Snippet_app_integration_510 {
+enum Snippet_app_integration_511 {
     static func run() async throws {
 
         let environment = ProcessInfo.processInfo.environment

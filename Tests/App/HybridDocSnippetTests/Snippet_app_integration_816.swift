@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_815 {
+enum Snippet_app_integration_816 {
     static func run() async throws {
 
         func show(_ router: Router, _ text: String) async throws -> String {

@@ -12,7 +12,7 @@ private struct CityInfo: StructuredOutput {
     static let guides: [String: JSONValue] = ["landmarks": ["description": "Famous sights, by name", "minItems": 2, "maxItems": 3]]
 }
 
-enum Snippet_README_60 {
+enum Snippet_README_61 {
     static func run() async throws {
 
 

@@ -3,7 +3,7 @@
 import HybridOTLP
 
 
-enum Snippet_README_121 {
+enum Snippet_README_122 {
     static func run() async throws {
 
         // At launch. A collector takes spans and metrics; for Arize Phoenix (traces only) pass metrics: false.

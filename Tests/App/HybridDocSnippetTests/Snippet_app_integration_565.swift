@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_564 {
+enum Snippet_app_integration_565 {
     static func run() async throws {
 
         let readKeychain: @Sendable () async throws -> String = { "sk-…" }

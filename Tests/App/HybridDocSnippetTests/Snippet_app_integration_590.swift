@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_589 {
+enum Snippet_app_integration_590 {
     static func run() async throws {
 
         let model = ModelFactory().model(id: "local", config: ModelChoice.llamaServer().config)   // any LanguageModel

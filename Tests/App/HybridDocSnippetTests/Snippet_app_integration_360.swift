@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_359 {
+enum Snippet_app_integration_360 {
     static func run() async throws {
 
         // Refetch at most every 15 minutes; at launch, wait up to 800 ms for the first fetch.

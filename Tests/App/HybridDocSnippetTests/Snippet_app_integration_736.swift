@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_735 {
+enum Snippet_app_integration_736 {
     static func run() async throws {
 
         func makeRouter(models: [ModelChoice]) throws -> Router {

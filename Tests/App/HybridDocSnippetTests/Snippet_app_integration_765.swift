@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_764 {
+enum Snippet_app_integration_765 {
     static func run() async throws {
 
         func summarize(_ text: String, asLongForm: Bool, with router: Router) async throws -> String {

@@ -11,7 +11,7 @@ private struct CityInfo: StructuredOutput {
     static let guides: [String: JSONValue] = ["landmarks": ["description": "Famous sights, by name", "minItems": 1, "maxItems": 2]]
 }
 
-enum Snippet_app_integration_372 {
+enum Snippet_app_integration_373 {
     static func run() async throws {
 
 

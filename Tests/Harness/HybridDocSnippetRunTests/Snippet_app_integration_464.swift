@@ -3,7 +3,7 @@
 import HybridAI
 
 
-enum Snippet_app_integration_463 {
+enum Snippet_app_integration_464 {
     static func run() async throws {
 
         // Nothing listens on port 9: the request fails, and the error speaks to the user and to the developer.

@@ -4,7 +4,7 @@ import Foundation
 import HybridAI
 
 
-enum Snippet_app_integration_302 {
+enum Snippet_app_integration_303 {
     static func run() async throws {
 
         let environment = ProcessInfo.processInfo.environment
