@@ -38,7 +38,8 @@ let package = Package(
         .library(name: "HybridLocalModel", targets: ["HybridLocalModel"]),
         .library(name: "HybridTesting", targets: ["HybridTesting"]),
         .executable(name: "hybrid", targets: ["hybrid"]),
-        // `hybrid` with `--otlp-endpoint` working (HybridOTLP): the same commands; built only when asked (make otlp).
+        // `hybrid` with `--otlp-endpoint` working (HybridOTLP): the same commands; built by `make otlp` and the tests,
+        // never by `make run`.
         .executable(name: "hybrid-otlp", targets: ["hybrid-otlp"]),
     ],
     traits: [
