@@ -7,7 +7,8 @@ import HybridRouter
 /// behind `--otlp-endpoint` (``SpanExporters``), so the default build never compiles swift-otel.
 package struct HybridCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
-        commandName: "hybrid",
+        // `hybrid` or `hybrid-otlp`: usage lines name the executable that printed them.
+        commandName: CommandLine.arguments.first.flatMap { $0.split(separator: "/").last.map(String.init) } ?? "hybrid",
         abstract: "Evaluate on-device and cloud language models on the same data, and route between them.",
         discussion: """
             Models, prompts, prices and priority orders come from the config in force: the bundled defaults, or \
