@@ -109,8 +109,16 @@ struct OpenAICompatibleLoopbackTests {
 
     @Test("cancelling the consumer mid-stream closes the connection")
     func cancelClosesConnection() async throws {
+        // The rest of the stream waits on a signal nobody fires, not on a pause: on a loaded machine a pause of
+        // seconds let the whole stream arrive before the consumer ran, and it then saw `.completed` (CI, 2 cores).
+        let never = ServerSignal()
+        let body = [UInt8](OpenAIWireFixtures.openAIStream.body)
+        let eventEnds = body.indices.dropLast().filter { body[$0] == 10 && body[$0 + 1] == 10 }.map { $0 + 2 }
+        let throughFirstDelta = eventEnds[1]  // the role event, then "Hello"
         let server = try LoopbackHTTPServer { _ in
-            Self.scripted(OpenAIWireFixtures.openAIStream, chunkSize: 400, delay: .seconds(2))
+            var response = Self.scripted(OpenAIWireFixtures.openAIStream, chunkSize: throughFirstDelta)
+            response.parts.insert(.waitFor(never), at: 1)
+            return response
         }
         defer { server.stop() }
         let model = Self.model(server)
@@ -124,5 +132,6 @@ struct OpenAICompatibleLoopbackTests {
         }
         #expect(try await consumer.value == false)
         #expect(await server.waitUntil(timeout: .seconds(20)) { $0.abortedResponses == 1 })
+        #expect(!never.isFired)
     }
 }
